@@ -1,0 +1,294 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+
+	"github.com/ladderbot/ladderbot/commands"
+)
+
+// Config is what the bot needs from the environment (SPEC 8), passed as
+// plain values by main.
+type Config struct {
+	// Token is the bot token, with or without the "Bot " prefix.
+	Token string
+	// APIBase is DISCORD_API_BASE; "" means https://discord.com.
+	APIBase string
+	// DevGuildID registers commands to that guild only (instant) instead of
+	// globally.
+	DevGuildID string
+	// ShardID and ShardCount select this process's shard.
+	ShardID, ShardCount int
+	// HandlerTimeout bounds a deferred handler once it runs (default 10 s;
+	// the interaction token itself lasts 15 min).
+	HandlerTimeout time.Duration
+	// WorkerWait bounds how long an acknowledged interaction waits for a
+	// worker before it is answered "overloaded" (default 60 s).
+	WorkerWait time.Duration
+	// DrainTimeout bounds how long shutdown waits for interactions in
+	// flight (default 10 s).
+	DrainTimeout time.Duration
+	// Workers bounds how many deferred handlers run at once (default
+	// GOMAXPROCS−1, at least 1, so one processor stays free for the gateway
+	// and acknowledgements). Acknowledgements never wait for a worker:
+	// a burst of interactions is acknowledged at once and its storage work
+	// queues, instead of every handler competing for the CPU the next
+	// acknowledgement needs.
+	Workers int
+	// Metrics receives one observation per interaction (nil: none).
+	Metrics Metrics
+	// OnResult is called with the guild of every successful interaction
+	// that touched storage, for example to drop cached leaderboard pages
+	// (nil: nobody is told).
+	OnResult func(guildID string)
+}
+
+// Bot is one Discord shard serving a command set.
+type Bot struct {
+	cfg     Config
+	set     *commands.Set
+	log     *slog.Logger
+	session *discordgo.Session
+
+	// base is the context of handlers; it outlives Run's context by the
+	// drain so interactions in flight at shutdown still finish.
+	base     context.Context
+	stop     context.CancelFunc
+	inflight sync.WaitGroup
+	closing  atomic.Bool
+	workers  chan struct{}
+
+	ready      chan struct{}
+	readyOnce  sync.Once
+	registered atomic.Bool
+	appID      atomic.Value // string
+	seen       dedupe
+}
+
+// New returns a bot for cfg serving set. It does not connect; Run does.
+func New(cfg Config, set *commands.Set, log *slog.Logger) (*Bot, error) {
+	if cfg.Token == "" {
+		return nil, errors.New("bot: no token")
+	}
+	if cfg.APIBase == "" {
+		cfg.APIBase = "https://discord.com"
+	}
+	if cfg.ShardCount < 1 {
+		cfg.ShardCount = 1
+	}
+	if cfg.ShardID < 0 || cfg.ShardID >= cfg.ShardCount {
+		return nil, fmt.Errorf("bot: shard %d of %d out of range", cfg.ShardID, cfg.ShardCount)
+	}
+	if cfg.HandlerTimeout <= 0 {
+		cfg.HandlerTimeout = 10 * time.Second
+	}
+	if cfg.WorkerWait <= 0 {
+		cfg.WorkerWait = time.Minute
+	}
+	if cfg.DrainTimeout <= 0 {
+		cfg.DrainTimeout = 10 * time.Second
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = max(1, runtime.GOMAXPROCS(0)-1)
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	client, err := newHTTPClient(cfg.APIBase)
+	if err != nil {
+		return nil, err
+	}
+	token := cfg.Token
+	if !strings.HasPrefix(token, "Bot ") {
+		token = "Bot " + token
+	}
+	s, err := discordgo.New(token)
+	if err != nil {
+		return nil, fmt.Errorf("bot: new session: %w", err)
+	}
+	s.Client = client
+	s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	// Interactions arrive whatever the intents; guild events are enough
+	// and keep the gateway quiet. No state cache: everything is in the
+	// database, so memory does not grow with the guild.
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.StateEnabled = false
+	s.ShouldReconnectOnError = true
+	s.ShouldRetryOnRateLimit = true
+	s.Dialer = &websocket.Dialer{HandshakeTimeout: 15 * time.Second, Proxy: websocket.DefaultDialer.Proxy}
+	b := &Bot{cfg: cfg, set: set, log: log, session: s, ready: make(chan struct{}), workers: make(chan struct{}, cfg.Workers)}
+	b.appID.Store("")
+	s.AddHandler(b.onReady)
+	s.AddHandler(b.onInteraction)
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
+		b.log.Info("gateway resumed", "shard", cfg.ShardID)
+	})
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
+		if !b.closing.Load() {
+			b.log.Warn("gateway disconnected; reconnecting", "shard", cfg.ShardID)
+		}
+	})
+	return b, nil
+}
+
+// Ready is closed once the first READY has arrived.
+func (b *Bot) Ready() <-chan struct{} { return b.ready }
+
+// Registered reports whether the commands have been synced.
+func (b *Bot) Registered() bool { return b.registered.Load() }
+
+// Run connects, serves interactions until ctx ends, then stops taking new
+// interactions, waits for those in flight (up to DrainTimeout) and closes
+// the gateway. Transient failures (network, Discord errors) are retried
+// with backoff and never end Run; a rejected token does.
+func (b *Bot) Run(ctx context.Context) error {
+	b.base, b.stop = context.WithCancel(context.WithoutCancel(ctx))
+	defer b.stop()
+	if err := b.open(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	b.closing.Store(true)
+	drained := make(chan struct{})
+	go func() { b.inflight.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(b.cfg.DrainTimeout):
+		b.log.Warn("shutdown: interactions still running after the drain timeout; cancelling them")
+		b.stop()
+	}
+	if err := b.session.Close(); err != nil {
+		b.log.Warn("closing gateway", "err", err)
+	}
+	return nil
+}
+
+// open connects to the gateway, retrying transient failures with capped
+// exponential backoff until ctx ends.
+func (b *Bot) open(ctx context.Context) error {
+	wait := time.Second
+	for {
+		err := b.session.Open()
+		if err == nil {
+			return nil
+		}
+		if fatal(err) {
+			return fmt.Errorf("bot: connect: %w", err)
+		}
+		b.log.Warn("gateway connect failed; retrying", "err", err, "retry_in", wait.String())
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Minute)
+	}
+}
+
+// fatal reports errors that retrying cannot fix: a rejected token.
+func fatal(err error) bool {
+	var ce *websocket.CloseError
+	if errors.As(err, &ce) && (ce.Code == 4004 || ce.Code == 4010 || ce.Code == 4011 || ce.Code == 4013 || ce.Code == 4014) {
+		return true
+	}
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == 401 {
+		return true
+	}
+	return errors.Is(err, discordgo.ErrUnauthorized)
+}
+
+func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
+	if r.Application != nil {
+		b.appID.Store(r.Application.ID)
+	}
+	b.log.Info("gateway ready", "shard", b.cfg.ShardID, "shards", b.cfg.ShardCount)
+	b.readyOnce.Do(func() { close(b.ready) })
+	// One shard registers; every shard serves.
+	if b.cfg.ShardID == 0 && !b.registered.Load() {
+		go b.register()
+	}
+}
+
+// register overwrites the application commands, retrying until it works or
+// the bot stops.
+func (b *Bot) register() {
+	cmds := applicationCommands(b.set.Commands())
+	wait := time.Second
+	for {
+		appID, _ := b.appID.Load().(string)
+		_, err := b.session.ApplicationCommandBulkOverwrite(appID, b.cfg.DevGuildID, cmds, discordgo.WithContext(b.base))
+		if err == nil {
+			b.registered.Store(true)
+			scope := "global"
+			if b.cfg.DevGuildID != "" {
+				scope = "guild " + b.cfg.DevGuildID
+			}
+			b.log.Info("commands registered", "count", len(cmds), "scope", scope)
+			return
+		}
+		b.log.Warn("registering commands failed; retrying", "err", err, "retry_in", wait.String())
+		select {
+		case <-b.base.Done():
+			return
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 5*time.Minute)
+	}
+}
+
+// Send posts a message to a channel; jobs use it for announcements (season
+// standings, queue timeouts).
+func (b *Bot) Send(ctx context.Context, channelID string, r commands.Reply) error {
+	_, err := b.session.ChannelMessageSendComplex(channelID, messageSend(r), discordgo.WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("bot: send to channel %s: %w", channelID, err)
+	}
+	return nil
+}
+
+// dedupe remembers recent interaction IDs so a gateway event delivered
+// twice (a replay after resume) is handled once.
+type dedupe struct {
+	mu   sync.Mutex
+	seen map[string]time.Time
+}
+
+// first reports whether id is new, and remembers it for 15 minutes, the
+// life of an interaction token.
+func (d *dedupe) first(id string, now time.Time) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.seen == nil {
+		d.seen = map[string]time.Time{}
+	}
+	if _, ok := d.seen[id]; ok {
+		return false
+	}
+	if len(d.seen) > 4096 {
+		for k, t := range d.seen {
+			if now.Sub(t) > 15*time.Minute {
+				delete(d.seen, k)
+			}
+		}
+	}
+	d.seen[id] = now
+	return true
+}
+
+// Connected reports whether the gateway connection is up (for /readyz).
+func (b *Bot) Connected() bool {
+	b.session.RLock()
+	defer b.session.RUnlock()
+	return b.session.DataReady
+}

@@ -1,0 +1,296 @@
+package bot
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// request adapts a discordgo interaction to a commands.Request. Garbled
+// custom IDs give a CodeInvalid error.
+func request(ic *discordgo.Interaction) (commands.Request, error) {
+	req := commands.Request{
+		InteractionID: ic.ID,
+		GuildID:       ic.GuildID,
+		ChannelID:     ic.ChannelID,
+		Locale:        string(ic.Locale),
+	}
+	user := ic.User
+	if ic.Member != nil {
+		user = ic.Member.User
+		req.Roles = ic.Member.Roles
+		req.Permissions = ic.Member.Permissions
+		req.UserName = ic.Member.Nick
+	}
+	if user != nil {
+		req.UserID = user.ID
+		if req.UserName == "" {
+			req.UserName = user.GlobalName
+		}
+		if req.UserName == "" {
+			req.UserName = user.Username
+		}
+	}
+	if ic.Message != nil {
+		req.MessageID = ic.Message.ID
+	}
+	switch ic.Type {
+	case discordgo.InteractionApplicationCommand, discordgo.InteractionApplicationCommandAutocomplete:
+		req.Kind = commands.KindCommand
+		if ic.Type == discordgo.InteractionApplicationCommandAutocomplete {
+			req.Kind = commands.KindAutocomplete
+		}
+		data := ic.ApplicationCommandData()
+		path := []string{data.Name}
+		opts := data.Options
+		for len(opts) == 1 && (opts[0].Type == discordgo.ApplicationCommandOptionSubCommand || opts[0].Type == discordgo.ApplicationCommandOptionSubCommandGroup) {
+			path = append(path, opts[0].Name)
+			opts = opts[0].Options
+		}
+		req.Command = strings.Join(path, " ")
+		req.Options = make(map[string]any, len(opts))
+		for _, o := range opts {
+			req.Options[o.Name] = optionValue(o)
+			if o.Focused {
+				req.Focused = o.Name
+			}
+		}
+	case discordgo.InteractionMessageComponent:
+		req.Kind = commands.KindComponent
+		id, err := commands.ParseCustomID(ic.MessageComponentData().CustomID)
+		if err != nil {
+			return req, err
+		}
+		req.CustomID = id
+	case discordgo.InteractionModalSubmit:
+		req.Kind = commands.KindModal
+		data := ic.ModalSubmitData()
+		id, err := commands.ParseCustomID(data.CustomID)
+		if err != nil {
+			return req, err
+		}
+		req.CustomID = id
+		req.Values = map[string]string{}
+		for _, c := range data.Components {
+			row, ok := c.(*discordgo.ActionsRow)
+			if !ok {
+				continue
+			}
+			for _, in := range row.Components {
+				if t, ok := in.(*discordgo.TextInput); ok {
+					req.Values[t.CustomID] = t.Value
+				}
+			}
+		}
+	default:
+		return req, ladder.Errorf(ladder.CodeInvalid, "this kind of interaction is not supported")
+	}
+	return req, nil
+}
+
+// optionValue normalizes a JSON option value: integers to int64, numbers to
+// float64, IDs and strings to string.
+func optionValue(o *discordgo.ApplicationCommandInteractionDataOption) any {
+	if o.Focused {
+		// Autocomplete sends what was typed so far, possibly partial.
+		if s, ok := o.Value.(string); ok {
+			return s
+		}
+	}
+	switch o.Type {
+	case discordgo.ApplicationCommandOptionInteger:
+		if f, ok := o.Value.(float64); ok {
+			return int64(f)
+		}
+	case discordgo.ApplicationCommandOptionNumber:
+		if f, ok := o.Value.(float64); ok {
+			return f
+		}
+	case discordgo.ApplicationCommandOptionBoolean:
+		if b, ok := o.Value.(bool); ok {
+			return b
+		}
+	}
+	return o.Value
+}
+
+// applicationCommands converts the command set for bulk overwrite.
+func applicationCommands(cmds []commands.Command) []*discordgo.ApplicationCommand {
+	out := make([]*discordgo.ApplicationCommand, 0, len(cmds))
+	for _, c := range cmds {
+		ac := &discordgo.ApplicationCommand{
+			Type:        discordgo.ChatApplicationCommand,
+			Name:        c.Name,
+			Description: c.Description,
+			Options:     options(c.Options),
+		}
+		// A hint for the client only; the dispatch chain checks again.
+		// Moderator commands stay visible so that members with the
+		// configured moderator role (not a Discord permission) can use them.
+		if c.Access == commands.Admins {
+			p := commands.PermManageGuild
+			ac.DefaultMemberPermissions = &p
+		}
+		dm := false
+		ac.DMPermission = &dm
+		out = append(out, ac)
+	}
+	return out
+}
+
+func options(opts []commands.Option) []*discordgo.ApplicationCommandOption {
+	out := make([]*discordgo.ApplicationCommandOption, 0, len(opts))
+	for _, o := range opts {
+		ao := &discordgo.ApplicationCommandOption{
+			Type:         discordgo.ApplicationCommandOptionType(o.Type),
+			Name:         o.Name,
+			Description:  o.Description,
+			Required:     o.Required,
+			Autocomplete: o.Autocomplete,
+			MinValue:     o.Min,
+			MaxLength:    o.MaxLength,
+			Options:      options(o.Options),
+		}
+		if o.Max != nil {
+			ao.MaxValue = *o.Max
+		}
+		for _, c := range o.Choices {
+			ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
+		}
+		out = append(out, ao)
+	}
+	return out
+}
+
+// Discord's length limits; longer text is cut with an ellipsis rather than
+// have the whole answer refused.
+const (
+	maxContent     = 2000
+	maxTitle       = 256
+	maxDescription = 4096
+	maxFieldName   = 256
+	maxFieldValue  = 1024
+	maxFooter      = 2048
+	maxFields      = 25
+	maxLabel       = 80
+	maxChoiceName  = 100
+)
+
+// clip cuts s to at most n characters (runes), ending in "…" when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func embeds(es []commands.Embed) []*discordgo.MessageEmbed {
+	out := make([]*discordgo.MessageEmbed, 0, len(es))
+	for _, e := range es {
+		me := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Title: clip(e.Title, maxTitle), Description: clip(e.Description, maxDescription), Color: e.Color}
+		for _, f := range e.Fields[:min(len(e.Fields), maxFields)] {
+			me.Fields = append(me.Fields, &discordgo.MessageEmbedField{Name: clip(f.Name, maxFieldName), Value: clip(f.Value, maxFieldValue), Inline: f.Inline})
+		}
+		if e.Footer != "" {
+			me.Footer = &discordgo.MessageEmbedFooter{Text: clip(e.Footer, maxFooter)}
+		}
+		if e.Image != "" {
+			me.Image = &discordgo.MessageEmbedImage{URL: e.Image}
+		}
+		out = append(out, me)
+	}
+	return out
+}
+
+func components(rows [][]commands.Button) []discordgo.MessageComponent {
+	out := make([]discordgo.MessageComponent, 0, len(rows))
+	for _, r := range rows {
+		row := discordgo.ActionsRow{}
+		for _, b := range r {
+			row.Components = append(row.Components, discordgo.Button{
+				Label: clip(b.Label, maxLabel), Style: discordgo.ButtonStyle(b.Style), CustomID: b.CustomID, Disabled: b.Disabled,
+			})
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func files(fs []commands.File) []*discordgo.File {
+	var out []*discordgo.File
+	for _, f := range fs {
+		out = append(out, &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(f.Data)})
+	}
+	return out
+}
+
+func mentions(users []string) *discordgo.MessageAllowedMentions {
+	// An empty parse list: only the listed users are pinged, never roles
+	// or @everyone typed into a name.
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: users}
+}
+
+func flags(ephemeral bool) discordgo.MessageFlags {
+	if ephemeral {
+		return discordgo.MessageFlagsEphemeral
+	}
+	return 0
+}
+
+func responseData(r commands.Reply) *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{
+		Content:         clip(r.Content, maxContent),
+		Embeds:          embeds(r.Embeds),
+		Components:      components(r.Buttons),
+		Files:           files(r.Files),
+		AllowedMentions: mentions(r.Mentions),
+		Flags:           flags(r.Ephemeral),
+	}
+}
+
+func modalData(m *commands.Modal) *discordgo.InteractionResponseData {
+	rows := make([]discordgo.MessageComponent, 0, len(m.Fields))
+	for _, f := range m.Fields {
+		style := discordgo.TextInputShort
+		if f.Long {
+			style = discordgo.TextInputParagraph
+		}
+		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.TextInput{
+			CustomID: f.ID, Label: f.Label, Style: style, Placeholder: f.Placeholder,
+			Required: f.Required, MaxLength: f.MaxLength,
+		}}})
+	}
+	return &discordgo.InteractionResponseData{CustomID: m.CustomID, Title: m.Title, Components: rows}
+}
+
+func webhookEdit(r commands.Reply) *discordgo.WebhookEdit {
+	content := clip(r.Content, maxContent)
+	es := embeds(r.Embeds)
+	cs := components(r.Buttons)
+	return &discordgo.WebhookEdit{
+		Content: &content, Embeds: &es, Components: &cs,
+		Files: files(r.Files), AllowedMentions: mentions(r.Mentions),
+	}
+}
+
+func webhookParams(r commands.Reply) *discordgo.WebhookParams {
+	return &discordgo.WebhookParams{
+		Content: clip(r.Content, maxContent), Embeds: embeds(r.Embeds), Components: components(r.Buttons),
+		Files: files(r.Files), AllowedMentions: mentions(r.Mentions), Flags: flags(r.Ephemeral),
+	}
+}
+
+func messageSend(r commands.Reply) *discordgo.MessageSend {
+	return &discordgo.MessageSend{
+		Content: clip(r.Content, maxContent), Embeds: embeds(r.Embeds), Components: components(r.Buttons),
+		Files: files(r.Files), AllowedMentions: mentions(r.Mentions),
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// balanceJSON is one split as `ladderbot balance --json` prints it (SPEC 8):
+// a, b and sit_out are 0-based indexes into the ratings given.
+type balanceJSON struct {
+	TeamSize int     `json:"team_size"`
+	Gap      float64 `json:"gap"`
+	A        []int   `json:"a"`
+	B        []int   `json:"b"`
+	SitOut   []int   `json:"sit_out"`
+	SumA     float64 `json:"sum_a"`
+	SumB     float64 `json:"sum_b"`
+	Exact    bool    `json:"exact"`
+}
+
+// runBalance prints the optimal split of a lobby's ratings (SPEC 3 and 8).
+func runBalance(ctx context.Context, e cli, args []string) error {
+	fs := newFlagSet(e, "balance", "[--json] [--size K | --all-sizes] R1 R2 … RN")
+	asJSON := fs.Bool("json", false, "print JSON: gap, a, b, sit_out (0-based indexes), team_size, sum_a, sum_b, exact")
+	size := fs.Int("size", 0, "players per team (default ⌊N/2⌋; the rest sit out)")
+	all := fs.Bool("all-sizes", false, "print the best split for every team size from 2 to ⌊N/2⌋")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() < 2 {
+		fmt.Fprintln(e.stderr, "ladderbot balance: give at least two ratings")
+		fs.Usage()
+		return errUsage
+	}
+	if *all && *size != 0 {
+		fmt.Fprintln(e.stderr, "ladderbot balance: --size and --all-sizes exclude each other")
+		return errUsage
+	}
+	ratings := make([]float64, fs.NArg())
+	for i, a := range fs.Args() {
+		r, err := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		if err != nil {
+			return fmt.Errorf("rating %d (%q) is not a number", i+1, a)
+		}
+		ratings[i] = r
+	}
+	var splits []ladder.Split
+	var err error
+	if *all {
+		splits, err = ladder.BalanceAllSizes(ratings)
+	} else {
+		var s ladder.Split
+		s, err = ladder.BalanceLobby(ratings, *size)
+		splits = []ladder.Split{s}
+	}
+	if err != nil {
+		return fmt.Errorf("%s", ladder.ErrorMessage(err))
+	}
+	if *asJSON {
+		return printBalanceJSON(e.stdout, splits, *all)
+	}
+	for i, s := range splits {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		printBalance(e.stdout, ratings, s)
+	}
+	return nil
+}
+
+func printBalanceJSON(w io.Writer, splits []ladder.Split, list bool) error {
+	out := make([]balanceJSON, len(splits))
+	for i, s := range splits {
+		out[i] = balanceJSON{TeamSize: len(s.A), Gap: s.Gap, A: s.A, B: s.B, SitOut: s.SitOut, SumA: s.SumA, SumB: s.SumB, Exact: s.Exact}
+	}
+	enc := json.NewEncoder(w)
+	if list {
+		return enc.Encode(out)
+	}
+	return enc.Encode(out[0])
+}
+
+// printBalance writes a split for people: players by their 1-based position
+// on the command line, with their ratings.
+func printBalance(w io.Writer, ratings []float64, s ladder.Split) {
+	team := func(idx []int) string {
+		parts := make([]string, len(idx))
+		for i, j := range idx {
+			parts[i] = fmt.Sprintf("#%d (%s)", j+1, strconv.FormatFloat(ratings[j], 'f', -1, 64))
+		}
+		return strings.Join(parts, ", ")
+	}
+	how := "optimal"
+	if !s.Exact {
+		how = "best found by the swap heuristic, not proven optimal"
+	}
+	fmt.Fprintf(w, "%dv%d, gap %s (%s)\n", len(s.A), len(s.B), strconv.FormatFloat(s.Gap, 'f', -1, 64), how)
+	fmt.Fprintf(w, "Team A, sum %s: %s\n", strconv.FormatFloat(s.SumA, 'f', -1, 64), team(s.A))
+	fmt.Fprintf(w, "Team B, sum %s: %s\n", strconv.FormatFloat(s.SumB, 'f', -1, 64), team(s.B))
+	if len(s.SitOut) > 0 {
+		fmt.Fprintf(w, "Sits out: %s\n", team(s.SitOut))
+	}
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ladderbot/ladderbot/internal/chart"
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// evalReport is the --json output of eval (SPEC 2.3).
+type evalReport struct {
+	Model    string             `json:"model"`
+	Params   map[string]float64 `json:"params"`
+	Matches  int                `json:"matches"`
+	Scored   int                `json:"scored"`
+	LogLoss  float64            `json:"log_loss"`
+	Brier    float64            `json:"brier"`
+	Accuracy float64            `json:"accuracy"`
+	ECE      float64            `json:"ece"`
+}
+
+// runEval replays a match CSV with one model and scores its predictions on
+// the part after the warm-up (SPEC 2.3).
+func runEval(ctx context.Context, e cli, args []string) error {
+	fs := newFlagSet(e, "eval", "--data FILE [--model M] [--params k=v,...] [--warmup 0.8] [--predictions OUT.csv] [--plot FILE.png] [--json]")
+	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
+	model := fs.String("model", ladder.DefaultModel, "rating model: "+strings.Join(ladder.ModelNames(), ", "))
+	params := fs.String("params", "", "model parameters as k=v,k=v over the model's defaults")
+	warmup := fs.Float64("warmup", 0.8, "fraction of matches replayed but not scored, in [0, 1)")
+	predictions := fs.String("predictions", "", "write seq,p_team1 for every match to this CSV")
+	plot := fs.String("plot", "", "write a reliability diagram of the scored matches to this PNG")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
+	if err := parseNoArgs(e, fs, args); err != nil {
+		return err
+	}
+	if *data == "" {
+		return evalUsage(e, fs, "--data is required")
+	}
+	if !(*warmup >= 0 && *warmup < 1) {
+		return evalUsage(e, fs, "--warmup must be in [0, 1), got %g", *warmup)
+	}
+	m, resolved, err := evalModel(*model, *params)
+	if err != nil {
+		return err
+	}
+	d, err := evalLoad(*data)
+	if err != nil {
+		return err
+	}
+	start := ladder.WarmupStart(d.Len(), *warmup)
+	if start >= d.Len() {
+		return fmt.Errorf("eval: %s has %d matches, none left to score after --warmup %g", *data, d.Len(), *warmup)
+	}
+	preds := make([]float64, d.Len())
+	bar := evalProgress(e, d.Len(), "replaying")
+	d.PredictProgress(m, d.Len(), preds, 4096, func(done int) {
+		if bar != nil {
+			_ = bar.Set(done)
+		}
+	})
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	res := d.Score(preds, start, d.Len())
+	if *predictions != "" {
+		if err := evalWriteAtomic(*predictions, func(w io.Writer) error { return evalWritePredictions(w, d, preds) }); err != nil {
+			return fmt.Errorf("eval: write predictions: %w", err)
+		}
+	}
+	if *plot != "" {
+		if err := evalWriteReliability(*plot, *model, res); err != nil {
+			return fmt.Errorf("eval: plot: %w", err)
+		}
+	}
+	rep := evalReport{Model: *model, Params: resolved, Matches: res.Matches, Scored: res.Scored,
+		LogLoss: res.LogLoss, Brier: res.Brier, Accuracy: res.Accuracy, ECE: res.ECE}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		return enc.Encode(rep)
+	}
+	evalPrint(e.stdout, rep, start, res)
+	return nil
+}
+
+// evalUsage prints a message and the usage, and returns errUsage (exit 2).
+func evalUsage(e cli, fs *flag.FlagSet, format string, args ...any) error {
+	fmt.Fprintf(e.stderr, "ladderbot: "+format+"\n", args...)
+	fs.Usage()
+	return errUsage
+}
+
+// evalModel builds the model and returns every parameter it uses.
+func evalModel(name, params string) (ladder.Model, map[string]float64, error) {
+	p, err := ladder.ParseParams(params)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--params: %w", err)
+	}
+	resolved, err := ladder.ResolveParams(name, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := ladder.NewModel(name, resolved)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, resolved, nil
+}
+
+// evalLoad reads and prepares a match CSV; a malformed row fails the
+// whole file with its line number.
+func evalLoad(path string) (*ladder.Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open match csv: %w", err)
+	}
+	defer f.Close()
+	recs, err := ladder.ReadMatchCSV(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no matches", path)
+	}
+	d, err := ladder.NewDataset(recs)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+// evalIsTerminal reports whether w is a terminal (not a pipe, a file or
+// /dev/null).
+func evalIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// evalProgress returns a progress bar on stderr when it is a terminal and
+// nil otherwise, so logs and pipes stay clean.
+func evalProgress(e cli, total int, what string) *progressbar.ProgressBar {
+	if !evalIsTerminal(e.stderr) {
+		return nil
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(e.stderr),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionThrottle(100_000_000),
+		progressbar.OptionClearOnFinish())
+}
+
+// evalWriteAtomic writes path through a temporary file in the same folder,
+// so a failure never leaves a half-written file behind.
+func evalWriteAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file private; an output file is an ordinary one.
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func evalWritePredictions(w io.Writer, d *ladder.Dataset, preds []float64) error {
+	buf := make([]byte, 0, 64*len(preds)+16)
+	buf = append(buf, "seq,p_team1\n"...)
+	for i, r := range d.Records {
+		buf = strconv.AppendInt(buf, int64(r.Seq), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendFloat(buf, preds[i], 'g', -1, 64)
+		buf = append(buf, '\n')
+	}
+	_, err := w.Write(buf)
+	return err
+}
+
+func evalWriteReliability(path, model string, res ladder.EvalResult) error {
+	var meanP, wins []float64
+	var counts []int
+	for _, b := range res.Bins {
+		meanP, wins, counts = append(meanP, b.MeanP), append(wins, b.MeanWins), append(counts, b.Count)
+	}
+	title := fmt.Sprintf("%s: %d scored matches, ECE %.4f", model, res.Scored, res.ECE)
+	return evalWriteAtomic(path, func(w io.Writer) error { return chart.Reliability(w, title, meanP, wins, counts) })
+}
+
+func evalFormatParams(p map[string]float64) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + strconv.FormatFloat(p[k], 'g', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+func evalPrint(w io.Writer, rep evalReport, start int, res ladder.EvalResult) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "model\t%s\n", rep.Model)
+	fmt.Fprintf(tw, "params\t%s\n", evalFormatParams(rep.Params))
+	fmt.Fprintf(tw, "matches\t%d\n", rep.Matches)
+	fmt.Fprintf(tw, "scored\t%d (matches %d to %d)\n", rep.Scored, start, rep.Matches-1)
+	fmt.Fprintf(tw, "log loss\t%.4f\n", rep.LogLoss)
+	fmt.Fprintf(tw, "brier\t%.4f\n", rep.Brier)
+	fmt.Fprintf(tw, "accuracy\t%.4f\n", rep.Accuracy)
+	fmt.Fprintf(tw, "ece\t%.4f\n", rep.ECE)
+	tw.Flush()
+	fmt.Fprintln(w, "\ncalibration of the scored matches:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "p_team1\tmatches\tmean p\tteam 1 won\t")
+	for _, b := range res.Bins {
+		if b.Count == 0 {
+			fmt.Fprintf(tw, "%.1f–%.1f\t0\t-\t-\t\n", b.Lo, b.Hi)
+			continue
+		}
+		fmt.Fprintf(tw, "%.1f–%.1f\t%d\t%.3f\t%.3f\t\n", b.Lo, b.Hi, b.Count, b.MeanP, b.MeanWins)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+// runExport writes a guild's rated matches as match CSV (SPEC 2.3, 8) to
+// stdout or --out, in replay order.
+func runExport(ctx context.Context, e cli, args []string) error {
+	fs := newFlagSet(e, "export", "--guild ID [--queue NAME] [--season N] [--out FILE.csv]")
+	guild := fs.String("guild", "", "Discord guild ID; required")
+	queue := fs.String("queue", "", "queue name; default the guild's default queue")
+	season := fs.Int("season", 0, "one season's matches; default every season")
+	out := fs.String("out", "", "write to this file instead of stdout")
+	if err := parseNoArgs(e, fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *guild == "":
+		return evalUsage(e, fs, "--guild is required")
+	case *season < 0:
+		return evalUsage(e, fs, "--season must be a positive number")
+	}
+	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	recs, err := ladder.NewService(db, nil).ExportMatches(ctx, *guild, *queue, *season)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return ladder.WriteMatchCSV(e.stdout, recs)
+	}
+	return evalWriteAtomic(*out, func(w io.Writer) error { return ladder.WriteMatchCSV(w, recs) })
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+// runImport loads a match CSV (SPEC 2.3) as confirmed matches of a guild's
+// queue and rates them (SPEC 8). Importing the same file again records nothing twice.
+func runImport(ctx context.Context, e cli, args []string) error {
+	fs := newFlagSet(e, "import", "--guild ID --data FILE.csv [--queue NAME]")
+	guild := fs.String("guild", "", "Discord guild ID; required")
+	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
+	queue := fs.String("queue", "", "queue name; default the guild's default queue")
+	if err := parseNoArgs(e, fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *guild == "":
+		return evalUsage(e, fs, "--guild is required")
+	case *data == "":
+		return evalUsage(e, fs, "--data is required")
+	}
+	f, err := os.Open(*data)
+	if err != nil {
+		return err
+	}
+	recs, err := ladder.ReadMatchCSV(f)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", *data, err)
+	}
+	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	bar := evalProgress(e, len(recs), "importing")
+	rep, err := ladder.NewService(db, nil).ImportMatches(ctx, *guild, *queue, recs, func(done int) {
+		if bar != nil {
+			bar.Set(done)
+		}
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "imported %d matches, skipped %d imported before\n", rep.Imported, rep.Skipped)
+	return nil
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/ladderbot/ladderbot/bot"
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/chart"
+	"github.com/ladderbot/ladderbot/jobs"
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+	"github.com/ladderbot/ladderbot/web"
+)
+
+// component is one long-running part of `ladderbot run`. run blocks until
+// ctx ends (then it shuts down gracefully and returns nil) or it fails.
+type component struct {
+	name string
+	run  func(ctx context.Context) error
+}
+
+// runRun runs the bot (when DISCORD_TOKEN is set) and the web page and API
+// on HTTP_ADDR until a signal arrives, then shuts every part down
+// gracefully (SPEC 8). The scheduled jobs join the components list.
+func runRun(ctx context.Context, e cli, args []string) error {
+	fs := newFlagSet(e, "run", "")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "ladderbot run: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return errUsage
+	}
+	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := ladder.NewService(db, nil)
+	// One registry for the whole process: the web server serves it on
+	// /metrics, the bot counts interactions, the jobs count their runs,
+	// formed matches and queue sizes.
+	metrics := web.NewMetrics()
+	// The web server's leaderboard cache is dropped when the bot or a job
+	// of this process records a result; srv is set before anything runs.
+	var srv *web.Server
+	onResult := func(guildID string) { srv.Invalidate(guildID) }
+
+	var comps []component
+	var gatewayReady func() bool
+	var poster jobs.Poster
+	if e.cfg.DiscordToken != "" {
+		b, err := newBot(e, svc, metrics, onResult)
+		if err != nil {
+			return err
+		}
+		comps = append(comps, component{"bot", b.Run})
+		gatewayReady = b.Connected
+		poster = b
+	} else {
+		e.log.Info("DISCORD_TOKEN is not set: running the web page, API and jobs without the bot")
+	}
+	srv, err = newWebServer(e, db, svc, metrics, gatewayReady)
+	if err != nil {
+		return err
+	}
+	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
+	comps = append(comps, component{"jobs", func(ctx context.Context) error {
+		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult}))
+	}})
+	return runComponents(ctx, e.log, comps)
+}
+
+// runJobs runs the scheduled jobs until ctx ends, then waits up to 30 s
+// for running ones.
+func runJobs(ctx context.Context, s *jobs.Scheduler) error {
+	if err := s.Start(ctx); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	return s.Stop(stopCtx)
+}
+
+// newBot wires the Discord bot: configuration from the environment, the
+// command set over svc, internal/chart for /profile's chart, metrics (nil:
+// none) and onResult, told the guild of every interaction that may have
+// changed its ratings (nil: nobody).
+func newBot(e cli, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, error) {
+	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics})
+	return bot.New(bot.Config{
+		Token:      e.cfg.DiscordToken,
+		APIBase:    e.cfg.DiscordAPIBase,
+		DevGuildID: e.cfg.DevGuildID,
+		ShardID:    e.cfg.ShardID,
+		ShardCount: e.cfg.ShardCount,
+		Metrics:    metrics,
+		OnResult:   onResult,
+	}, set, e.log)
+}
+
+// runComponents runs every component until ctx ends or one fails; a
+// failure stops the others. It waits for all of them to finish their
+// graceful shutdown and returns the first failure.
+func runComponents(ctx context.Context, log *slog.Logger, comps []component) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for _, c := range comps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := c.run(ctx)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				log.Error("component failed; shutting down", "component", c.name, "err", err)
+				mu.Lock()
+				if first == nil {
+					first = fmt.Errorf("%s: %w", c.name, err)
+				}
+				mu.Unlock()
+			}
+			cancel()
+		}()
+	}
+	wg.Wait()
+	return first
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+// operator is the actor of the command line in the audit log: whoever can
+// run ladderbot against the database is trusted like a moderator.
+var operator = ladder.Actor{UserID: "cli", Moderator: true}
+
+// runToken manages a guild's API tokens (SPEC 7, 8): create prints a new
+// secret once (only its hash is stored), list shows names and states,
+// revoke ends a token's use at once.
+func runToken(ctx context.Context, e cli, args []string) error {
+	usage := func() error {
+		fmt.Fprintln(e.stderr, "Usage: ladderbot token create --guild ID [--name NAME]\n       ladderbot token list --guild ID [--json]\n       ladderbot token revoke --guild ID NAME")
+		return errUsage
+	}
+	if len(args) == 0 {
+		return usage()
+	}
+	switch args[0] {
+	case "create":
+		return tokenCreate(ctx, e, args[1:])
+	case "list":
+		return tokenList(ctx, e, args[1:])
+	case "revoke":
+		return tokenRevoke(ctx, e, args[1:])
+	case "-h", "-help", "--help":
+		fmt.Fprintln(e.stderr, commandTable()["token"].summary)
+		usage()
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "ladderbot token: unknown action %q\n", args[0])
+	return usage()
+}
+
+// tokenService opens the database and returns the service over it.
+func tokenService(ctx context.Context, e cli) (*ladder.Service, func(), error) {
+	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ladder.NewService(db, nil), func() { db.Close() }, nil
+}
+
+func tokenCreate(ctx context.Context, e cli, args []string) error {
+	fs := newFlagSet(e, "token", "create --guild ID [--name NAME]")
+	guild := fs.String("guild", "", "Discord guild ID; required")
+	name := fs.String("name", "", "a name to revoke the token by (default: cli-DATE-TIME)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *guild == "" || fs.NArg() > 0 {
+		fmt.Fprintln(e.stderr, "ladderbot token create: --guild is required and takes no arguments")
+		fs.Usage()
+		return errUsage
+	}
+	if *name == "" {
+		*name = "cli-" + time.Now().UTC().Format("20060102-150405")
+	}
+	svc, done, err := tokenService(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	secret, tok, err := svc.CreateToken(ctx, operator, *guild, *name)
+	if err != nil {
+		return fmt.Errorf("%s", describe(err))
+	}
+	fmt.Fprintf(e.stderr, "Created API token %q for guild %s. It is shown once, now; store it:\n", tok.Name, tok.GuildID)
+	fmt.Fprintln(e.stdout, secret)
+	return nil
+}
+
+// tokenJSON is one row of `token list --json`.
+type tokenJSON struct {
+	Name      string     `json:"name"`
+	CreatedBy string     `json:"created_by"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at"`
+}
+
+func tokenList(ctx context.Context, e cli, args []string) error {
+	fs := newFlagSet(e, "token", "list --guild ID [--json]")
+	guild := fs.String("guild", "", "Discord guild ID; required")
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *guild == "" || fs.NArg() > 0 {
+		fmt.Fprintln(e.stderr, "ladderbot token list: --guild is required and takes no arguments")
+		fs.Usage()
+		return errUsage
+	}
+	svc, done, err := tokenService(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	toks, err := svc.ListTokens(ctx, *guild)
+	if err != nil {
+		return fmt.Errorf("%s", describe(err))
+	}
+	if *asJSON {
+		out := make([]tokenJSON, len(toks))
+		for i, t := range toks {
+			out[i] = tokenJSON{Name: t.Name, CreatedBy: t.CreatedBy, CreatedAt: t.CreatedAt.UTC()}
+			if !t.RevokedAt.IsZero() {
+				r := t.RevokedAt.UTC()
+				out[i].RevokedAt = &r
+			}
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if len(toks) == 0 {
+		fmt.Fprintf(e.stderr, "Guild %s has no API tokens.\n", *guild)
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tCREATED\tBY\tSTATE")
+	for _, t := range toks {
+		state := "live"
+		if !t.RevokedAt.IsZero() {
+			state = "revoked " + t.RevokedAt.UTC().Format(time.DateTime)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.CreatedAt.UTC().Format(time.DateTime), t.CreatedBy, state)
+	}
+	return tw.Flush()
+}
+
+func tokenRevoke(ctx context.Context, e cli, args []string) error {
+	fs := newFlagSet(e, "token", "revoke --guild ID NAME")
+	guild := fs.String("guild", "", "Discord guild ID; required")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *guild == "" || fs.NArg() != 1 {
+		fmt.Fprintln(e.stderr, "ladderbot token revoke: --guild and one token NAME are required")
+		fs.Usage()
+		return errUsage
+	}
+	svc, done, err := tokenService(ctx, e)
+	if err != nil {
+		return err
+	}
+	defer done()
+	already, err := svc.RevokeToken(ctx, operator, *guild, fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("%s", describe(err))
+	}
+	if already {
+		fmt.Fprintf(e.stdout, "API token %q was already revoked.\n", fs.Arg(0))
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "Revoked API token %q.\n", fs.Arg(0))
+	return nil
+}
+
+// describe is the message of a coded error, and the whole error otherwise,
+// which the operator at a terminal may read in full.
+func describe(err error) string {
+	if c := ladder.ErrorCode(err); c != ladder.CodeInternal && c != ladder.CodeUnavailable {
+		return ladder.ErrorMessage(err)
+	}
+	return err.Error()
+}

@@ -1,0 +1,80 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// balanceSlots is how many player options /balance has (Discord allows 25
+// options; a 16-player lobby is 8v8, the largest team).
+const balanceSlots = 16
+
+func (h *handlers) balanceCommand() Command {
+	opts := make([]Option, 0, balanceSlots+2)
+	for i := 1; i <= balanceSlots; i++ {
+		opts = append(opts, opt(OptUser, fmt.Sprintf("p%d", i), fmt.Sprintf("player %d", i), i <= 2))
+	}
+	one, eight := 1.0, float64(ladder.MaxTeamSize)
+	opts = append(opts,
+		Option{Type: OptInteger, Name: "team_size", Description: "players per team (default: half the lobby)", Min: &one, Max: &eight},
+		queueOpt())
+	return Command{
+		Name:         "balance",
+		Description:  "Split the players present into two fair teams by rating",
+		Options:      opts,
+		Handle:       h.balance,
+		Autocomplete: h.autocomplete,
+	}
+}
+
+func (h *handlers) balance(ctx context.Context, req Request) (Reply, error) {
+	if _, err := h.ensure(ctx, req); err != nil {
+		return Reply{}, err
+	}
+	var players []string
+	for i := 1; i <= balanceSlots; i++ {
+		if u, ok := req.String(fmt.Sprintf("p%d", i)); ok {
+			if slices.Contains(players, u) {
+				return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s is listed twice", mention(u))
+			}
+			players = append(players, u)
+		}
+	}
+	queue, _ := req.String("queue")
+	size, _ := req.Int("team_size")
+	st, err := h.Service.CurrentStandings(ctx, req.GuildID, queue, players)
+	if err != nil {
+		return Reply{}, err
+	}
+	ratings := make([]float64, len(st))
+	for i, s := range st {
+		ratings[i] = s.Rating
+	}
+	split, err := ladder.BalanceLobby(ratings, int(size))
+	if err != nil {
+		return Reply{}, err
+	}
+	team := func(idx []int) string {
+		var b strings.Builder
+		for _, i := range idx {
+			fmt.Fprintf(&b, "%s %s\n", mention(players[i]), rating(st[i].Rating, st[i].RD))
+		}
+		return b.String()
+	}
+	e := Embed{Title: "Balanced teams", Color: ColorInfo, Fields: []Field{
+		{Name: fmt.Sprintf("Team A · Σ %.0f", split.SumA), Value: team(split.A), Inline: true},
+		{Name: fmt.Sprintf("Team B · Σ %.0f", split.SumB), Value: team(split.B), Inline: true},
+	}}
+	if len(split.SitOut) > 0 {
+		e.Fields = append(e.Fields, Field{Name: "Sitting out", Value: team(split.SitOut)})
+	}
+	e.Footer = fmt.Sprintf("Rating gap %.1f", split.Gap)
+	if !split.Exact {
+		e.Footer += " (large lobby: best found by swaps, not proven optimal)"
+	}
+	return Reply{Embeds: []Embed{e}}, nil
+}

@@ -1,0 +1,190 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// Deps is what the handlers need, passed once at start-up.
+type Deps struct {
+	Service *ladder.Service
+	// Chart renders a rating history as a PNG for /profile; nil attaches
+	// no chart. main wires it to internal/chart, so this package stays on
+	// the standard library and ladder.
+	Chart func(title string, at []time.Time, rating []float64) ([]byte, error)
+	// Metrics counts the matches queue joins form; nil counts nothing.
+	Metrics Metrics
+}
+
+// New returns the one explicit list of ladderbot's commands and components.
+func New(d Deps) *Set {
+	h := &handlers{Deps: d}
+	cmds := []Command{
+		h.queueCommand(),
+		h.reportCommand(),
+		h.leaderboardCommand(),
+		h.profileCommand(),
+		h.matchCommand(),
+		h.balanceCommand(),
+		h.modCommand(),
+		h.configCommand(),
+	}
+	var comps []Component
+	comps = append(comps, h.queueComponents()...)
+	comps = append(comps, h.reportComponents()...)
+	comps = append(comps, h.leaderboardComponents()...)
+	comps = append(comps, h.modComponents()...)
+	return NewSet(h.moderatorRole, cmds, comps)
+}
+
+// handlers carries Deps to every handler method.
+type handlers struct {
+	Deps
+}
+
+// moderatorRole is the permission check's view of the guild settings.
+func (h *handlers) moderatorRole(ctx context.Context, guildID string) (string, error) {
+	g, err := h.Service.EnsureGuild(ctx, guildID)
+	if err != nil {
+		return "", err
+	}
+	return g.ModeratorRoleID, nil
+}
+
+// actor is the ladder actor of a request.
+func actor(req Request) ladder.Actor {
+	return ladder.Actor{UserID: req.UserID, Moderator: req.Moderator}
+}
+
+// mention renders a user mention.
+func mention(userID string) string { return "<@" + userID + ">" }
+
+// mentions renders a team as mentions.
+func mentions(ids []string) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = mention(id)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rating renders R ± RD as players read it.
+func rating(r, rd float64) string { return fmt.Sprintf("%.0f ± %.0f", r, rd) }
+
+// signed renders a rating change with its sign.
+func signed(d float64) string {
+	if math.Abs(d) < 0.05 {
+		return "±0"
+	}
+	return fmt.Sprintf("%+.1f", d)
+}
+
+// percent renders a probability.
+func percent(p float64) string { return fmt.Sprintf("%.0f%%", 100*p) }
+
+// winnerText describes a match's winner value.
+func winnerText(w int) string {
+	switch w {
+	case 1:
+		return "Team 1 won"
+	case 2:
+		return "Team 2 won"
+	case ladder.Draw:
+		return "Draw"
+	}
+	return "no result"
+}
+
+// ensure creates the guild on first use so every command works before
+// anyone configures anything (SPEC 3).
+func (h *handlers) ensure(ctx context.Context, req Request) (ladder.Guild, error) {
+	return h.Service.EnsureGuild(ctx, req.GuildID)
+}
+
+// queueChoices answers autocomplete for queue names.
+func (h *handlers) queueChoices(ctx context.Context, req Request) (Reply, error) {
+	qs, err := h.Service.Queues(ctx, req.GuildID)
+	if err != nil {
+		return Reply{}, err
+	}
+	typed, _ := req.String(req.Focused)
+	var out []Choice
+	for _, q := range qs {
+		if strings.Contains(strings.ToLower(q.Name), strings.ToLower(typed)) {
+			out = append(out, Choice{Name: fmt.Sprintf("%s (%dv%d, %s)", q.Name, q.TeamSize, q.TeamSize, q.Model), Value: q.Name})
+		}
+	}
+	return Reply{Choices: out}, nil
+}
+
+// seasonChoices answers autocomplete for season numbers.
+func (h *handlers) seasonChoices(ctx context.Context, req Request) (Reply, error) {
+	ss, err := h.Service.Seasons(ctx, req.GuildID)
+	if err != nil {
+		return Reply{}, err
+	}
+	typed := fmt.Sprint(req.Options[req.Focused])
+	var out []Choice
+	for i := len(ss) - 1; i >= 0 && len(out) < 25; i-- {
+		s := ss[i]
+		name := fmt.Sprintf("Season %d (from %s", s.Number, s.StartedAt.Format("2006-01-02"))
+		if s.Running() {
+			name += ", current)"
+		} else {
+			name += " to " + s.EndedAt.Format("2006-01-02") + ")"
+		}
+		if typed == "" || strings.Contains(fmt.Sprint(s.Number), typed) {
+			out = append(out, Choice{Name: name, Value: int64(s.Number)})
+		}
+	}
+	return Reply{Choices: out}, nil
+}
+
+// autocomplete routes a command's autocomplete by focused option name.
+func (h *handlers) autocomplete(ctx context.Context, req Request) (Reply, error) {
+	switch req.Focused {
+	case "queue":
+		return h.queueChoices(ctx, req)
+	case "season":
+		return h.seasonChoices(ctx, req)
+	}
+	return Reply{}, nil
+}
+
+// Option constructors keep the definitions short.
+func opt(t OptionType, name, desc string, required bool) Option {
+	return Option{Type: t, Name: name, Description: desc, Required: required}
+}
+
+func queueOpt() Option {
+	return Option{Type: OptString, Name: "queue", Description: "queue name (default: the server's first queue)", Autocomplete: true, MaxLength: 32}
+}
+
+func seasonOpt() Option {
+	one := 1.0
+	return Option{Type: OptInteger, Name: "season", Description: "season number (default: the current one)", Autocomplete: true, Min: &one}
+}
+
+func matchOpt(required bool) Option {
+	one := 1.0
+	return Option{Type: OptInteger, Name: "match", Description: "match ID", Required: required, Min: &one}
+}
+
+func sub(name, desc string, opts ...Option) Option {
+	return Option{Type: OptSubcommand, Name: name, Description: desc, Options: opts}
+}
+
+func group(name, desc string, subs ...Option) Option {
+	return Option{Type: OptSubcommandGroup, Name: name, Description: desc, Options: subs}
+}
+
+// unknownSub is the answer to a subcommand the handler does not know,
+// which only a stale registration can send.
+func unknownSub(req Request) error {
+	return ladder.Errorf(ladder.CodeInvalid, "unknown command /%s; the bot may be updating, try again in a minute", req.Command)
+}

@@ -1,0 +1,250 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+func (h *handlers) configCommand() Command {
+	var models []Choice
+	for _, m := range ladder.ModelNames() {
+		models = append(models, Choice{Name: m, Value: m})
+	}
+	one, eight, zeroF, oneF := 1.0, float64(ladder.MaxTeamSize), 0.0, 1.0
+	hundred, days, week, day := 100.0, 3650.0, 7*24*60.0, 24*60.0
+	modelOpt := Option{Type: OptString, Name: "model", Description: "rating model", Choices: models}
+	teamOpt := func(required bool) Option {
+		return Option{Type: OptInteger, Name: "team_size", Description: "players per team", Required: required, Min: &one, Max: &eight}
+	}
+	return Command{
+		Name:        "config",
+		Description: "Server settings: queues, thresholds, channels, moderator role, divisions, seasons",
+		Access:      Admins,
+		Ephemeral:   true,
+		Options: []Option{
+			sub("show", "Show the current settings"),
+			group("queue", "Add or change queues",
+				sub("add", "Add a queue", Option{Type: OptString, Name: "name", Description: "queue name", Required: true, MaxLength: 32}, teamOpt(true), modelOpt,
+					opt(OptChannel, "channel", "where its matches are announced", false)),
+				sub("set", "Change a queue",
+					Option{Type: OptString, Name: "queue", Description: "queue name", Required: true, Autocomplete: true, MaxLength: 32},
+					teamOpt(false), modelOpt,
+					Option{Type: OptNumber, Name: "q_start", Description: "quality needed at first (0-1)", Min: &zeroF, Max: &oneF},
+					Option{Type: OptNumber, Name: "q_floor", Description: "quality accepted after waiting (0-1)", Min: &zeroF, Max: &oneF},
+					opt(OptChannel, "channel", "where its matches are announced", false),
+					opt(OptBool, "open", "accept new players", false))),
+			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
+			sub("channels", "Set where announcements and moderator logs go",
+				opt(OptChannel, "announce", "season standings and weekly top 10", false),
+				opt(OptChannel, "log", "moderator actions", false)),
+			sub("thresholds", "Placement, inactivity, confirm and queue timeouts",
+				Option{Type: OptInteger, Name: "placement_games", Description: "rated games before ranking (0-100)", Min: &zeroF, Max: &hundred},
+				Option{Type: OptInteger, Name: "stale_days", Description: "days without a game before inactive", Min: &one, Max: &days},
+				Option{Type: OptInteger, Name: "confirm_minutes", Description: "minutes to confirm a report", Min: &one, Max: &week},
+				Option{Type: OptInteger, Name: "queue_minutes", Description: "minutes a queue entry waits", Min: &one, Max: &day},
+				Option{Type: OptNumber, Name: "season_carry", Description: "share of rating carried to a new season (0-1)", Min: &zeroF, Max: &oneF}),
+			sub("divisions", "Set the divisions, lowest first, on the rating scale the queues display",
+				Option{Type: OptString, Name: "list", Description: "e.g. Bronze:0, Silver:1400, Gold:1550", Required: true, MaxLength: 400}),
+			sub("season", "Set the season schedule",
+				Option{Type: OptString, Name: "schedule", Description: "5-field cron (UTC), or off", Required: true, MaxLength: 100}),
+		},
+		Handle:       h.config,
+		Autocomplete: h.autocomplete,
+	}
+}
+
+func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
+	g, err := h.ensure(ctx, req)
+	if err != nil {
+		return Reply{}, err
+	}
+	a := actor(req)
+	for _, name := range []string{"channel", "announce", "log", "role"} {
+		if v, _ := req.String(name); req.Has(name) && !snowflake(v) {
+			// Channel and role options are always IDs; anything else is forged.
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord channel or role, not %q", name, v)
+		}
+	}
+	switch req.Command {
+	case "config show":
+		return h.configShow(ctx, g)
+	case "config queue add":
+		name, _ := req.String("name")
+		k, _ := req.Int("team_size")
+		q := ladder.NewQueue(req.GuildID, strings.TrimSpace(name), int(k))
+		if m, ok := req.String("model"); ok {
+			q.Model = m
+		}
+		q.ChannelID, _ = req.String("channel")
+		q, err := h.Service.CreateQueue(ctx, a, q)
+		if err != nil {
+			return Reply{}, err
+		}
+		return Whisper(fmt.Sprintf("Queue **%s** added (%dv%d, %s).", q.Name, q.TeamSize, q.TeamSize, q.Model)), nil
+	case "config queue set":
+		return h.configQueue(ctx, req)
+	case "config moderator":
+		g.ModeratorRoleID, _ = req.String("role")
+	case "config channels":
+		if !req.Has("announce") && !req.Has("log") {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give announce, log or both")
+		}
+		if c, ok := req.String("announce"); ok {
+			g.AnnounceChannelID = c
+		}
+		if c, ok := req.String("log"); ok {
+			g.LogChannelID = c
+		}
+	case "config thresholds":
+		if len(req.Options) == 0 {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give at least one threshold to change")
+		}
+		if n, ok := req.Int("placement_games"); ok {
+			g.PlacementGames = int(n)
+		}
+		if n, ok := req.Int("stale_days"); ok {
+			g.StaleDays = int(n)
+		}
+		if n, ok := req.Int("confirm_minutes"); ok {
+			g.ConfirmWindow = time.Duration(n) * time.Minute
+		}
+		if n, ok := req.Int("queue_minutes"); ok {
+			g.QueueTimeout = time.Duration(n) * time.Minute
+		}
+		if f, ok := req.Float("season_carry"); ok {
+			g.SeasonCarry = f
+		}
+	case "config divisions":
+		list, _ := req.String("list")
+		divs, err := parseDivisions(list)
+		if err != nil {
+			return Reply{}, err
+		}
+		g.Divisions = divs
+	case "config season":
+		s, _ := req.String("schedule")
+		s = strings.TrimSpace(s)
+		if strings.EqualFold(s, "off") {
+			s = ""
+		}
+		g.SeasonSchedule = s
+	default:
+		return Reply{}, unknownSub(req)
+	}
+	if _, err := h.Service.UpdateGuild(ctx, a, g); err != nil {
+		return Reply{}, err
+	}
+	r, err := h.configShow(ctx, g)
+	r.Content = "Saved."
+	return r, err
+}
+
+func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) {
+	name, _ := req.String("queue")
+	qs, err := h.Service.Queues(ctx, req.GuildID)
+	if err != nil {
+		return Reply{}, err
+	}
+	var q ladder.Queue
+	for _, c := range qs {
+		if strings.EqualFold(c.Name, name) {
+			q = c
+		}
+	}
+	if q.ID == 0 {
+		return Reply{}, ladder.Errorf(ladder.CodeNotFound, "no queue called %q", name)
+	}
+	if k, ok := req.Int("team_size"); ok {
+		q.TeamSize = int(k)
+	}
+	if m, ok := req.String("model"); ok && m != q.Model {
+		q.Model, q.Params = m, nil
+	}
+	if f, ok := req.Float("q_start"); ok {
+		q.QStart = f
+	}
+	if f, ok := req.Float("q_floor"); ok {
+		q.QFloor = f
+	}
+	if c, ok := req.String("channel"); ok {
+		q.ChannelID = c
+	}
+	if open, ok := req.Bool("open"); ok {
+		q.Disabled = !open
+	}
+	q, err = h.Service.UpdateQueue(ctx, actor(req), q)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Whisper(fmt.Sprintf("Queue **%s** saved: %s", q.Name, queueLine(q))), nil
+}
+
+func queueLine(q ladder.Queue) string {
+	s := fmt.Sprintf("%dv%d · %s · quality %.2f → %.2f", q.TeamSize, q.TeamSize, q.Model, q.QStart, q.QFloor)
+	if q.ChannelID != "" {
+		s += " · <#" + q.ChannelID + ">"
+	}
+	if q.Disabled {
+		s += " · closed"
+	}
+	return s
+}
+
+func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error) {
+	qs, err := h.Service.Queues(ctx, g.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	var queues strings.Builder
+	for _, q := range qs {
+		fmt.Fprintf(&queues, "**%s**: %s\n", q.Name, queueLine(q))
+	}
+	orNone := func(prefix, id string) string {
+		if id == "" {
+			return "not set"
+		}
+		return prefix + id + ">"
+	}
+	var divs []string
+	for _, d := range g.Divisions {
+		divs = append(divs, fmt.Sprintf("%s:%g", d.Name, d.Min))
+	}
+	schedule := g.SeasonSchedule
+	if schedule == "" {
+		schedule = "off (moderators start and end seasons)"
+	}
+	e := Embed{Title: "Settings", Color: ColorInfo, Fields: []Field{
+		{Name: "Queues", Value: queues.String()},
+		{Name: "Moderator role", Value: orNone("<@&", g.ModeratorRoleID), Inline: true},
+		{Name: "Announcements", Value: orNone("<#", g.AnnounceChannelID), Inline: true},
+		{Name: "Moderator log", Value: orNone("<#", g.LogChannelID), Inline: true},
+		{Name: "Thresholds", Value: fmt.Sprintf("placement %d games · inactive after %d days · confirm within %s · queue entries wait %s · season carry %.2f",
+			g.PlacementGames, g.StaleDays, g.ConfirmWindow, g.QueueTimeout, g.SeasonCarry)},
+		{Name: "Divisions", Value: strings.Join(divs, ", ")},
+		{Name: "Season schedule", Value: schedule},
+	}}
+	return Reply{Ephemeral: true, Embeds: []Embed{e}}, nil
+}
+
+// parseDivisions reads "Name:min, Name:min, …", lowest first.
+func parseDivisions(s string) ([]ladder.Division, error) {
+	var out []ladder.Division
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, min, ok := strings.Cut(part, ":")
+		v, err := strconv.ParseFloat(strings.TrimSpace(min), 64)
+		if !ok || err != nil || strings.TrimSpace(name) == "" {
+			return nil, ladder.Errorf(ladder.CodeInvalid, "division %q: write Name:minimum, as in Gold:1550", part)
+		}
+		out = append(out, ladder.Division{Name: strings.TrimSpace(name), Min: v})
+	}
+	return out, nil
+}

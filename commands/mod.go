@@ -1,0 +1,342 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// actModCorrect applies a previewed correction: "modfix:MATCH:WINNER".
+const actModCorrect = "modfix"
+
+func winnerOpt() Option {
+	return Option{Type: OptInteger, Name: "winner", Description: "the result", Required: true, Choices: []Choice{
+		{Name: "team 1 won", Value: int64(1)}, {Name: "team 2 won", Value: int64(2)}, {Name: "draw", Value: int64(ladder.Draw)},
+	}}
+}
+
+func reasonOpt() Option {
+	return Option{Type: OptString, Name: "reason", Description: "why (kept in the audit log)", MaxLength: 1000}
+}
+
+func (h *handlers) modCommand() Command {
+	zero, hundredK, thousand := 0.0, 100000.0, 1000.0
+	hour, year := 1.0, 24.0*365
+	return Command{
+		Name:        "mod",
+		Description: "Moderator tools: results, ratings, queue bans, disputes, API tokens",
+		Access:      Moderators,
+		Ephemeral:   true,
+		Options: []Option{
+			sub("resolve", "Settle a disputed (or any) match", matchOpt(true), winnerOpt(), reasonOpt()),
+			sub("void", "Void a match: it is never rated", matchOpt(true), reasonOpt()),
+			sub("correct", "Change a match's result; shows whose rating changes first", matchOpt(true), winnerOpt()),
+			sub("disputes", "Matches waiting for a moderator"),
+			group("rating", "Set or reset a player's rating",
+				sub("set", "Set a player's rating and deviation",
+					opt(OptUser, "player", "the player", true),
+					Option{Type: OptNumber, Name: "rating", Description: "new rating", Required: true, Min: &zero, Max: &hundredK},
+					Option{Type: OptNumber, Name: "rd", Description: "new deviation", Required: true, Min: &zero, Max: &thousand},
+					queueOpt(), reasonOpt()),
+				sub("reset", "Put a player back to a new player's rating", opt(OptUser, "player", "the player", true), queueOpt(), reasonOpt())),
+			group("queue", "Keep a player out of the queues",
+				sub("ban", "Ban a player from the queues",
+					opt(OptUser, "player", "the player", true),
+					Option{Type: OptInteger, Name: "hours", Description: "for how long (default: until unbanned)", Min: &hour, Max: &year},
+					reasonOpt()),
+				sub("unban", "Lift a queue ban", opt(OptUser, "player", "the player", true))),
+			group("season", "Close the season and open the next",
+				sub("end", "End the current season: freeze and post its standings, open the next"),
+				sub("start", "Start a new season now (ends the current one first)")),
+			group("token", "API tokens for game servers",
+				sub("create", "Create a token (shown once)", Option{Type: OptString, Name: "name", Description: "a name for it", Required: true, MaxLength: 64}),
+				sub("list", "List tokens"),
+				sub("revoke", "Revoke a token", Option{Type: OptString, Name: "name", Description: "its name", Required: true, MaxLength: 64})),
+		},
+		Handle:       h.mod,
+		Autocomplete: h.autocomplete,
+	}
+}
+
+func (h *handlers) modComponents() []Component {
+	return []Component{{Action: actModCorrect, Access: Moderators, Handle: h.modCorrectConfirm}}
+}
+
+func (h *handlers) mod(ctx context.Context, req Request) (Reply, error) {
+	if _, err := h.ensure(ctx, req); err != nil {
+		return Reply{}, err
+	}
+	if player, _ := req.String("player"); req.Has("player") && !snowflake(player) {
+		// A user option is always an ID; anything else is a forged request.
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "player must be a Discord user")
+	}
+	switch req.Command {
+	case "mod resolve", "mod void", "mod correct":
+		return h.modMatch(ctx, req)
+	case "mod disputes":
+		return h.modDisputes(ctx, req)
+	case "mod rating set", "mod rating reset":
+		return h.modRating(ctx, req)
+	case "mod queue ban", "mod queue unban":
+		return h.modQueue(ctx, req)
+	case "mod season end", "mod season start":
+		return h.modSeason(ctx, req)
+	case "mod token create", "mod token list", "mod token revoke":
+		return h.modToken(ctx, req)
+	}
+	return Reply{}, unknownSub(req)
+}
+
+// modMatch resolves or voids a match, or previews a correction with an
+// Apply button (SPEC 5: the moderator sees whose rating changes first).
+func (h *handlers) modMatch(ctx context.Context, req Request) (Reply, error) {
+	a := actor(req)
+	id, _ := req.Int("match")
+	winner, _ := req.Int("winner")
+	reason, _ := req.String("reason")
+	switch req.Command {
+	case "mod correct":
+		c, err := h.Service.PreviewCorrection(ctx, a, req.GuildID, id, int(winner))
+		if err != nil {
+			return Reply{}, err
+		}
+		if c.AlreadyDone {
+			return Whisper(fmt.Sprintf("Match #%d already has that result (already done).", id)), nil
+		}
+		return Reply{
+			Ephemeral: true,
+			Content:   fmt.Sprintf("Preview: set match #%d to **%s**. Nothing has changed yet.\n%s", id, winnerText(int(winner)), replayedLines(c.Changed)),
+			Buttons: [][]Button{{{Label: "Apply correction", Style: Danger,
+				CustomID: ID(actModCorrect, id, strconv.Itoa(int(winner)))}}},
+		}, nil
+	case "mod void":
+		c, err := h.Service.Void(ctx, a, req.GuildID, id, reason)
+		if err != nil {
+			return Reply{}, err
+		}
+		return correctionReply(c, req), nil
+	default:
+		c, err := h.Service.Resolve(ctx, a, req.GuildID, id, int(winner), reason)
+		if err != nil {
+			return Reply{}, err
+		}
+		return correctionReply(c, req), nil
+	}
+}
+
+// modRating sets or resets a player's rating in a queue's current season.
+func (h *handlers) modRating(ctx context.Context, req Request) (Reply, error) {
+	player, _ := req.String("player")
+	queue, _ := req.String("queue")
+	reason, _ := req.String("reason")
+	var r ladder.Replayed
+	var err error
+	if req.Command == "mod rating set" {
+		rt, okR := req.Float("rating")
+		rd, okD := req.Float("rd")
+		if !okR || !okD {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give the new rating and rd as numbers")
+		}
+		r, err = h.Service.SetRating(ctx, actor(req), req.GuildID, queue, player, rt, rd, reason)
+	} else {
+		r, err = h.Service.ResetRating(ctx, actor(req), req.GuildID, queue, player, reason)
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	return Whisper(fmt.Sprintf("%s: %s → %s.", mention(player), rating(r.Before.Rating, r.Before.RD), rating(r.After.Rating, r.After.RD))), nil
+}
+
+// modQueue bans a player from the queues (for some hours or until
+// unbanned) or lifts the ban.
+func (h *handlers) modQueue(ctx context.Context, req Request) (Reply, error) {
+	player, _ := req.String("player")
+	if req.Command == "mod queue unban" {
+		if err := h.Service.UnbanFromQueue(ctx, actor(req), req.GuildID, player); err != nil {
+			return Reply{}, err
+		}
+		return Whisper(fmt.Sprintf("%s may queue again.", mention(player))), nil
+	}
+	reason, _ := req.String("reason")
+	hours, ok := req.Int("hours")
+	if req.Has("hours") && (!ok || hours < 1 || hours > 24*365) {
+		// Also keeps hours·time.Hour from overflowing into a past date.
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "hours must be from 1 to %d", 24*365)
+	}
+	var until time.Time
+	if hours > 0 {
+		until = time.Now().Add(time.Duration(hours) * time.Hour)
+	}
+	if err := h.Service.BanFromQueue(ctx, actor(req), req.GuildID, player, until, reason); err != nil {
+		return Reply{}, err
+	}
+	if until.IsZero() {
+		return Whisper(fmt.Sprintf("%s is banned from the queues until unbanned.", mention(player))), nil
+	}
+	return Whisper(fmt.Sprintf("%s is banned from the queues until <t:%d:f>.", mention(player), until.Unix())), nil
+}
+
+// modToken creates (showing the secret once), lists or revokes API tokens.
+func (h *handlers) modToken(ctx context.Context, req Request) (Reply, error) {
+	name, _ := req.String("name")
+	switch req.Command {
+	case "mod token create":
+		secret, _, err := h.Service.CreateToken(ctx, actor(req), req.GuildID, name)
+		if err != nil {
+			return Reply{}, err
+		}
+		return Whisper(fmt.Sprintf("Token **%s** created. Copy it now; it is not shown again:\n```\n%s\n```", name, secret)), nil
+	case "mod token revoke":
+		already, err := h.Service.RevokeToken(ctx, actor(req), req.GuildID, name)
+		if err != nil {
+			return Reply{}, err
+		}
+		if already {
+			return Whisper(fmt.Sprintf("Token **%s** was already revoked (already done).", name)), nil
+		}
+		return Whisper(fmt.Sprintf("Token **%s** revoked.", name)), nil
+	}
+	ts, err := h.Service.ListTokens(ctx, req.GuildID)
+	if err != nil {
+		return Reply{}, err
+	}
+	var b strings.Builder
+	for _, t := range ts {
+		state := "live"
+		if !t.RevokedAt.IsZero() {
+			state = "revoked " + t.RevokedAt.Format("2006-01-02")
+		}
+		fmt.Fprintf(&b, "**%s** · created %s by %s · %s\n", t.Name, t.CreatedAt.Format("2006-01-02"), mention(t.CreatedBy), state)
+	}
+	if len(ts) == 0 {
+		b.WriteString("No tokens.")
+	}
+	return Whisper(b.String()), nil
+}
+
+func (h *handlers) modCorrectConfirm(ctx context.Context, req Request) (Reply, error) {
+	winner, err := strconv.Atoi(req.CustomID.Arg(0))
+	if err != nil || req.CustomID.ID == 0 {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid; run /mod correct again")
+	}
+	c, err := h.Service.Correct(ctx, actor(req), req.GuildID, req.CustomID.ID, winner, "applied from the /mod correct preview")
+	if err != nil {
+		return Reply{}, err
+	}
+	r := correctionReply(c, req)
+	if !c.AlreadyDone {
+		r.Update = true
+	}
+	return r, nil
+}
+
+// correctionReply tells the moderator what a resolve, void or correction
+// did and posts the outcome in the match's channel for the players.
+func correctionReply(c ladder.Correction, req Request) Reply {
+	m := c.Match
+	if c.AlreadyDone {
+		return Whisper(fmt.Sprintf("Match #%d is already %s with that result (already done).", m.ID, m.State))
+	}
+	what := fmt.Sprintf("Match #%d is now **%s**", m.ID, m.State)
+	if m.State.Rated() {
+		what += ": " + winnerText(m.Winner)
+	}
+	text := what + ".\n" + replayedLines(c.Changed)
+	post := Reply{Content: fmt.Sprintf("%s (by %s).\n%s", what, mention(req.UserID), replayedLines(c.Changed)), Mentions: m.Players()}
+	return Reply{Ephemeral: true, Content: text, Posts: []Post{{ChannelID: matchChannel(m, req), Message: post}}}
+}
+
+// replayedLines lists whose displayed rating a change moves and by how much.
+func replayedLines(rs []ladder.Replayed) string {
+	if len(rs) == 0 {
+		return "No rating changes."
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		if i == 20 {
+			fmt.Fprintf(&b, "…and %d more.\n", len(rs)-i)
+			break
+		}
+		fmt.Fprintf(&b, "%s: %.0f → %.0f (%s)\n", mention(r.UserID), r.Before.Rating, r.After.Rating, signed(r.After.Rating-r.Before.Rating))
+	}
+	return b.String()
+}
+
+func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) {
+	ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, States: []ladder.MatchState{ladder.StateDisputed}, Limit: 20})
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(ms) == 0 {
+		return Whisper("No open disputes."), nil
+	}
+	var b strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&b, "**#%d** %s vs %s · by %s: %s", m.ID, mentions(m.Teams[0]), mentions(m.Teams[1]), mention(m.DisputedBy), m.DisputeReason)
+		if m.Evidence != "" {
+			b.WriteString(" · " + m.Evidence)
+		}
+		b.WriteString("\n")
+	}
+	return Reply{Ephemeral: true, Embeds: []Embed{{Title: "Open disputes", Description: b.String(), Color: ColorWarn,
+		Footer: "Settle with /mod resolve match:<id> winner:…"}}}, nil
+}
+
+func (h *handlers) modSeason(ctx context.Context, req Request) (Reply, error) {
+	g, err := h.ensure(ctx, req)
+	if err != nil {
+		return Reply{}, err
+	}
+	ro, err := h.Service.EndSeason(ctx, actor(req), req.GuildID, 0)
+	if err != nil {
+		return Reply{}, err
+	}
+	if ro.AlreadyDone {
+		return Whisper(fmt.Sprintf("Season %d has already ended (already done).", ro.Ended.Number)), nil
+	}
+	post := seasonStandings(ro)
+	ch := g.AnnounceChannelID
+	if ch == "" {
+		ch = req.ChannelID
+	}
+	return Reply{Ephemeral: true, Content: fmt.Sprintf("Season %d ended; season %d has started. The final standings are posted in <#%s>.", ro.Ended.Number, ro.Started.Number, ch),
+		Posts: []Post{{ChannelID: ch, Message: post}}}, nil
+}
+
+// seasonStandings is the post of a closed season's final top 10 per queue.
+func seasonStandings(ro ladder.SeasonRollover) Reply {
+	r := Reply{Content: fmt.Sprintf("**Season %d is over.** Season %d starts now.", ro.Ended.Number, ro.Started.Number)}
+	for _, q := range ro.Queues {
+		var b strings.Builder
+		for i, s := range ro.Standings[q.ID] {
+			if i == 10 {
+				break
+			}
+			name := s.Name
+			if name == "" {
+				name = mention(s.UserID)
+			}
+			fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d\n", s.Rank, name, s.Division, rating(s.Rating, s.RD), s.Wins, s.Losses)
+		}
+		if b.Len() == 0 {
+			b.WriteString("No ranked players.")
+		}
+		if len(r.Embeds) < 10 {
+			r.Embeds = append(r.Embeds, Embed{Title: fmt.Sprintf("Final standings · %s · Season %d", q.Name, ro.Ended.Number), Description: b.String(), Color: ColorSuccess})
+		}
+	}
+	return r
+}
+
+// snowflake reports whether s looks like a Discord ID: 1 to 20 digits.
+func snowflake(s string) bool {
+	if s == "" || len(s) > 20 {
+		return false
+	}
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}

@@ -1,0 +1,127 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// profileHistory is how many rating-history points the chart draws.
+const profileHistory = 200
+
+func (h *handlers) profileCommand() Command {
+	return Command{
+		Name:        "profile",
+		Description: "A player's rating, record, recent matches and rating chart",
+		Options: []Option{
+			opt(OptUser, "player", "whose profile (default: yours)", false),
+			queueOpt(),
+			seasonOpt(),
+		},
+		Handle:       h.profile,
+		Autocomplete: h.autocomplete,
+	}
+}
+
+func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
+	if _, err := h.ensure(ctx, req); err != nil {
+		return Reply{}, err
+	}
+	user, ok := req.String("player")
+	if !ok {
+		user = req.UserID
+	}
+	queue, _ := req.String("queue")
+	season, _ := req.Int("season")
+	p, err := h.Service.Profile(ctx, ladder.ProfileQuery{GuildID: req.GuildID, UserID: user, Queue: queue, Season: int(season), History: profileHistory, Recent: 5})
+	if ladder.ErrorCode(err) == ladder.CodeNotFound && user != req.UserID {
+		return Reply{}, ladder.Errorf(ladder.CodeNotFound, "%s has not played on this ladder yet", mention(user))
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	return h.profileReply(p), nil
+}
+
+func (h *handlers) profileReply(p ladder.Profile) Reply {
+	s := p.Standing
+	name := s.Name
+	if name == "" {
+		name = "<@" + s.UserID + ">"
+	}
+	e := Embed{Title: fmt.Sprintf("%s · %s · Season %d", name, p.Queue.Name, p.Season.Number), Color: ColorInfo}
+	standing := s.Division
+	switch {
+	case s.Provisional:
+		standing = fmt.Sprintf("placement %d/%d (provisional)", p.Placement, p.PlacementGames)
+	case s.Stale:
+		standing += " · inactive"
+	case s.Rank > 0:
+		standing = fmt.Sprintf("#%d · %s", s.Rank, s.Division)
+	}
+	record := fmt.Sprintf("%d-%d", s.Wins, s.Losses)
+	if s.Draws > 0 {
+		record += fmt.Sprintf("-%d", s.Draws)
+	}
+	if s.Streak != 0 {
+		kind := "won"
+		if s.Streak < 0 {
+			kind = "lost"
+		}
+		record += fmt.Sprintf(" · %s %d in a row", kind, abs(s.Streak))
+	}
+	e.Fields = []Field{
+		{Name: "Rating", Value: rating(s.Rating, s.RD), Inline: true},
+		{Name: "GXE", Value: fmt.Sprintf("%.1f%%", s.GXE), Inline: true},
+		{Name: "Standing", Value: standing, Inline: true},
+		{Name: "Record", Value: record, Inline: true},
+	}
+	if len(p.Recent) > 0 {
+		var b strings.Builder
+		for _, m := range p.Recent {
+			fmt.Fprintf(&b, "#%d · %s · %s\n", m.ID, m.State, recentOutcome(m, s.UserID))
+		}
+		e.Fields = append(e.Fields, Field{Name: "Recent matches", Value: b.String()})
+	}
+	r := Reply{}
+	if h.Chart != nil && len(p.History) > 0 {
+		at := make([]time.Time, len(p.History))
+		ys := make([]float64, len(p.History))
+		for i, pt := range p.History {
+			at[i], ys[i] = pt.At, pt.Rating
+		}
+		png, err := h.Chart(fmt.Sprintf("%s · rating history", name), at, ys)
+		if err == nil {
+			r.Files = []File{{Name: "rating.png", ContentType: "image/png", Data: png}}
+			e.Image = "attachment://rating.png"
+		} else {
+			e.Footer = "The rating chart could not be drawn."
+		}
+	}
+	r.Embeds = []Embed{e}
+	return r
+}
+
+func recentOutcome(m ladder.Match, userID string) string {
+	team := m.Team(userID)
+	switch {
+	case !m.State.Rated():
+		return "not rated"
+	case m.Winner == ladder.Draw:
+		return "draw"
+	case m.Winner == team:
+		return "win"
+	default:
+		return "loss"
+	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -1,0 +1,105 @@
+package commands
+
+// Reply is what a handler wants shown. The bot maps it onto the right
+// Discord call for the interaction kind and whether it was deferred.
+type Reply struct {
+	Content string
+	Embeds  []Embed
+	// Buttons are rows of at most five buttons, at most five rows.
+	Buttons [][]Button
+	Files   []File
+	// Ephemeral answers are visible to the invoker only.
+	Ephemeral bool
+	// Update edits the message a button is on instead of answering anew.
+	Update bool
+	// Modal opens a form; only Instant commands and components may.
+	Modal *Modal
+	// Choices answer an autocomplete interaction.
+	Choices []Choice
+	// Mentions are the user IDs the reply may ping; nobody else is pinged.
+	Mentions []string
+	// Posts are further messages to send to channels, such as a formed
+	// match's announcement in its queue channel.
+	Posts []Post
+}
+
+// Post is a message to a channel other than the interaction's answer.
+type Post struct {
+	ChannelID string
+	Message   Reply
+}
+
+// Say returns a plain reply.
+func Say(content string) Reply { return Reply{Content: content} }
+
+// Whisper returns an ephemeral plain reply.
+func Whisper(content string) Reply { return Reply{Content: content, Ephemeral: true} }
+
+// Embed is a rich embed.
+type Embed struct {
+	Title       string
+	Description string
+	Color       int
+	Fields      []Field
+	Footer      string
+	// Image is an attachment://NAME reference to one of the reply's files.
+	Image string
+}
+
+// Field is a name/value pair of an embed.
+type Field struct {
+	Name   string
+	Value  string
+	Inline bool
+}
+
+// ButtonStyle is a Discord button style.
+type ButtonStyle int
+
+// Button styles as Discord numbers them.
+const (
+	Primary   ButtonStyle = 1
+	Secondary ButtonStyle = 2
+	Success   ButtonStyle = 3
+	Danger    ButtonStyle = 4
+)
+
+// Button is a clickable button; CustomID is an encoded CustomID.
+type Button struct {
+	Label    string
+	Style    ButtonStyle
+	CustomID string
+	Disabled bool
+}
+
+// File is an attachment.
+type File struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// Modal is a form of up to five text fields.
+type Modal struct {
+	CustomID string
+	Title    string
+	Fields   []TextField
+}
+
+// TextField is one text input of a modal.
+type TextField struct {
+	ID          string
+	Label       string
+	Placeholder string
+	Long        bool
+	Required    bool
+	MaxLength   int
+}
+
+// Colors used by embeds.
+const (
+	ColorInfo    = 0x5865F2
+	ColorSuccess = 0x57F287
+	ColorWarn    = 0xFEE75C
+	ColorDanger  = 0xED4245
+)

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Config is everything ladderbot reads from the environment (SPEC 8). It is
+// read once in main and passed on as plain values; no package keeps a copy.
+type Config struct {
+	DatabaseURL    string `env:"DATABASE_URL" envDefault:"sqlite:ladder.db"`
+	DiscordToken   string `env:"DISCORD_TOKEN"`
+	DiscordAPIBase string `env:"DISCORD_API_BASE" envDefault:"https://discord.com"`
+	DevGuildID     string `env:"DEV_GUILD_ID"`
+	HTTPAddr       string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080"`
+	ShardID        int    `env:"SHARD_ID" envDefault:"0"`
+	ShardCount     int    `env:"SHARD_COUNT" envDefault:"1"`
+	LogLevel       string `env:"LOG_LEVEL" envDefault:"info"`
+	LogFormat      string `env:"LOG_FORMAT" envDefault:"text"`
+}
+
+// LoadConfig parses and validates the configuration from environ, a list of
+// KEY=VALUE strings as os.Environ returns. Every error names the variable.
+func LoadConfig(environ []string) (Config, error) {
+	var cfg Config
+	opts := env.Options{Environment: env.ToMap(environ)}
+	if err := env.ParseWithOptions(&cfg, opts); err != nil {
+		return Config{}, fmt.Errorf("config: %w", nameVariables(err))
+	}
+	if err := cfg.validate(); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	return cfg, nil
+}
+
+func (c Config) validate() error {
+	checks := []func() error{
+		func() error { return validateDatabaseURL("DATABASE_URL", c.DatabaseURL) },
+		c.validateDiscord,
+		c.validateHTTPAddr,
+		c.validateShards,
+		c.validateLogging,
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateDatabaseURL accepts sqlite:PATH and postgres:// or postgresql:// URLs.
+func validateDatabaseURL(name, dsn string) error {
+	switch {
+	case strings.HasPrefix(dsn, "sqlite:"):
+		if strings.TrimPrefix(dsn, "sqlite:") == "" {
+			return fmt.Errorf("%s=%q: sqlite needs a path, as in sqlite:ladder.db", name, dsn)
+		}
+		return nil
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		u, err := url.Parse(dsn)
+		if err != nil {
+			// url.Error quotes the whole URL, password included.
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			return fmt.Errorf("%s=%q: malformed PostgreSQL URL: %w", name, redactURL(dsn), err)
+		}
+		if u.Host == "" {
+			return fmt.Errorf("%s: PostgreSQL URL has no host, as in postgres://user@localhost:5432/ladder", name)
+		}
+		return nil
+	default:
+		return fmt.Errorf("%s=%q: want sqlite:PATH or postgres://…", name, redactURL(dsn))
+	}
+}
+
+// redactURL drops a password so configuration errors never print secrets.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	if i := strings.LastIndex(s, "@"); i >= 0 {
+		// Not a URL with user info (a typo such as postgres:/u:pw@host),
+		// but what precedes the host may still be a password.
+		return "…" + s[i:]
+	}
+	return s
+}
+
+func (c Config) validateDiscord() error {
+	u, err := url.Parse(c.DiscordAPIBase)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("DISCORD_API_BASE=%q: want an http(s) URL such as https://discord.com", c.DiscordAPIBase)
+	}
+	if c.DevGuildID != "" {
+		if _, err := strconv.ParseUint(c.DevGuildID, 10, 64); err != nil {
+			return fmt.Errorf("DEV_GUILD_ID=%q: want a numeric Discord guild ID", c.DevGuildID)
+		}
+	}
+	if strings.ContainsAny(c.DiscordToken, " \t\n") {
+		return fmt.Errorf("DISCORD_TOKEN: contains whitespace; paste the bot token alone")
+	}
+	return nil
+}
+
+func (c Config) validateHTTPAddr() error {
+	_, port, err := net.SplitHostPort(c.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("HTTP_ADDR=%q: want host:port such as 127.0.0.1:8080: %w", c.HTTPAddr, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("HTTP_ADDR=%q: port must be a number from 0 to 65535", c.HTTPAddr)
+	}
+	return nil
+}
+
+func (c Config) validateShards() error {
+	if c.ShardCount < 1 {
+		return fmt.Errorf("SHARD_COUNT=%d: must be at least 1", c.ShardCount)
+	}
+	if c.ShardID < 0 || c.ShardID >= c.ShardCount {
+		return fmt.Errorf("SHARD_ID=%d: must be from 0 to SHARD_COUNT-1 (%d)", c.ShardID, c.ShardCount-1)
+	}
+	return nil
+}
+
+func (c Config) validateLogging() error {
+	if _, err := parseLogLevel(c.LogLevel); err != nil {
+		return err
+	}
+	switch c.LogFormat {
+	case "text", "json":
+		return nil
+	default:
+		return fmt.Errorf("LOG_FORMAT=%q: want text or json", c.LogFormat)
+	}
+}
+
+func parseLogLevel(s string) (slog.Level, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("LOG_LEVEL=%q: want debug, info, warn or error", s)
+	}
+	return level, nil
+}
+
+// nameVariables rewrites the env library's parse errors, which name Go
+// fields, so that they name the environment variable the operator set.
+func nameVariables(err error) error {
+	var agg env.AggregateError
+	if !errors.As(err, &agg) {
+		return err
+	}
+	configType := reflect.TypeFor[Config]()
+	msgs := make([]string, 0, len(agg.Errors))
+	for _, e := range agg.Errors {
+		var pe env.ParseError
+		if errors.As(e, &pe) {
+			if f, ok := configType.FieldByName(pe.Name); ok {
+				msgs = append(msgs, fmt.Sprintf("%s: not a valid %s: %v", f.Tag.Get("env"), pe.Type, pe.Err))
+				continue
+			}
+		}
+		msgs = append(msgs, e.Error())
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}

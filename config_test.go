@@ -1,0 +1,87 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLoadConfigDefaults(t *testing.T) {
+	cfg, err := LoadConfig(nil)
+	if err != nil {
+		t.Fatalf("LoadConfig(nil) error = %v, want nil", err)
+	}
+	want := Config{
+		DatabaseURL:    "sqlite:ladder.db",
+		DiscordAPIBase: "https://discord.com",
+		HTTPAddr:       "127.0.0.1:8080",
+		ShardCount:     1,
+		LogLevel:       "info",
+		LogFormat:      "text",
+	}
+	if cfg != want {
+		t.Errorf("LoadConfig(nil) = %+v, want %+v", cfg, want)
+	}
+}
+
+func TestLoadConfigGood(t *testing.T) {
+	env := []string{
+		"DATABASE_URL=postgres://bot:secret@db:5432/ladder?sslmode=disable",
+		"DISCORD_TOKEN=abc.def.ghi",
+		"DISCORD_API_BASE=http://127.0.0.1:9999",
+		"DEV_GUILD_ID=123456789012345678",
+		"HTTP_ADDR=:8081",
+		"SHARD_ID=1",
+		"SHARD_COUNT=2",
+		"LOG_LEVEL=debug",
+		"LOG_FORMAT=json",
+	}
+	cfg, err := LoadConfig(env)
+	if err != nil {
+		t.Fatalf("LoadConfig() error = %v, want nil", err)
+	}
+	if cfg.ShardID != 1 || cfg.ShardCount != 2 || cfg.LogFormat != "json" || cfg.HTTPAddr != ":8081" {
+		t.Errorf("LoadConfig() = %+v, want the values given", cfg)
+	}
+}
+
+func TestLoadConfigBad(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     string
+		wantVar string
+	}{
+		{"loud log level", "LOG_LEVEL=loud", "LOG_LEVEL"},
+		{"xml log format", "LOG_FORMAT=xml", "LOG_FORMAT"},
+		{"mysql url", "DATABASE_URL=mysql://x", "DATABASE_URL"},
+		{"sqlite without path", "DATABASE_URL=sqlite:", "DATABASE_URL"},
+		{"postgres without host", "DATABASE_URL=postgres:///db", "DATABASE_URL"},
+		{"postgres malformed", "DATABASE_URL=postgres://a b:%zz@host/db", "DATABASE_URL"},
+		{"api base without scheme", "DISCORD_API_BASE=discord.com", "DISCORD_API_BASE"},
+		{"guild not numeric", "DEV_GUILD_ID=my-guild", "DEV_GUILD_ID"},
+		{"token with space", "DISCORD_TOKEN=Bot abc", "DISCORD_TOKEN"},
+		{"addr without port", "HTTP_ADDR=localhost", "HTTP_ADDR"},
+		{"addr port too big", "HTTP_ADDR=:70000", "HTTP_ADDR"},
+		{"shard id not a number", "SHARD_ID=one", "SHARD_ID"},
+		{"shard count zero", "SHARD_COUNT=0", "SHARD_COUNT"},
+		{"shard id too big", "SHARD_ID=1", "SHARD_ID"},
+		{"shard id negative", "SHARD_ID=-1", "SHARD_ID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadConfig([]string{tt.env})
+			if err == nil {
+				t.Fatalf("LoadConfig(%q) error = nil, want an error naming %s", tt.env, tt.wantVar)
+			}
+			if !strings.Contains(err.Error(), tt.wantVar) {
+				t.Errorf("LoadConfig(%q) error = %q, want it to name %s", tt.env, err, tt.wantVar)
+			}
+		})
+	}
+}
+
+func TestLoadConfigRedactsPassword(t *testing.T) {
+	_, err := LoadConfig([]string{"DATABASE_URL=mysql://bot:hunter2@db/x"})
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("LoadConfig() error = %v, want an error without the password", err)
+	}
+}

@@ -1,0 +1,295 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+)
+
+// Message is a message as the fake stores it: posted to a channel, sent as an
+// interaction response or a followup, and edited in place.
+type Message struct {
+	ID        string
+	ChannelID string
+	Content   string
+	Embeds    []Embed
+	Rows      []Row
+	Files     []File
+	Flags     int
+	// Mentions is the allowed_mentions.users list the sender set; nil when it
+	// sent no allowed_mentions.
+	Mentions []string
+	// Deferred is true while the message is a "thinking…" placeholder.
+	Deferred bool
+	// Deleted is true once the message was deleted.
+	Deleted bool
+	// Edits counts the edits after creation.
+	Edits int
+	// InteractionID is the interaction this message answers, if any.
+	InteractionID string
+	rawComponents json.RawMessage
+	rawEmbeds     json.RawMessage
+}
+
+// Ephemeral reports whether only the invoking user sees the message.
+func (m Message) Ephemeral() bool { return m.Flags&flagEphemeral != 0 }
+
+// Buttons returns every button of the message, row by row.
+func (m Message) Buttons() []Button {
+	var out []Button
+	for _, r := range m.Rows {
+		out = append(out, r.Components...)
+	}
+	return out
+}
+
+// Button returns the button with that custom ID.
+func (m Message) Button(customID string) (Button, bool) {
+	for _, b := range m.Buttons() {
+		if b.CustomID == customID {
+			return b, true
+		}
+	}
+	return Button{}, false
+}
+
+// ButtonByLabel returns the first button whose label is label.
+func (m Message) ButtonByLabel(label string) (Button, bool) {
+	for _, b := range m.Buttons() {
+		if b.Label == label {
+			return b, true
+		}
+	}
+	return Button{}, false
+}
+
+// Text returns the content, embed titles, descriptions, field names and
+// values and footers joined by newlines: what a test searches for words.
+func (m Message) Text() string {
+	var b strings.Builder
+	b.WriteString(m.Content)
+	for _, e := range m.Embeds {
+		for _, s := range []string{e.Title, e.Description} {
+			if s != "" {
+				b.WriteString("\n" + s)
+			}
+		}
+		for _, f := range e.Fields {
+			b.WriteString("\n" + f.Name + "\n" + f.Value)
+		}
+		if e.Footer.Text != "" {
+			b.WriteString("\n" + e.Footer.Text)
+		}
+	}
+	return b.String()
+}
+
+const flagEphemeral = 1 << 6
+
+// Embed is the part of a Discord embed the fake keeps.
+type Embed struct {
+	Title       string       `json:"title"`
+	Description string       `json:"description"`
+	Color       int          `json:"color"`
+	Fields      []EmbedField `json:"fields"`
+	Footer      struct {
+		Text string `json:"text"`
+	} `json:"footer"`
+	Image struct {
+		URL string `json:"url"`
+	} `json:"image"`
+}
+
+// EmbedField is one name/value field of an embed.
+type EmbedField struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Inline bool   `json:"inline"`
+}
+
+// Row is an action row of components.
+type Row struct {
+	Type       int      `json:"type"`
+	Components []Button `json:"components"`
+}
+
+// Button is a message component; the fake understands buttons (type 2) and
+// text inputs (type 4, inside modals).
+type Button struct {
+	Type     int    `json:"type"`
+	CustomID string `json:"custom_id"`
+	Label    string `json:"label"`
+	Style    int    `json:"style"`
+	URL      string `json:"url"`
+	Disabled bool   `json:"disabled"`
+	Required *bool  `json:"required"`
+	Value    string `json:"value"`
+}
+
+// File is an attachment uploaded with a message.
+type File struct {
+	Name        string
+	ContentType string
+	Data        []byte
+}
+
+// messagePayload is the JSON body of every message-carrying request: channel
+// messages, interaction callback data, webhook executes and edits.
+type messagePayload struct {
+	Content         *string         `json:"content"`
+	Embeds          json.RawMessage `json:"embeds"`
+	Components      json.RawMessage `json:"components"`
+	Flags           int             `json:"flags"`
+	AllowedMentions *struct {
+		Users []string `json:"users"`
+		Parse []string `json:"parse"`
+	} `json:"allowed_mentions"`
+	Attachments json.RawMessage `json:"attachments"`
+	// Modal and autocomplete fields of callback data.
+	CustomID string `json:"custom_id"`
+	Title    string `json:"title"`
+	Choices  []struct {
+		Name  string `json:"name"`
+		Value any    `json:"value"`
+	} `json:"choices"`
+}
+
+// readBody decodes a JSON or multipart/form-data body (payload_json plus
+// files[n]) into v and returns the uploaded files.
+func readBody(r *http.Request, v any) ([]File, error) {
+	mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || !strings.HasPrefix(mediaType, "multipart/") {
+		data, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == 0 {
+			return nil, nil
+		}
+		return nil, json.Unmarshal(data, v)
+	}
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	var files []File
+	sawPayload := false
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return nil, err
+		}
+		switch name := part.FormName(); {
+		case name == "payload_json":
+			sawPayload = true
+			if err := json.Unmarshal(data, v); err != nil {
+				return nil, fmt.Errorf("payload_json: %w", err)
+			}
+		case strings.HasPrefix(name, "files["):
+			files = append(files, File{Name: part.FileName(), ContentType: part.Header.Get("Content-Type"), Data: data})
+		default:
+			return nil, fmt.Errorf("unexpected multipart field %q", name)
+		}
+	}
+	if !sawPayload {
+		return nil, fmt.Errorf("multipart body without payload_json")
+	}
+	return files, nil
+}
+
+// apply writes a payload onto a message: a full replacement for creation,
+// a partial one for edits (absent fields stay).
+func (m *Message) apply(p messagePayload, files []File, edit bool) error {
+	if p.Content != nil {
+		m.Content = *p.Content
+	}
+	if len(p.Embeds) > 0 && string(p.Embeds) != "null" {
+		var embeds []Embed
+		if err := json.Unmarshal(p.Embeds, &embeds); err != nil {
+			return fmt.Errorf("embeds: %w", err)
+		}
+		m.Embeds, m.rawEmbeds = embeds, p.Embeds
+	} else if !edit {
+		m.Embeds, m.rawEmbeds = nil, nil
+	}
+	if len(p.Components) > 0 && string(p.Components) != "null" {
+		var rows []Row
+		if err := json.Unmarshal(p.Components, &rows); err != nil {
+			return fmt.Errorf("components: %w", err)
+		}
+		for _, r := range rows {
+			if r.Type != 1 {
+				return fmt.Errorf("components: top level component of type %d, want action rows (1)", r.Type)
+			}
+			if len(r.Components) > 5 {
+				return fmt.Errorf("components: %d components in a row, at most 5", len(r.Components))
+			}
+			for _, b := range r.Components {
+				if len(b.CustomID) > 100 {
+					return fmt.Errorf("components: custom_id longer than 100 characters: %q", b.CustomID)
+				}
+				if b.Type == 2 && b.CustomID == "" && b.URL == "" {
+					return fmt.Errorf("components: button %q without custom_id or url", b.Label)
+				}
+			}
+		}
+		if len(rows) > 5 {
+			return fmt.Errorf("components: %d action rows, at most 5", len(rows))
+		}
+		m.Rows, m.rawComponents = rows, p.Components
+	} else if !edit {
+		m.Rows, m.rawComponents = nil, nil
+	}
+	if len(files) > 0 || !edit {
+		m.Files = files
+	}
+	if p.AllowedMentions != nil {
+		m.Mentions = append([]string{}, p.AllowedMentions.Users...)
+	}
+	if !edit {
+		m.Flags = p.Flags
+	}
+	if len(m.Content) > 2000 {
+		return fmt.Errorf("content longer than 2000 characters (%d)", len(m.Content))
+	}
+	if len(m.Embeds) > 10 {
+		return fmt.Errorf("more than 10 embeds")
+	}
+	return nil
+}
+
+// wire is the JSON of m as Discord returns it.
+func (m *Message) wire() map[string]any {
+	out := map[string]any{
+		"id":         m.ID,
+		"channel_id": m.ChannelID,
+		"content":    m.Content,
+		"flags":      m.Flags,
+		"type":       0,
+	}
+	if m.rawEmbeds != nil {
+		out["embeds"] = m.rawEmbeds
+	}
+	if m.rawComponents != nil {
+		out["components"] = m.rawComponents
+	}
+	var atts []map[string]any
+	for i, f := range m.Files {
+		atts = append(atts, map[string]any{
+			"id": fmt.Sprint(i + 1), "filename": f.Name, "size": len(f.Data),
+			"content_type": f.ContentType, "url": "https://cdn.invalid/" + m.ID + "/" + f.Name,
+		})
+	}
+	if atts != nil {
+		out["attachments"] = atts
+	}
+	return out
+}

@@ -1,0 +1,16 @@
+// Package jobs runs ladderbot's scheduled work (SPEC 4, 5): stale flags
+// (daily), auto-confirmation of unanswered reports and dropping of idle
+// queue tickets (every minute), and the season rollover on each guild's
+// cron schedule with the final standings posted to the guild's channel.
+//
+// The schedule is robfig/cron in UTC with the chain SkipIfStillRunning then
+// Recover, logging through slog. Every run is claimed first as a
+// job_runs(job, period) row, so it happens once across processes, and
+// Start runs every job once at once, which catches up on a period missed
+// while no process was up. Periods are named by the Service's clock, so
+// tests move time by moving that clock and calling Run. The matchmaking
+// pass (every 5 s, announcing the matches it forms) claims nothing: the
+// queue's lock already makes it safe across processes (matchmake.go).
+//
+// It may import ladder, cron and slog; the bot implements Poster.
+package jobs

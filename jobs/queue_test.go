@@ -1,0 +1,50 @@
+package jobs_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ladderbot/ladderbot/jobs"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// TestQueueExpiry leaves a lone player in the queue: the every-minute job
+// keeps the ticket for the guild's 60 min timeout, then drops it and tells
+// the player in the channel where they joined.
+func TestQueueExpiry(t *testing.T) {
+	each(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		start := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+		c := ladder.NewManualClock(start)
+		rec := &poster{}
+		p := newProc(t, b.dsn(t), c, rec)
+		setupGuild(t, p.svc, 5)
+		if _, err := p.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guild, UserID: user(1), Name: "one", ChannelID: channel}); err != nil {
+			t.Fatalf("JoinQueue() = %v", err)
+		}
+		queued := func() bool {
+			st, err := p.svc.QueueStatus(ctx, guild, user(1))
+			if err != nil {
+				t.Fatalf("QueueStatus() = %v", err)
+			}
+			return st.Ticket.ID != 0
+		}
+		c.Set(start.Add(59 * time.Minute))
+		run(t, p, jobs.JobQueue)
+		if !queued() || len(rec.notes()) != 0 {
+			t.Fatalf("Got(queued at 59 min) = %v with %d notices, want queued and none", queued(), len(rec.notes()))
+		}
+		c.Set(start.Add(61 * time.Minute))
+		run(t, p, jobs.JobQueue)
+		if queued() {
+			t.Errorf("Got(queued at 61 min) = true, want false")
+		}
+		ns := rec.notes()
+		if len(ns) != 1 || ns[0].channel != channel || len(ns[0].users) != 1 || ns[0].users[0] != user(1) ||
+			!strings.Contains(ns[0].text, "<@"+user(1)+">") || !strings.Contains(ns[0].text, "1 h") {
+			t.Errorf("Got(notices) = %+v, want one to %s pinging %s after 1 h", ns, channel, user(1))
+		}
+	})
+}

@@ -1,0 +1,151 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// postWindow is how long after a season ends its standings may still be
+// posted: a post that failed over a restart still goes out, and a database
+// full of old seasons does not flood a channel the first time it runs.
+const postWindow = 24 * time.Hour
+
+// scheduleParser reads a guild's season schedule: five fields, UTC.
+var scheduleParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow)
+
+// SeasonDue returns when the season that started at started is due to
+// close under schedule (a 5-field cron expression, UTC): the first
+// scheduled time after its start. A season opened by hand a week before a
+// scheduled time closes at that time; after a missed close the next season
+// starts when the catch-up runs, and the schedule continues from there.
+func SeasonDue(schedule string, started time.Time) (time.Time, error) {
+	sched, err := scheduleParser.Parse(schedule)
+	if err != nil {
+		return time.Time{}, ladder.Errorf(ladder.CodeInvalid, "season schedule %q: %v", schedule, err)
+	}
+	next := sched.Next(started.UTC())
+	if next.IsZero() {
+		return time.Time{}, ladder.Errorf(ladder.CodeInvalid, "season schedule %q never fires", schedule)
+	}
+	return next, nil
+}
+
+// seasons closes every guild's season that is due by its schedule and
+// posts the standings of seasons that closed (by schedule or by a
+// moderator) and have not been posted yet. Each close and each post is
+// claimed on its own, so processes racing on it do it once.
+func (s *Scheduler) seasons(ctx context.Context, now time.Time) error {
+	gs, err := s.svc.AllGuilds(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, g := range gs {
+		if err := s.guildSeason(ctx, g, now); err != nil {
+			errs = append(errs, fmt.Errorf("guild %s: %w", g.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Scheduler) guildSeason(ctx context.Context, g ladder.Guild, now time.Time) error {
+	cur, err := s.svc.LatestSeason(ctx, g.ID)
+	if err != nil {
+		return err
+	}
+	if g.SeasonSchedule != "" && cur.Running() {
+		due, err := SeasonDue(g.SeasonSchedule, cur.StartedAt)
+		if err != nil {
+			// A bad schedule stops this guild's rollover only; say so loudly.
+			s.log.Error("season schedule unusable", "guild_id", g.ID, "err", err)
+		} else if !due.After(now) {
+			if cur, err = s.closeDue(ctx, g, cur, due); err != nil {
+				return err
+			}
+		}
+	}
+	// The season before the current one has just ended when the current
+	// one is younger than the post window.
+	if cur.Number > 1 && now.Sub(cur.StartedAt) < postWindow {
+		return s.postSeason(ctx, g, cur.Number-1)
+	}
+	return nil
+}
+
+// closeDue closes the guild's season due at due, once across processes,
+// and returns the season running afterwards.
+func (s *Scheduler) closeDue(ctx context.Context, g ladder.Guild, cur ladder.Season, due time.Time) (ladder.Season, error) {
+	job, period := jobSeasonClose+g.ID, due.UTC().Format(time.RFC3339)
+	ok, err := s.svc.ClaimJobLease(ctx, job, period, s.opt.Lease)
+	if err != nil || !ok {
+		return cur, err
+	}
+	r, err := s.svc.CloseSeasonDue(ctx, g.ID, due)
+	s.finish(job, period, err)
+	if err != nil {
+		return cur, err
+	}
+	if r.AlreadyDone {
+		return r.Started, nil
+	}
+	listed := 0
+	for _, rs := range r.Standings {
+		listed += len(rs)
+	}
+	s.log.Info("season closed", "guild_id", g.ID, "season", r.Ended.Number, "due", period,
+		"late_s", int64(r.Ended.EndedAt.Sub(due)/time.Second), "listed", listed, "next", r.Started.Number)
+	s.resultChanged(g.ID)
+	return r.Started, nil
+}
+
+// postSeason posts the final standings of season number to the guild's
+// announcement channel, once across processes, when the schedule closed it
+// (a moderator's /mod season end posts its own). Checking on every run in
+// the day after the close, not only right after it, posts a table whose
+// process died between the close and the post.
+func (s *Scheduler) postSeason(ctx context.Context, g ladder.Guild, number int) error {
+	if s.poster == nil || g.AnnounceChannelID == "" {
+		return nil
+	}
+	// Claim first: later runs stop at the claim, a cheap conflicting
+	// insert, instead of reading the audit log every minute all day.
+	job, period := jobSeasonPost+g.ID, strconv.Itoa(number)
+	ok, err := s.svc.ClaimJobLease(ctx, job, period, s.opt.Lease)
+	if err != nil || !ok {
+		return err
+	}
+	by, err := s.svc.SeasonEndedBy(ctx, g.ID, number)
+	switch {
+	case ladder.ErrorCode(err) == ladder.CodeNotFound || (err == nil && by != ladder.SchedulerActor):
+		err = nil // a moderator's close: /mod season end posted it
+	case err == nil:
+		err = s.postStandings(ctx, g, number)
+	}
+	s.finish(job, period, err)
+	return err
+}
+
+func (s *Scheduler) postStandings(ctx context.Context, g ladder.Guild, number int) error {
+	sts, err := s.svc.SeasonStandingsOf(ctx, g.ID, number)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, st := range sts {
+		err := s.retry(ctx, func() error { return s.poster.PostStandings(ctx, g.AnnounceChannelID, st) })
+		if err != nil {
+			errs = append(errs, fmt.Errorf("post season %d standings of queue %s: %w", number, st.Queue.Name, err))
+			continue
+		}
+		s.log.Info("season standings posted", "guild_id", g.ID, "season", number, "queue", st.Queue.Name,
+			"channel_id", g.AnnounceChannelID, "rows", len(st.Results))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,142 @@
+package jobs_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ladderbot/ladderbot/jobs"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// TestStale moves the clock past stale_days (30) without a match: the
+// daily job flags the players, hides them from the leaderboard, and one
+// match brings the players of that match back.
+func TestStale(t *testing.T) {
+	each(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		day0 := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+		c := ladder.NewManualClock(day0)
+		p := newProc(t, b.dsn(t), c, &poster{})
+		setupGuild(t, p.svc, 0)
+		// Twelve rounds bring every RD under 100, out of placement.
+		playRounds(t, p.svc, users(1, 8), 12, 1)
+
+		listed := func() int {
+			page, err := p.svc.Leaderboard(ctx, ladder.LeaderboardQuery{GuildID: guild, Limit: 200})
+			if err != nil {
+				t.Fatalf("Leaderboard() = %v", err)
+			}
+			return len(page.Standings)
+		}
+		if got := listed(); got != 8 {
+			t.Fatalf("Got(listed before) = %d, want 8", got)
+		}
+
+		// Day 29.5: the midnight run finds them active.
+		c.Set(time.Date(2026, 2, 4, 0, 0, 0, 0, time.UTC))
+		if !run(t, p, jobs.JobStale) {
+			t.Fatalf("Got(Run(stale) on day 29.5) = false, want true")
+		}
+		if s := standing(t, p.svc, user(1)); s.Stale {
+			t.Errorf("Got(stale on day 29.5) = true, want false")
+		}
+		// A second run of the same day is claimed already.
+		if run(t, p, jobs.JobStale) {
+			t.Errorf("Got(second Run(stale) the same day) = true, want false")
+		}
+
+		// Day 30.5: flagged and hidden.
+		c.Set(time.Date(2026, 2, 5, 0, 0, 0, 0, time.UTC))
+		if !run(t, p, jobs.JobStale) {
+			t.Fatalf("Got(Run(stale) on day 30.5) = false, want true")
+		}
+		for i := 1; i <= 8; i++ {
+			if s := standing(t, p.svc, user(i)); !s.Stale {
+				t.Errorf("Got(stale of player %d on day 30.5) = false, want true", i)
+			}
+		}
+		if got := listed(); got != 0 {
+			t.Errorf("Got(listed with everyone stale) = %d, want 0", got)
+		}
+
+		// One match clears the flag of its four players only.
+		c.Set(time.Date(2026, 2, 5, 9, 0, 0, 0, time.UTC))
+		record(t, p.svc, user(1), user(2), user(3), user(4), 2)
+		for i := 1; i <= 8; i++ {
+			want := i > 4
+			if s := standing(t, p.svc, user(i)); s.Stale != want {
+				t.Errorf("Got(stale of player %d after one match) = %v, want %v", i, s.Stale, want)
+			}
+		}
+		if got := listed(); got != 4 {
+			t.Errorf("Got(listed after one match) = %d, want 4", got)
+		}
+		// The next day's run does not flag them again.
+		c.Set(time.Date(2026, 2, 6, 0, 0, 0, 0, time.UTC))
+		run(t, p, jobs.JobStale)
+		if s := standing(t, p.svc, user(1)); s.Stale {
+			t.Errorf("Got(stale the day after playing) = true, want false")
+		}
+	})
+}
+
+// TestAutoConfirm leaves a report unanswered: the every-minute job leaves
+// it alone inside the 30 min window, confirms and rates it after, and
+// tells the match's channel.
+func TestAutoConfirm(t *testing.T) {
+	each(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		start := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+		c := ladder.NewManualClock(start)
+		rec := &poster{}
+		p := newProc(t, b.dsn(t), c, rec)
+		setupGuild(t, p.svc, 0)
+		qs, err := p.svc.Queues(ctx, guild)
+		if err != nil {
+			t.Fatalf("Queues() = %v", err)
+		}
+		m, err := p.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID, ChannelID: channel,
+			Teams: [2][]string{{user(1), user(2)}, {user(3), user(4)}}})
+		if err != nil {
+			t.Fatalf("CreateMatch() = %v", err)
+		}
+		if _, err := p.svc.Report(ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, ladder.Win); err != nil {
+			t.Fatalf("Report() = %v", err)
+		}
+
+		state := func() ladder.MatchState {
+			got, err := p.svc.Match(ctx, guild, m.ID)
+			if err != nil {
+				t.Fatalf("Match() = %v", err)
+			}
+			return got.State
+		}
+		c.Set(start.Add(29 * time.Minute))
+		run(t, p, jobs.JobConfirm)
+		if got := state(); got != ladder.StateReported {
+			t.Fatalf("Got(state at 29 min) = %s, want %s", got, ladder.StateReported)
+		}
+		c.Set(start.Add(30*time.Minute + time.Second))
+		if !run(t, p, jobs.JobConfirm) {
+			t.Fatalf("Got(Run(confirm) at 30 min) = false, want true")
+		}
+		if got := state(); got != ladder.StateConfirmed {
+			t.Fatalf("Got(state after the window) = %s, want %s", got, ladder.StateConfirmed)
+		}
+		s := standing(t, p.svc, user(1))
+		if s.Wins != 1 || s.Games != 1 {
+			t.Errorf("Got(record of the reporter) = %d wins in %d games, want 1 in 1", s.Wins, s.Games)
+		}
+		ns := rec.notes()
+		if len(ns) != 1 || ns[0].channel != channel || len(ns[0].users) != 4 {
+			t.Fatalf("Got(notices) = %+v, want one to %s pinging the 4 players", ns, channel)
+		}
+		// Running again (next minute) finds nothing to do.
+		c.Set(start.Add(31 * time.Minute))
+		run(t, p, jobs.JobConfirm)
+		if got := len(rec.notes()); got != 1 {
+			t.Errorf("Got(notices after another run) = %d, want 1", got)
+		}
+	})
+}

@@ -1,0 +1,74 @@
+package ladder
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an error so the edges (bot, HTTP) can choose what to show
+// and which status to answer without parsing messages.
+type Code string
+
+// The error codes of STYLE.md. Unavailable is a transient fault (database or
+// network down) that the user may retry.
+const (
+	CodeInvalid     Code = "invalid"
+	CodeNotFound    Code = "not_found"
+	CodeConflict    Code = "conflict"
+	CodeForbidden   Code = "forbidden"
+	CodeUnavailable Code = "unavailable"
+	CodeInternal    Code = "internal"
+)
+
+// Error is a coded error with a message meant for the user. Err, when set,
+// is the underlying cause, kept for logs and errors.Is.
+type Error struct {
+	Code    Code
+	Message string
+	Err     error
+}
+
+// Error returns the user message followed by the cause, if any.
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the cause so errors.Is and errors.As see through it.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns a coded error whose message is formatted like fmt.Sprintf.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns a coded error with a user message around cause.
+func Wrap(code Code, cause error, message string) *Error {
+	return &Error{Code: code, Message: message, Err: cause}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, CodeInternal
+// for any other non-nil error, and "" for nil.
+func ErrorCode(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// ErrorMessage returns the user-facing message of err: the message of the
+// first *Error in its chain, or a generic text for internal errors, whose
+// details belong in the log and never in front of a user.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Code != CodeInternal {
+		return e.Message
+	}
+	return "internal error"
+}

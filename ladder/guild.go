@@ -1,0 +1,205 @@
+package ladder
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Guild is one Discord server's ladder and its settings (SPEC 4, 5, 6).
+// Channel and role IDs are Discord snowflakes; "" means not configured.
+type Guild struct {
+	ID string
+	// ModeratorRoleID is the role allowed to use /mod besides Manage Guild.
+	ModeratorRoleID string
+	// AnnounceChannelID receives season standings and the weekly top 10.
+	AnnounceChannelID string
+	// LogChannelID, when set, receives moderator actions.
+	LogChannelID string
+	// PlacementGames is how many rated matches a player needs before leaving
+	// placement (SPEC 4, default 5).
+	PlacementGames int
+	// StaleDays is how long without a rated match flags a player stale (default 30).
+	StaleDays int
+	// SeasonSchedule is the cron schedule (UTC) that rolls seasons over; ""
+	// means only moderators start and end seasons. Default quarterly.
+	SeasonSchedule string
+	// SeasonCarry is α of R' = r0 + α(R − r0) at a new season (default 0.5).
+	SeasonCarry float64
+	// ConfirmWindow is how long the other side has to answer a report before
+	// it confirms itself (default 30 min).
+	ConfirmWindow time.Duration
+	// QueueTimeout is how long a queue entry waits before it is dropped (default 60 min).
+	QueueTimeout time.Duration
+	// Divisions are the leaderboard's bands, lowest first.
+	Divisions []Division
+	// WeeklyTop posts the top 10 to AnnounceChannelID once a week when true.
+	WeeklyTop bool
+	CreatedAt time.Time
+}
+
+// Defaults of a new guild (SPEC 3, 4, 5).
+const (
+	DefaultPlacementGames = 5
+	DefaultStaleDays      = 30
+	DefaultSeasonSchedule = "0 0 1 1,4,7,10 *"
+	DefaultSeasonCarry    = 0.5
+	DefaultConfirmWindow  = 30 * time.Minute
+	DefaultQueueTimeout   = 60 * time.Minute
+	// ProvisionalRD is the deviation above which a player is provisional (SPEC 4).
+	ProvisionalRD = 100
+	// DefaultQueueName is the name of the queue every guild starts with.
+	DefaultQueueName = "2v2"
+)
+
+// NewGuild returns a guild with SPEC's default settings.
+func NewGuild(id string, now time.Time) Guild {
+	return Guild{
+		ID:             id,
+		PlacementGames: DefaultPlacementGames,
+		StaleDays:      DefaultStaleDays,
+		SeasonSchedule: DefaultSeasonSchedule,
+		SeasonCarry:    DefaultSeasonCarry,
+		ConfirmWindow:  DefaultConfirmWindow,
+		QueueTimeout:   DefaultQueueTimeout,
+		Divisions:      DefaultDivisions(),
+		CreatedAt:      now,
+	}
+}
+
+// Validate checks the settings and returns a CodeInvalid error naming the
+// first bad one.
+func (g Guild) Validate() error {
+	switch {
+	case g.ID == "":
+		return Errorf(CodeInvalid, "guild ID is empty")
+	case g.PlacementGames < 0 || g.PlacementGames > 100:
+		return Errorf(CodeInvalid, "placement games must be from 0 to 100, not %d", g.PlacementGames)
+	case g.StaleDays < 1 || g.StaleDays > 3650:
+		return Errorf(CodeInvalid, "stale days must be from 1 to 3650, not %d", g.StaleDays)
+	case !(g.SeasonCarry >= 0 && g.SeasonCarry <= 1):
+		return Errorf(CodeInvalid, "season carry must be from 0 to 1, not %g", g.SeasonCarry)
+	case g.ConfirmWindow < time.Minute || g.ConfirmWindow > 7*24*time.Hour:
+		return Errorf(CodeInvalid, "confirm window must be from 1 minute to 7 days, not %s", g.ConfirmWindow)
+	case g.QueueTimeout < time.Minute || g.QueueTimeout > 24*time.Hour:
+		return Errorf(CodeInvalid, "queue timeout must be from 1 minute to 24 hours, not %s", g.QueueTimeout)
+	case len(strings.Fields(g.SeasonSchedule)) != 0 && len(strings.Fields(g.SeasonSchedule)) != 5:
+		return Errorf(CodeInvalid, "season schedule %q must be a 5-field cron expression or empty", g.SeasonSchedule)
+	}
+	if err := validCronFields(strings.Fields(g.SeasonSchedule)); err != nil {
+		return Errorf(CodeInvalid, "season schedule %q: %v", g.SeasonSchedule, err)
+	}
+	return validateDivisions(g.Divisions)
+}
+
+// Division returns the name of the division of rating in this guild.
+func (g Guild) Division(rating float64) string { return DivisionFor(g.Divisions, rating) }
+
+// Queue is one ladder of a guild: a team size, a rating model with its
+// parameters, and matchmaking settings (SPEC 3). Ratings are kept per
+// (queue, season).
+type Queue struct {
+	ID      int64
+	GuildID string
+	// Name is unique within the guild, e.g. "2v2".
+	Name     string
+	TeamSize int
+	// Model is a NewModel name and Params its parameters (nil: defaults).
+	Model  string
+	Params map[string]float64
+	// ChannelID is where formed matches are announced; "" means the channel
+	// where /queue join was last used.
+	ChannelID string
+	// Matchmaking settings (SPEC 3); zero values mean the defaults.
+	QStart  float64
+	QFloor  float64
+	Buckets int
+	Bucket  time.Duration
+	Boost   float64
+	RDMax   float64
+	// Disabled queues accept no new entries.
+	Disabled  bool
+	CreatedAt time.Time
+}
+
+// NewQueue returns a queue named name with team size k, the default model and
+// the default matchmaking settings of SPEC 3.
+func NewQueue(guildID, name string, k int) Queue {
+	return Queue{
+		GuildID: guildID, Name: name, TeamSize: k, Model: DefaultModel,
+		QStart: 0.80, QFloor: 0.50, Buckets: 5, Bucket: 30 * time.Second, Boost: 0.5, RDMax: 350,
+	}
+}
+
+// Validate checks the queue's settings, including that its model and
+// parameters are known, and returns a CodeInvalid error naming the first bad one.
+func (q Queue) Validate() error {
+	switch {
+	case strings.TrimSpace(q.Name) == "" || len(q.Name) > 32:
+		return Errorf(CodeInvalid, "queue name must be 1 to 32 characters")
+	case q.TeamSize < 1 || q.TeamSize > MaxTeamSize:
+		return Errorf(CodeInvalid, "team size must be from 1 to %d, not %d", MaxTeamSize, q.TeamSize)
+	case !(q.QFloor >= 0 && q.QFloor <= q.QStart && q.QStart <= 1):
+		return Errorf(CodeInvalid, "quality thresholds need 0 ≤ q_floor ≤ q_start ≤ 1, not %g and %g", q.QFloor, q.QStart)
+	case q.Buckets < 1 || q.Buckets > 100:
+		return Errorf(CodeInvalid, "buckets must be from 1 to 100, not %d", q.Buckets)
+	case q.Bucket < time.Second || q.Bucket > time.Hour:
+		return Errorf(CodeInvalid, "bucket must be from 1s to 1h, not %s", q.Bucket)
+	case !(q.Boost >= 0 && q.Boost <= 10):
+		return Errorf(CodeInvalid, "boost must be from 0 to 10, not %g", q.Boost)
+	case !(q.RDMax > 0 && q.RDMax <= 1000):
+		return Errorf(CodeInvalid, "rd_max must be above 0 and at most 1000, not %g", q.RDMax)
+	}
+	_, err := NewModel(q.Model, q.Params)
+	return err
+}
+
+// cronBounds are the ranges of the five cron fields (minute, hour, day of
+// month, month, day of week) as the jobs' cron parser accepts them.
+var cronBounds = [5]struct {
+	name   string
+	lo, hi int
+	names  string // 3-letter names from lo, for month and weekday
+}{
+	{"minute", 0, 59, ""}, {"hour", 0, 23, ""}, {"day of month", 1, 31, ""},
+	{"month", 1, 12, "JANFEBMARAPRMAYJUNJULAUGSEPOCTNOVDEC"}, {"day of week", 0, 6, "SUNMONTUEWEDTHUFRISAT"},
+}
+
+// validCronFields checks each field of a 5-field schedule against its
+// range: lists, ranges a-b, steps /n, * and ?, month and weekday names.
+// A schedule that passed only the field count would stop the guild's
+// season rollover at the next run (found by the hostile-input tests).
+func validCronFields(fields []string) error {
+	for i, f := range fields {
+		b := cronBounds[i]
+		value := func(v string) (int, bool) {
+			if n, err := strconv.Atoi(v); err == nil {
+				return n, n >= b.lo && n <= b.hi
+			}
+			if k := strings.Index(b.names, strings.ToUpper(v)); len(v) == 3 && k >= 0 && k%3 == 0 {
+				return b.lo + k/3, true
+			}
+			return 0, false
+		}
+		for _, part := range strings.Split(f, ",") {
+			rng, step, stepped := strings.Cut(part, "/")
+			if n, err := strconv.Atoi(step); stepped && (err != nil || n < 1) {
+				return fmt.Errorf("%s step %q is not a positive number", b.name, step)
+			}
+			if rng == "*" || rng == "?" {
+				continue
+			}
+			lo, hi, ranged := strings.Cut(rng, "-")
+			a, okA := value(lo)
+			z, okZ := a, true
+			if ranged {
+				z, okZ = value(hi)
+			}
+			if !okA || !okZ || z < a {
+				return fmt.Errorf("%s %q is not within %d-%d", b.name, part, b.lo, b.hi)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,171 @@
+package ladder
+
+import (
+	"slices"
+	"time"
+)
+
+// MatchState is where a match is in its lifecycle (SPEC 5).
+type MatchState string
+
+// The states of SPEC 5. Confirmed and resolved matches are rated; cancelled
+// and voided ones never are.
+const (
+	StateOpen      MatchState = "open"
+	StateReported  MatchState = "reported"
+	StateConfirmed MatchState = "confirmed"
+	StateDisputed  MatchState = "disputed"
+	StateResolved  MatchState = "resolved"
+	StateCancelled MatchState = "cancelled"
+	StateVoided    MatchState = "voided"
+)
+
+// Rated reports whether matches in state s count for ratings.
+func (s MatchState) Rated() bool { return s == StateConfirmed || s == StateResolved }
+
+// Active reports whether a match in state s still occupies its players:
+// they may not queue or be in another match.
+func (s MatchState) Active() bool { return s == StateOpen || s == StateReported }
+
+// Valid reports whether s is one of the known states.
+func (s MatchState) Valid() bool {
+	switch s {
+	case StateOpen, StateReported, StateConfirmed, StateDisputed, StateResolved, StateCancelled, StateVoided:
+		return true
+	}
+	return false
+}
+
+// Winner values: team 1, team 2, or a draw. NoResult marks a match without one.
+const (
+	Draw     = 0
+	NoResult = -1
+)
+
+// Match is one entry of a guild's match log. Teams[0] is team 1.
+type Match struct {
+	ID       int64
+	GuildID  string
+	QueueID  int64
+	SeasonID int64
+	Teams    [2][]string
+	State    MatchState
+	// Winner is 1, 2, Draw (0), or NoResult (−1) while there is none.
+	Winner int
+	// Seq orders rated matches within the ladder (the replay order); 0 until rated.
+	Seq int64
+	// PTeam1 is the model's P(team 1 wins) when the match formed or was recorded.
+	PTeam1 float64
+	// Quality is the matchmaking quality Q, 0 when not formed by the queue.
+	Quality   float64
+	CreatedAt time.Time
+	// PlayedAt is when the match was played: the first report, or the time an
+	// API result or an import gives. The rating models use it.
+	PlayedAt time.Time
+	// ReportedBy and ReportedWinner are the first report; Deadline is when it confirms itself.
+	ReportedBy     string
+	ReportedWinner int
+	Deadline       time.Time
+	// DisputedBy, DisputeReason and Evidence describe a dispute.
+	DisputedBy    string
+	DisputeReason string
+	Evidence      string
+	// RatedAt is when the match was last rated, ResolvedBy the moderator who
+	// resolved, corrected or voided it.
+	RatedAt    time.Time
+	ResolvedBy string
+	// Source says where the match came from: "queue", "api", "import", "mod".
+	Source string
+	// ChannelID is where the match was announced, for follow-ups.
+	ChannelID string
+}
+
+// Team returns 1 or 2 for a player of the match, 0 otherwise.
+func (m Match) Team(userID string) int {
+	for t := range 2 {
+		if slices.Contains(m.Teams[t], userID) {
+			return t + 1
+		}
+	}
+	return 0
+}
+
+// Players returns every player of the match, team 1 first.
+func (m Match) Players() []string {
+	return append(slices.Clone(m.Teams[0]), m.Teams[1]...)
+}
+
+// Score returns team 1's score for a winner: 1, 0.5 or 0.
+func Score(winner int) float64 {
+	switch winner {
+	case 1:
+		return 1
+	case 2:
+		return 0
+	}
+	return 0.5
+}
+
+// RatingChange is one row of a ladder's rating log: what match MatchID (or a
+// moderator adjustment, MatchID 0) did to one player. Rows are ordered by Seq
+// and replaying them reproduces the stored ratings.
+type RatingChange struct {
+	Seq      int64
+	QueueID  int64
+	SeasonID int64
+	MatchID  int64
+	UserID   string
+	// Team is 1 or 2, 0 for an adjustment.
+	Team int
+	// Kind is "match", "set" or "reset".
+	Kind   string
+	Before State
+	After  State
+	// Record is the player's record before the change, so a replay can
+	// start at any row.
+	Record Record
+	At     time.Time
+}
+
+// Actor is who asks the Service to do something. Moderator is decided by the
+// caller (Manage Guild or the guild's moderator role) before the call.
+type Actor struct {
+	UserID    string
+	Moderator bool
+}
+
+// System is the Actor of scheduled jobs, imports and the API.
+var System = Actor{UserID: "system", Moderator: true}
+
+// PlayerDelta is what a result did to one player's displayed rating.
+type PlayerDelta struct {
+	UserID string
+	Team   int
+	Rating float64
+	RD     float64
+	Delta  float64
+}
+
+// MatchResult answers an action on a match: the match after it, whether the
+// action had already been done (nothing was written), and the rating changes
+// it made, if it rated the match.
+type MatchResult struct {
+	Match       Match
+	AlreadyDone bool
+	Changes     []PlayerDelta
+}
+
+// AuditEntry is one moderator action (SPEC 5): who, what, when, and the
+// state before and after as JSON.
+type AuditEntry struct {
+	ID      int64
+	GuildID string
+	ActorID string
+	Action  string
+	MatchID int64
+	Target  string
+	Reason  string
+	Before  string
+	After   string
+	At      time.Time
+}

@@ -1,0 +1,336 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// InviteTimeout is how long a party invitation waits for the partner.
+const InviteTimeout = 5 * time.Minute
+
+// Matchmaking returns the queue's matchmaking settings; unset (zero) bucket
+// settings and RD_max take SPEC 3's defaults. QFloor 0 is kept: it is the
+// "match immediately" mode.
+func (q Queue) Matchmaking() MatchmakingSettings {
+	d := DefaultMatchmaking()
+	s := MatchmakingSettings{TeamSize: q.TeamSize, QStart: q.QStart, QFloor: q.QFloor,
+		Buckets: q.Buckets, Bucket: q.Bucket, Boost: q.Boost, RDMax: q.RDMax}
+	if s.Buckets == 0 {
+		s.Buckets = d.Buckets
+	}
+	if s.Bucket == 0 {
+		s.Bucket = d.Bucket
+	}
+	if s.RDMax == 0 {
+		s.RDMax = d.RDMax
+	}
+	return s
+}
+
+// JoinRequest asks to queue UserID, alone or, with PartnerID, as a party
+// once the partner accepts (SPEC 3, 6).
+type JoinRequest struct {
+	GuildID string
+	// Queue is the queue's name; "" is the guild's default queue.
+	Queue     string
+	UserID    string
+	Name      string
+	PartnerID string
+	ChannelID string
+}
+
+// JoinResult says what a join or a party acceptance did.
+type JoinResult struct {
+	Queue Queue
+	// Ticket is the player's ticket once queued (zero while an invitation waits).
+	Ticket Ticket
+	// Invite is the invitation sent to the partner, waiting for acceptance.
+	Invite Invite
+	// AlreadyDone is set when the player was already queued there.
+	AlreadyDone bool
+	// Formed are the matches the pass after joining formed (any players).
+	Formed []FormedMatch
+}
+
+// FormedMatch is a match the queue opened, with the proposal that explains
+// it (Q, Δ_eff, each team's effective rating); Match.PTeam1 is the model's
+// predicted win probability of team 1.
+type FormedMatch struct {
+	Match    Match
+	Proposal Proposal
+	Queue    Queue
+}
+
+// queueTx returns tx's queue persistence.
+func queueTx(tx Tx) (QueueTx, error) {
+	qt, ok := tx.(QueueTx)
+	if !ok {
+		return nil, Errorf(CodeInternal, "the store does not keep queues")
+	}
+	return qt, nil
+}
+
+// inQueueTx runs fn in one transaction with the queue persistence.
+func (s *Service) inQueueTx(ctx context.Context, fn func(qt QueueTx) error) error {
+	return s.store.InTx(ctx, func(tx Tx) error {
+		qt, err := queueTx(tx)
+		if err != nil {
+			return err
+		}
+		return fn(qt)
+	})
+}
+
+// free checks that userID may queue: not banned, not in an open or
+// reported match, not holding a ticket. It returns the ticket when the
+// player already holds one (err nil), so a repeated join is idempotent.
+func (s *Service) free(ctx context.Context, qt QueueTx, guildID, userID string, now time.Time) (Ticket, error) {
+	b, err := qt.Ban(ctx, guildID, userID)
+	switch {
+	case err == nil && (b.Until.IsZero() || now.Before(b.Until)):
+		if b.Until.IsZero() {
+			return Ticket{}, Errorf(CodeForbidden, "<@%s> is banned from the queue", userID)
+		}
+		return Ticket{}, Errorf(CodeForbidden, "<@%s> is banned from the queue until %s", userID, b.Until.Format(time.RFC3339))
+	case err != nil && ErrorCode(err) != CodeNotFound:
+		return Ticket{}, err
+	}
+	active, err := qt.ActivePlayers(ctx, guildID, []string{userID})
+	if err != nil {
+		return Ticket{}, err
+	}
+	if len(active) > 0 {
+		return Ticket{}, Errorf(CodeConflict, "<@%s> is still in a match; report it first", userID)
+	}
+	t, err := qt.TicketOf(ctx, guildID, userID)
+	if err != nil && ErrorCode(err) != CodeNotFound {
+		return Ticket{}, err
+	}
+	return t, nil
+}
+
+// JoinQueue queues a player, or invites a partner to queue together, then
+// runs a matchmaking pass over the queue. Joining again the queue one is
+// in answers AlreadyDone; being in another queue of the guild, in an open
+// match, or banned is refused.
+func (s *Service) JoinQueue(ctx context.Context, req JoinRequest) (JoinResult, error) {
+	if err := validateSnowflake("guild", req.GuildID); err != nil {
+		return JoinResult{}, err
+	}
+	if err := validateSnowflake("user", req.UserID); err != nil {
+		return JoinResult{}, err
+	}
+	if req.PartnerID != "" {
+		if err := validateSnowflake("partner", req.PartnerID); err != nil {
+			return JoinResult{}, err
+		}
+		if req.PartnerID == req.UserID {
+			return JoinResult{}, Errorf(CodeInvalid, "you cannot be your own partner")
+		}
+	}
+	var res JoinResult
+	now := s.now()
+	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+		g, err := qt.Guild(ctx, req.GuildID)
+		if err != nil {
+			return err
+		}
+		q, err := resolveQueue(ctx, qt, req.GuildID, req.Queue)
+		if err != nil {
+			return err
+		}
+		if q.Disabled {
+			return Errorf(CodeInvalid, "queue %s is closed", q.Name)
+		}
+		res = JoinResult{Queue: q}
+		if err := upsertNames(ctx, qt, req.GuildID, []string{req.UserID}, nil, map[string]string{req.UserID: req.Name}); err != nil {
+			return err
+		}
+		t, err := s.free(ctx, qt, req.GuildID, req.UserID, now)
+		if err != nil {
+			return err
+		}
+		if req.PartnerID != "" {
+			return s.invite(ctx, qt, q, t, req, now, &res)
+		}
+		if t.ID != 0 {
+			if t.QueueID != q.ID {
+				return Errorf(CodeConflict, "you are already in another queue; leave it first")
+			}
+			res.Ticket, res.AlreadyDone = t, true
+			return nil
+		}
+		res.Ticket, err = qt.AddTicket(ctx, Ticket{GuildID: req.GuildID, QueueID: q.ID, ChannelID: req.ChannelID,
+			UserIDs: []string{req.UserID}, JoinedAt: now, ExpiresAt: now.Add(queueTimeout(g))})
+		return err
+	})
+	if err != nil {
+		return JoinResult{}, fmt.Errorf("ladder: join queue: %w", err)
+	}
+	if res.Ticket.ID != 0 && !res.AlreadyDone {
+		if res.Formed, err = s.Matchmake(ctx, res.Queue.ID); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func queueTimeout(g Guild) time.Duration {
+	if g.QueueTimeout > 0 {
+		return g.QueueTimeout
+	}
+	return DefaultQueueTimeout
+}
+
+// invite records req's party invitation; the inviter may already hold a
+// ticket of q, which the partner then joins, up to the team size.
+func (s *Service) invite(ctx context.Context, qt QueueTx, q Queue, t Ticket, req JoinRequest, now time.Time, res *JoinResult) error {
+	if t.ID != 0 && t.QueueID != q.ID {
+		return Errorf(CodeConflict, "you are already in another queue; leave it first")
+	}
+	if t.ID != 0 && slices.Contains(t.UserIDs, req.PartnerID) {
+		res.Ticket, res.AlreadyDone = t, true
+		return nil
+	}
+	if size := max(len(t.UserIDs), 1) + 1; size > q.TeamSize {
+		return Errorf(CodeInvalid, "queue %s plays %dv%d: a party has at most %d players", q.Name, q.TeamSize, q.TeamSize, q.TeamSize)
+	}
+	pt, err := s.free(ctx, qt, req.GuildID, req.PartnerID, now)
+	if err != nil {
+		return err
+	}
+	if pt.ID != 0 {
+		return Errorf(CodeConflict, "<@%s> is already queued", req.PartnerID)
+	}
+	if old, err := qt.InviteTo(ctx, req.GuildID, req.PartnerID); err == nil && old.From == req.UserID && now.Before(old.ExpiresAt) {
+		res.Invite, res.Ticket, res.AlreadyDone = old, t, true
+		return nil
+	}
+	// a newer invitation replaces the inviter's and the partner's pending ones
+	if err := qt.DeleteInvites(ctx, req.GuildID, req.UserID); err != nil {
+		return err
+	}
+	if err := qt.DeleteInvites(ctx, req.GuildID, req.PartnerID); err != nil {
+		return err
+	}
+	res.Ticket = t
+	res.Invite, err = qt.AddInvite(ctx, Invite{GuildID: req.GuildID, QueueID: q.ID, From: req.UserID, To: req.PartnerID,
+		ChannelID: req.ChannelID, CreatedAt: now, ExpiresAt: now.Add(InviteTimeout)})
+	return err
+}
+
+// AcceptParty accepts the invitation addressed to userID: the two queue
+// together as one party ticket (or the partner joins the inviter's ticket),
+// then a matchmaking pass runs.
+func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string) (JoinResult, error) {
+	var res JoinResult
+	now := s.now()
+	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+		g, err := qt.Guild(ctx, guildID)
+		if err != nil {
+			return err
+		}
+		in, err := qt.InviteTo(ctx, guildID, userID)
+		if ErrorCode(err) == CodeNotFound || err == nil && !now.Before(in.ExpiresAt) {
+			if t, terr := qt.TicketOf(ctx, guildID, userID); terr == nil && len(t.UserIDs) > 1 {
+				res.Ticket, res.AlreadyDone = t, true // accepted before
+				q, err := qt.Queue(ctx, t.QueueID)
+				res.Queue = q
+				return err
+			}
+			return Errorf(CodeNotFound, "no party invitation is waiting for you")
+		}
+		if err != nil {
+			return err
+		}
+		if err := qt.DeleteInvites(ctx, guildID, userID); err != nil {
+			return err
+		}
+		if err := qt.DeleteInvites(ctx, guildID, in.From); err != nil {
+			return err
+		}
+		q, err := qt.Queue(ctx, in.QueueID)
+		if err != nil {
+			return err
+		}
+		res.Queue = q
+		if err := upsertNames(ctx, qt, guildID, []string{userID}, nil, map[string]string{userID: name}); err != nil {
+			return err
+		}
+		for _, u := range []string{userID, in.From} {
+			t, err := s.free(ctx, qt, guildID, u, now)
+			if err != nil {
+				return err
+			}
+			if u == userID && t.ID != 0 {
+				return Errorf(CodeConflict, "you are already queued; leave first to join a party")
+			}
+			if u == in.From && t.ID != 0 {
+				if t.QueueID != q.ID || len(t.UserIDs) >= q.TeamSize {
+					return Errorf(CodeConflict, "<@%s>'s party can take no one more", in.From)
+				}
+				if err := qt.AddTicketMember(ctx, t, userID); err != nil {
+					return err
+				}
+				t.UserIDs = append(t.UserIDs, userID)
+				res.Ticket = t
+				return nil
+			}
+		}
+		res.Ticket, err = qt.AddTicket(ctx, Ticket{GuildID: guildID, QueueID: q.ID, ChannelID: in.ChannelID,
+			UserIDs: []string{in.From, userID}, JoinedAt: now, ExpiresAt: now.Add(queueTimeout(g))})
+		return err
+	})
+	if err != nil {
+		return JoinResult{}, fmt.Errorf("ladder: accept party: %w", err)
+	}
+	if !res.AlreadyDone {
+		if res.Formed, err = s.Matchmake(ctx, res.Queue.ID); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// DeclineParty drops the invitation addressed to userID and returns it.
+func (s *Service) DeclineParty(ctx context.Context, guildID, userID string) (Invite, error) {
+	var in Invite
+	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+		var err error
+		if in, err = qt.InviteTo(ctx, guildID, userID); err != nil {
+			return err
+		}
+		return qt.DeleteInvites(ctx, guildID, userID)
+	})
+	if err != nil {
+		return Invite{}, fmt.Errorf("ladder: decline party: %w", err)
+	}
+	return in, nil
+}
+
+// LeaveQueue takes the player's ticket off the queue — the whole party's,
+// since a party queues as one — and drops their pending invitations.
+// Leaving when not queued answers AlreadyDone.
+func (s *Service) LeaveQueue(ctx context.Context, guildID, userID string) (t Ticket, alreadyDone bool, err error) {
+	err = s.inQueueTx(ctx, func(qt QueueTx) error {
+		if err := qt.DeleteInvites(ctx, guildID, userID); err != nil {
+			return err
+		}
+		var err error
+		t, err = qt.TicketOf(ctx, guildID, userID)
+		if ErrorCode(err) == CodeNotFound {
+			alreadyDone = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return qt.DeleteTickets(ctx, []int64{t.ID})
+	})
+	if err != nil {
+		return Ticket{}, false, fmt.Errorf("ladder: leave queue: %w", err)
+	}
+	return t, alreadyDone, nil
+}

@@ -1,0 +1,99 @@
+package ladder
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ImportReport says what ImportMatches did.
+type ImportReport struct {
+	// Imported matches were recorded and rated; Skipped ones had been
+	// imported before (the same row at the same position).
+	Imported int
+	Skipped  int
+}
+
+// importBatch is how many matches one import transaction records: large
+// enough to amortize the commit, small enough to keep locks short.
+const importBatch = 500
+
+// ImportMatches loads a match history (SPEC 2.3 records, in order) as
+// confirmed matches of the guild's queue ("" is the default) in the current
+// season and rates them (SPEC 8 `import`). Each record carries an
+// idempotency key derived from its position and content, so importing the
+// same file again records nothing twice. progress, when not nil, is called
+// after each batch with the number of records handled so far.
+func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs []MatchRecord, progress func(done int)) (ImportReport, error) {
+	if _, err := s.EnsureGuild(ctx, guildID); err != nil {
+		return ImportReport{}, err
+	}
+	for i, r := range recs {
+		if r.Winner != 1 && r.Winner != 2 && r.Winner != Draw {
+			return ImportReport{}, Errorf(CodeInvalid, "record %d: winner must be 1, 2 or 0, not %d", i, r.Winner)
+		}
+		if err := validateTeams([2][]string{r.Team1, r.Team2}); err != nil {
+			return ImportReport{}, Errorf(CodeInvalid, "record %d: %s", i, ErrorMessage(err))
+		}
+	}
+	var rep ImportReport
+	for start := 0; start < len(recs); start += importBatch {
+		batch := recs[start:min(start+importBatch, len(recs))]
+		var imported, skipped int
+		err := s.store.InTx(ctx, func(tx Tx) error {
+			imported, skipped = 0, 0
+			lad, err := tx.Ladder(ctx, guildID, queue)
+			if err != nil {
+				return err
+			}
+			q, season := lad.Queue, lad.Season
+			now := s.now()
+			for i, r := range batch {
+				if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
+					return Errorf(CodeInvalid, "record %d: queue %s is %dv%d, not %dv%d", start+i, q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
+				}
+				key := importKey(start+i, r)
+				if _, err := tx.IdempotentMatch(ctx, guildID, key); err == nil {
+					skipped++
+					continue
+				} else if !isCode(err, CodeNotFound) {
+					return err
+				}
+				at := r.Date.UTC().Truncate(time.Microsecond)
+				m := Match{GuildID: guildID, QueueID: q.ID, SeasonID: season.ID, Teams: [2][]string{r.Team1, r.Team2},
+					State: StateConfirmed, Winner: r.Winner, ReportedWinner: NoResult, CreatedAt: now, PlayedAt: at, Source: "import"}
+				if _, err := s.rate(ctx, tx, lad, m, key); err != nil {
+					return fmt.Errorf("record %d: %w", start+i, err)
+				}
+				imported++
+			}
+			return nil
+		})
+		if err != nil {
+			return rep, fmt.Errorf("ladder: import: %w", err)
+		}
+		rep.Imported += imported
+		rep.Skipped += skipped
+		if progress != nil {
+			progress(start + len(batch))
+		}
+	}
+	return rep, nil
+}
+
+// importKey identifies a record of an import by its position and content.
+func importKey(i int, r MatchRecord) string {
+	h := fnv.New128a() // a dedupe key, not a secret: no cryptographic hash needed
+	fmt.Fprintf(h, "%d|%s|%s|%s|%d", i, r.Date.UTC().Format(time.RFC3339Nano), strings.Join(r.Team1, ","), strings.Join(r.Team2, ","), r.Winner)
+	return "import:" + strconv.Itoa(i) + ":" + hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// ExportMatches returns the rated matches of a guild's queue as match CSV
+// records (SPEC 8 `export`); see MatchLog.
+func (s *Service) ExportMatches(ctx context.Context, guildID, queue string, season int) ([]MatchRecord, error) {
+	return s.MatchLog(ctx, guildID, queue, season)
+}

@@ -1,0 +1,250 @@
+package ladder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Correction answers a moderator's resolve, void or correct: the match
+// after it, whether it had already been done, and every player whose
+// rating the action (and the replay after it) changed.
+type Correction struct {
+	Match       Match
+	AlreadyDone bool
+	Changed     []Replayed
+}
+
+// Resolve settles an unrated match (open, reported or disputed) with
+// winner (1, 2 or Draw) and rates it. On a rated match it is Correct.
+func (s *Service) Resolve(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason string) (Correction, error) {
+	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.resolve", false)
+}
+
+// Correct changes the result of any match to winner and replays the ladder
+// from that match on, in one transaction (SPEC 5).
+func (s *Service) Correct(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason string) (Correction, error) {
+	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.correct", false)
+}
+
+// Void removes a match from the ladder: it is never rated again, and when
+// it was rated the ladder is replayed from it on.
+func (s *Service) Void(ctx context.Context, actor Actor, guildID string, matchID int64, reason string) (Correction, error) {
+	return s.moderate(ctx, actor, guildID, matchID, NoResult, reason, "match.void", false)
+}
+
+// PreviewCorrection shows what Correct (winner 1, 2 or Draw) or Void
+// (winner NoResult) would do, without writing anything: it runs the same
+// transaction and rolls it back.
+func (s *Service) PreviewCorrection(ctx context.Context, actor Actor, guildID string, matchID int64, winner int) (Correction, error) {
+	return s.moderate(ctx, actor, guildID, matchID, winner, "", "match.preview", true)
+}
+
+// errPreview rolls a preview's transaction back.
+var errPreview = errors.New("preview: roll back")
+
+func (s *Service) moderate(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason, action string, preview bool) (Correction, error) {
+	if !actor.Moderator {
+		return Correction{}, Errorf(CodeForbidden, "only moderators can do that")
+	}
+	if winner != 1 && winner != 2 && winner != Draw && winner != NoResult {
+		return Correction{}, Errorf(CodeInvalid, "winner must be 1, 2 or 0 (draw), not %d", winner)
+	}
+	reason = strings.TrimSpace(reason)
+	if len(reason) > 1000 {
+		return Correction{}, Errorf(CodeInvalid, "reason must be at most 1000 characters")
+	}
+	var res Correction
+	err := s.store.InTx(ctx, func(tx Tx) error {
+		var err error
+		res, err = s.moderateTx(ctx, tx, actor, guildID, matchID, winner, reason, action)
+		if err == nil && preview {
+			return errPreview
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, errPreview) {
+		return Correction{}, fmt.Errorf("ladder: %s: %w", action, err)
+	}
+	return res, nil
+}
+
+func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID string, matchID int64, winner int, reason, action string) (Correction, error) {
+	m, err := tx.LockMatch(ctx, matchID)
+	if err != nil {
+		return Correction{}, err
+	}
+	if m.GuildID != guildID {
+		return Correction{}, Errorf(CodeNotFound, "match %d not found", matchID)
+	}
+	before := m
+	void := winner == NoResult
+	switch {
+	case void && m.State == StateVoided, !void && m.State.Rated() && m.Winner == winner:
+		return Correction{Match: m, AlreadyDone: true}, nil
+	case void && m.State == StateCancelled:
+		return Correction{}, Errorf(CodeConflict, "match %d was cancelled and is not rated", m.ID)
+	}
+	wasRated := m.State.Rated()
+	m.ResolvedBy = actor.UserID
+	if m.PlayedAt.IsZero() {
+		m.PlayedAt = s.now()
+	}
+	var res Correction
+	switch {
+	case void:
+		m.State = StateVoided
+		if err := tx.UpdateMatch(ctx, m); err != nil {
+			return Correction{}, err
+		}
+		if wasRated {
+			if res.Changed, err = s.replayMatch(ctx, tx, m); err != nil {
+				return Correction{}, err
+			}
+		}
+	case m.Seq > 0:
+		// Rated now or once (voided or cancelled after rating): it keeps its
+		// place in the log and the ladder is replayed from it.
+		m.State, m.Winner = StateResolved, winner
+		m.RatedAt = s.now()
+		if err := tx.UpdateMatch(ctx, m); err != nil {
+			return Correction{}, err
+		}
+		if res.Changed, err = s.replayMatch(ctx, tx, m); err != nil {
+			return Correction{}, err
+		}
+	default:
+		m.State, m.Winner = StateResolved, winner
+		r, err := s.rateExisting(ctx, tx, m)
+		if err != nil {
+			return Correction{}, err
+		}
+		m = r.Match
+		for _, c := range r.Changes {
+			res.Changed = append(res.Changed, Replayed{UserID: c.UserID,
+				Before: Standing{UserID: c.UserID, Rating: c.Rating - c.Delta}, After: Standing{UserID: c.UserID, Rating: c.Rating, RD: c.RD}})
+		}
+	}
+	res.Match = m
+	if err := nameReplayed(ctx, tx, guildID, res.Changed); err != nil {
+		return Correction{}, err
+	}
+	after := matchAudit(m)
+	after["changed"] = res.Changed
+	err = audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: action, MatchID: m.ID, Reason: reason, At: s.now()}, matchAudit(before), after)
+	return res, err
+}
+
+// replayMatch replays m's ladder from m's place in the log.
+func (s *Service) replayMatch(ctx context.Context, tx Tx, m Match) ([]Replayed, error) {
+	g, err := tx.Guild(ctx, m.GuildID)
+	if err != nil {
+		return nil, err
+	}
+	q, err := tx.Queue(ctx, m.QueueID)
+	if err != nil {
+		return nil, err
+	}
+	season, err := seasonByID(ctx, tx, m.GuildID, m.SeasonID)
+	if err != nil {
+		return nil, err
+	}
+	return replayFrom(ctx, tx, g, q, season, m.Seq)
+}
+
+func nameReplayed(ctx context.Context, tx Tx, guildID string, rs []Replayed) error {
+	for i := range rs {
+		p, err := tx.Player(ctx, guildID, rs[i].UserID)
+		if err != nil && !isCode(err, CodeNotFound) {
+			return err
+		}
+		rs[i].Name = p.Name
+		rs[i].Before.Name, rs[i].After.Name = p.Name, p.Name
+	}
+	return nil
+}
+
+// SetRating sets a player's rating and deviation in a queue's current
+// season, in the model's own units (mu and sigma for OpenSkill and
+// TrueSkill). The change is a row of the log, so replays keep it.
+func (s *Service) SetRating(ctx context.Context, actor Actor, guildID, queue, userID string, rating, dev float64, reason string) (Replayed, error) {
+	if !(rating > -1e6 && rating < 1e6) || !(dev >= 0 && dev < 1e4) {
+		return Replayed{}, Errorf(CodeInvalid, "rating must be a finite number and RD from 0 to 10000")
+	}
+	return s.adjust(ctx, actor, guildID, queue, userID, reason, "set", func(Model) (float64, float64) { return rating, dev })
+}
+
+// ResetRating puts a player back to the model's new-player rating and
+// deviation in a queue's current season; games and record are kept.
+func (s *Service) ResetRating(ctx context.Context, actor Actor, guildID, queue, userID, reason string) (Replayed, error) {
+	return s.adjust(ctx, actor, guildID, queue, userID, reason, "reset", func(m Model) (float64, float64) {
+		st := m.New()
+		return st.Rating, st.Dev
+	})
+}
+
+func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userID, reason, kind string, to func(Model) (float64, float64)) (Replayed, error) {
+	if !actor.Moderator {
+		return Replayed{}, Errorf(CodeForbidden, "only moderators can change ratings")
+	}
+	if err := validateUserID(userID); err != nil {
+		return Replayed{}, err
+	}
+	var out Replayed
+	err := s.store.InTx(ctx, func(tx Tx) error {
+		g, err := tx.Guild(ctx, guildID)
+		if err != nil {
+			return err
+		}
+		q, err := resolveQueue(ctx, tx, guildID, queue)
+		if err != nil {
+			return err
+		}
+		season, err := tx.CurrentSeason(ctx, guildID)
+		if err != nil {
+			return err
+		}
+		model, err := modelFor(q)
+		if err != nil {
+			return err
+		}
+		if err := tx.UpsertPlayers(ctx, []Player{{GuildID: guildID, UserID: userID}}); err != nil {
+			return err
+		}
+		l, err := lockLadder(ctx, tx, g, q, season, model, []string{userID})
+		if err != nil {
+			return err
+		}
+		r := l.rows[userID]
+		seq, err := tx.NextSeq(ctx)
+		if err != nil {
+			return err
+		}
+		before := *r
+		st := r.State
+		st.Rating, st.Dev = to(model)
+		st.Recent = model.New().Recent
+		c := RatingChange{Seq: seq, QueueID: q.ID, SeasonID: season.ID, UserID: userID, Kind: kind,
+			Before: r.State, After: st, Record: r.Record, At: s.now()}
+		r.State = st
+		refresh(r, model, g.PlacementGames)
+		if err := tx.InsertChanges(ctx, []RatingChange{c}); err != nil {
+			return err
+		}
+		if err := tx.SaveRatings(ctx, []Rating{*r}); err != nil {
+			return err
+		}
+		out = Replayed{UserID: userID, Before: standingOf(g, model, before), After: standingOf(g, model, *r)}
+		rs := []Replayed{out}
+		if err := nameReplayed(ctx, tx, guildID, rs); err != nil {
+			return err
+		}
+		out = rs[0]
+		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "rating." + kind, Target: userID, Reason: reason, At: s.now()}, out.Before, out.After)
+	})
+	if err != nil {
+		return Replayed{}, fmt.Errorf("ladder: %s rating: %w", kind, err)
+	}
+	return out, nil
+}

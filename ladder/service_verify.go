@@ -1,0 +1,124 @@
+package ladder
+
+import (
+	"context"
+	"fmt"
+)
+
+// VerifyReport is what Verify found: how much it replayed and every
+// difference between the stored ratings and the replay of the log.
+type VerifyReport struct {
+	Ladders int
+	Matches int
+	Players int
+	Diffs   []VerifyDiff
+}
+
+// VerifyDiff is one stored rating row that differs from the replay.
+type VerifyDiff struct {
+	GuildID  string
+	QueueID  int64
+	SeasonID int64
+	UserID   string
+	Stored   Rating
+	Replayed Rating
+	// Problem says what differs.
+	Problem string
+}
+
+// Verify replays every ladder of the guild (every guild when guildID is "")
+// from each player's season base and compares the result with the stored
+// ratings and records (SPEC 5: stored ratings always equal the replay).
+func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, error) {
+	var guilds []Guild
+	if guildID == "" {
+		gs, err := s.store.Guilds(ctx)
+		if err != nil {
+			return VerifyReport{}, fmt.Errorf("ladder: verify: %w", err)
+		}
+		guilds = gs
+	} else {
+		g, err := s.store.Guild(ctx, guildID)
+		if err != nil {
+			return VerifyReport{}, fmt.Errorf("ladder: verify: %w", err)
+		}
+		guilds = []Guild{g}
+	}
+	var rep VerifyReport
+	for _, g := range guilds {
+		qs, err := s.store.Queues(ctx, g.ID)
+		if err != nil {
+			return rep, fmt.Errorf("ladder: verify: %w", err)
+		}
+		ss, err := s.store.Seasons(ctx, g.ID)
+		if err != nil {
+			return rep, fmt.Errorf("ladder: verify: %w", err)
+		}
+		for _, q := range qs {
+			for _, season := range ss {
+				if err := s.verifyLadder(ctx, g, q, season, &rep); err != nil {
+					return rep, fmt.Errorf("ladder: verify guild %s queue %s season %d: %w", g.ID, q.Name, season.Number, err)
+				}
+			}
+		}
+	}
+	return rep, nil
+}
+
+func (s *Service) verifyLadder(ctx context.Context, g Guild, q Queue, season Season, rep *VerifyReport) error {
+	k := Key{QueueID: q.ID, SeasonID: season.ID}
+	model, err := modelFor(q)
+	if err != nil {
+		return err
+	}
+	stored, err := s.store.Ratings(ctx, k, nil)
+	if err != nil {
+		return err
+	}
+	ms, err := s.store.RatedMatches(ctx, k, 0)
+	if err != nil {
+		return err
+	}
+	adjs, err := s.store.Adjustments(ctx, k)
+	if err != nil {
+		return err
+	}
+	if len(stored) == 0 && len(ms) == 0 {
+		return nil
+	}
+	rep.Ladders++
+	rep.Matches += len(ms)
+	rep.Players += len(stored)
+	f := &folder{model: model, rows: make(map[string]*Rating, len(stored))}
+	replayed := make([]Rating, len(stored))
+	for i, r := range stored {
+		replayed[i] = Rating{QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID, State: r.Base, Base: r.Base, Stale: r.Stale}
+		f.rows[r.UserID] = &replayed[i]
+	}
+	if err := f.fold(mergeEvents(ms, adjs), false); err != nil {
+		rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, Problem: err.Error()})
+		return nil
+	}
+	for i, r := range stored {
+		p := replayed[i]
+		refresh(&p, model, g.PlacementGames)
+		problem := ""
+		switch {
+		case !sameState(r.State, p.State):
+			problem = fmt.Sprintf("rating %v ± %v after %d games, replay gives %v ± %v after %d games",
+				r.State.Rating, r.State.Dev, r.State.Games, p.State.Rating, p.State.Dev, p.State.Games)
+		case r.Record != p.Record:
+			problem = fmt.Sprintf("record %+v, replay gives %+v", r.Record, p.Record)
+		case r.Display != p.Display || r.DisplayDev != p.DisplayDev || r.Provisional != p.Provisional:
+			problem = "derived columns (display, provisional) are out of date"
+		}
+		if problem != "" {
+			rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, UserID: r.UserID, Stored: r, Replayed: p, Problem: problem})
+		}
+	}
+	return nil
+}
+
+func sameState(a, b State) bool {
+	return a.Rating == b.Rating && a.Dev == b.Dev && a.Games == b.Games && a.Last.Equal(b.Last) && a.Recent == b.Recent
+}

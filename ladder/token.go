@@ -1,0 +1,128 @@
+package ladder
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Token is an API bearer token of a guild (SPEC 7). Only the SHA-256 hash
+// of the secret is stored; the secret is shown once, at creation.
+type Token struct {
+	ID        int64
+	GuildID   string
+	Name      string
+	Hash      []byte
+	CreatedBy string
+	CreatedAt time.Time
+	// RevokedAt is the zero time while the token is live.
+	RevokedAt time.Time
+}
+
+// TokenPrefix starts every API secret, so that leaked ones are easy to grep
+// for and obvious garbage is refused before any lookup.
+const TokenPrefix = "lbt_"
+
+// TokenVault mints API token secrets and hashes them for storage. The store
+// provides it, next to where the hashes are kept, so that the cryptographic
+// random source and hash stay out of the domain package and tests of the
+// rules need neither.
+type TokenVault interface {
+	// NewTokenSecret returns a fresh, unguessable secret that starts with TokenPrefix.
+	NewTokenSecret() (string, error)
+	// HashToken returns the stored form of a secret.
+	HashToken(secret string) []byte
+}
+
+// CreateToken makes a new API token for a guild and returns its secret,
+// which is never stored and cannot be shown again. Names are unique among a
+// guild's live tokens.
+func (s *Service) CreateToken(ctx context.Context, actor Actor, guildID, name string) (string, Token, error) {
+	if !actor.Moderator {
+		return "", Token{}, Errorf(CodeForbidden, "only moderators can create API tokens")
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 64 || strings.ContainsAny(name, "\n\r\t") {
+		return "", Token{}, Errorf(CodeInvalid, "token name must be 1 to 64 characters on one line")
+	}
+	if _, err := s.EnsureGuild(ctx, guildID); err != nil {
+		return "", Token{}, err
+	}
+	secret, err := s.store.NewTokenSecret()
+	if err != nil {
+		return "", Token{}, fmt.Errorf("ladder: create token: %w", err)
+	}
+	t := Token{GuildID: guildID, Name: name, Hash: s.store.HashToken(secret), CreatedBy: actor.UserID, CreatedAt: s.now()}
+	err = s.store.InTx(ctx, func(tx Tx) error {
+		var err error
+		if t, err = tx.CreateToken(ctx, t); err != nil {
+			return err
+		}
+		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "token.create", Target: name, At: s.now()}, nil, map[string]any{"name": name})
+	})
+	if err != nil {
+		return "", Token{}, fmt.Errorf("ladder: create token: %w", err)
+	}
+	return secret, t, nil
+}
+
+// ListTokens returns a guild's tokens, revoked ones included, without secrets.
+func (s *Service) ListTokens(ctx context.Context, guildID string) ([]Token, error) {
+	return s.store.Tokens(ctx, guildID)
+}
+
+// RevokeToken revokes the guild's live token called name. Revoking a name
+// whose tokens are all revoked answers alreadyDone.
+func (s *Service) RevokeToken(ctx context.Context, actor Actor, guildID, name string) (alreadyDone bool, err error) {
+	if !actor.Moderator {
+		return false, Errorf(CodeForbidden, "only moderators can revoke API tokens")
+	}
+	err = s.store.InTx(ctx, func(tx Tx) error {
+		alreadyDone = false
+		err := tx.RevokeToken(ctx, guildID, name, s.now())
+		if isCode(err, CodeNotFound) {
+			ts, lerr := tx.Tokens(ctx, guildID)
+			if lerr != nil {
+				return lerr
+			}
+			for _, t := range ts {
+				if t.Name == name {
+					alreadyDone = true
+					return nil
+				}
+			}
+			return Errorf(CodeNotFound, "no API token called %q", name)
+		}
+		if err != nil {
+			return err
+		}
+		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "token.revoke", Target: name, At: s.now()}, map[string]any{"name": name}, nil)
+	})
+	if err != nil {
+		return false, fmt.Errorf("ladder: revoke token: %w", err)
+	}
+	return alreadyDone, nil
+}
+
+// AuthenticateToken returns the live token of guildID whose secret is
+// secret, or a CodeForbidden error. The hash comparison is constant-time.
+func (s *Service) AuthenticateToken(ctx context.Context, guildID, secret string) (Token, error) {
+	denied := Errorf(CodeForbidden, "invalid or revoked API token")
+	if !strings.HasPrefix(secret, TokenPrefix) || len(secret) > 200 {
+		return Token{}, denied
+	}
+	h := s.store.HashToken(secret)
+	t, err := s.store.TokenByHash(ctx, h)
+	if isCode(err, CodeNotFound) {
+		return Token{}, denied
+	}
+	if err != nil {
+		return Token{}, fmt.Errorf("ladder: authenticate: %w", err)
+	}
+	if subtle.ConstantTimeCompare(t.Hash, h) != 1 || t.GuildID != guildID || !t.RevokedAt.IsZero() {
+		return Token{}, denied
+	}
+	return t, nil
+}

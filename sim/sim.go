@@ -1,0 +1,384 @@
+// Package sim runs a ladder season offline (SPEC 8, `ladderbot simulate`):
+// a population with hidden true skill arrives over simulated days, queues,
+// plays matches whose outcomes are drawn from true skill, reports and
+// confirms them — all through the real ladder.Service and storage on a
+// database, with a simulated clock — and measures what matchmaking and
+// rating achieved.
+package sim
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+// Config is one simulated season. Zero fields take Defaults' values, except
+// QFloor, whose 0 is the "match immediately" mode: set it explicitly.
+type Config struct {
+	Players  int
+	Days     int
+	TeamSize int
+	Model    string
+	Seed     uint64
+	// QStart and QFloor are the queue's quality thresholds (SPEC 3).
+	QStart, QFloor float64
+	// DSN is the database; "" makes a temporary SQLite file, removed after.
+	DSN string
+	// SkillSD is the spread of true skill around 1500, on the Elo scale:
+	// P(A beats B) = 1/(1 + 10^(−(mean skill A − mean skill B)/400)).
+	SkillSD float64
+	// ActiveProb is the chance that an arrived player plays on a given day;
+	// GamesPerSession is the mean number of matches of one evening.
+	ActiveProb      float64
+	GamesPerSession float64
+	// Progress, when set, is called after each simulated day.
+	Progress func(day, days int)
+	// Log receives the storage's log; nil discards it.
+	Log *slog.Logger
+}
+
+// Defaults returns the season `ladderbot simulate` runs without flags:
+// 200 players over 30 days in 2v2 team-glicko, q_min 0.80 → 0.50.
+func Defaults() Config {
+	return Config{Players: 200, Days: 30, TeamSize: 2, Model: ladder.DefaultModel, Seed: 1,
+		QStart: 0.80, QFloor: 0.50, SkillSD: 300, ActiveProb: 0.5, GamesPerSession: 4}
+}
+
+func (c *Config) fill() error {
+	d := Defaults()
+	if c.Players == 0 {
+		c.Players = d.Players
+	}
+	if c.Days == 0 {
+		c.Days = d.Days
+	}
+	if c.TeamSize == 0 {
+		c.TeamSize = d.TeamSize
+	}
+	if c.Model == "" {
+		c.Model = d.Model
+	}
+	if c.QStart == 0 {
+		c.QStart = d.QStart
+	}
+	if c.SkillSD == 0 {
+		c.SkillSD = d.SkillSD
+	}
+	if c.ActiveProb == 0 {
+		c.ActiveProb = d.ActiveProb
+	}
+	if c.GamesPerSession == 0 {
+		c.GamesPerSession = d.GamesPerSession
+	}
+	switch {
+	case c.Players < 2*c.TeamSize || c.Players > 100000:
+		return fmt.Errorf("players must be from %d (two teams) to 100000, not %d", 2*c.TeamSize, c.Players)
+	case c.Days < 1 || c.Days > 3650:
+		return fmt.Errorf("days must be from 1 to 3650, not %d", c.Days)
+	case !(c.SkillSD > 0 && c.SkillSD < 5000):
+		return fmt.Errorf("skill spread must be above 0 and below 5000, not %g", c.SkillSD)
+	case !(c.ActiveProb > 0 && c.ActiveProb <= 1):
+		return fmt.Errorf("active probability must be in (0, 1], not %g", c.ActiveProb)
+	case !(c.GamesPerSession >= 1 && c.GamesPerSession <= 100):
+		return fmt.Errorf("games per session must be from 1 to 100, not %g", c.GamesPerSession)
+	}
+	return nil
+}
+
+// guildID is the simulated guild.
+const guildID = "100000000000000000"
+
+// player is one simulated player and what the simulation knows of them.
+type player struct {
+	id, name   string
+	skill      float64
+	arrival    int // day
+	queued     bool
+	ticket     int64
+	joinedAt   time.Time
+	gamesLeft  int
+	inMatch    bool
+	trajectory []Point
+}
+
+// Run simulates a season and returns its measurements.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.fill(); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	dsn := cfg.DSN
+	if dsn == "" {
+		dir, err := os.MkdirTemp("", "ladderbot-sim-")
+		if err != nil {
+			return nil, fmt.Errorf("sim: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		dsn = "sqlite:" + filepath.Join(dir, "sim.db")
+	}
+	db, err := storage.Open(ctx, dsn, cfg.Log)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	defer db.Close()
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clk := ladder.NewManualClock(start)
+	s := &season{cfg: cfg, svc: ladder.NewService(db, clk), db: db, clock: clk, start: start,
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), byID: map[string]*player{}}
+	if err := s.setup(ctx); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	if err := s.loop(ctx); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	res, err := s.finish(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	return res, nil
+}
+
+// season is the running simulation.
+type season struct {
+	cfg     Config
+	svc     *ladder.Service
+	db      *storage.DB
+	clock   *ladder.ManualClock
+	start   time.Time
+	rng     *rand.Rand
+	queue   ladder.Queue
+	players []*player
+	byID    map[string]*player
+	events  eventQueue
+	seq     int
+	res     Result
+}
+
+func (s *season) setup(ctx context.Context) error {
+	if _, err := s.svc.EnsureGuild(ctx, guildID); err != nil {
+		return err
+	}
+	qs, err := s.svc.Queues(ctx, guildID)
+	if err != nil {
+		return err
+	}
+	q := qs[0]
+	q.TeamSize, q.Model, q.Params = s.cfg.TeamSize, s.cfg.Model, nil
+	q.QStart, q.QFloor = s.cfg.QStart, s.cfg.QFloor
+	q.Name = fmt.Sprintf("%dv%d", q.TeamSize, q.TeamSize)
+	if s.queue, err = s.svc.UpdateQueue(ctx, ladder.System, q); err != nil {
+		return err
+	}
+	// arrivals spread over the first fifth of the season
+	for i := range s.cfg.Players {
+		p := &player{id: fmt.Sprintf("%d", 200000000000000000+i), name: fmt.Sprintf("p%03d", i+1),
+			skill: 1500 + s.cfg.SkillSD*s.rng.NormFloat64(), arrival: s.rng.IntN(max(1, s.cfg.Days/5))}
+		s.players = append(s.players, p)
+		s.byID[p.id] = p
+	}
+	for day := range s.cfg.Days {
+		s.push(event{at: s.start.Add(time.Duration(day) * 24 * time.Hour), kind: evDay, day: day})
+	}
+	return nil
+}
+
+// Event kinds of the simulation.
+const (
+	evDay   = iota // plan the day's sessions
+	evJoin         // a player queues
+	evWiden        // a waiting ticket enters a new q_min bucket
+	evMatchEnd
+	evExpire
+)
+
+type event struct {
+	at     time.Time
+	seq    int
+	kind   int
+	day    int
+	player *player
+	ticket int64
+	match  ladder.Match
+}
+
+type eventQueue []event
+
+func (q eventQueue) Len() int { return len(q) }
+func (q eventQueue) Less(i, j int) bool {
+	if !q[i].at.Equal(q[j].at) {
+		return q[i].at.Before(q[j].at)
+	}
+	return q[i].seq < q[j].seq
+}
+func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *eventQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+func (s *season) push(e event) {
+	s.seq++
+	e.seq = s.seq
+	heap.Push(&s.events, e)
+}
+
+func (s *season) loop(ctx context.Context) error {
+	end := s.start.Add(time.Duration(s.cfg.Days) * 24 * time.Hour)
+	for s.events.Len() > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		e := heap.Pop(&s.events).(event)
+		if e.at.After(end) && e.kind != evMatchEnd {
+			continue // the season is over; only finish the matches being played
+		}
+		s.clock.Set(e.at)
+		var err error
+		switch e.kind {
+		case evDay:
+			s.planDay(e)
+		case evJoin:
+			err = s.join(ctx, e.player)
+		case evWiden:
+			if e.player.queued && e.player.ticket == e.ticket {
+				var fs []ladder.FormedMatch
+				if fs, err = s.svc.Matchmake(ctx, s.queue.ID); err == nil {
+					s.formed(fs)
+				}
+			}
+		case evExpire:
+			if e.player.queued && e.player.ticket == e.ticket {
+				err = s.expire(ctx)
+			}
+		case evMatchEnd:
+			err = s.play(ctx, e.match)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// planDay starts the evening sessions of the players who play that day:
+// communities play on ladder evenings, so sessions start between 19:00
+// and 19:40 UTC.
+func (s *season) planDay(e event) {
+	if s.cfg.Progress != nil && e.day > 0 {
+		s.cfg.Progress(e.day, s.cfg.Days)
+	}
+	for _, p := range s.players {
+		if p.arrival > e.day || p.gamesLeft > 0 || s.rng.Float64() >= s.cfg.ActiveProb {
+			continue
+		}
+		// geometric number of games with the configured mean
+		p.gamesLeft = 1
+		for s.rng.Float64() < 1-1/s.cfg.GamesPerSession {
+			p.gamesLeft++
+		}
+		at := e.at.Add(19*time.Hour + time.Duration(s.rng.Float64()*40*float64(time.Minute)))
+		s.push(event{at: at, kind: evJoin, player: p})
+	}
+}
+
+func (s *season) join(ctx context.Context, p *player) error {
+	if p.queued || p.inMatch {
+		return nil
+	}
+	res, err := s.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guildID, UserID: p.id, Name: p.name, ChannelID: "300000000000000000"})
+	if err != nil {
+		return fmt.Errorf("join %s: %w", p.name, err)
+	}
+	p.queued, p.ticket, p.joinedAt = true, res.Ticket.ID, res.Ticket.JoinedAt
+	st := s.queue.Matchmaking()
+	for j := 1; j < st.Buckets; j++ {
+		s.push(event{at: p.joinedAt.Add(st.Bucket * time.Duration(j*j)), kind: evWiden, player: p, ticket: p.ticket})
+	}
+	s.push(event{at: p.joinedAt.Add(ladder.DefaultQueueTimeout + time.Second), kind: evExpire, player: p, ticket: p.ticket})
+	s.formed(res.Formed)
+	return nil
+}
+
+// formed books the matches a pass opened: waits, quality, the model's
+// prediction, and when each match ends (5 to 9 minutes of play, a
+// Showdown doubles battle).
+func (s *season) formed(fs []ladder.FormedMatch) {
+	for _, f := range fs {
+		for _, u := range f.Match.Players() {
+			p := s.byID[u]
+			s.res.Waits = append(s.res.Waits, f.Match.CreatedAt.Sub(p.joinedAt).Seconds())
+			p.queued, p.inMatch = false, true
+		}
+		s.res.Qualities = append(s.res.Qualities, f.Proposal.Quality)
+		d := 5*time.Minute + time.Duration(s.rng.Float64()*4*float64(time.Minute))
+		s.push(event{at: f.Match.CreatedAt.Add(d), kind: evMatchEnd, match: f.Match})
+	}
+}
+
+func (s *season) expire(ctx context.Context) error {
+	ts, err := s.svc.ExpireQueue(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range ts {
+		for _, u := range t.UserIDs {
+			p := s.byID[u]
+			p.queued, p.gamesLeft = false, 0
+			s.res.Expired++
+		}
+	}
+	return nil
+}
+
+// play draws the result from true skill, reports it from team 1 and
+// confirms it from team 2, then sends the players back to the queue.
+func (s *season) play(ctx context.Context, m ladder.Match) error {
+	var sk [2]float64
+	for t := range 2 {
+		for _, u := range m.Teams[t] {
+			sk[t] += s.byID[u].skill / float64(len(m.Teams[t]))
+		}
+	}
+	pTrue := 1 / (1 + math.Pow(10, -(sk[0]-sk[1])/400))
+	won := s.rng.Float64() < pTrue
+	o := ladder.Loss
+	if won {
+		o = ladder.Win
+	}
+	if _, err := s.svc.Report(ctx, ladder.Actor{UserID: m.Teams[0][0]}, guildID, m.ID, o); err != nil {
+		return fmt.Errorf("report match %d: %w", m.ID, err)
+	}
+	r, err := s.svc.Confirm(ctx, ladder.Actor{UserID: m.Teams[1][0]}, guildID, m.ID)
+	if err != nil {
+		return fmt.Errorf("confirm match %d: %w", m.ID, err)
+	}
+	if !r.Match.State.Rated() {
+		return errors.New("confirmed match is not rated")
+	}
+	s.res.Predictions = append(s.res.Predictions, Prediction{P: m.PTeam1, PTrue: pTrue, Team1Won: won})
+	now := s.clock.Now()
+	for _, c := range r.Changes {
+		p := s.byID[c.UserID]
+		p.trajectory = append(p.trajectory, Point{At: now, Rating: c.Rating, RD: c.RD})
+	}
+	for _, u := range m.Players() {
+		p := s.byID[u]
+		p.inMatch = false
+		if p.gamesLeft--; p.gamesLeft > 0 {
+			s.push(event{at: now.Add(5*time.Second + time.Duration(s.rng.Float64()*25*float64(time.Second))), kind: evJoin, player: p})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package sim
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestRunSmallSeason(t *testing.T) {
+	cfg := Defaults()
+	cfg.Players, cfg.Days = 40, 4
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Matches < 20 || !r.Verified || len(r.Waits) != 4*r.Matches {
+		t.Errorf("Got(matches, verified, waits) = %d, %v, %d, want ≥ 20, true, 4 per match", r.Matches, r.Verified, len(r.Waits))
+	}
+	for name, v := range map[string]float64{"mean quality": r.MeanQuality, "brier": r.Brier, "spearman": r.Spearman} {
+		if math.IsNaN(v) || v <= 0 || v > 1 {
+			t.Errorf("Got(%s) = %v, want in (0, 1]", name, v)
+		}
+	}
+	// the same seed gives the same season
+	again, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Matches != r.Matches || again.Brier != r.Brier || again.WaitP95 != r.WaitP95 {
+		t.Errorf("Got(rerun) = %d matches, Brier %v, p95 %v, want %d, %v, %v", again.Matches, again.Brier, again.WaitP95, r.Matches, r.Brier, r.WaitP95)
+	}
+	dir := t.TempDir()
+	if err := Plot(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"trajectories.png", "final.png", "waits.png", "calibration.png"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || len(b) < 1000 || string(b[1:4]) != "PNG" {
+			t.Errorf("Got(%s) = %d bytes, %v, want a PNG", f, len(b), err)
+		}
+	}
+}
+
+func TestRunRejectsBadConfig(t *testing.T) {
+	for name, cfg := range map[string]Config{
+		"too few players": {Players: 3},
+		"no days":         {Days: -1},
+		"team too large":  {TeamSize: 9},
+		"unknown model":   {Model: "chess"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := Run(context.Background(), cfg); err == nil {
+				t.Errorf("Got(Run(%+v)) = nil error, want one", cfg)
+			}
+		})
+	}
+}
+
+func TestSpearman(t *testing.T) {
+	tests := []struct {
+		name string
+		x, y []float64
+		want float64
+	}{
+		{"same order", []float64{1, 2, 3, 4}, []float64{10, 20, 30, 40}, 1},
+		{"reversed", []float64{1, 2, 3, 4}, []float64{4, 3, 2, 1}, -1},
+		{"monotone, not linear", []float64{1, 2, 3}, []float64{1, 100, 1000}, 1},
+		{"ties share ranks", []float64{1, 2, 2, 3}, []float64{1, 2, 3, 4}, 0.9486832980505138},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := spearman(tc.x, tc.y); math.Abs(got-tc.want) > 1e-12 {
+				t.Errorf("Got(spearman) = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if got := percentile([]float64{5, 1, 4, 2, 3}, 0.5); got != 3 {
+		t.Errorf("Got(percentile(…, 0.5)) = %v, want 3", got)
+	}
+}
+
+// BenchmarkSeason runs the default season (`ladderbot simulate --seed 1`).
+func BenchmarkSeason(b *testing.B) {
+	for b.Loop() {
+		r, err := Run(context.Background(), Defaults())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Matches), "matches")
+		b.ReportMetric(r.Spearman, "spearman")
+		b.ReportMetric(r.WaitP95, "wait_p95_s")
+		b.ReportMetric(r.MeanAbsPMinusHalf, "abs_p_minus_half")
+	}
+}

@@ -1,0 +1,5 @@
+package storage_test
+
+import "runtime"
+
+func runtimeProcs() int { return runtime.GOMAXPROCS(0) }

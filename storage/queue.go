@@ -1,0 +1,244 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"gorm.io/gorm/clause"
+)
+
+var _ ladder.QueueTx = (*tx)(nil)
+
+type ticketRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	GuildID   string
+	QueueID   int64
+	ChannelID string
+	JoinedAt  time.Time
+	ExpiresAt time.Time
+}
+
+func (ticketRow) TableName() string { return "queue_entries" }
+
+type ticketMemberRow struct {
+	EntryID int64
+	GuildID string
+	UserID  string
+}
+
+func (ticketMemberRow) TableName() string { return "queue_entry_members" }
+
+type inviteRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	GuildID   string
+	QueueID   int64
+	FromUser  string
+	ToUser    string
+	ChannelID string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+func (inviteRow) TableName() string { return "party_invites" }
+
+type banRow struct {
+	GuildID   string `gorm:"primaryKey"`
+	UserID    string `gorm:"primaryKey"`
+	Until     *time.Time
+	Reason    string
+	BannedBy  string
+	CreatedAt time.Time
+}
+
+func (banRow) TableName() string { return "queue_bans" }
+
+// queueLockClass is the first key of the queue's PostgreSQL advisory lock
+// ("LB"); the second is the queue ID.
+const queueLockClass = 0x4c42
+
+// LockQueue implements ladder.QueueTx: pg_advisory_xact_lock on PostgreSQL,
+// released when the transaction ends; nothing on SQLite, whose immediate
+// transactions already hold the database's write lock.
+func (t *tx) LockQueue(ctx context.Context, queueID int64) error {
+	if t.dialect != Postgres {
+		return nil
+	}
+	return wrap("lock queue", t.q(ctx).Exec("SELECT pg_advisory_xact_lock(?, ?)", queueLockClass, int32(queueID)).Error, "")
+}
+
+// withMembers loads the members of rows, each ticket's ordered by user ID.
+func (t *tx) withMembers(ctx context.Context, rows []ticketRow) ([]ladder.Ticket, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	var ms []ticketMemberRow
+	if err := t.q(ctx).Where("entry_id IN ?", ids).Order("entry_id, user_id").Find(&ms).Error; err != nil {
+		return nil, wrap("queue members", err, "")
+	}
+	users := make(map[int64][]string, len(rows))
+	for _, m := range ms {
+		users[m.EntryID] = append(users[m.EntryID], m.UserID)
+	}
+	out := make([]ladder.Ticket, len(rows))
+	for i, r := range rows {
+		out[i] = ladder.Ticket{ID: r.ID, GuildID: r.GuildID, QueueID: r.QueueID, ChannelID: r.ChannelID,
+			UserIDs: users[r.ID], JoinedAt: r.JoinedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()}
+	}
+	return out, nil
+}
+
+// Tickets implements ladder.QueueTx.
+func (t *tx) Tickets(ctx context.Context, queueID int64) ([]ladder.Ticket, error) {
+	var rows []ticketRow
+	if err := t.q(ctx).Where("queue_id = ?", queueID).Order("joined_at, id").Find(&rows).Error; err != nil {
+		return nil, wrap("queue tickets", err, "")
+	}
+	return t.withMembers(ctx, rows)
+}
+
+// TicketOf implements ladder.QueueTx.
+func (t *tx) TicketOf(ctx context.Context, guildID, userID string) (ladder.Ticket, error) {
+	var m ticketMemberRow
+	if err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Take(&m).Error; err != nil {
+		return ladder.Ticket{}, wrap("queue ticket", err, "you are not in a queue")
+	}
+	var r ticketRow
+	if err := t.q(ctx).Where("id = ?", m.EntryID).Take(&r).Error; err != nil {
+		return ladder.Ticket{}, wrap("queue ticket", err, "you are not in a queue")
+	}
+	ts, err := t.withMembers(ctx, []ticketRow{r})
+	if err != nil {
+		return ladder.Ticket{}, err
+	}
+	return ts[0], nil
+}
+
+// AddTicket implements ladder.QueueTx. The unique (guild, user) index of
+// queue_entry_members turns a second ticket of a player into CodeConflict.
+func (t *tx) AddTicket(ctx context.Context, tk ladder.Ticket) (ladder.Ticket, error) {
+	r := ticketRow{GuildID: tk.GuildID, QueueID: tk.QueueID, ChannelID: tk.ChannelID, JoinedAt: tk.JoinedAt.UTC(), ExpiresAt: tk.ExpiresAt.UTC()}
+	if err := t.q(ctx).Create(&r).Error; err != nil {
+		return ladder.Ticket{}, wrap("add ticket", err, "already queued")
+	}
+	ms := make([]ticketMemberRow, len(tk.UserIDs))
+	for i, u := range tk.UserIDs {
+		ms[i] = ticketMemberRow{EntryID: r.ID, GuildID: tk.GuildID, UserID: u}
+	}
+	if err := t.q(ctx).Create(&ms).Error; err != nil {
+		return ladder.Ticket{}, wrap("add ticket", err, "a player of this party is already queued")
+	}
+	tk.ID = r.ID
+	return tk, nil
+}
+
+// AddTicketMember implements ladder.QueueTx.
+func (t *tx) AddTicketMember(ctx context.Context, tk ladder.Ticket, userID string) error {
+	m := ticketMemberRow{EntryID: tk.ID, GuildID: tk.GuildID, UserID: userID}
+	return wrap("add ticket member", t.q(ctx).Create(&m).Error, "already queued")
+}
+
+// DeleteTickets implements ladder.QueueTx.
+func (t *tx) DeleteTickets(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := t.q(ctx).Where("entry_id IN ?", ids).Delete(&ticketMemberRow{}).Error; err != nil {
+		return wrap("delete tickets", err, "")
+	}
+	return wrap("delete tickets", t.q(ctx).Where("id IN ?", ids).Delete(&ticketRow{}).Error, "")
+}
+
+// ExpiredTickets implements ladder.QueueTx.
+func (t *tx) ExpiredTickets(ctx context.Context, before time.Time, limit int) ([]ladder.Ticket, error) {
+	var rows []ticketRow
+	if err := t.q(ctx).Where("expires_at < ?", before.UTC()).Order("expires_at, id").Limit(max(limit, 1)).Find(&rows).Error; err != nil {
+		return nil, wrap("expired tickets", err, "")
+	}
+	return t.withMembers(ctx, rows)
+}
+
+// ActivePlayers implements ladder.QueueTx with the partial unique index of
+// match_players over active rows.
+func (t *tx) ActivePlayers(ctx context.Context, guildID string, userIDs []string) ([]string, error) {
+	if len(userIDs) == 0 {
+		return nil, nil
+	}
+	var users []string
+	err := t.q(ctx).Table("match_players").Where("guild_id = ? AND user_id IN ? AND active = ?", guildID, userIDs, true).
+		Order("user_id").Pluck("user_id", &users).Error
+	return users, wrap("active players", err, "")
+}
+
+// QueuesWithTickets implements ladder.QueueTx.
+func (t *tx) QueuesWithTickets(ctx context.Context) ([]int64, error) {
+	var ids []int64
+	err := t.q(ctx).Model(&ticketRow{}).Distinct("queue_id").Order("queue_id").Pluck("queue_id", &ids).Error
+	return ids, wrap("queues with tickets", err, "")
+}
+
+func inviteOf(r inviteRow) ladder.Invite {
+	return ladder.Invite{ID: r.ID, GuildID: r.GuildID, QueueID: r.QueueID, From: r.FromUser, To: r.ToUser,
+		ChannelID: r.ChannelID, CreatedAt: r.CreatedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()}
+}
+
+// AddInvite implements ladder.QueueTx.
+func (t *tx) AddInvite(ctx context.Context, in ladder.Invite) (ladder.Invite, error) {
+	r := inviteRow{GuildID: in.GuildID, QueueID: in.QueueID, FromUser: in.From, ToUser: in.To, ChannelID: in.ChannelID,
+		CreatedAt: in.CreatedAt.UTC(), ExpiresAt: in.ExpiresAt.UTC()}
+	if err := t.q(ctx).Create(&r).Error; err != nil {
+		return ladder.Invite{}, wrap("add invite", err, "an invitation is already pending")
+	}
+	return inviteOf(r), nil
+}
+
+// InviteTo implements ladder.QueueTx.
+func (t *tx) InviteTo(ctx context.Context, guildID, userID string) (ladder.Invite, error) {
+	var r inviteRow
+	if err := t.q(ctx).Where("guild_id = ? AND to_user = ?", guildID, userID).Take(&r).Error; err != nil {
+		return ladder.Invite{}, wrap("invite", err, "no party invitation is waiting for you")
+	}
+	return inviteOf(r), nil
+}
+
+// DeleteInvites implements ladder.QueueTx.
+func (t *tx) DeleteInvites(ctx context.Context, guildID, userID string) error {
+	err := t.q(ctx).Where("guild_id = ? AND (from_user = ? OR to_user = ?)", guildID, userID, userID).Delete(&inviteRow{}).Error
+	return wrap("delete invites", err, "")
+}
+
+// DeleteExpiredInvites implements ladder.QueueTx.
+func (t *tx) DeleteExpiredInvites(ctx context.Context, before time.Time) (int, error) {
+	res := t.q(ctx).Where("expires_at < ?", before.UTC()).Delete(&inviteRow{})
+	return int(res.RowsAffected), wrap("delete expired invites", res.Error, "")
+}
+
+// Ban implements ladder.QueueTx.
+func (t *tx) Ban(ctx context.Context, guildID, userID string) (ladder.QueueBan, error) {
+	var r banRow
+	if err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Take(&r).Error; err != nil {
+		return ladder.QueueBan{}, wrap("queue ban", err, "not banned from the queue")
+	}
+	return ladder.QueueBan{GuildID: r.GuildID, UserID: r.UserID, Until: tv(r.Until), Reason: r.Reason,
+		BannedBy: r.BannedBy, CreatedAt: r.CreatedAt.UTC()}, nil
+}
+
+// SaveBan implements ladder.QueueTx.
+func (t *tx) SaveBan(ctx context.Context, b ladder.QueueBan) error {
+	r := banRow{GuildID: b.GuildID, UserID: b.UserID, Until: nt(b.Until), Reason: b.Reason, BannedBy: b.BannedBy, CreatedAt: b.CreatedAt.UTC()}
+	err := t.q(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "guild_id"}, {Name: "user_id"}},
+		DoUpdates: clause.AssignmentColumns([]string{"until", "reason", "banned_by", "created_at"}),
+	}).Create(&r).Error
+	return wrap("save ban", err, "")
+}
+
+// DeleteBan implements ladder.QueueTx.
+func (t *tx) DeleteBan(ctx context.Context, guildID, userID string) error {
+	res := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Delete(&banRow{})
+	return wrap("delete ban", found(res), "<@"+userID+"> is not banned from the queue")
+}

@@ -1,0 +1,131 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// statementLog records the round trips to PostgreSQL: each statement sent
+// alone, and each batch of pipelined statements.
+type statementLog struct {
+	mu    sync.Mutex
+	stmts []string
+}
+
+func (l *statementLog) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stmts = append(l.stmts, strings.Join(strings.Fields(d.SQL), " "))
+	return ctx
+}
+
+func (l *statementLog) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// TraceBatchStart starts one round trip for a whole batch; its statements
+// are joined with " | ".
+func (l *statementLog) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
+	var qs []string
+	for _, q := range d.Batch.QueuedQueries {
+		qs = append(qs, strings.Join(strings.Fields(q.SQL), " "))
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stmts = append(l.stmts, strings.Join(qs, " | "))
+	return ctx
+}
+
+func (l *statementLog) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+
+func (l *statementLog) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
+func (l *statementLog) reset() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.stmts
+	l.stmts = nil
+	return s
+}
+
+// TestRecordResultRoundTrips counts the round trips of a confirmed 2v2
+// result to PostgreSQL once its players have ratings: the throughput of
+// BenchmarkRecordResult is bound by them.
+func TestRecordResultRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	var log statementLog
+	db, err := open(ctx, testdb.DSN(t, testdb.Postgres), nil, &log)
+	if err != nil {
+		t.Fatalf("open() = %v", err)
+	}
+	defer db.Close()
+	svc := ladder.NewService(db, nil)
+	const g = "100000000000000001"
+	if _, err := svc.EnsureGuild(ctx, g); err != nil {
+		t.Fatalf("EnsureGuild() = %v", err)
+	}
+	u := func(i int) string { return fmt.Sprintf("2000000000000%05d", i) }
+	in := ladder.ResultInput{GuildID: g, Team1: []string{u(1), u(2)}, Team2: []string{u(3), u(4)}, Winner: 1}
+	if _, err := svc.RecordResult(ctx, in); err != nil {
+		t.Fatalf("RecordResult() first = %v", err)
+	}
+	log.reset()
+	if _, err := svc.RecordResult(ctx, in); err != nil {
+		t.Fatalf("RecordResult() = %v", err)
+	}
+	stmts := log.reset()
+	for i, s := range stmts {
+		t.Logf("round trip %d: %.60s … %.40s", i+1, s, s[max(0, len(s)-40):])
+	}
+	// BEGIN with the read that locks the players' rows, then the write
+	// with COMMIT.
+	const want = 2
+	if len(stmts) > want {
+		t.Errorf("RecordResult() took %d round trips, want at most %d", len(stmts), want)
+	}
+}
+
+// TestRecordResultAfterLostConnection records a result on a pooled
+// PostgreSQL connection whose server process was terminated: the round
+// trip carrying BEGIN fails, and InTx runs the transaction again on a new
+// connection instead of reporting the database unavailable.
+func TestRecordResultAfterLostConnection(t *testing.T) {
+	ctx := context.Background()
+	dsn := testdb.DSN(t, testdb.Postgres)
+	db, err := open(ctx, dsn, nil, nil)
+	if err != nil {
+		t.Fatalf("open() = %v", err)
+	}
+	defer db.Close()
+	db.sql.SetMaxOpenConns(1)
+	svc := ladder.NewService(db, nil)
+	const g = "100000000000000001"
+	u := func(i int) string { return fmt.Sprintf("2000000000000%05d", i) }
+	in := ladder.ResultInput{GuildID: g, Team1: []string{u(1), u(2)}, Team2: []string{u(3), u(4)}, Winner: 1}
+	if _, err := svc.RecordResult(ctx, in); err != nil {
+		t.Fatalf("RecordResult() first = %v", err)
+	}
+	var pid int64
+	if err := db.Gorm().Raw("SELECT pg_backend_pid()").Scan(&pid).Error; err != nil || pid == 0 {
+		t.Fatalf("pg_backend_pid() = %d, %v", pid, err)
+	}
+	if err := testdb.Exec(testdb.PostgresURL(t), fmt.Sprintf("SELECT pg_terminate_backend(%d)", pid)); err != nil {
+		t.Fatalf("pg_terminate_backend(%d) = %v", pid, err)
+	}
+	res, err := svc.RecordResult(ctx, in)
+	if err != nil {
+		t.Fatalf("RecordResult() after the connection was lost = %v, want nil", err)
+	}
+	if res.Match.ID == 0 || res.AlreadyDone {
+		t.Errorf("RecordResult() after the connection was lost = match %d, AlreadyDone %v, want a new match", res.Match.ID, res.AlreadyDone)
+	}
+	rep, err := svc.Verify(ctx, g)
+	if err != nil || rep.Matches != 2 || len(rep.Diffs) != 0 {
+		t.Errorf("Verify() = %d matches, %d diffs, %v, want 2, 0, nil", rep.Matches, len(rep.Diffs), err)
+	}
+}

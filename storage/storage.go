@@ -1,0 +1,261 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/ladderbot/ladderbot/ladder"
+	sqlitedriver "github.com/ncruces/go-sqlite3/driver"
+	"github.com/ncruces/go-sqlite3/gormlite"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// Dialects of Open.
+const (
+	Postgres = "postgres"
+	SQLite   = "sqlite"
+)
+
+// DB is an open, migrated database. It implements ladder.Store: its Tx
+// methods read outside a transaction, InTx runs one.
+type DB struct {
+	tx
+	sql *sql.DB
+	log *slog.Logger
+}
+
+// tx runs the queries of ladder.Tx on a gorm handle: the pool, or one transaction.
+type tx struct {
+	db      *gorm.DB
+	dialect string
+	// pg is the PostgreSQL transaction that db runs in; nil outside InTx
+	// and on SQLite.
+	pg *pgTx
+}
+
+var _ ladder.Store = (*DB)(nil)
+
+// Open connects to dsn — postgres://… or postgresql://… for PostgreSQL,
+// sqlite:PATH for the embedded database — and applies pending migrations
+// under a lock, so processes starting together do not race.
+func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
+	return open(ctx, dsn, log, nil)
+}
+
+// open is Open with an optional pgx tracer on every PostgreSQL connection
+// (tests count the statements, hence round trips, of an operation).
+func open(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTracer) (*DB, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	dialect, conn, err := dialector(dsn, tracer)
+	if err != nil {
+		return nil, err
+	}
+	g, err := gorm.Open(conn, &gorm.Config{
+		SkipDefaultTransaction: true,
+		TranslateError:         true,
+		Logger:                 logger.Discard,
+		NowFunc:                func() time.Time { return time.Now().UTC() },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: open %s: %w", dialect, err)
+	}
+	if err := markUnavailable(g); err != nil {
+		return nil, err
+	}
+	sqlDB, err := g.DB()
+	if err != nil {
+		return nil, fmt.Errorf("storage: open %s: %w", dialect, err)
+	}
+	if dialect == SQLite {
+		// One writer at a time anyway; a few readers run beside it in WAL mode.
+		sqlDB.SetMaxOpenConns(4)
+	} else {
+		sqlDB.SetMaxOpenConns(32)
+		sqlDB.SetMaxIdleConns(32)
+	}
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	if err := sqlDB.PingContext(ctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("storage: connect %s: %w", dialect, err)
+	}
+	db := &DB{tx: tx{db: g, dialect: dialect}, sql: sqlDB, log: log}
+	if err := migrate(ctx, sqlDB, dialect, sqlitePath(dsn), log); err != nil {
+		sqlDB.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// dialector maps a DATABASE_URL to a gorm dialector.
+func dialector(dsn string, tracer pgx.QueryTracer) (string, gorm.Dialector, error) {
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		cfg, err := pgx.ParseConfig(dsn)
+		if err != nil {
+			return "", nil, fmt.Errorf("storage: %q: %w", redact(dsn), err)
+		}
+		if tracer != nil {
+			cfg.Tracer = tracer
+		}
+		return Postgres, postgres.New(postgres.Config{Conn: stdlib.OpenDB(*cfg)}), nil
+	case strings.HasPrefix(dsn, "sqlite:"):
+		path := sqlitePath(dsn)
+		if path == "" {
+			return "", nil, fmt.Errorf("storage: %q: sqlite needs a path, as in sqlite:ladder.db", dsn)
+		}
+		// Immediate transactions take the write lock at BEGIN, so two writers
+		// never deadlock upgrading read locks; the busy timeout queues them.
+		q := url.Values{}
+		q.Set("_txlock", "immediate")
+		q["_pragma"] = []string{"busy_timeout(10000)", "journal_mode(wal)", "foreign_keys(on)", "synchronous(normal)"}
+		conn, err := (&sqlitedriver.SQLite{}).OpenConnector("file:" + path + "?" + q.Encode())
+		if err != nil {
+			return "", nil, fmt.Errorf("storage: %q: %w", dsn, err)
+		}
+		return SQLite, gormlite.OpenDB(sql.OpenDB(stmtConnector{conn})), nil
+	}
+	return "", nil, fmt.Errorf("storage: %q: want postgres://… or sqlite:PATH", redact(dsn))
+}
+
+func sqlitePath(dsn string) string {
+	if !strings.HasPrefix(dsn, "sqlite:") {
+		return ""
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(dsn, "sqlite:"), "//")
+}
+
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.User == nil {
+		return dsn
+	}
+	return u.Redacted()
+}
+
+// Dialect returns Postgres or SQLite.
+func (db *DB) Dialect() string { return db.dialect }
+
+// Ping checks that the database answers (for /readyz).
+func (db *DB) Ping(ctx context.Context) error { return db.sql.PingContext(ctx) }
+
+// Close closes the connection pool.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// Gorm returns the gorm handle, for the storage of other features (the
+// queue, jobs) that live beside this package's tables.
+func (db *DB) Gorm() *gorm.DB { return db.db }
+
+// InTx runs fn in one transaction and retries it, up to five times in all,
+// when the database reports a serialization failure, a deadlock or a busy lock,
+// or when on PostgreSQL the connection failed before BEGIN was answered.
+func (db *DB) InTx(ctx context.Context, fn func(ladder.Tx) error) error {
+	var err error
+	for attempt := range 5 {
+		if db.dialect == Postgres {
+			err = db.inTxPG(ctx, fn)
+		} else {
+			err = db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
+				return fn(&tx{db: g, dialect: db.dialect})
+			})
+		}
+		if !retryable(err) || ctx.Err() != nil {
+			return unavailable(err)
+		}
+		db.log.DebugContext(ctx, "storage: retrying transaction", "attempt", attempt+1, "err", err)
+		time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+	}
+	return unavailable(err)
+}
+
+// retryable reports whether err is a transient conflict between transactions.
+func retryable(err error) bool {
+	var lost *lostConn
+	if errors.As(err, &lost) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "40001" || pgErr.Code == "40P01"
+	}
+	return lockedErr(err)
+}
+
+// wrap maps driver errors to ladder's coded errors: a missing row is
+// CodeNotFound, a unique violation CodeConflict; others keep their cause.
+func wrap(op string, err error, notFound string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return ladder.Errorf(ladder.CodeNotFound, "%s", notFound)
+	case errors.Is(err, gorm.ErrDuplicatedKey):
+		return ladder.Wrap(ladder.CodeConflict, err, notFound)
+	}
+	var le *ladder.Error
+	if errors.As(err, &le) {
+		return err
+	}
+	return fmt.Errorf("storage: %s: %w", op, err)
+}
+
+// found turns an empty result into gorm.ErrRecordNotFound.
+func found(res *gorm.DB) error {
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return gorm.ErrRecordNotFound
+	}
+	return nil
+}
+
+// q returns the handle for a query; in a PostgreSQL transaction that has
+// not begun yet, it sends BEGIN first.
+func (t *tx) q(ctx context.Context) *gorm.DB {
+	g := t.db.WithContext(ctx)
+	if t.pg != nil {
+		if err := t.pg.begin(ctx); err != nil {
+			g.AddError(err)
+		}
+	}
+	return g
+}
+
+// forUpdate is the row-locking suffix; SQLite's immediate transactions
+// already hold the database's write lock.
+func (t *tx) forUpdate() string {
+	if t.dialect == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
+// nt stores the zero time as NULL.
+func nt(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// tv reads a nullable time back, in UTC.
+func tv(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}

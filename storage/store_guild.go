@@ -1,0 +1,349 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"gorm.io/gorm/clause"
+)
+
+type guildRow struct {
+	ID                string
+	ModeratorRoleID   string
+	AnnounceChannelID string
+	LogChannelID      string
+	PlacementGames    int
+	StaleDays         int
+	SeasonSchedule    string
+	SeasonCarry       float64
+	ConfirmWindowS    int64 `gorm:"column:confirm_window_s"`
+	QueueTimeoutS     int64 `gorm:"column:queue_timeout_s"`
+	Divisions         string
+	WeeklyTop         bool
+	CreatedAt         time.Time
+}
+
+func (guildRow) TableName() string { return "guilds" }
+
+func toGuildRow(g ladder.Guild) guildRow {
+	divs, _ := json.Marshal(g.Divisions)
+	return guildRow{
+		ID: g.ID, ModeratorRoleID: g.ModeratorRoleID, AnnounceChannelID: g.AnnounceChannelID, LogChannelID: g.LogChannelID,
+		PlacementGames: g.PlacementGames, StaleDays: g.StaleDays, SeasonSchedule: g.SeasonSchedule, SeasonCarry: g.SeasonCarry,
+		ConfirmWindowS: int64(g.ConfirmWindow / time.Second), QueueTimeoutS: int64(g.QueueTimeout / time.Second),
+		Divisions: string(divs), WeeklyTop: g.WeeklyTop, CreatedAt: g.CreatedAt.UTC(),
+	}
+}
+
+func (r guildRow) guild() (ladder.Guild, error) {
+	g := ladder.Guild{
+		ID: r.ID, ModeratorRoleID: r.ModeratorRoleID, AnnounceChannelID: r.AnnounceChannelID, LogChannelID: r.LogChannelID,
+		PlacementGames: r.PlacementGames, StaleDays: r.StaleDays, SeasonSchedule: r.SeasonSchedule, SeasonCarry: r.SeasonCarry,
+		ConfirmWindow: time.Duration(r.ConfirmWindowS) * time.Second, QueueTimeout: time.Duration(r.QueueTimeoutS) * time.Second,
+		WeeklyTop: r.WeeklyTop, CreatedAt: r.CreatedAt.UTC(),
+	}
+	if err := json.Unmarshal([]byte(r.Divisions), &g.Divisions); err != nil {
+		return g, fmt.Errorf("storage: guild %s: divisions: %w", r.ID, err)
+	}
+	return g, nil
+}
+
+// Guild implements ladder.Tx.
+func (t *tx) Guild(ctx context.Context, id string) (ladder.Guild, error) {
+	var r guildRow
+	if err := t.q(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
+		return ladder.Guild{}, wrap("guild", err, "guild "+id+" not found")
+	}
+	return r.guild()
+}
+
+// Guilds implements ladder.Tx.
+func (t *tx) Guilds(ctx context.Context) ([]ladder.Guild, error) {
+	var rs []guildRow
+	if err := t.q(ctx).Order("id").Find(&rs).Error; err != nil {
+		return nil, wrap("guilds", err, "")
+	}
+	out := make([]ladder.Guild, 0, len(rs))
+	for _, r := range rs {
+		g, err := r.guild()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// CreateGuild implements ladder.Tx.
+func (t *tx) CreateGuild(ctx context.Context, g ladder.Guild) (bool, error) {
+	r := toGuildRow(g)
+	res := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&r)
+	if res.Error != nil {
+		return false, wrap("create guild", res.Error, "guild exists")
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// UpdateGuild implements ladder.Tx.
+func (t *tx) UpdateGuild(ctx context.Context, g ladder.Guild) error {
+	r := toGuildRow(g)
+	res := t.q(ctx).Model(&guildRow{}).Where("id = ?", g.ID).Select("*").Omit("id", "created_at").Updates(&r)
+	return wrap("update guild", found(res), "guild "+g.ID+" not found")
+}
+
+type queueRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	GuildID   string
+	Name      string
+	TeamSize  int
+	Model     string
+	Params    string
+	ChannelID string
+	QStart    float64 `gorm:"column:q_start"`
+	QFloor    float64 `gorm:"column:q_floor"`
+	Buckets   int
+	BucketMs  int64 `gorm:"column:bucket_ms"`
+	Boost     float64
+	RDMax     float64 `gorm:"column:rd_max"`
+	Disabled  bool
+	CreatedAt time.Time
+}
+
+func (queueRow) TableName() string { return "queues" }
+
+func toQueueRow(q ladder.Queue) queueRow {
+	params := "{}"
+	if len(q.Params) > 0 {
+		b, _ := json.Marshal(q.Params)
+		params = string(b)
+	}
+	return queueRow{
+		ID: q.ID, GuildID: q.GuildID, Name: q.Name, TeamSize: q.TeamSize, Model: q.Model, Params: params, ChannelID: q.ChannelID,
+		QStart: q.QStart, QFloor: q.QFloor, Buckets: q.Buckets, BucketMs: q.Bucket.Milliseconds(), Boost: q.Boost, RDMax: q.RDMax,
+		Disabled: q.Disabled, CreatedAt: q.CreatedAt.UTC(),
+	}
+}
+
+func (r queueRow) queue() (ladder.Queue, error) {
+	q := ladder.Queue{
+		ID: r.ID, GuildID: r.GuildID, Name: r.Name, TeamSize: r.TeamSize, Model: r.Model, ChannelID: r.ChannelID,
+		QStart: r.QStart, QFloor: r.QFloor, Buckets: r.Buckets, Bucket: time.Duration(r.BucketMs) * time.Millisecond,
+		Boost: r.Boost, RDMax: r.RDMax, Disabled: r.Disabled, CreatedAt: r.CreatedAt.UTC(),
+	}
+	if r.Params != "" && r.Params != "{}" {
+		if err := json.Unmarshal([]byte(r.Params), &q.Params); err != nil {
+			return q, fmt.Errorf("storage: queue %d: params: %w", r.ID, err)
+		}
+	}
+	return q, nil
+}
+
+func queues(rs []queueRow) ([]ladder.Queue, error) {
+	out := make([]ladder.Queue, 0, len(rs))
+	for _, r := range rs {
+		q, err := r.queue()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, q)
+	}
+	return out, nil
+}
+
+// Queue implements ladder.Tx.
+func (t *tx) Queue(ctx context.Context, id int64) (ladder.Queue, error) {
+	var r queueRow
+	if err := t.q(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
+		return ladder.Queue{}, wrap("queue", err, fmt.Sprintf("queue %d not found", id))
+	}
+	return r.queue()
+}
+
+// QueueByName implements ladder.Tx.
+func (t *tx) QueueByName(ctx context.Context, guildID, name string) (ladder.Queue, error) {
+	var r queueRow
+	if err := t.q(ctx).Where("guild_id = ? AND name = ?", guildID, name).Take(&r).Error; err != nil {
+		return ladder.Queue{}, wrap("queue", err, fmt.Sprintf("no queue called %q", name))
+	}
+	return r.queue()
+}
+
+// Queues implements ladder.Tx.
+func (t *tx) Queues(ctx context.Context, guildID string) ([]ladder.Queue, error) {
+	var rs []queueRow
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Order("id").Find(&rs).Error; err != nil {
+		return nil, wrap("queues", err, "")
+	}
+	return queues(rs)
+}
+
+// CreateQueue implements ladder.Tx.
+func (t *tx) CreateQueue(ctx context.Context, q ladder.Queue) (ladder.Queue, error) {
+	r := toQueueRow(q)
+	r.ID = 0
+	if err := t.q(ctx).Create(&r).Error; err != nil {
+		return ladder.Queue{}, wrap("create queue", err, fmt.Sprintf("a queue called %q exists", q.Name))
+	}
+	q.ID = r.ID
+	return q, nil
+}
+
+// UpdateQueue implements ladder.Tx.
+func (t *tx) UpdateQueue(ctx context.Context, q ladder.Queue) error {
+	r := toQueueRow(q)
+	res := t.q(ctx).Model(&queueRow{}).Where("id = ?", q.ID).Select("*").Omit("id", "guild_id", "created_at").Updates(&r)
+	return wrap("update queue", found(res), fmt.Sprintf("queue %d not found or name %q taken", q.ID, q.Name))
+}
+
+type seasonRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	GuildID   string
+	Number    int
+	StartedAt time.Time
+	EndedAt   *time.Time
+}
+
+func (seasonRow) TableName() string { return "seasons" }
+
+func (r seasonRow) season() ladder.Season {
+	return ladder.Season{ID: r.ID, GuildID: r.GuildID, Number: r.Number, StartedAt: r.StartedAt.UTC(), EndedAt: tv(r.EndedAt)}
+}
+
+// CurrentSeason implements ladder.Tx.
+func (t *tx) CurrentSeason(ctx context.Context, guildID string) (ladder.Season, error) {
+	var r seasonRow
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Order("number DESC").Take(&r).Error; err != nil {
+		return ladder.Season{}, wrap("current season", err, "guild "+guildID+" has no season")
+	}
+	return r.season(), nil
+}
+
+// Season implements ladder.Tx.
+func (t *tx) Season(ctx context.Context, guildID string, number int) (ladder.Season, error) {
+	var r seasonRow
+	if err := t.q(ctx).Where("guild_id = ? AND number = ?", guildID, number).Take(&r).Error; err != nil {
+		return ladder.Season{}, wrap("season", err, fmt.Sprintf("season %d not found", number))
+	}
+	return r.season(), nil
+}
+
+// Seasons implements ladder.Tx.
+func (t *tx) Seasons(ctx context.Context, guildID string) ([]ladder.Season, error) {
+	var rs []seasonRow
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Order("number").Find(&rs).Error; err != nil {
+		return nil, wrap("seasons", err, "")
+	}
+	out := make([]ladder.Season, len(rs))
+	for i, r := range rs {
+		out[i] = r.season()
+	}
+	return out, nil
+}
+
+// CreateSeason implements ladder.Tx.
+func (t *tx) CreateSeason(ctx context.Context, s ladder.Season) (ladder.Season, error) {
+	r := seasonRow{GuildID: s.GuildID, Number: s.Number, StartedAt: s.StartedAt.UTC(), EndedAt: nt(s.EndedAt)}
+	if err := t.q(ctx).Create(&r).Error; err != nil {
+		return ladder.Season{}, wrap("create season", err, fmt.Sprintf("season %d exists or another season is running", s.Number))
+	}
+	return r.season(), nil
+}
+
+// EndSeason implements ladder.Tx.
+func (t *tx) EndSeason(ctx context.Context, seasonID int64, at time.Time) error {
+	res := t.q(ctx).Model(&seasonRow{}).Where("id = ? AND ended_at IS NULL", seasonID).Update("ended_at", at.UTC())
+	return wrap("end season", found(res), fmt.Sprintf("season %d not found or already ended", seasonID))
+}
+
+type seasonResultRow struct {
+	SeasonID int64
+	QueueID  int64
+	UserID   string
+	Name     string
+	Rank     int
+	Rating   float64
+	RD       float64 `gorm:"column:rd"`
+	Division string
+	Badge    string
+	Wins     int
+	Losses   int
+	Draws    int
+}
+
+func (seasonResultRow) TableName() string { return "season_results" }
+
+// SaveSeasonResults implements ladder.Tx.
+func (t *tx) SaveSeasonResults(ctx context.Context, rs []ladder.SeasonResult) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	rows := make([]seasonResultRow, len(rs))
+	for i, r := range rs {
+		rows[i] = seasonResultRow{SeasonID: r.SeasonID, QueueID: r.QueueID, UserID: r.UserID, Name: r.Name, Rank: r.Rank,
+			Rating: r.Rating, RD: r.RD, Division: r.Division, Badge: r.Badge, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws}
+	}
+	// The row type has no primary key tags, so name the conflict target:
+	// PostgreSQL refuses ON CONFLICT DO UPDATE without one.
+	err := t.q(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "season_id"}, {Name: "queue_id"}, {Name: "user_id"}},
+		UpdateAll: true,
+	}).CreateInBatches(rows, 500).Error
+	return wrap("save season results", err, "season results conflict")
+}
+
+// SeasonResults implements ladder.Tx.
+func (t *tx) SeasonResults(ctx context.Context, seasonID, queueID int64) ([]ladder.SeasonResult, error) {
+	var rows []seasonResultRow
+	if err := t.q(ctx).Where("season_id = ? AND queue_id = ?", seasonID, queueID).Order("rank").Find(&rows).Error; err != nil {
+		return nil, wrap("season results", err, "")
+	}
+	out := make([]ladder.SeasonResult, len(rows))
+	for i, r := range rows {
+		out[i] = ladder.SeasonResult{SeasonID: r.SeasonID, QueueID: r.QueueID, UserID: r.UserID, Name: r.Name, Rank: r.Rank,
+			Rating: r.Rating, RD: r.RD, Division: r.Division, Badge: r.Badge, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws}
+	}
+	return out, nil
+}
+
+type playerRow struct {
+	GuildID   string
+	UserID    string
+	Name      string
+	CreatedAt time.Time
+}
+
+func (playerRow) TableName() string { return "players" }
+
+// UpsertPlayers implements ladder.Tx. Rows are written in key order so
+// concurrent upserts never wait on each other in a cycle.
+func (t *tx) UpsertPlayers(ctx context.Context, ps []ladder.Player) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	rows := make([]playerRow, len(ps))
+	now := time.Now().UTC()
+	for i, p := range ps {
+		rows[i] = playerRow{GuildID: p.GuildID, UserID: p.UserID, Name: p.Name, CreatedAt: now}
+	}
+	rows = sortBy(rows, func(r playerRow) string { return r.GuildID + "\x00" + r.UserID })
+	// Only non-empty names overwrite, and only when they differ, so an
+	// unchanged player costs no row write.
+	err := t.q(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "guild_id"}, {Name: "user_id"}},
+		DoUpdates: clause.Assignments(map[string]any{"name": clause.Expr{SQL: "excluded.name"}}),
+		Where:     clause.Where{Exprs: []clause.Expression{clause.Expr{SQL: "excluded.name <> '' AND excluded.name <> players.name"}}},
+	}).Create(&rows).Error
+	return wrap("upsert players", err, "player conflict")
+}
+
+// Player implements ladder.Tx.
+func (t *tx) Player(ctx context.Context, guildID, userID string) (ladder.Player, error) {
+	var r playerRow
+	if err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Take(&r).Error; err != nil {
+		return ladder.Player{}, wrap("player", err, "player "+userID+" not found")
+	}
+	return ladder.Player{GuildID: r.GuildID, UserID: r.UserID, Name: r.Name}, nil
+}

@@ -1,0 +1,163 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"gorm.io/gorm/clause"
+)
+
+type auditRow struct {
+	ID      int64 `gorm:"primaryKey"`
+	GuildID string
+	ActorID string
+	Action  string
+	MatchID *int64
+	Target  string
+	Reason  string
+	Before  string
+	After   string
+	At      time.Time
+}
+
+func (auditRow) TableName() string { return "audit_log" }
+
+// AddAudit implements ladder.Tx.
+func (t *tx) AddAudit(ctx context.Context, e ladder.AuditEntry) error {
+	r := auditRow{GuildID: e.GuildID, ActorID: e.ActorID, Action: e.Action, Target: e.Target, Reason: e.Reason, Before: e.Before, After: e.After, At: e.At.UTC()}
+	if e.MatchID != 0 {
+		id := e.MatchID
+		r.MatchID = &id
+	}
+	return wrap("audit", t.q(ctx).Create(&r).Error, "")
+}
+
+// Audit implements ladder.Tx.
+func (t *tx) Audit(ctx context.Context, guildID string, limit int) ([]ladder.AuditEntry, error) {
+	var rows []auditRow
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Order("id DESC").Limit(max(limit, 1)).Find(&rows).Error; err != nil {
+		return nil, wrap("audit", err, "")
+	}
+	out := make([]ladder.AuditEntry, len(rows))
+	for i, r := range rows {
+		out[i] = ladder.AuditEntry{ID: r.ID, GuildID: r.GuildID, ActorID: r.ActorID, Action: r.Action, Target: r.Target,
+			Reason: r.Reason, Before: r.Before, After: r.After, At: r.At.UTC()}
+		if r.MatchID != nil {
+			out[i].MatchID = *r.MatchID
+		}
+	}
+	return out, nil
+}
+
+type idempotencyRow struct {
+	GuildID   string
+	Key       string
+	MatchID   int64
+	CreatedAt time.Time
+}
+
+func (idempotencyRow) TableName() string { return "idempotency_keys" }
+
+// IdempotentMatch implements ladder.Tx.
+func (t *tx) IdempotentMatch(ctx context.Context, guildID, key string) (int64, error) {
+	var r idempotencyRow
+	if err := t.q(ctx).Where("guild_id = ? AND key = ?", guildID, key).Take(&r).Error; err != nil {
+		return 0, wrap("idempotency key", err, "idempotency key not used yet")
+	}
+	return r.MatchID, nil
+}
+
+// SaveIdempotency implements ladder.Tx. A key claimed by a concurrent
+// transaction waits for it and then answers CodeConflict.
+func (t *tx) SaveIdempotency(ctx context.Context, guildID, key string, matchID int64, at time.Time) error {
+	r := idempotencyRow{GuildID: guildID, Key: key, MatchID: matchID, CreatedAt: at.UTC()}
+	res := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&r)
+	if res.Error != nil {
+		return wrap("idempotency key", res.Error, "idempotency key already used")
+	}
+	if res.RowsAffected == 0 {
+		return ladder.Errorf(ladder.CodeConflict, "idempotency key already used")
+	}
+	return nil
+}
+
+type tokenRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	GuildID   string
+	Name      string
+	Hash      []byte
+	CreatedBy string
+	CreatedAt time.Time
+	RevokedAt *time.Time
+}
+
+func (tokenRow) TableName() string { return "api_tokens" }
+
+func (r tokenRow) token() ladder.Token {
+	return ladder.Token{ID: r.ID, GuildID: r.GuildID, Name: r.Name, Hash: r.Hash, CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt.UTC(), RevokedAt: tv(r.RevokedAt)}
+}
+
+// CreateToken implements ladder.Tx.
+func (t *tx) CreateToken(ctx context.Context, tok ladder.Token) (ladder.Token, error) {
+	r := tokenRow{GuildID: tok.GuildID, Name: tok.Name, Hash: tok.Hash, CreatedBy: tok.CreatedBy, CreatedAt: tok.CreatedAt.UTC()}
+	if err := t.q(ctx).Create(&r).Error; err != nil {
+		return ladder.Token{}, wrap("create token", err, fmt.Sprintf("a live token called %q exists", tok.Name))
+	}
+	return r.token(), nil
+}
+
+// Tokens implements ladder.Tx.
+func (t *tx) Tokens(ctx context.Context, guildID string) ([]ladder.Token, error) {
+	var rows []tokenRow
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Order("id").Find(&rows).Error; err != nil {
+		return nil, wrap("tokens", err, "")
+	}
+	out := make([]ladder.Token, len(rows))
+	for i, r := range rows {
+		out[i] = r.token()
+	}
+	return out, nil
+}
+
+// TokenByHash implements ladder.Tx.
+func (t *tx) TokenByHash(ctx context.Context, hash []byte) (ladder.Token, error) {
+	var r tokenRow
+	if err := t.q(ctx).Where("hash = ?", hash).Take(&r).Error; err != nil {
+		return ladder.Token{}, wrap("token", err, "token not found")
+	}
+	return r.token(), nil
+}
+
+// RevokeToken implements ladder.Tx.
+func (t *tx) RevokeToken(ctx context.Context, guildID, name string, at time.Time) error {
+	res := t.q(ctx).Model(&tokenRow{}).Where("guild_id = ? AND name = ? AND revoked_at IS NULL", guildID, name).Update("revoked_at", at.UTC())
+	return wrap("revoke token", found(res), fmt.Sprintf("no live token called %q", name))
+}
+
+type jobRunRow struct {
+	Job        string
+	Period     string
+	StartedAt  time.Time
+	FinishedAt *time.Time
+	Error      string
+}
+
+func (jobRunRow) TableName() string { return "job_runs" }
+
+// ClaimJob implements ladder.Tx.
+func (t *tx) ClaimJob(ctx context.Context, job, period string, at time.Time) (bool, error) {
+	res := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&jobRunRow{Job: job, Period: period, StartedAt: at.UTC()})
+	if res.Error != nil {
+		return false, wrap("claim job", res.Error, "")
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// FinishJob implements ladder.Tx.
+func (t *tx) FinishJob(ctx context.Context, job, period, errText string, at time.Time) error {
+	res := t.q(ctx).Model(&jobRunRow{}).Where("job = ? AND period = ?", job, period).
+		Updates(map[string]any{"finished_at": at.UTC(), "error": errText})
+	return wrap("finish job", found(res), fmt.Sprintf("job run %s/%s not claimed", job, period))
+}

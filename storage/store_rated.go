@@ -1,0 +1,372 @@
+package storage
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+const ladderColumns = `g.id, g.moderator_role_id, g.announce_channel_id, g.log_channel_id, g.placement_games, g.stale_days,
+ g.season_schedule, g.season_carry, g.confirm_window_s, g.queue_timeout_s, g.divisions, g.weekly_top, g.created_at,
+ q.id, q.guild_id, q.name, q.team_size, q.model, q.params, q.channel_id, q.q_start, q.q_floor, q.buckets, q.bucket_ms,
+ q.boost, q.rd_max, q.disabled, q.created_at, s.id, s.guild_id, s.number, s.started_at, s.ended_at`
+
+const ladderFrom = `
+FROM guilds g
+JOIN queues q ON q.guild_id = g.id
+JOIN seasons s ON s.guild_id = g.id AND s.ended_at IS NULL
+WHERE g.id = ? AND (q.name = ? OR ? = '')`
+
+const ladderSQL = `SELECT ` + ladderColumns + ladderFrom + `
+ORDER BY q.id LIMIT 1`
+
+// lockLadderSQL reads the ladder and locks its rating rows in one
+// statement: only the rating rows are locked, in user ID order, as
+// LockRatings does.
+const lockLadderSQL = `SELECT ` + ladderColumns + `, r.queue_id, r.season_id, r.user_id, r.guild_id, r.rating, r.dev, r.games, r.last_at, r.recent,
+ r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, r.stale,
+ r.display, r.display_dev, r.provisional
+FROM guilds g
+JOIN queues q ON q.id = (SELECT q2.id FROM queues q2 WHERE q2.guild_id = g.id AND (q2.name = ? OR ? = '') ORDER BY q2.id LIMIT 1)
+JOIN seasons s ON s.guild_id = g.id AND s.ended_at IS NULL
+JOIN ratings r ON r.queue_id = q.id AND r.season_id = s.id AND r.user_id IN ?
+WHERE g.id = ?
+ORDER BY r.user_id`
+
+// lockLadderPG is lockLadderSQL in PostgreSQL's placeholders, for pgx.
+const lockLadderPG = `SELECT ` + ladderColumns + `, r.queue_id, r.season_id, r.user_id, r.guild_id, r.rating, r.dev, r.games, r.last_at, r.recent,
+ r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, r.stale,
+ r.display, r.display_dev, r.provisional
+FROM guilds g
+JOIN queues q ON q.id = (SELECT q2.id FROM queues q2 WHERE q2.guild_id = g.id AND (q2.name = $1 OR $1 = '') ORDER BY q2.id LIMIT 1)
+JOIN seasons s ON s.guild_id = g.id AND s.ended_at IS NULL
+JOIN ratings r ON r.queue_id = q.id AND r.season_id = s.id AND r.user_id = ANY($2::text[])
+WHERE g.id = $3
+ORDER BY r.user_id FOR UPDATE OF r`
+
+// ladderRow is one row of ladderSQL.
+type ladderRow struct {
+	g guildRow
+	q queueRow
+	s seasonRow
+}
+
+func (l *ladderRow) ptrs() []any {
+	g, q, s := &l.g, &l.q, &l.s
+	return []any{&g.ID, &g.ModeratorRoleID, &g.AnnounceChannelID, &g.LogChannelID, &g.PlacementGames, &g.StaleDays,
+		&g.SeasonSchedule, &g.SeasonCarry, &g.ConfirmWindowS, &g.QueueTimeoutS, &g.Divisions, &g.WeeklyTop, &g.CreatedAt,
+		&q.ID, &q.GuildID, &q.Name, &q.TeamSize, &q.Model, &q.Params, &q.ChannelID, &q.QStart, &q.QFloor, &q.Buckets, &q.BucketMs,
+		&q.Boost, &q.RDMax, &q.Disabled, &q.CreatedAt, &s.ID, &s.GuildID, &s.Number, &s.StartedAt, &s.EndedAt}
+}
+
+func (l *ladderRow) ladder() (ladder.Ladder, error) {
+	gd, err := l.g.guild()
+	if err != nil {
+		return ladder.Ladder{}, err
+	}
+	qd, err := l.q.queue()
+	if err != nil {
+		return ladder.Ladder{}, err
+	}
+	return ladder.Ladder{Guild: gd, Queue: qd, Season: l.s.season()}, nil
+}
+
+// ptrs returns the scan targets of ratingColumns.
+func (r *ratingRow) ptrs() []any {
+	return []any{&r.QueueID, &r.SeasonID, &r.UserID, &r.GuildID, &r.Rating, &r.Dev, &r.Games, &r.LastAt, &r.Recent,
+		&r.BaseRating, &r.BaseDev, &r.BaseGames, &r.BaseLastAt, &r.BaseRecent, &r.Wins, &r.Losses, &r.Draws, &r.Streak, &r.Stale,
+		&r.Display, &r.DisplayDev, &r.Provisional}
+}
+
+// Ladder implements ladder.Tx.
+func (t *tx) Ladder(ctx context.Context, guildID, queue string) (ladder.Ladder, error) {
+	rows, err := t.q(ctx).Raw(ladderSQL, guildID, queue, queue).Rows()
+	if err != nil {
+		return ladder.Ladder{}, wrap("ladder", err, "")
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return ladder.Ladder{}, wrap("ladder", err, "")
+		}
+		rows.Close()
+		if _, err := t.Guild(ctx, guildID); err != nil {
+			return ladder.Ladder{}, err
+		}
+		if queue != "" {
+			return ladder.Ladder{}, ladder.Errorf(ladder.CodeNotFound, "no queue called %q", queue)
+		}
+		return ladder.Ladder{}, ladder.Errorf(ladder.CodeNotFound, "guild %s has no queue or running season", guildID)
+	}
+	var l ladderRow
+	if err := rows.Scan(l.ptrs()...); err != nil {
+		return ladder.Ladder{}, wrap("ladder", err, "")
+	}
+	return l.ladder()
+}
+
+// LockLadder implements ladder.Tx: when some of the players have rows, it
+// is one statement; when none has, it is Ladder.
+func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []string) (ladder.Ladder, []ladder.Rating, error) {
+	if len(userIDs) == 0 || len(userIDs) > 1000 {
+		l, err := t.Ladder(ctx, guildID, queue)
+		if err != nil {
+			return ladder.Ladder{}, nil, err
+		}
+		rs, err := t.LockRatings(ctx, ladder.Key{QueueID: l.Queue.ID, SeasonID: l.Season.ID}, userIDs)
+		return l, rs, err
+	}
+	var (
+		l   ladderRow
+		r   ratingRow
+		rs  = make([]ladder.Rating, 0, len(userIDs))
+		dst = append(l.ptrs(), r.ptrs()...)
+	)
+	if t.pg != nil {
+		// BEGIN, when not sent yet, goes in the same round trip.
+		err := t.pg.batch(ctx, func(b *pgx.Batch) { b.Queue(lockLadderPG, queue, userIDs, guildID) }, func(br pgx.BatchResults) error {
+			rows, err := br.Query()
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				if err := rows.Scan(dst...); err != nil {
+					return err
+				}
+				rs = append(rs, r.rating())
+			}
+			return rows.Err()
+		})
+		if err != nil {
+			return ladder.Ladder{}, nil, wrap("lock ladder", err, "")
+		}
+	} else {
+		sqlText := lockLadderSQL
+		if t.dialect == Postgres {
+			sqlText += " FOR UPDATE OF r"
+		}
+		rows, err := t.q(ctx).Raw(sqlText, queue, queue, userIDs, guildID).Rows()
+		if err != nil {
+			return ladder.Ladder{}, nil, wrap("lock ladder", err, "")
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := rows.Scan(dst...); err != nil {
+				return ladder.Ladder{}, nil, wrap("lock ladder", err, "")
+			}
+			rs = append(rs, r.rating())
+		}
+		if err := rows.Err(); err != nil {
+			return ladder.Ladder{}, nil, wrap("lock ladder", err, "")
+		}
+		rows.Close()
+	}
+	slices.SortFunc(rs, func(a, b ladder.Rating) int { return cmp.Compare(a.UserID, b.UserID) })
+	if len(rs) == 0 {
+		lad, err := t.Ladder(ctx, guildID, queue)
+		return lad, nil, err
+	}
+	lad, err := l.ladder()
+	return lad, rs, err
+}
+
+// SaveRated implements ladder.Tx. On PostgreSQL a new match is written in
+// a single statement (data-modifying CTEs), so a result costs three round
+// trips in all: read the ladder, lock the rows, write.
+func (t *tx) SaveRated(ctx context.Context, w ladder.RatedWrite) (ladder.Match, error) {
+	if t.dialect == Postgres && w.Match.ID == 0 {
+		return t.saveRatedPG(ctx, w)
+	}
+	m := w.Match
+	seq, err := t.NextSeq(ctx)
+	if err != nil {
+		return ladder.Match{}, err
+	}
+	m.Seq = seq
+	if m.ID == 0 {
+		if m, err = t.CreateMatch(ctx, m); err != nil {
+			return ladder.Match{}, err
+		}
+	} else if err := t.UpdateMatch(ctx, m); err != nil {
+		return ladder.Match{}, err
+	}
+	cs := make([]ladder.RatingChange, len(w.Changes))
+	for i, c := range w.Changes {
+		c.MatchID, c.Seq = m.ID, m.Seq
+		cs[i] = c
+	}
+	if err := t.InsertChanges(ctx, cs); err != nil {
+		return ladder.Match{}, err
+	}
+	if err := t.SaveRatings(ctx, w.Ratings); err != nil {
+		return ladder.Match{}, err
+	}
+	if w.IdempotencyKey != "" {
+		if err := t.SaveIdempotency(ctx, m.GuildID, w.IdempotencyKey, m.ID, w.At); err != nil {
+			return ladder.Match{}, err
+		}
+	}
+	return m, nil
+}
+
+// sqlBuilder collects SQL text and arguments, with PostgreSQL's numbered
+// placeholders.
+type sqlBuilder struct {
+	strings.Builder
+	args []any
+}
+
+// arg writes a placeholder for v.
+func (b *sqlBuilder) arg(v any) {
+	b.args = append(b.args, v)
+	b.WriteByte('$')
+	b.WriteString(strconv.Itoa(len(b.args)))
+}
+
+// sql writes text whose ? marks are placeholders for args, in order.
+func (b *sqlBuilder) sql(text string, args ...any) {
+	for {
+		i := strings.IndexByte(text, '?')
+		if i < 0 {
+			b.WriteString(text)
+			return
+		}
+		b.WriteString(text[:i])
+		b.arg(args[0])
+		text, args = text[i+1:], args[1:]
+	}
+}
+
+// values writes one parenthesized row of cast placeholders.
+func (b *sqlBuilder) values(casts []string, args ...any) {
+	b.WriteByte('(')
+	for i, c := range casts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.arg(args[i])
+		b.WriteString("::")
+		b.WriteString(c)
+	}
+	b.WriteByte(')')
+}
+
+var (
+	playerCasts = []string{"text", "int", "int"}
+	changeCasts = []string{"text", "int", "double precision", "double precision", "int", "timestamptz", "bigint",
+		"double precision", "double precision", "int", "timestamptz", "bigint", "int", "int", "int", "int", "timestamptz"}
+	ratingCasts = []string{"bigint", "bigint", "text", "text", "double precision", "double precision", "int", "timestamptz", "bigint",
+		"double precision", "double precision", "int", "timestamptz", "bigint",
+		"int", "int", "int", "int", "boolean", "double precision", "double precision", "boolean"}
+)
+
+func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite) (ladder.Match, error) {
+	m := w.Match
+	r := toMatchRow(m)
+	var b sqlBuilder
+	b.sql(`WITH m AS (INSERT INTO matches (guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, quality,
+ created_at, played_at, reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id)
+ VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rating_seq'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
+		r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, r.PTeam1, r.Quality,
+		r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy, r.DisputeReason, r.Evidence,
+		r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID)
+	b.sql(`, mp AS (INSERT INTO match_players (match_id, guild_id, user_id, team, seat, active) SELECT m.id, ?, v.u, v.t, v.s, ? FROM m, (VALUES `,
+		m.GuildID, m.State.Active())
+	first := true
+	for team, us := range m.Teams {
+		for seat, u := range us {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			b.values(playerCasts, u, team+1, seat)
+		}
+	}
+	b.WriteString(`) v(u, t, s))`)
+	if len(w.Changes) > 0 {
+		b.sql(`, c AS (INSERT INTO rating_changes (seq, queue_id, season_id, match_id, user_id, team, kind,
+ before_rating, before_dev, before_games, before_last_at, before_recent, after_rating, after_dev, after_games, after_last_at, after_recent,
+ wins, losses, draws, streak, at)
+ SELECT m.seq, ?, ?, m.id, v.u, v.team, 'match', v.br, v.bd, v.bg, v.bl, v.brc, v.ar, v.ad, v.ag, v.al, v.arc, v.w, v.l, v.d, v.s, v.at FROM m, (VALUES `,
+			m.QueueID, m.SeasonID)
+		for i, c := range w.Changes {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			cr := toChangeRow(c)
+			b.values(changeCasts, cr.UserID, cr.Team, cr.BeforeRating, cr.BeforeDev, cr.BeforeGames, cr.BeforeLastAt, cr.BeforeRecent,
+				cr.AfterRating, cr.AfterDev, cr.AfterGames, cr.AfterLastAt, cr.AfterRecent, cr.Wins, cr.Losses, cr.Draws, cr.Streak, cr.At)
+		}
+		b.WriteString(`) v(u, team, br, bd, bg, bl, brc, ar, ad, ag, al, arc, w, l, d, s, at) ORDER BY v.u)`)
+	}
+	if len(w.Ratings) > 0 {
+		// An upsert finds each row through the primary key whatever the
+		// statistics say; the insert half never runs, every row exists.
+		b.WriteString(`, r AS (INSERT INTO ratings (` + ratingColumns + `) VALUES `)
+		for i, rt := range w.Ratings {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			rr := toRatingRow(m.GuildID, rt)
+			b.values(ratingCasts, rr.QueueID, rr.SeasonID, rr.UserID, rr.GuildID, rr.Rating, rr.Dev, rr.Games, rr.LastAt, rr.Recent,
+				rr.BaseRating, rr.BaseDev, rr.BaseGames, rr.BaseLastAt, rr.BaseRecent, rr.Wins, rr.Losses, rr.Draws, rr.Streak,
+				rr.Stale, rr.Display, rr.DisplayDev, rr.Provisional)
+		}
+		b.WriteString(` ON CONFLICT (queue_id, season_id, user_id) DO UPDATE SET `)
+		for i, c := range savedRatingColumns {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(c + " = excluded." + c)
+		}
+		b.WriteString(`)`)
+	}
+	// A taken key fails the statement (a unique violation), so nothing
+	// is written even when COMMIT follows in the same round trip.
+	b.sql(`, i AS (INSERT INTO idempotency_keys (guild_id, key, match_id, created_at) SELECT ?, ?, m.id, ? FROM m WHERE ?)
+ SELECT m.id, m.seq FROM m`, m.GuildID, w.IdempotencyKey, w.At.UTC(), w.IdempotencyKey != "")
+	var out struct{ ID, Seq int64 }
+	var err error
+	if t.pg != nil {
+		// COMMIT never travels with BEGIN: a batch carrying BEGIN may be
+		// retried on another connection when this one fails.
+		last := w.Last && t.pg.begun
+		err = t.pg.batch(ctx, func(bt *pgx.Batch) {
+			bt.Queue(b.String(), b.args...)
+			if last {
+				bt.Queue("commit")
+			}
+		}, func(br pgx.BatchResults) error {
+			if err := br.QueryRow().Scan(&out.ID, &out.Seq); err != nil {
+				return err
+			}
+			if last {
+				return t.pg.readCommit(br)
+			}
+			return nil
+		})
+	} else {
+		err = t.q(ctx).Statement.ConnPool.QueryRowContext(ctx, b.String(), b.args...).Scan(&out.ID, &out.Seq)
+	}
+	if err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.TableName == "idempotency_keys" {
+			return ladder.Match{}, ladder.Errorf(ladder.CodeConflict, "idempotency key already used")
+		}
+		return ladder.Match{}, wrap("save rated", translate(err), "a player of this match is already in another open match")
+	}
+	if out.ID == 0 {
+		return ladder.Match{}, fmt.Errorf("storage: save rated: no match ID returned")
+	}
+	m.ID, m.Seq = out.ID, out.Seq
+	return m, nil
+}

@@ -1,0 +1,55 @@
+package web
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// chromiumPath is where Debian's chromium package (installed by .ci/install)
+// puts the browser.
+const chromiumPath = "/usr/bin/chromium"
+
+// dumpDOM loads url in headless Chromium and returns the DOM after parsing,
+// as the browser serialises it. Without a Chromium the test is skipped with
+// the reason printed, except under CI (CI=true), which installs it and must
+// never silently lose the browser check.
+func dumpDOM(t *testing.T, url string) string {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("headless browser test: %s not found under CI; .ci/install should have installed it: %v", chromiumPath, err)
+		}
+		t.Skipf("headless browser test skipped: %s not found (apt-get install chromium, as .ci/install does): %v", chromiumPath, err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromiumPath,
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-dev-shm-usage", "--user-data-dir="+t.TempDir(),
+		"--window-size=412,915", // a phone's viewport
+		"--dump-dom", url)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stderr limitedBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom %s: %v\n%s", url, err, stderr.String())
+	}
+	return string(out)
+}
+
+// limitedBuffer keeps the first 8 KiB written to it, for error messages.
+type limitedBuffer struct{ b []byte }
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := 8<<10 - len(l.b); room > 0 {
+		l.b = append(l.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (l *limitedBuffer) String() string { return string(l.b) }

@@ -1,0 +1,154 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// errorBody is the JSON shape of every API error (SPEC 7).
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// httpError is an error the HTTP layer itself raises with a fixed status,
+// such as a missing token (401), an oversized body (413) or a rate limit (429),
+// for which ladder has no code.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func errStatus(status int, format string, args ...any) error {
+	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+// statusOf maps an error to its HTTP status and the message the client sees.
+// Internal errors get a short reference the log line repeats, never details.
+func statusOf(err error) (int, string) {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status, he.msg
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", mbe.Limit)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// The client went away or the database did not answer in time.
+		return http.StatusServiceUnavailable, "request cancelled or timed out; retry"
+	}
+	msg := ladder.ErrorMessage(err)
+	switch ladder.ErrorCode(err) {
+	case ladder.CodeInvalid:
+		return http.StatusBadRequest, msg
+	case ladder.CodeNotFound:
+		return http.StatusNotFound, msg
+	case ladder.CodeConflict:
+		return http.StatusConflict, msg
+	case ladder.CodeForbidden:
+		return http.StatusForbidden, msg
+	case ladder.CodeUnavailable:
+		return http.StatusServiceUnavailable, msg
+	default:
+		return http.StatusInternalServerError, "internal error"
+	}
+}
+
+// newRef returns a short random reference tying an internal error shown to a
+// client to its log line.
+func newRef() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		// Only unencodable values (NaN ratings) get here; that is a bug.
+		status, body = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// writeJSONError answers err as {"error": "..."} with the status statusOf
+// chooses and records err for the request log line.
+func writeJSONError(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := statusOf(err)
+	if status >= 500 && status != http.StatusServiceUnavailable {
+		ref := newRef()
+		msg = fmt.Sprintf("%s (ref %s)", msg, ref)
+		noteError(r, err, ref)
+	} else {
+		noteError(r, err, "")
+	}
+	if status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, status, errorBody{Error: msg})
+}
+
+// decodeJSON reads exactly one JSON value from r's body into v: unknown
+// fields, trailing data, a wrong content type and bodies over the server's
+// limit (413) are errors. The body limit itself is set by the middleware.
+func decodeJSON(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+		}
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if err := dec.Decode(&struct{}{}); !errors.Is(err, io.EOF) {
+		if err != nil {
+			if e := jsonError(err); ladder.ErrorCode(e) != ladder.CodeInvalid {
+				return e
+			}
+		}
+		return ladder.Errorf(ladder.CodeInvalid, "request body must hold one JSON value, found more after it")
+	}
+	return nil
+}
+
+// jsonError turns a decoding failure into a message that says what is wrong.
+func jsonError(err error) error {
+	var mbe *http.MaxBytesError
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &mbe):
+		return err
+	case errors.Is(err, io.EOF):
+		return ladder.Errorf(ladder.CodeInvalid, "request body is empty; want a JSON object")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return ladder.Errorf(ladder.CodeInvalid, "request body is truncated JSON")
+	case errors.As(err, &syn):
+		return ladder.Errorf(ladder.CodeInvalid, "malformed JSON at byte %d: %v", syn.Offset, err)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return ladder.Errorf(ladder.CodeInvalid, "field %q: want %s, got JSON %s", typ.Field, typ.Type, typ.Value)
+		}
+		return ladder.Errorf(ladder.CodeInvalid, "want %s, got JSON %s", typ.Type, typ.Value)
+	default:
+		// DisallowUnknownFields reports `json: unknown field "x"`.
+		return ladder.Errorf(ladder.CodeInvalid, "bad request body: %v", err)
+	}
+}

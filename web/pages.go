@@ -1,0 +1,389 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+// pageTemplates holds one template set per page, each with the shared layout.
+type pageTemplates map[string]*template.Template
+
+func parsePages() pageTemplates {
+	funcs := template.FuncMap{
+		"pct":  func(p float64) float64 { return 100 * p },
+		"sub1": func(p float64) float64 { return 1 - p },
+	}
+	out := pageTemplates{}
+	for _, name := range []string{"home", "leaderboard", "player", "match", "error"} {
+		out[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
+	}
+	return out
+}
+
+// render executes a page into a buffer first, so a template error becomes a
+// clean 500 instead of half a page.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&buf, "layout", data); err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// errorPage is the data of the error page.
+type errorPage struct {
+	GuildID string
+	Title   string
+	Message string
+}
+
+// pageError answers err as an HTML page with the status statusOf picks: a
+// proper 404 page for unknown guilds, players and matches.
+func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := statusOf(err)
+	ref := ""
+	if status >= 500 && status != http.StatusServiceUnavailable {
+		ref = newRef()
+		msg += " (ref " + ref + ")"
+	}
+	noteError(r, err, ref)
+	title := http.StatusText(status)
+	if status == http.StatusNotFound {
+		title = "Not found"
+	}
+	var buf bytes.Buffer
+	if terr := s.pages["error"].ExecuteTemplate(&buf, "layout", errorPage{GuildID: r.PathValue("guild"), Title: title, Message: msg}); terr != nil {
+		http.Error(w, msg, status)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// home serves / and the HTML 404 of every unknown path outside /api/.
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/" {
+		s.pageError(w, r, ladder.Errorf(ladder.CodeNotFound, "There is no page at %s.", r.URL.Path))
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		s.pageError(w, r, errStatus(http.StatusMethodNotAllowed, "Pages are only read (GET)."))
+		return
+	}
+	s.render(w, r, http.StatusOK, "home", struct{ GuildID string }{})
+}
+
+// leaderboardPage is the data of the leaderboard page.
+type leaderboardPage struct {
+	GuildID   string
+	Queue     ladder.Queue
+	Queues    []ladder.Queue
+	Season    ladder.Season
+	Seasons   []ladder.Season
+	Division  string
+	Divisions []string
+	Rows      []ladder.Standing
+	AnyDraws  bool
+	After     string
+	NextURL   string
+	query     url.Values
+	path      string
+}
+
+// link returns the page's URL with key set to value ("" removes it) and the
+// cursor dropped, since filters start again at the first page.
+func (p leaderboardPage) link(key, value string) string {
+	q := url.Values{}
+	for k, v := range p.query {
+		if k != "after" && k != key {
+			q[k] = v
+		}
+	}
+	if value != "" {
+		q.Set(key, value)
+	}
+	if len(q) == 0 {
+		return p.path
+	}
+	return p.path + "?" + q.Encode()
+}
+
+// QueueURL links to another queue's current season.
+func (p leaderboardPage) QueueURL(name string) string {
+	q := leaderboardPage{query: url.Values{}, path: p.path}
+	return q.link("queue", name)
+}
+
+// SeasonURL links to season number n with the other filters kept.
+func (p leaderboardPage) SeasonURL(n int) string { return p.link("season", itoa(n)) }
+
+// DivisionURL links to one division ("" for all) with the other filters kept.
+func (p leaderboardPage) DivisionURL(name string) string { return p.link("division", name) }
+
+// FirstURL links to the first page with the same filters.
+func (p leaderboardPage) FirstURL() string { return p.link("after", "") }
+
+// leaderboardHTML serves GET /guilds/{guild}: the ranked players of a
+// queue and season, a division filter and keyset paging.
+func (s *Server) leaderboardHTML(w http.ResponseWriter, r *http.Request) {
+	lq, err := leaderboardQuery(r)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	e, err := s.board.get(r.Context(), lq)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	lb := e.page
+	p := leaderboardPage{GuildID: lb.Guild.ID, Queue: lb.Queue, Season: lb.Season, Rows: lb.Standings,
+		After: lq.After, query: r.URL.Query(), path: r.URL.Path}
+	for _, d := range lb.Guild.Divisions {
+		p.Divisions = append(p.Divisions, d.Name)
+		if strings.EqualFold(d.Name, lq.Division) {
+			p.Division = d.Name
+		}
+	}
+	for _, st := range lb.Standings {
+		p.AnyDraws = p.AnyDraws || st.Draws > 0
+	}
+	if p.Seasons, err = s.svc.Seasons(r.Context(), lb.Guild.ID); err == nil {
+		p.Queues, err = s.svc.Queues(r.Context(), lb.Guild.ID)
+	}
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	if lb.Next != "" {
+		p.NextURL = p.link("after", lb.Next)
+	}
+	s.render(w, r, http.StatusOK, "leaderboard", p)
+}
+
+// playerPage is the data of the player page.
+type playerPage struct {
+	GuildID  string
+	Profile  ladder.Profile
+	Chart    template.HTML
+	Streak   string
+	Recent   []recentRow
+	Partners []partnerRow
+}
+
+// personLink is a player with the name to show.
+type personLink struct{ ID, Name string }
+
+type recentRow struct {
+	ID            int64
+	When          string
+	With, Against []personLink
+	Result, Class string
+}
+
+type partnerRow struct {
+	ID, Name            string
+	Games, Wins, Losses int
+}
+
+// playerHTML serves GET /guilds/{guild}/players/{id}: rating, record, the
+// rating-history chart (inline SVG), recent matches and partners. Hidden
+// players (provisional, stale) have pages too; they say so.
+func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	guild, id := r.PathValue("guild"), r.PathValue("id")
+	pq := ladder.ProfileQuery{GuildID: guild, UserID: id, Queue: q.Get("queue"), History: 200, Recent: 10}
+	var err error
+	if pq.Season, err = intParam(q.Get("season"), "season", 1, 1<<30); err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	prof, err := s.svc.Profile(r.Context(), pq)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	partners, err := s.svc.Partners(r.Context(), guild, pq.Queue, prof.Season.Number, id, 200)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	partners = partners[:min(len(partners), 10)]
+	ids := []string{}
+	for _, m := range prof.Recent {
+		ids = append(ids, m.Players()...)
+	}
+	for _, p := range partners {
+		ids = append(ids, p.UserID)
+	}
+	slices.Sort(ids)
+	names, err := s.svc.PlayerNames(r.Context(), guild, slices.Compact(ids))
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	if prof.Standing.Name == "" {
+		prof.Standing.Name = id
+	}
+	p := playerPage{GuildID: guild, Profile: prof, Chart: ratingChartSVG(prof.History), Streak: streak(prof.Standing.Streak)}
+	person := func(u string) personLink {
+		if n := names[u]; n != "" {
+			return personLink{u, n}
+		}
+		return personLink{u, u}
+	}
+	for _, m := range prof.Recent {
+		p.Recent = append(p.Recent, recentRowOf(m, id, person))
+	}
+	for _, pa := range partners {
+		pl := person(pa.UserID)
+		p.Partners = append(p.Partners, partnerRow{ID: pl.ID, Name: pl.Name, Games: pa.Games, Wins: pa.Wins, Losses: pa.Losses})
+	}
+	s.render(w, r, http.StatusOK, "player", p)
+}
+
+func recentRowOf(m ladder.Match, self string, person func(string) personLink) recentRow {
+	row := recentRow{ID: m.ID, When: when(m)[:10]}
+	t := m.Team(self)
+	for i, team := range m.Teams {
+		for _, u := range team {
+			switch {
+			case u == self:
+			case i+1 == t:
+				row.With = append(row.With, person(u))
+			default:
+				row.Against = append(row.Against, person(u))
+			}
+		}
+	}
+	switch {
+	case !m.State.Rated():
+		row.Result = string(m.State)
+	case m.Winner == ladder.Draw:
+		row.Result = "draw"
+	case m.Winner == t:
+		row.Result, row.Class = "win", "win"
+	default:
+		row.Result, row.Class = "loss", "loss"
+	}
+	return row
+}
+
+func when(m ladder.Match) string {
+	t := m.PlayedAt
+	if t.IsZero() {
+		t = m.CreatedAt
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+func streak(n int) string {
+	switch {
+	case n > 1:
+		return itoa(n) + " wins"
+	case n < -1:
+		return itoa(-n) + " losses"
+	}
+	return ""
+}
+
+// matchPage is the data of the match page.
+type matchPage struct {
+	GuildID   string
+	Match     ladder.Match
+	QueueName string
+	When      string
+	Result    string
+	Teams     []teamView
+}
+
+type teamView struct {
+	N       int
+	Won     bool
+	Players []matchPlayer
+}
+
+type matchPlayer struct {
+	ID, Name  string
+	Rating    float64
+	RD        float64
+	Delta     float64
+	HasDelta  bool
+	IfWin     float64
+	IfLoss    float64
+	HasStakes bool
+}
+
+// matchHTML serves GET /guilds/{guild}/matches/{id}: teams, state, result,
+// win chance, and each player's rating change (or stakes while unplayed).
+func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
+	id, err := matchID(r)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	d, err := s.svc.MatchDetail(r.Context(), r.PathValue("guild"), id)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	m := d.Match
+	p := matchPage{GuildID: m.GuildID, Match: m, QueueName: d.Queue.Name, When: when(m)}
+	switch {
+	case m.State == ladder.StateVoided || m.State == ladder.StateCancelled:
+		p.Result = "none (" + string(m.State) + ")"
+	case m.Winner == ladder.Draw:
+		p.Result = "draw"
+	case m.Winner == 1 || m.Winner == 2:
+		p.Result = "team " + itoa(m.Winner) + " won"
+	default:
+		p.Result = "not played yet"
+	}
+	changes := map[string]ladder.PlayerDelta{}
+	for _, c := range d.Changes {
+		changes[c.UserID] = c
+	}
+	stakes := map[string]ladder.Stake{}
+	for _, st := range d.Stakes {
+		stakes[st.UserID] = st
+	}
+	for t, team := range m.Teams {
+		tv := teamView{N: t + 1, Won: m.State.Rated() && m.Winner == t+1}
+		for _, u := range team {
+			mp := matchPlayer{ID: u, Name: d.Names[u]}
+			if mp.Name == "" {
+				mp.Name = u
+			}
+			if c, ok := changes[u]; ok {
+				mp.Rating, mp.RD, mp.Delta, mp.HasDelta = c.Rating, c.RD, c.Delta, true
+			} else if st, ok := stakes[u]; ok {
+				mp.Rating, mp.RD, mp.IfWin, mp.IfLoss, mp.HasStakes = st.Rating, st.RD, st.IfWin, st.IfLoss, true
+			}
+			tv.Players = append(tv.Players, mp)
+		}
+		p.Teams = append(p.Teams, tv)
+	}
+	s.render(w, r, http.StatusOK, "match", p)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,288 @@
+package web
+
+import (
+	"context"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+var rowRE = regexp.MustCompile(`<tr data-player="(\d+)"><td class="num">(\d+)</td><td><a href="[^"]+">([^<]+)</a></td><td class="num">(\d+) <span class="mute">± (\d+)</span>`)
+
+// boardRows extracts "rank id name rating±rd" of the leaderboard table.
+func boardRows(html string) []string {
+	var out []string
+	for _, m := range rowRE.FindAllStringSubmatch(html, -1) {
+		out = append(out, m[2]+" "+m[1]+" "+m[3]+" "+m[4]+"±"+m[5])
+	}
+	return out
+}
+
+var fixtureRows = []string{"1 1001 Alice 1900±40", "2 1002 Bob 1800±50", "3 1003 Cleo 1700±60", "4 1004 Dan 1600±70"}
+
+func TestLeaderboardPage(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		seedFixture(t, e)
+		rec := call(e, "GET", "/guilds/"+guildG, "")
+		html := rec.Body.String()
+		if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+			t.Fatalf("Got(GET leaderboard page) = %d %q", rec.Code, rec.Header().Get("Content-Type"))
+		}
+		if got := boardRows(html); strings.Join(got, "|") != strings.Join(fixtureRows, "|") {
+			t.Errorf("Got(rows) = %q, want %q", got, fixtureRows)
+		}
+		for _, hidden := range []string{"Eve", "Finn", "Gus", "Hana"} {
+			if strings.Contains(html, hidden) {
+				t.Errorf("Got(page) shows %s, who is provisional or stale", hidden)
+			}
+		}
+		for _, want := range []string{
+			`<meta name="viewport"`, `<span class="on">Season 1</span>`, `<span class="on">All</span>`,
+			`href="/guilds/` + guildG + `?division=Gold"`, `W-L-D`, "89.2%", // Alice's GXE
+		} {
+			if !strings.Contains(html, want) {
+				t.Errorf("Got(page) lacks %q", want)
+			}
+		}
+		if strings.Contains(html, "<script") {
+			t.Errorf("Got(page) has a script; pages work without JavaScript")
+		}
+		// Paging by keyset links, filters keep the other parameters.
+		page1 := call(e, "GET", "/guilds/"+guildG+"?limit=3", "").Body.String()
+		next := regexp.MustCompile(`<a rel="next" href="([^"]+)"`).FindStringSubmatch(page1)
+		if len(next) != 2 || !strings.Contains(next[1], "limit=3") {
+			t.Fatalf("Got(next link) = %v, want one keeping limit=3", next)
+		}
+		page2 := call(e, "GET", strings.ReplaceAll(next[1], "&amp;", "&"), "").Body.String()
+		if got := boardRows(page2); len(got) != 1 || got[0] != fixtureRows[3] {
+			t.Errorf("Got(page 2 rows) = %q, want [%s]", got, fixtureRows[3])
+		}
+		if !strings.Contains(page2, "First page") {
+			t.Errorf("Got(page 2) lacks a link back to the first page")
+		}
+		gold := call(e, "GET", "/guilds/"+guildG+"?division=Gold", "").Body.String()
+		if got := boardRows(gold); len(got) != 1 || got[0] != fixtureRows[3] {
+			t.Errorf("Got(Gold rows) = %q, want Dan only", got)
+		}
+	})
+}
+
+func TestPagesNotFound(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		seedFixture(t, e)
+		tests := []struct {
+			name, path string
+			status     int
+			text       string
+		}{
+			{"unknown guild", "/guilds/" + otherGuild, 404, "not found"},
+			{"unknown player", "/guilds/" + guildG + "/players/31337", 404, "player 31337 not found"},
+			{"player of unknown guild", "/guilds/" + otherGuild + "/players/1001", 404, "not found"},
+			{"unknown match", "/guilds/" + guildG + "/matches/424242", 404, "match 424242 not found"},
+			{"match id not a number", "/guilds/" + guildG + "/matches/first", 404, "match"},
+			{"unknown page", "/leaderboard", 404, "There is no page at /leaderboard"},
+			{"bad season", "/guilds/" + guildG + "?season=x", 400, "season"},
+			{"missing season", "/guilds/" + guildG + "?season=4", 404, "season"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				rec := call(e, "GET", tt.path, "")
+				body := rec.Body.String()
+				if rec.Code != tt.status || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") ||
+					!strings.Contains(body, "<h1>") || !strings.Contains(body, tt.text) {
+					t.Errorf("Got(GET %s) = %d %q, want an HTML %d page saying %q", tt.path, rec.Code, body, tt.status, tt.text)
+				}
+			})
+		}
+		if rec := call(e, "GET", "/", ""); rec.Code != 200 {
+			t.Errorf("Got(GET /) = %d, want 200", rec.Code)
+		}
+		if rec := call(e, "POST", "/", ""); rec.Code != 405 {
+			t.Errorf("Got(POST /) = %d, want 405", rec.Code)
+		}
+	})
+}
+
+func TestPlayerPage(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		f := seedFixture(t, e)
+		html := call(e, "GET", "/guilds/"+guildG+"/players/1001", "").Body.String()
+		for _, want := range []string{
+			"<h1>Alice</h1>", `<dd id="rating">1900 ± 40</dd>`, "#1", "1 W · 1 L · 1 D",
+			`<svg class="chart"`, `aria-label="Rating history, 4 matches"`,
+			`href="/guilds/` + guildG + `/matches/` + itoa64(f.matchIDs[3]) + `"`,
+			`<table id="partners">`, ">Bob</a></td><td class=\"num\">2</td>", // Bob partnered Alice twice
+		} {
+			if !strings.Contains(html, want) {
+				t.Errorf("Got(player page) lacks %q", want)
+			}
+		}
+		if n := strings.Count(html, "<circle"); n != 4 {
+			t.Errorf("Got(chart points) = %d, want 4", n)
+		}
+		eve := call(e, "GET", "/guilds/"+guildG+"/players/1005", "").Body.String()
+		if !strings.Contains(eve, `id="provisional">placement 1/1`) && !strings.Contains(eve, `id="provisional"`) {
+			t.Errorf("Got(Eve's page) lacks the provisional badge")
+		}
+		if !strings.Contains(eve, "unranked") {
+			t.Errorf("Got(Eve's page) lacks unranked")
+		}
+		gus := call(e, "GET", "/guilds/"+guildG+"/players/1007", "").Body.String()
+		if !strings.Contains(gus, `id="stale">inactive`) {
+			t.Errorf("Got(Gus's page) lacks the inactive badge")
+		}
+	})
+}
+
+func TestMatchPage(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		f := seedFixture(t, e)
+		html := call(e, "GET", "/guilds/"+guildG+"/matches/"+itoa64(f.matchIDs[1]), "").Body.String()
+		for _, want := range []string{"Match #" + itoa64(f.matchIDs[1]), `<dd id="state">confirmed</dd>`, `<dd id="result">team 1 won</dd>`,
+			"Team 1 · won", ">Cleo</a>", `class="win">&#43;40.2`, `class="loss">-40.2`, "Win chance"} {
+			if !strings.Contains(html, want) {
+				t.Errorf("Got(match page) lacks %q", want)
+			}
+		}
+		// An open match shows what each player stands to gain or lose.
+		queues, err := e.svc.Queues(context.Background(), guildG)
+		mustf(t, err, "Queues")
+		m, err := e.svc.CreateMatch(context.Background(), ladder.NewMatch{GuildID: guildG, QueueID: queues[0].ID,
+			Teams: [2][]string{{"1001", "1004"}, {"1002", "1003"}}, Quality: 0.9})
+		mustf(t, err, "CreateMatch")
+		open := call(e, "GET", "/guilds/"+guildG+"/matches/"+itoa64(m.ID), "").Body.String()
+		for _, want := range []string{`<dd id="state">open</dd>`, "not played yet", "stands to gain", "0.90"} {
+			if !strings.Contains(open, want) {
+				t.Errorf("Got(open match page) lacks %q", want)
+			}
+		}
+	})
+}
+
+func TestPagesEscapeNames(t *testing.T) {
+	e := newEnv(t, testdb.DSN(t, testdb.SQLite), Options{})
+	ctx := context.Background()
+	_, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildG, Team1: []string{"1", "2"}, Team2: []string{"3", "4"}, Winner: 1,
+		Names: map[string]string{"1": `<script>alert(1)</script>`, "3": `"><img src=x onerror=alert(1)>`}})
+	mustf(t, err, "RecordResult")
+	for _, path := range []string{"/guilds/" + guildG + "/players/1", "/guilds/" + guildG + "/players/2", "/guilds/" + guildG + "/matches/1"} {
+		html := call(e, "GET", path, "").Body.String()
+		if strings.Contains(html, "<script>alert") || strings.Contains(html, "<img src=x") {
+			t.Errorf("Got(GET %s) has an unescaped name:\n%s", path, html)
+		}
+	}
+}
+
+func TestReadyzWithDatabase(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		if rec := call(e, "GET", "/readyz", ""); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"database":"ok"`) {
+			t.Errorf("Got(readyz) = %d %s, want 200 database ok", rec.Code, rec.Body)
+		}
+		e.db.Close()
+		if rec := call(e, "GET", "/readyz", ""); rec.Code != 503 || !strings.Contains(rec.Body.String(), `"database":"unreachable"`) {
+			t.Errorf("Got(readyz after close) = %d %s, want 503 database unreachable", rec.Code, rec.Body)
+		}
+	})
+}
+
+func TestMetricsWithDatabase(t *testing.T) {
+	m := NewMetrics()
+	e := newEnv(t, testdb.DSN(t, testdb.SQLite), Options{Metrics: m})
+	mustf(t, m.RegisterDB(e.db.SQL()), "RegisterDB")
+	seedFixture(t, e)
+	call(e, "GET", "/api/v1/guilds/"+guildG+"/leaderboard", "")
+	call(e, "GET", "/api/v1/guilds/"+guildG+"/players/0", "")
+	body := call(e, "GET", "/metrics", "").Body.String()
+	for _, want := range []string{
+		`go_sql_max_open_connections{db_name="ladderbot"} 4`,
+		`ladderbot_http_requests_total{code="200",route="GET /api/v1/guilds/{guild}/leaderboard"} 1`,
+		`ladderbot_http_requests_total{code="404",route="GET /api/v1/guilds/{guild}/players/{id}"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("Got(/metrics) lacks %q", want)
+		}
+	}
+}
+
+// TestBrowser loads the leaderboard and a player page in headless Chromium
+// from a real listener and checks what the browser rendered: the rows in
+// rank order and the rating-history chart as SVG in the DOM.
+func TestBrowser(t *testing.T) {
+	e := newEnv(t, testdb.DSN(t, testdb.SQLite), Options{})
+	f := seedFixture(t, e)
+	ts := httptest.NewServer(e.srv.Handler())
+	defer ts.Close()
+
+	dom := dumpDOM(t, ts.URL+"/guilds/"+guildG)
+	if got := boardRows(dom); strings.Join(got, "|") != strings.Join(fixtureRows, "|") {
+		t.Errorf("Got(rendered rows) = %q, want %q\n%s", got, fixtureRows, dom)
+	}
+	if !strings.Contains(dom, "<title>Leaderboard · ladderbot</title>") {
+		t.Errorf("Got(rendered title) missing")
+	}
+
+	dom = dumpDOM(t, ts.URL+"/guilds/"+guildG+"/players/1001")
+	svg := regexp.MustCompile(`(?s)<svg class="chart".*?</svg>`).FindString(dom)
+	if svg == "" {
+		t.Fatalf("Got(player page) has no rendered chart:\n%s", dom)
+	}
+	if n := strings.Count(svg, "<circle"); n != 4 {
+		t.Errorf("Got(rendered chart points) = %d, want 4", n)
+	}
+	for _, want := range []string{`<polyline class="line"`, `<polygon class="band"`, "match #" + itoa64(f.matchIDs[1])} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("Got(rendered chart) lacks %q", want)
+		}
+	}
+	if !strings.Contains(dom, `<dd id="rating">1900 ± 40</dd>`) {
+		t.Errorf("Got(rendered player page) lacks the rating")
+	}
+	dom = dumpDOM(t, ts.URL+"/guilds/"+otherGuild)
+	if !strings.Contains(dom, "<h1>Not found</h1>") {
+		t.Errorf("Got(rendered 404 page) = %s", dom)
+	}
+}
+
+func TestLeaderboardPageSeasonsAndQueues(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		seedFixture(t, e)
+		ctx := context.Background()
+		_, err := e.svc.CreateQueue(ctx, ladder.System, ladder.NewQueue(guildG, "1v1", 1))
+		mustf(t, err, "CreateQueue")
+		_, err = e.svc.EndSeason(ctx, ladder.System, guildG, 1)
+		mustf(t, err, "EndSeason")
+		e.srv.Invalidate(guildG)
+
+		current := call(e, "GET", "/guilds/"+guildG, "").Body.String()
+		for _, want := range []string{`<span class="on">Season 2</span>`, `href="/guilds/` + guildG + `?season=1"`,
+			`<span class="on">2v2</span>`, `href="/guilds/` + guildG + `?queue=1v1"`, `id="empty"`} {
+			if !strings.Contains(current, want) {
+				t.Errorf("Got(current season page) lacks %q", want)
+			}
+		}
+		past := call(e, "GET", "/guilds/"+guildG+"?season=1", "").Body.String()
+		if got := boardRows(past); strings.Join(got, "|") != strings.Join(fixtureRows, "|") {
+			t.Errorf("Got(season 1 rows) = %q, want the frozen %q", got, fixtureRows)
+		}
+		if !strings.Contains(past, "Season 1 (ended ") {
+			t.Errorf("Got(season 1 page) does not say it ended")
+		}
+		lb := decode[leaderboardJSON](t, call(e, "GET", "/api/v1/guilds/"+guildG+"/leaderboard?season=1&queue=2v2", ""))
+		if lb.Season != 1 || len(lb.Players) != 4 {
+			t.Errorf("Got(JSON season 1) = season %d with %d players, want 1 with 4", lb.Season, len(lb.Players))
+		}
+		if other := call(e, "GET", "/guilds/"+guildG+"?queue=1v1", "").Body.String(); !strings.Contains(other, `<span class="on">1v1</span>`) {
+			t.Errorf("Got(1v1 page) does not select 1v1")
+		}
+	})
+}

@@ -1,0 +1,191 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// Options configure a Server. Only Log may be left out of a minimal server;
+// the zero values of the limits pick the defaults below.
+type Options struct {
+	// Service is the ladder the pages and the API show and change; without
+	// one the server answers only the operations endpoints.
+	Service *ladder.Service
+	// Log receives one line per request and the server's start and stop.
+	Log *slog.Logger
+	// Metrics is served on /metrics and records every request; nil serves 404 there.
+	Metrics *Metrics
+	// Ping checks the database for /readyz; nil means no database to check.
+	Ping func(ctx context.Context) error
+	// GatewayReady reports whether the Discord gateway is connected, for
+	// /readyz; nil when this process runs no bot (ladderbot serve).
+	GatewayReady func() bool
+	// MaxBody caps request bodies in bytes (default 64 KiB); larger ones get 413.
+	MaxBody int64
+	// RatePerToken is the steady requests per second one API token may make
+	// (default 20) and RateBurst the burst above it (default 40); a negative
+	// rate turns the limit off.
+	RatePerToken float64
+	RateBurst    int
+	// CacheTTL is how long an encoded leaderboard page is served from
+	// memory (default 2 s; negative: never cached). Leaderboard responses
+	// say Cache-Control: public, max-age of the same length, at least 1 s.
+	CacheTTL time.Duration
+	// Now is the clock for rate limits and cache ages (default time.Now).
+	Now func() time.Time
+}
+
+// Server is ladderbot's HTTP server: pages, JSON API and operations endpoints.
+type Server struct {
+	svc   *ladder.Service
+	pages pageTemplates
+	board *boardCache
+	// cacheControl is the Cache-Control of leaderboard reads.
+	cacheControl string
+	log          *slog.Logger
+	metrics      *Metrics
+	ping         func(ctx context.Context) error
+	gateway      func() bool
+	maxBody      int64
+	limiter      *rateLimiter
+	now          func() time.Time
+	mux          *http.ServeMux
+	handler      http.Handler
+}
+
+// New returns a Server with its routes ready; serve it with Serve or mount
+// Handler elsewhere.
+func New(opts Options) *Server {
+	s := &Server{
+		svc:     opts.Service,
+		pages:   parsePages(),
+		log:     opts.Log,
+		metrics: opts.Metrics,
+		ping:    opts.Ping,
+		gateway: opts.GatewayReady,
+		maxBody: opts.MaxBody,
+		now:     opts.Now,
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = 64 << 10
+	}
+	rate, burst := opts.RatePerToken, opts.RateBurst
+	if rate == 0 {
+		rate = 20
+	}
+	if burst <= 0 {
+		burst = 40
+	}
+	s.limiter = newRateLimiter(rate, burst, s.now)
+	ttl := opts.CacheTTL
+	if ttl == 0 {
+		ttl = 2 * time.Second
+	}
+	s.cacheControl = fmt.Sprintf("public, max-age=%d", max(1, int(ttl.Round(time.Second)/time.Second)))
+	if s.svc != nil {
+		s.board = newBoardCache(s.svc.Leaderboard, ttl, s.now)
+	}
+	s.mux = s.routes()
+	s.handler = s.observe(s.mux)
+	return s
+}
+
+// Handler returns the server's root handler with logging, metrics, panic
+// recovery and the body limit applied.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.Handle("GET /metrics", s.metrics.Handler())
+	if s.svc == nil {
+		return mux
+	}
+	// Pages (SPEC 7), server-rendered, no JavaScript.
+	mux.HandleFunc("/", s.home)
+	mux.HandleFunc("GET /guilds/{guild}", s.leaderboardHTML)
+	mux.HandleFunc("GET /guilds/{guild}/players/{id}", s.playerHTML)
+	mux.HandleFunc("GET /guilds/{guild}/matches/{id}", s.matchHTML)
+	// Read-only JSON.
+	const g = "/api/v1/guilds/{guild}"
+	mux.HandleFunc("/api/", s.notFoundJSON)
+	mux.HandleFunc("GET "+g+"/leaderboard", s.apiLeaderboard)
+	mux.HandleFunc("GET "+g+"/players/{id}", s.apiPlayer)
+	mux.HandleFunc("GET "+g+"/matches/{id}", s.apiMatch)
+	mux.HandleFunc("GET "+g+"/matches.csv", s.apiMatchesCSV)
+	// Game-server API, with a bearer token of the guild.
+	mux.HandleFunc("POST "+g+"/matches", s.authed(s.apiRecordMatch))
+	mux.HandleFunc("POST "+g+"/balance", s.authed(s.apiBalance))
+	mux.HandleFunc("GET "+g+"/admin/players/{id}/rating", s.authed(s.apiAdminGetRating))
+	mux.HandleFunc("PUT "+g+"/admin/players/{id}/rating", s.authed(s.apiAdminSetRating))
+	mux.HandleFunc("POST "+g+"/admin/players/{id}/rating/reset", s.authed(s.apiAdminResetRating))
+	mux.HandleFunc("GET "+g+"/admin/health", s.authed(s.apiAdminHealth))
+	return mux
+}
+
+// Invalidate drops the cached leaderboard pages of a guild, for a process
+// that changes ratings other than through this server (the bot in
+// ladderbot run); without it they expire after CacheTTL.
+func (s *Server) Invalidate(guildID string) {
+	if s.board != nil {
+		s.board.invalidate(guildID)
+	}
+}
+
+// Serve answers HTTP on ln until ctx is done, then shuts down gracefully:
+// it stops accepting, lets requests in flight finish for up to 10 s, and
+// returns nil. Any other failure of the listener is returned.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	s.log.Info("web: serving", "addr", ln.Addr().String())
+	select {
+	case err := <-errc:
+		return fmt.Errorf("web: serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	err := srv.Shutdown(shutCtx)
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) {
+		return fmt.Errorf("web: serve: %w", serr)
+	}
+	if err != nil {
+		return fmt.Errorf("web: shutdown: %w", err)
+	}
+	s.log.Info("web: stopped")
+	return nil
+}
+
+// ListenAndServe listens on addr (host:port) and serves until ctx is done.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("web: listen: %w", err)
+	}
+	return s.Serve(ctx, ln)
+}
