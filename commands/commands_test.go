@@ -315,3 +315,35 @@ func TestModAndConfig(t *testing.T) {
 		t.Errorf("Got(/match without matches) error = %v, want not found", err)
 	}
 }
+
+// TestCorrectClosedSeason shows a moderator, before and after, that
+// correcting a match of a closed season freezes its standings again and
+// moves ratings of the season after it.
+func TestCorrectClosedSeason(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	p := []string{user(1), user(2), user(3), user(4)}
+	r, err := f.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guild, Team1: p[:2], Team2: p[2:], Winner: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.ok(admin("mod season end", nil))
+	if _, err := f.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guild, Team1: p[:2], Team2: p[2:], Winner: 2}); err != nil {
+		t.Fatal(err)
+	}
+	opts := map[string]any{"match": r.Match.ID, "winner": int64(2)}
+	pre := f.ok(admin("mod correct", opts))
+	if !strings.Contains(pre.Content, "Final standings of season 1 frozen again") || !strings.Contains(pre.Content, "Carried into later seasons") {
+		t.Errorf("Got(preview) = %q, want the re-frozen season and carried changes", pre.Content)
+	}
+	done := f.ok(admin("mod correct", opts))
+	if len(done.Buttons) == 0 {
+		t.Fatalf("Got(preview) = %+v, want an apply button", done)
+	}
+	apply := click(user(9999), done.Buttons[0][0].CustomID)
+	apply.Permissions = PermManageGuild
+	applied := f.ok(apply)
+	if !strings.Contains(applied.Content, "frozen again") {
+		t.Errorf("Got(apply) = %q, want the re-frozen season", applied.Content)
+	}
+}

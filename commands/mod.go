@@ -109,7 +109,7 @@ func (h *handlers) modMatch(ctx context.Context, req Request) (Reply, error) {
 		}
 		return Reply{
 			Ephemeral: true,
-			Content:   fmt.Sprintf("Preview: set match #%d to **%s**. Nothing has changed yet.\n%s", id, winnerText(int(winner)), replayedLines(c.Changed)),
+			Content:   fmt.Sprintf("Preview: set match #%d to **%s**. Nothing has changed yet.\n%s", id, winnerText(int(winner)), correctionLines(c)),
 			Buttons: [][]Button{{{Label: "Apply correction", Style: Danger,
 				CustomID: ID(actModCorrect, id, strconv.Itoa(int(winner)))}}},
 		}, nil
@@ -245,9 +245,28 @@ func correctionReply(c ladder.Correction, req Request) Reply {
 	if m.State.Rated() {
 		what += ": " + winnerText(m.Winner)
 	}
-	text := what + ".\n" + replayedLines(c.Changed)
-	post := Reply{Content: fmt.Sprintf("%s (by %s).\n%s", what, mention(req.UserID), replayedLines(c.Changed)), Mentions: m.Players()}
+	text := what + ".\n" + correctionLines(c)
+	post := Reply{Content: fmt.Sprintf("%s (by %s).\n%s", what, mention(req.UserID), correctionLines(c)), Mentions: m.Players()}
 	return Reply{Ephemeral: true, Content: text, Posts: []Post{{ChannelID: matchChannel(m, req), Message: post}}}
+}
+
+// correctionLines lists the rating changes of a correction and, for a
+// match of a closed season, the standings frozen again and the changes
+// carried into the seasons after it.
+func correctionLines(c ladder.Correction) string {
+	text := replayedLines(c.Changed)
+	if len(c.Refrozen) == 0 {
+		return text
+	}
+	nums := make([]string, len(c.Refrozen))
+	for i, n := range c.Refrozen {
+		nums[i] = strconv.Itoa(n)
+	}
+	text += fmt.Sprintf("Final standings of season %s frozen again.\n", strings.Join(nums, ", "))
+	if len(c.Carried) > 0 {
+		text += "Carried into later seasons:\n" + replayedLines(c.Carried)
+	}
+	return text
 }
 
 // replayedLines lists whose displayed rating a change moves and by how much.

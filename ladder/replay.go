@@ -111,8 +111,10 @@ type Replayed struct {
 // replayFrom re-rates ladder (q, season) from log position fromSeq on, after
 // the caller changed or voided the match there: it locks every player whose
 // rows the replay touches, rewrites their log rows and ratings, and returns
-// whose displayed rating changed.
-func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fromSeq int64) ([]Replayed, error) {
+// whose rating changed. starts, when not nil, gives some players a new
+// state to enter the replay with in place of the one their log recorded
+// (a season's base changed by a correction of the season before).
+func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fromSeq int64, starts map[string]State) ([]Replayed, error) {
 	model, err := modelFor(q)
 	if err != nil {
 		return nil, err
@@ -174,6 +176,9 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 		if !seen[c.UserID] {
 			seen[c.UserID] = true
 			f.rows[c.UserID].State, f.rows[c.UserID].Record = c.Before, c.Record
+			if st, ok := starts[c.UserID]; ok {
+				f.rows[c.UserID].State = st
+			}
 		}
 		if c.Kind != "match" {
 			adjs = append(adjs, c)

@@ -14,6 +14,11 @@ type Correction struct {
 	Match       Match
 	AlreadyDone bool
 	Changed     []Replayed
+	// Refrozen lists the closed seasons whose final standings the
+	// correction froze again, and Carried the players whose ratings in
+	// the seasons after the match's changed through the carry-over.
+	Refrozen []int
+	Carried  []Replayed
 }
 
 // Resolve settles an unrated match (open, reported or disputed) with
@@ -127,11 +132,20 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 		}
 	}
 	res.Match = m
+	if res.Refrozen, res.Carried, err = s.carryMatch(ctx, tx, m, res.Changed); err != nil {
+		return Correction{}, err
+	}
 	if err := nameReplayed(ctx, tx, guildID, res.Changed); err != nil {
+		return Correction{}, err
+	}
+	if err := nameReplayed(ctx, tx, guildID, res.Carried); err != nil {
 		return Correction{}, err
 	}
 	after := matchAudit(m)
 	after["changed"] = res.Changed
+	if len(res.Refrozen) > 0 {
+		after["refrozen_seasons"], after["carried"] = res.Refrozen, res.Carried
+	}
 	err = audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: action, MatchID: m.ID, Reason: reason, At: s.now()}, matchAudit(before), after)
 	return res, err
 }
@@ -150,7 +164,28 @@ func (s *Service) replayMatch(ctx context.Context, tx Tx, m Match) ([]Replayed, 
 	if err != nil {
 		return nil, err
 	}
-	return replayFrom(ctx, tx, g, q, season, m.Seq)
+	return replayFrom(ctx, tx, g, q, season, m.Seq, nil)
+}
+
+// carryMatch carries a change of m's ladder forward when m belongs to a
+// closed season (carryCorrection).
+func (s *Service) carryMatch(ctx context.Context, tx Tx, m Match, changed []Replayed) ([]int, []Replayed, error) {
+	if len(changed) == 0 {
+		return nil, nil, nil
+	}
+	season, err := seasonByID(ctx, tx, m.GuildID, m.SeasonID)
+	if err != nil || season.Running() {
+		return nil, nil, err
+	}
+	g, err := tx.Guild(ctx, m.GuildID)
+	if err != nil {
+		return nil, nil, err
+	}
+	q, err := tx.Queue(ctx, m.QueueID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return carryCorrection(ctx, tx, g, q, season, changed)
 }
 
 func nameReplayed(ctx context.Context, tx Tx, guildID string, rs []Replayed) error {

@@ -39,6 +39,9 @@ type Tx interface {
 	EndSeason(ctx context.Context, seasonID int64, at time.Time) error
 	SaveSeasonResults(ctx context.Context, rs []SeasonResult) error
 	SeasonResults(ctx context.Context, seasonID, queueID int64) ([]SeasonResult, error)
+	// DeleteSeasonResults removes a queue's frozen standings of a season,
+	// before a correction freezes them again.
+	DeleteSeasonResults(ctx context.Context, seasonID, queueID int64) error
 
 	// UpsertPlayers adds players and refreshes non-empty names.
 	UpsertPlayers(ctx context.Context, ps []Player) error
@@ -52,6 +55,9 @@ type Tx interface {
 	// SaveRatings writes State, Record, Stale, Display, DisplayDev and
 	// Provisional of existing rows.
 	SaveRatings(ctx context.Context, rs []Rating) error
+	// SaveBases writes Base of existing rows: the state a player entered
+	// the season with, changed when a correction changes the season before.
+	SaveBases(ctx context.Context, rs []Rating) error
 	// Ratings returns the rows of userIDs in ladder k (all rows when userIDs
 	// is nil), ordered by user ID.
 	Ratings(ctx context.Context, k Key, userIDs []string) ([]Rating, error)

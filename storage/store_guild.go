@@ -294,6 +294,12 @@ func (t *tx) SaveSeasonResults(ctx context.Context, rs []ladder.SeasonResult) er
 	return wrap("save season results", err, "season results conflict")
 }
 
+// DeleteSeasonResults implements ladder.Tx.
+func (t *tx) DeleteSeasonResults(ctx context.Context, seasonID, queueID int64) error {
+	err := t.q(ctx).Where("season_id = ? AND queue_id = ?", seasonID, queueID).Delete(&seasonResultRow{}).Error
+	return wrap("delete season results", err, "")
+}
+
 // SeasonResults implements ladder.Tx.
 func (t *tx) SeasonResults(ctx context.Context, seasonID, queueID int64) ([]ladder.SeasonResult, error) {
 	var rows []seasonResultRow

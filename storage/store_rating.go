@@ -109,6 +109,18 @@ var savedRatingColumns = []string{"rating", "dev", "games", "last_at", "recent",
 // SaveRatings implements ladder.Tx as one upsert of existing rows, in key
 // order; the insert half never runs because every row exists.
 func (t *tx) SaveRatings(ctx context.Context, rs []ladder.Rating) error {
+	return t.updateRatings(ctx, rs, savedRatingColumns, "save ratings")
+}
+
+var baseRatingColumns = []string{"base_rating", "base_dev", "base_games", "base_last_at", "base_recent"}
+
+// SaveBases implements ladder.Tx like SaveRatings, for the base columns.
+func (t *tx) SaveBases(ctx context.Context, rs []ladder.Rating) error {
+	return t.updateRatings(ctx, rs, baseRatingColumns, "save rating bases")
+}
+
+// updateRatings writes columns of existing rating rows.
+func (t *tx) updateRatings(ctx context.Context, rs []ladder.Rating, columns []string, op string) error {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -121,9 +133,9 @@ func (t *tx) SaveRatings(ctx context.Context, rs []ladder.Rating) error {
 	})
 	err := t.q(ctx).Omit("name").Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "queue_id"}, {Name: "season_id"}, {Name: "user_id"}},
-		DoUpdates: clause.AssignmentColumns(savedRatingColumns),
+		DoUpdates: clause.AssignmentColumns(columns),
 	}).CreateInBatches(&rows, 200).Error
-	return wrap("save ratings", err, "rating conflict")
+	return wrap(op, err, "rating conflict")
 }
 
 // Ratings implements ladder.Tx.
