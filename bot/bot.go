@@ -65,8 +65,11 @@ type Bot struct {
 	base     context.Context
 	stop     context.CancelFunc
 	inflight sync.WaitGroup
-	closing  atomic.Bool
-	workers  chan struct{}
+	// gate orders admitting an interaction (inflight.Add) before the
+	// drain's Wait: closing is set under it, and nothing is admitted after.
+	gate    sync.Mutex
+	closing atomic.Bool
+	workers chan struct{}
 
 	ready      chan struct{}
 	readyOnce  sync.Once
@@ -158,11 +161,8 @@ func (b *Bot) Run(ctx context.Context) error {
 		return err
 	}
 	<-ctx.Done()
-	b.closing.Store(true)
-	drained := make(chan struct{})
-	go func() { b.inflight.Wait(); close(drained) }()
 	select {
-	case <-drained:
+	case <-b.drain():
 	case <-time.After(b.cfg.DrainTimeout):
 		b.log.Warn("shutdown: interactions still running after the drain timeout; cancelling them")
 		b.stop()
@@ -171,6 +171,32 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.log.Warn("closing gateway", "err", err)
 	}
 	return nil
+}
+
+// admit lets an interaction in unless the bot is draining; each true
+// answer is paired with one inflight.Done.
+func (b *Bot) admit() bool {
+	b.gate.Lock()
+	defer b.gate.Unlock()
+	if b.closing.Load() {
+		return false
+	}
+	b.inflight.Add(1)
+	return true
+}
+
+// drain stops admitting interactions and returns a channel closed when
+// those in flight have finished. Closing the gate under the lock makes
+// every Add happen before the Wait, as sync.WaitGroup requires; with a
+// bare flag, an interaction that read it just before the drain set it
+// could Add from zero after Wait had returned, and run after the drain.
+func (b *Bot) drain() <-chan struct{} {
+	b.gate.Lock()
+	b.closing.Store(true)
+	b.gate.Unlock()
+	drained := make(chan struct{})
+	go func() { b.inflight.Wait(); close(drained) }()
+	return drained
 }
 
 // open connects to the gateway, retrying transient failures with capped

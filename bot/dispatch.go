@@ -48,11 +48,13 @@ type interaction struct {
 // handler → map the error to user text → one log line.
 func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreate) {
 	start := time.Now()
-	if b.closing.Load() || !b.seen.first(ev.ID, start) {
+	if !b.admit() {
 		return
 	}
-	b.inflight.Add(1)
 	defer b.inflight.Done()
+	if !b.seen.first(ev.ID, start) {
+		return
+	}
 	it := &interaction{b: b, ic: ev.Interaction}
 	var (
 		rt  route

@@ -10,7 +10,6 @@ import (
 	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/ncruces/go-sqlite3"
 	"gorm.io/gorm"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -45,9 +44,8 @@ func transient(err error) bool {
 	if errors.As(err, &connErr) || pgconn.SafeToRetry(err) || pgconn.Timeout(err) {
 		return true
 	}
-	var liteErr *sqlite3.Error
-	if errors.As(err, &liteErr) {
-		return liteErr.Code() == sqlite3.BUSY || liteErr.Code() == sqlite3.LOCKED
+	if lockedErr(err) {
+		return true
 	}
 	var netErr net.Error
 	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||

@@ -119,7 +119,7 @@ func (p *proc) stop() {
 		p.t.Errorf("%s did not stop within 40 s of SIGTERM", p.name)
 	}
 	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
-		p.t.Errorf("Got(%s exit code after SIGTERM) = %d, want 0\n%s", p.name, code, p.tail(20))
+		p.t.Errorf("Got(%s exit code after SIGTERM) = %d, want 0\n%s%s", p.name, code, p.raceReports(), p.tail(20))
 	}
 
 }
@@ -162,6 +162,27 @@ func (p *proc) lines() []logLine {
 }
 
 // tail returns the last n lines of the log, for failure messages.
+// raceReports returns the race detector's reports in the process's log
+// (a race makes a -race binary exit 66 at the end, long after the report).
+func (p *proc) raceReports() string {
+	b, _ := os.ReadFile(p.logPath)
+	var out []byte
+	for {
+		i := bytes.Index(b, []byte("WARNING: DATA RACE"))
+		if i < 0 {
+			return string(out)
+		}
+		b = b[i:]
+		end := bytes.Index(b, []byte("\n==================\n"))
+		if end < 0 {
+			end = len(b)
+		}
+		out = append(out, b[:end]...)
+		out = append(out, "\n"...)
+		b = b[end:]
+	}
+}
+
 func (p *proc) tail(n int) string {
 	b, _ := os.ReadFile(p.logPath)
 	lines := bytes.Split(bytes.TrimRight(b, "\n"), []byte("\n"))
