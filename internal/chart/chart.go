@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 
 	gochart "github.com/wcharczuk/go-chart/v2"
@@ -103,7 +104,18 @@ func (c Chart) frame(series []gochart.Series) gochart.Chart {
 	return g
 }
 
+// fontOnce loads go-chart's default font before any chart renders. go-chart
+// checks whether it has loaded it without synchronization, so renders that
+// start together in a fresh process (several /profile at once) raced on
+// the first load; after Do, every render reads the loaded font.
+var fontOnce sync.Once
+
+func loadFont() {
+	fontOnce.Do(func() { gochart.GetDefaultFont() })
+}
+
 func render(w io.Writer, g gochart.Chart) error {
+	loadFont()
 	if err := g.Render(gochart.PNG, w); err != nil {
 		return fmt.Errorf("chart: render %q: %w", g.Title, err)
 	}
@@ -218,6 +230,7 @@ func Bars(w io.Writer, c Chart, bars []Bar) error {
 		YAxis:      gochart.YAxis{Name: c.YLabel, Range: axisRange(c.YRange)},
 		Bars:       vals,
 	}
+	loadFont()
 	if err := g.Render(gochart.PNG, w); err != nil {
 		return fmt.Errorf("chart: render %q: %w", c.Title, err)
 	}
