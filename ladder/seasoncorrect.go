@@ -13,11 +13,9 @@ import (
 // is replayed from the first of them. Frozen standings of the later
 // closed seasons are frozen again too. It returns the numbers of the
 // seasons whose standings it froze again and the players whose ratings
-// in later seasons changed.
+// in later seasons changed. Its caller (carryMatch) calls it only for a
+// closed season and a correction that changed someone's rating.
 func carryCorrection(ctx context.Context, tx Tx, g Guild, q Queue, season Season, changed []Replayed) ([]int, []Replayed, error) {
-	if season.Running() || len(changed) == 0 {
-		return nil, nil, nil
-	}
 	model, err := modelFor(q)
 	if err != nil {
 		return nil, nil, err
