@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 	"io"
 	"strconv"
 	"strings"
@@ -50,14 +51,14 @@ func runBalance(ctx context.Context, e cli, args []string) error {
 		}
 		ratings[i] = r
 	}
-	var splits []ladder.Split
+	var splits []matchmaking.Split
 	var err error
 	if *all {
-		splits, err = ladder.BalanceAllSizes(ratings)
+		splits, err = matchmaking.BalanceAllSizes(ratings)
 	} else {
-		var s ladder.Split
-		s, err = ladder.BalanceLobby(ratings, *size)
-		splits = []ladder.Split{s}
+		var s matchmaking.Split
+		s, err = matchmaking.BalanceLobby(ratings, *size)
+		splits = []matchmaking.Split{s}
 	}
 	if err != nil {
 		return fmt.Errorf("%s", ladder.ErrorMessage(err))
@@ -74,7 +75,7 @@ func runBalance(ctx context.Context, e cli, args []string) error {
 	return nil
 }
 
-func printBalanceJSON(w io.Writer, splits []ladder.Split, list bool) error {
+func printBalanceJSON(w io.Writer, splits []matchmaking.Split, list bool) error {
 	out := make([]balanceJSON, len(splits))
 	for i, s := range splits {
 		out[i] = balanceJSON{TeamSize: len(s.A), Gap: s.Gap, A: s.A, B: s.B, SitOut: s.SitOut, SumA: s.SumA, SumB: s.SumB, Exact: s.Exact}
@@ -88,7 +89,7 @@ func printBalanceJSON(w io.Writer, splits []ladder.Split, list bool) error {
 
 // printBalance writes a split for people: players by their 1-based position
 // on the command line, with their ratings.
-func printBalance(w io.Writer, ratings []float64, s ladder.Split) {
+func printBalance(w io.Writer, ratings []float64, s matchmaking.Split) {
 	team := func(idx []int) string {
 		parts := make([]string, len(idx))
 		for i, j := range idx {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/ladderbot/ladderbot/internal/chart"
-	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
@@ -36,7 +36,7 @@ type evalReport struct {
 func runEval(ctx context.Context, e cli, args []string) error {
 	fs := newFlagSet(e, "eval", "--data FILE [--model M] [--params k=v,...] [--warmup 0.8] [--predictions OUT.csv] [--plot FILE.png] [--json]")
 	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
-	model := fs.String("model", ladder.DefaultModel, "rating model: "+strings.Join(ladder.ModelNames(), ", "))
+	model := fs.String("model", rating.DefaultModel, "rating model: "+strings.Join(rating.ModelNames(), ", "))
 	params := fs.String("params", "", "model parameters as k=v,k=v over the model's defaults")
 	warmup := fs.Float64("warmup", 0.8, "fraction of matches replayed but not scored, in [0, 1)")
 	predictions := fs.String("predictions", "", "write seq,p_team1 for every match to this CSV")
@@ -59,7 +59,7 @@ func runEval(ctx context.Context, e cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := ladder.WarmupStart(d.Len(), *warmup)
+	start := rating.WarmupStart(d.Len(), *warmup)
 	if start >= d.Len() {
 		return fmt.Errorf("eval: %s has %d matches, none left to score after --warmup %g", *data, d.Len(), *warmup)
 	}
@@ -102,16 +102,16 @@ func evalUsage(e cli, fs *flag.FlagSet, format string, args ...any) error {
 }
 
 // evalModel builds the model and returns every parameter it uses.
-func evalModel(name, params string) (ladder.Model, map[string]float64, error) {
-	p, err := ladder.ParseParams(params)
+func evalModel(name, params string) (rating.Model, map[string]float64, error) {
+	p, err := rating.ParseParams(params)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--params: %w", err)
 	}
-	resolved, err := ladder.ResolveParams(name, p)
+	resolved, err := rating.ResolveParams(name, p)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := ladder.NewModel(name, resolved)
+	m, err := rating.NewModel(name, resolved)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,20 +120,20 @@ func evalModel(name, params string) (ladder.Model, map[string]float64, error) {
 
 // evalLoad reads and prepares a match CSV; a malformed row fails the
 // whole file with its line number.
-func evalLoad(path string) (*ladder.Dataset, error) {
+func evalLoad(path string) (*rating.Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open match csv: %w", err)
 	}
 	defer f.Close()
-	recs, err := ladder.ReadMatchCSV(f)
+	recs, err := rating.ReadMatchCSV(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("%s: no matches", path)
 	}
-	d, err := ladder.NewDataset(recs)
+	d, err := rating.NewDataset(recs)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -183,7 +183,7 @@ func evalWriteAtomic(path string, write func(io.Writer) error) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-func evalWritePredictions(w io.Writer, d *ladder.Dataset, preds []float64) error {
+func evalWritePredictions(w io.Writer, d *rating.Dataset, preds []float64) error {
 	buf := make([]byte, 0, 64*len(preds)+16)
 	buf = append(buf, "seq,p_team1\n"...)
 	for i, r := range d.Records {
@@ -196,7 +196,7 @@ func evalWritePredictions(w io.Writer, d *ladder.Dataset, preds []float64) error
 	return err
 }
 
-func evalWriteReliability(path, model string, res ladder.EvalResult) error {
+func evalWriteReliability(path, model string, res rating.EvalResult) error {
 	var meanP, wins []float64
 	var counts []int
 	for _, b := range res.Bins {
@@ -219,7 +219,7 @@ func evalFormatParams(p map[string]float64) string {
 	return strings.Join(parts, ",")
 }
 
-func evalPrint(w io.Writer, rep evalReport, start int, res ladder.EvalResult) {
+func evalPrint(w io.Writer, rep evalReport, start int, res rating.EvalResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "model\t%s\n", rep.Model)
 	fmt.Fprintf(tw, "params\t%s\n", evalFormatParams(rep.Params))

@@ -3,14 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ladderbot/ladderbot/ladder"
 )
 
 const (
@@ -26,22 +25,22 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 // smallResult evaluates the small test history in-process for comparison.
-func smallResult(t *testing.T, model string, params map[string]float64, warmup float64) (ladder.EvalResult, []float64) {
+func smallResult(t *testing.T, model string, params map[string]float64, warmup float64) (rating.EvalResult, []float64) {
 	t.Helper()
 	f, err := os.Open(smallCSV)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := ladder.ReadMatchCSV(f)
+	recs, err := rating.ReadMatchCSV(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := ladder.NewModel(model, params)
+	m, err := rating.NewModel(model, params)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := ladder.NewDataset(recs)
+	d, err := rating.NewDataset(recs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +87,7 @@ func TestEvalJSON(t *testing.T) {
 				}
 			}
 			params, _ := got["params"].(map[string]any)
-			defs, _ := ladder.ModelParams(tt.model)
+			defs, _ := rating.ModelParams(tt.model)
 			if len(params) != len(defs) {
 				t.Errorf("Got(params) = %v, want all %d parameters of %s", params, len(defs), tt.model)
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"io"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -35,7 +36,7 @@ func runExport(ctx context.Context, e cli, args []string) error {
 		return err
 	}
 	if *out == "" {
-		return ladder.WriteMatchCSV(e.stdout, recs)
+		return rating.WriteMatchCSV(e.stdout, recs)
 	}
-	return evalWriteAtomic(*out, func(w io.Writer) error { return ladder.WriteMatchCSV(w, recs) })
+	return evalWriteAtomic(*out, func(w io.Writer) error { return rating.WriteMatchCSV(w, recs) })
 }

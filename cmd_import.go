@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"os"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -29,7 +30,7 @@ func runImport(ctx context.Context, e cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	recs, err := ladder.ReadMatchCSV(f)
+	recs, err := rating.ReadMatchCSV(f)
 	f.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *data, err)

@@ -4,14 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"math"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // tuneMaxPoints bounds a grid, so a typo cannot start a week-long search.
@@ -39,7 +38,7 @@ type tuneReport struct {
 func runTune(ctx context.Context, e cli, args []string) error {
 	fs := newFlagSet(e, "tune", "--data FILE --model M --grid k=a:b:step,... [--params k=v,...] [--warmup 0.8] [--burnin 0.5] [--json]")
 	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
-	model := fs.String("model", ladder.DefaultModel, "rating model: "+strings.Join(ladder.ModelNames(), ", "))
+	model := fs.String("model", rating.DefaultModel, "rating model: "+strings.Join(rating.ModelNames(), ", "))
 	grid := fs.String("grid", "", "parameters to search, k=a:b:step or k=v, comma-separated; required")
 	params := fs.String("params", "", "fixed parameters k=v,k=v over the model's defaults")
 	warmup := fs.Float64("warmup", 0.8, "fraction of matches to tune on; the rest is only scored, in (0, 1)")
@@ -62,7 +61,7 @@ func runTune(ctx context.Context, e cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("--grid: %w", err)
 	}
-	fixed, err := ladder.ParseParams(*params)
+	fixed, err := rating.ParseParams(*params)
 	if err != nil {
 		return fmt.Errorf("--params: %w", err)
 	}
@@ -74,8 +73,8 @@ func runTune(ctx context.Context, e cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	tuneEnd := ladder.WarmupStart(d.Len(), *warmup)
-	tuneStart := ladder.WarmupStart(tuneEnd, *burnin)
+	tuneEnd := rating.WarmupStart(d.Len(), *warmup)
+	tuneStart := rating.WarmupStart(tuneEnd, *burnin)
 	if tuneStart >= tuneEnd || tuneEnd >= d.Len() {
 		return fmt.Errorf("tune: %d matches are too few to split with --warmup %g and --burnin %g", d.Len(), *warmup, *burnin)
 	}
@@ -89,7 +88,7 @@ func runTune(ctx context.Context, e cli, args []string) error {
 			best = i
 		}
 	}
-	m, err := ladder.NewModel(*model, points[best])
+	m, err := rating.NewModel(*model, points[best])
 	if err != nil {
 		return err
 	}
@@ -176,7 +175,7 @@ func tunePoints(model string, fixed map[string]float64, axes []tuneAxis) ([]map[
 		for i, a := range axes {
 			p[a.key] = a.values[idx[i]]
 		}
-		resolved, err := ladder.ResolveParams(model, p)
+		resolved, err := rating.ResolveParams(model, p)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +196,7 @@ func tunePoints(model string, fixed map[string]float64, axes []tuneAxis) ([]map[
 
 // tuneSearch scores every point on matches [start, end) after replaying
 // [0, end), on as many goroutines as there are processors.
-func tuneSearch(ctx context.Context, e cli, d *ladder.Dataset, model string, points []map[string]float64, start, end int) ([]float64, error) {
+func tuneSearch(ctx context.Context, e cli, d *rating.Dataset, model string, points []map[string]float64, start, end int) ([]float64, error) {
 	scores := make([]float64, len(points))
 	jobs := make(chan int)
 	bar := evalProgress(e, len(points), "tuning")
@@ -210,7 +209,7 @@ func tuneSearch(ctx context.Context, e cli, d *ladder.Dataset, model string, poi
 			defer wg.Done()
 			preds := make([]float64, end)
 			for i := range jobs {
-				m, err := ladder.NewModel(model, points[i])
+				m, err := rating.NewModel(model, points[i])
 				if err != nil {
 					mu.Lock()
 					firstErr = err

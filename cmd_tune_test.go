@@ -2,13 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"math"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/ladderbot/ladderbot/ladder"
 )
 
 func TestTuneJSON(t *testing.T) {
@@ -23,16 +22,16 @@ func TestTuneJSON(t *testing.T) {
 	// Recompute every grid point by hand on the tuning part: matches 0..319,
 	// scored from 160 (burn-in 0.5).
 	f, _ := os.Open(smallCSV)
-	recs, _ := ladder.ReadMatchCSV(f)
+	recs, _ := rating.ReadMatchCSV(f)
 	f.Close()
-	d, err := ladder.NewDataset(recs)
+	d, err := rating.NewDataset(recs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	preds := make([]float64, 320)
 	bestK, best := 0.0, math.Inf(1)
 	for _, k := range []float64{8, 16, 24, 32, 40} {
-		m, _ := ladder.NewModel("elo", map[string]float64{"k": k})
+		m, _ := rating.NewModel("elo", map[string]float64{"k": k})
 		d.Predict(m, 320, preds)
 		if s := d.Score(preds, 160, 320).LogLoss; s < best {
 			bestK, best = k, s
@@ -41,7 +40,7 @@ func TestTuneJSON(t *testing.T) {
 	if got.Params["k"] != bestK || math.Abs(got.TuneLogLoss-best) > 1e-12 || got.Points != 5 || got.TuneMatches != 320 || got.TuneScored != 160 {
 		t.Errorf("Got(tune) = %+v, want k=%g with tuning log loss %v over 5 points", got, bestK, best)
 	}
-	m, _ := ladder.NewModel("elo", map[string]float64{"k": bestK})
+	m, _ := rating.NewModel("elo", map[string]float64{"k": bestK})
 	want, _ := d.Evaluate(m, 0.8)
 	if got.Eval.Scored != 80 || math.Abs(got.Eval.LogLoss-want.LogLoss) > 1e-12 {
 		t.Errorf("Got(eval of best) = %+v, want scored 80, log loss %v", got.Eval, want.LogLoss)

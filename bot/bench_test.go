@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -29,7 +30,7 @@ func seedLadder(tb testing.TB, svc *ladder.Service, n, matches int) []string {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	start := time.Now().Add(-30 * 24 * time.Hour).UTC()
-	recs := make([]ladder.MatchRecord, matches)
+	recs := make([]rating.MatchRecord, matches)
 	for i := range recs {
 		var p [4]string
 		if 4*i+3 < n {
@@ -40,7 +41,7 @@ func seedLadder(tb testing.TB, svc *ladder.Service, n, matches int) []string {
 				p[j] = ids[perm[j]]
 			}
 		}
-		recs[i] = ladder.MatchRecord{Seq: i, Date: start.Add(time.Duration(i) * 30 * 24 * time.Hour / time.Duration(matches)),
+		recs[i] = rating.MatchRecord{Seq: i, Date: start.Add(time.Duration(i) * 30 * 24 * time.Hour / time.Duration(matches)),
 			Team1: p[:2], Team2: p[2:], Winner: 1 + rng.IntN(2)}
 	}
 	if _, err := svc.ImportMatches(context.Background(), testGuild, "", recs, nil); err != nil {

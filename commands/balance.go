@@ -1,8 +1,11 @@
 package commands
 
 import (
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
+
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 	"strings"
 
@@ -18,7 +21,7 @@ func (h *handlers) balanceCommand() Command {
 	for i := 1; i <= balanceSlots; i++ {
 		opts = append(opts, opt(OptUser, fmt.Sprintf("p%d", i), fmt.Sprintf("player %d", i), i <= 2))
 	}
-	one, eight := 1.0, float64(ladder.MaxTeamSize)
+	one, eight := 1.0, float64(rating.MaxTeamSize)
 	opts = append(opts,
 		Option{Type: OptInteger, Name: "team_size", Description: "players per team (default: half the lobby)", Min: &one, Max: &eight},
 		queueOpt())
@@ -54,14 +57,14 @@ func (h *handlers) balance(ctx context.Context, req Request) (Reply, error) {
 	for i, s := range st {
 		ratings[i] = s.Rating
 	}
-	split, err := ladder.BalanceLobby(ratings, int(size))
+	split, err := matchmaking.BalanceLobby(ratings, int(size))
 	if err != nil {
 		return Reply{}, err
 	}
 	team := func(idx []int) string {
 		var b strings.Builder
 		for _, i := range idx {
-			fmt.Fprintf(&b, "%s %s\n", mention(players[i]), rating(st[i].Rating, st[i].RD))
+			fmt.Fprintf(&b, "%s %s\n", mention(players[i]), ratingText(st[i].Rating, st[i].RD))
 		}
 		return b.String()
 	}

@@ -73,8 +73,8 @@ func mentions(ids []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// rating renders R ± RD as players read it.
-func rating(r, rd float64) string { return fmt.Sprintf("%.0f ± %.0f", r, rd) }
+// ratingText renders R ± RD as players read it.
+func ratingText(r, rd float64) string { return fmt.Sprintf("%.0f ± %.0f", r, rd) }
 
 // signed renders a rating change with its sign.
 func signed(d float64) string {

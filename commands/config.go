@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strconv"
 	"strings"
 	"time"
@@ -12,10 +13,10 @@ import (
 
 func (h *handlers) configCommand() Command {
 	var models []Choice
-	for _, m := range ladder.ModelNames() {
+	for _, m := range rating.ModelNames() {
 		models = append(models, Choice{Name: m, Value: m})
 	}
-	one, eight, zeroF, oneF := 1.0, float64(ladder.MaxTeamSize), 0.0, 1.0
+	one, eight, zeroF, oneF := 1.0, float64(rating.MaxTeamSize), 0.0, 1.0
 	hundred, days, week, day := 100.0, 3650.0, 7*24*60.0, 24*60.0
 	modelOpt := Option{Type: OptString, Name: "model", Description: "rating model", Choices: models}
 	teamOpt := func(required bool) Option {

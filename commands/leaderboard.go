@@ -155,7 +155,7 @@ func (h *handlers) renderBoard(ctx context.Context, guildID string, v boardView)
 		if name == "" {
 			name = mention(s.UserID)
 		}
-		fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d", s.Rank, name, s.Division, rating(s.Rating, s.RD), s.Wins, s.Losses)
+		fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d", s.Rank, name, s.Division, ratingText(s.Rating, s.RD), s.Wins, s.Losses)
 		if s.Draws > 0 {
 			fmt.Fprintf(&b, "-%d", s.Draws)
 		}

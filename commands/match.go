@@ -51,12 +51,12 @@ func matchDetailReply(d ladder.MatchDetail) Reply {
 	var teams [2]strings.Builder
 	for _, c := range d.Changes {
 		if c.Team == 1 || c.Team == 2 {
-			fmt.Fprintf(&teams[c.Team-1], "%s %s (%s)\n", name(c.UserID), rating(c.Rating, c.RD), signed(c.Delta))
+			fmt.Fprintf(&teams[c.Team-1], "%s %s (%s)\n", name(c.UserID), ratingText(c.Rating, c.RD), signed(c.Delta))
 		}
 	}
 	for _, s := range d.Stakes {
 		if s.Team == 1 || s.Team == 2 {
-			fmt.Fprintf(&teams[s.Team-1], "%s %s · win %s / loss %s\n", name(s.UserID), rating(s.Rating, s.RD), signed(s.IfWin), signed(s.IfLoss))
+			fmt.Fprintf(&teams[s.Team-1], "%s %s · win %s / loss %s\n", name(s.UserID), ratingText(s.Rating, s.RD), signed(s.IfWin), signed(s.IfLoss))
 		}
 	}
 	p := m.PTeam1

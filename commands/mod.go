@@ -148,7 +148,7 @@ func (h *handlers) modRating(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("%s: %s → %s.", mention(player), rating(r.Before.Rating, r.Before.RD), rating(r.After.Rating, r.After.RD))), nil
+	return Whisper(fmt.Sprintf("%s: %s → %s.", mention(player), ratingText(r.Before.Rating, r.Before.RD), ratingText(r.After.Rating, r.After.RD))), nil
 }
 
 // modQueue bans a player from the queues (for some hours or until
@@ -339,7 +339,7 @@ func seasonStandings(ro ladder.SeasonRollover) Reply {
 			if name == "" {
 				name = mention(s.UserID)
 			}
-			fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d\n", s.Rank, name, s.Division, rating(s.Rating, s.RD), s.Wins, s.Losses)
+			fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d\n", s.Rank, name, s.Division, ratingText(s.Rating, s.RD), s.Wins, s.Losses)
 		}
 		if b.Len() == 0 {
 			b.WriteString("No ranked players.")

@@ -74,7 +74,7 @@ func (h *handlers) profileReply(p ladder.Profile) Reply {
 		record += fmt.Sprintf(" · %s %d in a row", kind, abs(s.Streak))
 	}
 	e.Fields = []Field{
-		{Name: "Rating", Value: rating(s.Rating, s.RD), Inline: true},
+		{Name: "Rating", Value: ratingText(s.Rating, s.RD), Inline: true},
 		{Name: "GXE", Value: fmt.Sprintf("%.1f%%", s.GXE), Inline: true},
 		{Name: "Standing", Value: standing, Inline: true},
 		{Name: "Record", Value: record, Inline: true},

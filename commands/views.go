@@ -85,7 +85,7 @@ func resultView(m ladder.Match, changes []ladder.PlayerDelta, how string) Reply 
 	var teams [2]strings.Builder
 	for _, c := range changes {
 		if c.Team == 1 || c.Team == 2 {
-			fmt.Fprintf(&teams[c.Team-1], "%s %s (%s)\n", mention(c.UserID), rating(c.Rating, c.RD), signed(c.Delta))
+			fmt.Fprintf(&teams[c.Team-1], "%s %s (%s)\n", mention(c.UserID), ratingText(c.Rating, c.RD), signed(c.Delta))
 		}
 	}
 	e := Embed{Title: fmt.Sprintf("Match #%d %s: %s", m.ID, how, winnerText(m.Winner)), Color: ColorSuccess}

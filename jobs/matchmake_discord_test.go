@@ -3,6 +3,7 @@ package jobs_test
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 	"log/slog"
 	"slices"
 	"strings"
@@ -74,7 +75,7 @@ func TestMatchmakeToDiscord(t *testing.T) {
 		}
 
 		// The very message /queue join renders for this match.
-		want := commands.Announcement(ladder.FormedMatch{Match: m, Proposal: ladder.Proposal{Quality: m.Quality}, Queue: defaultQueue(t, p.svc, func(*ladder.Queue) {})})
+		want := commands.Announcement(ladder.FormedMatch{Match: m, Proposal: matchmaking.Proposal{Quality: m.Quality}, Queue: defaultQueue(t, p.svc, func(*ladder.Queue) {})})
 		if got.Content != want.Content {
 			t.Errorf("Got(content) = %q, want %q", got.Content, want.Content)
 		}

@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"math"
 	"sync"
 	"testing"
@@ -205,7 +206,7 @@ func seasonRace(t *testing.T, b backend, offsets [3]time.Duration, wantRan int) 
 // started from: R' = r0 + α(R − r0), RD' = rd0 (SPEC 4).
 func checkSoftReset(t *testing.T, p *proc, g ladder.Guild, before map[string]ladder.Standing) {
 	t.Helper()
-	model, err := ladder.NewModel(ladder.DefaultModel, nil)
+	model, err := rating.NewModel(rating.DefaultModel, nil)
 	if err != nil {
 		t.Fatalf("NewModel() = %v", err)
 	}

@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"testing"
 	"time"
 )
@@ -103,7 +104,7 @@ func TestSeasonRules(t *testing.T) {
 		}
 	}
 	last := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	got := CarryOver(State{Rating: 1800, Dev: 40, Games: 90, Last: last}, State{Rating: 1500, Dev: 130}, 0.5)
+	got := CarryOver(rating.State{Rating: 1800, Dev: 40, Games: 90, Last: last}, rating.State{Rating: 1500, Dev: 130}, 0.5)
 	if got.Rating != 1650 || got.Dev != 130 || got.Games != 0 || !got.Last.Equal(last) {
 		t.Errorf("CarryOver(1800) = %+v, want 1650 ± 130, 0 games, last kept", got)
 	}

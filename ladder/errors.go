@@ -3,6 +3,9 @@ package ladder
 import (
 	"errors"
 	"fmt"
+
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // Code classifies an error so the edges (bot, HTTP) can choose what to show
@@ -55,8 +58,7 @@ func ErrorCode(err error) Code {
 	if err == nil {
 		return ""
 	}
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := asError(err); ok {
 		return e.Code
 	}
 	return CodeInternal
@@ -66,9 +68,28 @@ func ErrorCode(err error) Code {
 // first *Error in its chain, or a generic text for internal errors, whose
 // details belong in the log and never in front of a user.
 func ErrorMessage(err error) string {
-	var e *Error
-	if errors.As(err, &e) && e.Code != CodeInternal {
+	if e, ok := asError(err); ok && e.Code != CodeInternal {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// asError returns the first *Error in err's chain. Failing that, it returns
+// the invalid-input error of rating or matchmaking as a CodeInvalid *Error
+// with the same message: those packages cannot import ladder, so their
+// errors are coded here, where they reach the bot and the HTTP layer.
+func asError(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	var re *rating.Error
+	if errors.As(err, &re) {
+		return &Error{Code: CodeInvalid, Message: re.Message, Err: re.Err}, true
+	}
+	var me *matchmaking.Error
+	if errors.As(err, &me) {
+		return &Error{Code: CodeInvalid, Message: me.Message, Err: me.Err}, true
+	}
+	return nil, false
 }

@@ -3,7 +3,11 @@ package ladder
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 func TestErrorCodeAndMessage(t *testing.T) {
@@ -19,6 +23,10 @@ func TestErrorCodeAndMessage(t *testing.T) {
 		{"coded", Errorf(CodeNotFound, "match %d not found", 7), CodeNotFound, "match 7 not found"},
 		{"wrapped coded", fmt.Errorf("storage: get: %w", Errorf(CodeConflict, "already rated")), CodeConflict, "already rated"},
 		{"internal hides cause", Wrap(CodeInternal, cause, "secret detail"), CodeInternal, "internal error"},
+		{"rating invalid", func() error { _, err := rating.NewModel("nope", nil); return err }(), CodeInvalid,
+			`unknown rating model "nope" (models: ` + strings.Join(rating.ModelNames(), ", ") + ")"},
+		{"wrapped matchmaking invalid", fmt.Errorf("balance: %w", func() error { _, err := matchmaking.BalanceLobby([]float64{1}, 1); return err }()),
+			CodeInvalid, "a lobby needs 2 to 1000 players, not 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

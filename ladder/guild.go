@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strconv"
 	"strings"
 	"time"
@@ -127,7 +128,7 @@ type Queue struct {
 // the default matchmaking settings of SPEC 3.
 func NewQueue(guildID, name string, k int) Queue {
 	return Queue{
-		GuildID: guildID, Name: name, TeamSize: k, Model: DefaultModel,
+		GuildID: guildID, Name: name, TeamSize: k, Model: rating.DefaultModel,
 		QStart: 0.80, QFloor: 0.50, Buckets: 5, Bucket: 30 * time.Second, Boost: 0.5, RDMax: 350,
 	}
 }
@@ -138,8 +139,8 @@ func (q Queue) Validate() error {
 	switch {
 	case strings.TrimSpace(q.Name) == "" || len(q.Name) > 32:
 		return Errorf(CodeInvalid, "queue name must be 1 to 32 characters")
-	case q.TeamSize < 1 || q.TeamSize > MaxTeamSize:
-		return Errorf(CodeInvalid, "team size must be from 1 to %d, not %d", MaxTeamSize, q.TeamSize)
+	case q.TeamSize < 1 || q.TeamSize > rating.MaxTeamSize:
+		return Errorf(CodeInvalid, "team size must be from 1 to %d, not %d", rating.MaxTeamSize, q.TeamSize)
 	case !(q.QFloor >= 0 && q.QFloor <= q.QStart && q.QStart <= 1):
 		return Errorf(CodeInvalid, "quality thresholds need 0 ≤ q_floor ≤ q_start ≤ 1, not %g and %g", q.QFloor, q.QStart)
 	case q.Buckets < 1 || q.Buckets > 100:
@@ -151,7 +152,7 @@ func (q Queue) Validate() error {
 	case !(q.RDMax > 0 && q.RDMax <= 1000):
 		return Errorf(CodeInvalid, "rd_max must be above 0 and at most 1000, not %g", q.RDMax)
 	}
-	_, err := NewModel(q.Model, q.Params)
+	_, err := rating.NewModel(q.Model, q.Params)
 	return err
 }
 

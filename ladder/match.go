@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 	"time"
 )
@@ -119,8 +120,8 @@ type RatingChange struct {
 	Team int
 	// Kind is "match", "set" or "reset".
 	Kind   string
-	Before State
-	After  State
+	Before rating.State
+	After  rating.State
 	// Record is the player's record before the change, so a replay can
 	// start at any row.
 	Record Record

@@ -1,6 +1,10 @@
 package ladder
 
-import "time"
+import (
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder/rating"
+)
 
 // Player is a Discord user within a guild.
 type Player struct {
@@ -17,8 +21,8 @@ type Rating struct {
 	QueueID  int64
 	SeasonID int64
 	UserID   string
-	State    State
-	Base     State
+	State    rating.State
+	Base     rating.State
 	Record
 	// Stale is set by the daily job after StaleDays without a rated match.
 	Stale bool
@@ -118,4 +122,10 @@ type Profile struct {
 	History []HistoryPoint
 	// Recent is the latest matches, newest first.
 	Recent []Match
+}
+
+// ratingGXE is the GXE a leaderboard shows beside r: on the Glicko scale it
+// reads the stored display columns, elsewhere the state (rating.DisplayedGXE).
+func ratingGXE(m rating.Model, r Rating) float64 {
+	return rating.DisplayedGXE(m, r.Display, r.DisplayDev, r.State)
 }

@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 	"slices"
 	"time"
 )
@@ -13,9 +14,9 @@ const InviteTimeout = 5 * time.Minute
 // Matchmaking returns the queue's matchmaking settings; unset (zero) bucket
 // settings and RD_max take SPEC 3's defaults. QFloor 0 is kept: it is the
 // "match immediately" mode.
-func (q Queue) Matchmaking() MatchmakingSettings {
-	d := DefaultMatchmaking()
-	s := MatchmakingSettings{TeamSize: q.TeamSize, QStart: q.QStart, QFloor: q.QFloor,
+func (q Queue) Matchmaking() matchmaking.Settings {
+	d := matchmaking.DefaultSettings()
+	s := matchmaking.Settings{TeamSize: q.TeamSize, QStart: q.QStart, QFloor: q.QFloor,
 		Buckets: q.Buckets, Bucket: q.Bucket, Boost: q.Boost, RDMax: q.RDMax}
 	if s.Buckets == 0 {
 		s.Buckets = d.Buckets
@@ -59,7 +60,7 @@ type JoinResult struct {
 // predicted win probability of team 1.
 type FormedMatch struct {
 	Match    Match
-	Proposal Proposal
+	Proposal matchmaking.Proposal
 	Queue    Queue
 }
 

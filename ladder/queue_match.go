@@ -1,8 +1,11 @@
 package ladder
 
 import (
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
+
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 	"time"
 )
@@ -39,7 +42,7 @@ func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, 
 		for _, t := range ts {
 			byID[t.ID] = t
 		}
-		for _, p := range FormMatches(entries, q.Matchmaking(), now) {
+		for _, p := range matchmaking.FormMatches(entries, q.Matchmaking(), now) {
 			if err := qt.DeleteTickets(ctx, p.EntryIDs); err != nil {
 				return err
 			}
@@ -98,7 +101,7 @@ func queuedPlayers(ts []Ticket) int {
 // queueEntries turns tickets into matchmaking entries with each member's
 // current rating and deviation in the queue's ladder. Team-glicko's RD is
 // grown for the time idle (SPEC 2.1 step 1), as the match would see it.
-func (s *Service) queueEntries(ctx context.Context, qt QueueTx, q Queue, ts []Ticket, now time.Time) ([]QueueEntry, error) {
+func (s *Service) queueEntries(ctx context.Context, qt QueueTx, q Queue, ts []Ticket, now time.Time) ([]matchmaking.Entry, error) {
 	season, err := qt.CurrentSeason(ctx, q.GuildID)
 	if err != nil {
 		return nil, err
@@ -115,13 +118,13 @@ func (s *Service) queueEntries(ctx context.Context, qt QueueTx, q Queue, ts []Ti
 	if err != nil {
 		return nil, err
 	}
-	states := make(map[string]State, len(rs))
+	states := make(map[string]rating.State, len(rs))
 	for _, r := range rs {
 		states[r.UserID] = r.State
 	}
-	tg, _ := model.(*TeamGlicko)
-	members := make([]Member, 0, len(users))
-	entries := make([]QueueEntry, 0, len(ts))
+	tg, _ := model.(*rating.TeamGlicko)
+	members := make([]matchmaking.Member, 0, len(users))
+	entries := make([]matchmaking.Entry, 0, len(ts))
 	for _, t := range ts {
 		start := len(members)
 		for _, u := range t.UserIDs {
@@ -129,15 +132,15 @@ func (s *Service) queueEntries(ctx context.Context, qt QueueTx, q Queue, ts []Ti
 			if !ok {
 				st = model.New()
 			}
-			m := Member{UserID: u, Rating: st.Rating, RD: st.Dev}
+			m := matchmaking.Member{UserID: u, Rating: st.Rating, RD: st.Dev}
 			if tg != nil {
-				m.RD = tg.grownRD(&st, now)
+				m.RD = tg.GrownRD(&st, now)
 			} else {
 				m.Rating, m.RD = model.Display(st)
 			}
 			members = append(members, m)
 		}
-		entries = append(entries, QueueEntry{ID: t.ID, Members: members[start:len(members):len(members)], JoinedAt: t.JoinedAt})
+		entries = append(entries, matchmaking.Entry{ID: t.ID, Members: members[start:len(members):len(members)], JoinedAt: t.JoinedAt})
 	}
 	return entries, nil
 }

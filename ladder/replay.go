@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 	"sort"
 )
@@ -31,19 +32,19 @@ func mergeEvents(ms []Match, adjs []RatingChange) []event {
 
 // applyAdjustment is how a moderator's set or reset replays: it sets the
 // rating, deviation and model memory, and keeps games and the last match time.
-func applyAdjustment(st State, adj RatingChange) State {
+func applyAdjustment(st rating.State, adj RatingChange) rating.State {
 	st.Rating, st.Dev, st.Recent = adj.After.Rating, adj.After.Dev, adj.After.Recent
 	return st
 }
 
 // folder replays events over per-player rows.
 type folder struct {
-	model Model
+	model rating.Model
 	rows  map[string]*Rating
 	// log receives the new log rows when non-nil.
 	log []RatingChange
-	a   [MaxTeamSize]State
-	b   [MaxTeamSize]State
+	a   [rating.MaxTeamSize]rating.State
+	b   [rating.MaxTeamSize]rating.State
 }
 
 // fold applies evs in order. Every player of evs must have a row.
@@ -65,10 +66,10 @@ func (f *folder) fold(evs []event, keepLog bool) error {
 		}
 		m := ev.match
 		n := len(m.Teams[0])
-		if n > MaxTeamSize || len(m.Teams[1]) != n {
+		if n > rating.MaxTeamSize || len(m.Teams[1]) != n {
 			return fmt.Errorf("replay: match %d has teams of %d and %d", m.ID, n, len(m.Teams[1]))
 		}
-		for t, dst := range [2][]State{f.a[:n], f.b[:n]} {
+		for t, dst := range [2][]rating.State{f.a[:n], f.b[:n]} {
 			for i, u := range m.Teams[t] {
 				r, ok := f.rows[u]
 				if !ok {
@@ -79,7 +80,7 @@ func (f *folder) fold(evs []event, keepLog bool) error {
 		}
 		score := Score(m.Winner)
 		f.model.Update(f.a[:n], f.b[:n], score, m.PlayedAt)
-		for t, src := range [2][]State{f.a[:n], f.b[:n]} {
+		for t, src := range [2][]rating.State{f.a[:n], f.b[:n]} {
 			own := score
 			if t == 1 {
 				own = 1 - score
@@ -114,7 +115,7 @@ type Replayed struct {
 // whose rating changed. starts, when not nil, gives some players a new
 // state to enter the replay with in place of the one their log recorded
 // (a season's base changed by a correction of the season before).
-func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fromSeq int64, starts map[string]State) ([]Replayed, error) {
+func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fromSeq int64, starts map[string]rating.State) ([]Replayed, error) {
 	model, err := modelFor(q)
 	if err != nil {
 		return nil, err
@@ -215,7 +216,7 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 // ensureRows makes sure every user has a row in the ladder (a corrected
 // match may name a player whose row never existed only if the log was
 // edited by hand, but a replay must not fail on it).
-func ensureRows(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model Model, users []string) error {
+func ensureRows(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model rating.Model, users []string) error {
 	have, err := tx.Ratings(ctx, Key{QueueID: q.ID, SeasonID: season.ID}, users)
 	if err != nil {
 		return err
@@ -228,7 +229,7 @@ func ensureRows(ctx context.Context, tx Tx, g Guild, q Queue, season Season, mod
 
 // standingOf converts a stored row of a ladder rated by model to a Standing
 // without rank or name; its GXE is the model's (ModelGXE).
-func standingOf(g Guild, model Model, r Rating) Standing {
+func standingOf(g Guild, model rating.Model, r Rating) Standing {
 	return Standing{
 		UserID: r.UserID, Rating: r.Display, RD: r.DisplayDev, GXE: ratingGXE(model, r),
 		Division: g.Division(r.Display), Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak,

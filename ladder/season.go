@@ -1,6 +1,10 @@
 package ladder
 
-import "time"
+import (
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder/rating"
+)
 
 // Season is one period of a guild's ladder; ratings restart from a carry of
 // the previous season's (SPEC 4). Number counts from 1 within the guild.
@@ -52,8 +56,8 @@ func Badge(rank int) string {
 // state of the previous one: R' = r0 + α(R − r0), RD' = rd0 (SPEC 4), where
 // fresh is the model's new-player state. Games restart at 0; Last is kept so
 // models that grow RD while idle keep counting.
-func CarryOver(prev, fresh State, alpha float64) State {
-	return State{
+func CarryOver(prev, fresh rating.State, alpha float64) rating.State {
+	return rating.State{
 		Rating: fresh.Rating + alpha*(prev.Rating-fresh.Rating),
 		Dev:    fresh.Dev,
 		Last:   prev.Last,

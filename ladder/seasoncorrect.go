@@ -2,6 +2,7 @@ package ladder
 
 import (
 	"context"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 )
 
@@ -67,7 +68,7 @@ func refreeze(ctx context.Context, tx Tx, g Guild, q Queue, season Season) error
 // their final state of prev as their base, and replays next from the first
 // event of any of them whose base changed. It returns whose rating in
 // next changed.
-func rebaseSeason(ctx context.Context, tx Tx, g Guild, q Queue, model Model, prev, next Season, users []string) ([]Replayed, error) {
+func rebaseSeason(ctx context.Context, tx Tx, g Guild, q Queue, model rating.Model, prev, next Season, users []string) ([]Replayed, error) {
 	finals, err := tx.Ratings(ctx, Key{QueueID: q.ID, SeasonID: prev.ID}, users)
 	if err != nil {
 		return nil, err
@@ -77,12 +78,12 @@ func rebaseSeason(ctx context.Context, tx Tx, g Guild, q Queue, model Model, pre
 	if err != nil {
 		return nil, err
 	}
-	final := make(map[string]State, len(finals))
+	final := make(map[string]rating.State, len(finals))
 	for _, r := range finals {
 		final[r.UserID] = r.State
 	}
 	fresh := model.New()
-	starts := map[string]State{}
+	starts := map[string]rating.State{}
 	var rebased []Rating
 	for _, r := range rows {
 		p, ok := final[r.UserID]

@@ -3,8 +3,8 @@ package ladder
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strings"
 	"time"
 )
@@ -200,8 +200,8 @@ func resolveSeason(ctx context.Context, tx Tx, guildID string, number int) (Seas
 }
 
 // modelFor builds a queue's rating model.
-func modelFor(q Queue) (Model, error) {
-	m, err := NewModel(q.Model, q.Params)
+func modelFor(q Queue) (rating.Model, error) {
+	m, err := rating.NewModel(q.Model, q.Params)
 	if err != nil {
 		return nil, fmt.Errorf("queue %q: %w", q.Name, err)
 	}
@@ -253,6 +253,6 @@ func clampLimit(n, def, maxN int) int {
 
 // isCode reports whether err carries code.
 func isCode(err error, code Code) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Code == code
+	e, ok := asError(err)
+	return ok && e.Code == code
 }

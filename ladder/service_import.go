@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"hash/fnv"
 	"strconv"
 	"strings"
@@ -28,7 +29,7 @@ const importBatch = 500
 // idempotency key derived from its position and content, so importing the
 // same file again records nothing twice. progress, when not nil, is called
 // after each batch with the number of records handled so far.
-func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs []MatchRecord, progress func(done int)) (ImportReport, error) {
+func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs []rating.MatchRecord, progress func(done int)) (ImportReport, error) {
 	if _, err := s.EnsureGuild(ctx, guildID); err != nil {
 		return ImportReport{}, err
 	}
@@ -86,7 +87,7 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 }
 
 // importKey identifies a record of an import by its position and content.
-func importKey(i int, r MatchRecord) string {
+func importKey(i int, r rating.MatchRecord) string {
 	h := fnv.New128a() // a dedupe key, not a secret: no cryptographic hash needed
 	fmt.Fprintf(h, "%d|%s|%s|%s|%d", i, r.Date.UTC().Format(time.RFC3339Nano), strings.Join(r.Team1, ","), strings.Join(r.Team2, ","), r.Winner)
 	return "import:" + strconv.Itoa(i) + ":" + hex.EncodeToString(h.Sum(nil)[:12])
@@ -94,6 +95,6 @@ func importKey(i int, r MatchRecord) string {
 
 // ExportMatches returns the rated matches of a guild's queue as match CSV
 // records (SPEC 8 `export`); see MatchLog.
-func (s *Service) ExportMatches(ctx context.Context, guildID, queue string, season int) ([]MatchRecord, error) {
+func (s *Service) ExportMatches(ctx context.Context, guildID, queue string, season int) ([]rating.MatchRecord, error) {
 	return s.MatchLog(ctx, guildID, queue, season)
 }

@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"net/url"
 	"slices"
 	"strings"
@@ -67,7 +68,7 @@ func (s *Service) CreateMatchTx(ctx context.Context, tx Tx, in NewMatch) (Match,
 	}
 	now := s.now()
 	k := Key{QueueID: q.ID, SeasonID: season.ID}
-	var teams [2][]State
+	var teams [2][]rating.State
 	for t := range 2 {
 		rs, err := tx.Ratings(ctx, k, in.Teams[t])
 		if err != nil {
@@ -169,8 +170,8 @@ func (s *Service) MatchDetail(ctx context.Context, guildID string, id int64) (Ma
 	return d, nil
 }
 
-func stakes(model Model, m Match, rs []Rating, at time.Time) []Stake {
-	state := func(u string) State {
+func stakes(model rating.Model, m Match, rs []Rating, at time.Time) []Stake {
+	state := func(u string) rating.State {
 		for _, r := range rs {
 			if r.UserID == u {
 				return r.State
@@ -178,16 +179,16 @@ func stakes(model Model, m Match, rs []Rating, at time.Time) []Stake {
 		}
 		return model.New()
 	}
-	var teams [2][]State
+	var teams [2][]rating.State
 	for t := range 2 {
 		for _, u := range m.Teams[t] {
 			teams[t] = append(teams[t], state(u))
 		}
 	}
-	outcome := func(score float64) [2][]State {
+	outcome := func(score float64) [2][]rating.State {
 		a, b := slices.Clone(teams[0]), slices.Clone(teams[1])
 		model.Update(a, b, score, at)
-		return [2][]State{a, b}
+		return [2][]rating.State{a, b}
 	}
 	win1, win2 := outcome(1), outcome(0)
 	var out []Stake

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strings"
 )
 
@@ -203,23 +204,23 @@ func nameReplayed(ctx context.Context, tx Tx, guildID string, rs []Replayed) err
 // SetRating sets a player's rating and deviation in a queue's current
 // season, in the model's own units (mu and sigma for OpenSkill and
 // TrueSkill). The change is a row of the log, so replays keep it.
-func (s *Service) SetRating(ctx context.Context, actor Actor, guildID, queue, userID string, rating, dev float64, reason string) (Replayed, error) {
-	if !(rating > -1e6 && rating < 1e6) || !(dev >= 0 && dev < 1e4) {
+func (s *Service) SetRating(ctx context.Context, actor Actor, guildID, queue, userID string, r, dev float64, reason string) (Replayed, error) {
+	if !(r > -1e6 && r < 1e6) || !(dev >= 0 && dev < 1e4) {
 		return Replayed{}, Errorf(CodeInvalid, "rating must be a finite number and RD from 0 to 10000")
 	}
-	return s.adjust(ctx, actor, guildID, queue, userID, reason, "set", func(Model) (float64, float64) { return rating, dev })
+	return s.adjust(ctx, actor, guildID, queue, userID, reason, "set", func(rating.Model) (float64, float64) { return r, dev })
 }
 
 // ResetRating puts a player back to the model's new-player rating and
 // deviation in a queue's current season; games and record are kept.
 func (s *Service) ResetRating(ctx context.Context, actor Actor, guildID, queue, userID, reason string) (Replayed, error) {
-	return s.adjust(ctx, actor, guildID, queue, userID, reason, "reset", func(m Model) (float64, float64) {
+	return s.adjust(ctx, actor, guildID, queue, userID, reason, "reset", func(m rating.Model) (float64, float64) {
 		st := m.New()
 		return st.Rating, st.Dev
 	})
 }
 
-func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userID, reason, kind string, to func(Model) (float64, float64)) (Replayed, error) {
+func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userID, reason, kind string, to func(rating.Model) (float64, float64)) (Replayed, error) {
 	if !actor.Moderator {
 		return Replayed{}, Errorf(CodeForbidden, "only moderators can change ratings")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 	"time"
 )
@@ -130,8 +131,8 @@ func validateTeams(teams [2][]string) error {
 	if len(teams[0]) != len(teams[1]) {
 		return Errorf(CodeInvalid, "teams must be the same size, not %d and %d", len(teams[0]), len(teams[1]))
 	}
-	if len(teams[0]) > MaxTeamSize {
-		return Errorf(CodeInvalid, "teams may have at most %d players, not %d", MaxTeamSize, len(teams[0]))
+	if len(teams[0]) > rating.MaxTeamSize {
+		return Errorf(CodeInvalid, "teams may have at most %d players, not %d", rating.MaxTeamSize, len(teams[0]))
 	}
 	seen := map[string]bool{}
 	for _, t := range teams {
@@ -227,14 +228,14 @@ func seasonByID(ctx context.Context, tx Tx, guildID string, id int64) (Season, e
 // locked is a set of locked rating rows of one ladder, ready for an update.
 type locked struct {
 	guild Guild
-	model Model
+	model rating.Model
 	rows  map[string]*Rating
 }
 
 // lockLadder locks the rows of users in ladder (q, season), creating the
 // missing ones first: carried over from the previous season's row when there
 // is one (SPEC 4), else the model's new-player state.
-func lockLadder(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model Model, users []string) (*locked, error) {
+func lockLadder(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model rating.Model, users []string) (*locked, error) {
 	sorted := slices.Clone(users)
 	slices.Sort(sorted)
 	rows, err := tx.LockRatings(ctx, Key{QueueID: q.ID, SeasonID: season.ID}, sorted)
@@ -246,7 +247,7 @@ func lockLadder(ctx context.Context, tx Tx, g Guild, q Queue, season Season, mod
 
 // completeLadder is lockLadder once rows, the existing rows of users, are
 // locked: it creates and locks the missing ones.
-func completeLadder(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model Model, users []string, rows []Rating) (*locked, error) {
+func completeLadder(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model rating.Model, users []string, rows []Rating) (*locked, error) {
 	k := Key{QueueID: q.ID, SeasonID: season.ID}
 	sorted := slices.Clone(users)
 	slices.Sort(sorted)
@@ -276,14 +277,14 @@ func completeLadder(ctx context.Context, tx Tx, g Guild, q Queue, season Season,
 	return l, nil
 }
 
-func createRatings(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model Model, users []string, have []Rating) error {
+func createRatings(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model rating.Model, users []string, have []Rating) error {
 	var missing []string
 	for _, u := range users {
 		if !slices.ContainsFunc(have, func(r Rating) bool { return r.UserID == u }) {
 			missing = append(missing, u)
 		}
 	}
-	prev := map[string]State{}
+	prev := map[string]rating.State{}
 	if season.Number > 1 {
 		ps, err := tx.Season(ctx, g.ID, season.Number-1)
 		if err != nil && !isCode(err, CodeNotFound) {
@@ -314,7 +315,7 @@ func createRatings(ctx context.Context, tx Tx, g Guild, q Queue, season Season, 
 }
 
 // refresh recomputes the derived columns of a rating row.
-func refresh(r *Rating, model Model, placement int) {
+func refresh(r *Rating, model rating.Model, placement int) {
 	r.Display, r.DisplayDev = model.Display(r.State)
 	r.Provisional = IsProvisional(r.State.Games, placement, r.DisplayDev)
 }
@@ -322,9 +323,9 @@ func refresh(r *Rating, model Model, placement int) {
 // apply runs the model on m (Winner and PlayedAt set) over the locked rows,
 // sets m.PTeam1 when it has none, and returns the log rows.
 func (l *locked) apply(m *Match) []RatingChange {
-	var teams [2][]State
+	var teams [2][]rating.State
 	for t := range 2 {
-		teams[t] = make([]State, len(m.Teams[t]))
+		teams[t] = make([]rating.State, len(m.Teams[t]))
 		for i, u := range m.Teams[t] {
 			teams[t][i] = l.rows[u].State
 		}
@@ -366,7 +367,7 @@ func (l *locked) sorted() []Rating {
 }
 
 // deltas turns log rows into displayed changes.
-func deltas(model Model, cs []RatingChange) []PlayerDelta {
+func deltas(model rating.Model, cs []RatingChange) []PlayerDelta {
 	out := make([]PlayerDelta, 0, len(cs))
 	for _, c := range cs {
 		before, _ := model.Display(c.Before)

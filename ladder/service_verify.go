@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // VerifyReport is what Verify found: how much it replayed and every
@@ -119,6 +120,6 @@ func (s *Service) verifyLadder(ctx context.Context, g Guild, q Queue, season Sea
 	return nil
 }
 
-func sameState(a, b State) bool {
+func sameState(a, b rating.State) bool {
 	return a.Rating == b.Rating && a.Dev == b.Dev && a.Games == b.Games && a.Last.Equal(b.Last) && a.Recent == b.Recent
 }

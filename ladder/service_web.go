@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 )
 
@@ -228,7 +229,7 @@ func (s *Service) Partners(ctx context.Context, guildID, queue string, season in
 // MatchLog returns the rated matches of a guild's queue ("" is the default)
 // as match CSV records (SPEC 2.3) in replay order, numbered from 0: one
 // season when season > 0, every season oldest first when it is 0.
-func (s *Service) MatchLog(ctx context.Context, guildID, queue string, season int) ([]MatchRecord, error) {
+func (s *Service) MatchLog(ctx context.Context, guildID, queue string, season int) ([]rating.MatchRecord, error) {
 	if _, err := s.store.Guild(ctx, guildID); err != nil {
 		return nil, err
 	}
@@ -247,14 +248,14 @@ func (s *Service) MatchLog(ctx context.Context, guildID, queue string, season in
 		}
 		seasons = seasons[i : i+1]
 	}
-	var out []MatchRecord
+	var out []rating.MatchRecord
 	for _, se := range seasons {
 		ms, err := s.store.RatedMatches(ctx, Key{QueueID: q.ID, SeasonID: se.ID}, 0)
 		if err != nil {
 			return nil, fmt.Errorf("ladder: match log: %w", err)
 		}
 		for _, m := range ms {
-			out = append(out, MatchRecord{Seq: len(out), Date: m.PlayedAt, Team1: m.Teams[0], Team2: m.Teams[1], Winner: m.Winner})
+			out = append(out, rating.MatchRecord{Seq: len(out), Date: m.PlayedAt, Team1: m.Teams[0], Team2: m.Teams[1], Winner: m.Winner})
 		}
 	}
 	return out, nil

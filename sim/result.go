@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"context"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"math"
 	"slices"
 	"time"
@@ -89,7 +90,7 @@ func (s *season) finish(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	model, err := ladder.NewModel(s.queue.Model, s.queue.Params)
+	model, err := rating.NewModel(s.queue.Model, s.queue.Params)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -50,7 +51,7 @@ type Config struct {
 // Defaults returns the season `ladderbot simulate` runs without flags:
 // 200 players over 30 days in 2v2 team-glicko, q_min 0.80 → 0.50.
 func Defaults() Config {
-	return Config{Players: 200, Days: 30, TeamSize: 2, Model: ladder.DefaultModel, Seed: 1,
+	return Config{Players: 200, Days: 30, TeamSize: 2, Model: rating.DefaultModel, Seed: 1,
 		QStart: 0.80, QFloor: 0.50, SkillSD: 300, ActiveProb: 0.5, GamesPerSession: 4}
 }
 

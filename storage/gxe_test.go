@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -58,7 +59,7 @@ func TestLeaderboardGXE(t *testing.T) {
 				if i > 0 && st.GXE >= page.Standings[i-1].GXE {
 					t.Errorf("Got(GXE of rank %d) = %g, want below rank %d's %g", i+1, st.GXE, i, page.Standings[i-1].GXE)
 				}
-				if st.GXE == ladder.GXE(st.Rating, st.RD) {
+				if st.GXE == rating.GXE(st.Rating, st.RD) {
 					t.Errorf("Got(GXE of rank %d) = %g, the 1500/130 formula of R %g; want the model's", i+1, st.GXE, st.Rating)
 				}
 				pr, err := e.svc.Profile(e.ctx, ladder.ProfileQuery{GuildID: guild, UserID: st.UserID, Queue: "ts"})
@@ -73,9 +74,9 @@ func TestLeaderboardGXE(t *testing.T) {
 			}
 			// The default team-glicko queue keeps SPEC 4's GXE(R, RD).
 			pr, err = e.svc.Profile(e.ctx, ladder.ProfileQuery{GuildID: guild, UserID: p[4]})
-			if err != nil || pr.Standing.GXE != ladder.GXE(pr.Standing.Rating, pr.Standing.RD) {
+			if err != nil || pr.Standing.GXE != rating.GXE(pr.Standing.Rating, pr.Standing.RD) {
 				t.Errorf("Got(Profile(2v2).GXE) = %g, %v, want GXE(%g, %g) = %g", pr.Standing.GXE, err,
-					pr.Standing.Rating, pr.Standing.RD, ladder.GXE(pr.Standing.Rating, pr.Standing.RD))
+					pr.Standing.Rating, pr.Standing.RD, rating.GXE(pr.Standing.Rating, pr.Standing.RD))
 			}
 		},
 	})

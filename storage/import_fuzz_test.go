@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func FuzzImportCSV(f *testing.F) {
 	f.Add("date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n9999-12-31,a,b,c,d,1\n0001-01-01,a,b,c,d,2\n")
 	n := 0
 	f.Fuzz(func(t *testing.T, in string) {
-		recs, err := ladder.ReadMatchCSV(strings.NewReader(in))
+		recs, err := rating.ReadMatchCSV(strings.NewReader(in))
 		if err != nil {
 			return // FuzzReadMatchCSV covers the reader
 		}

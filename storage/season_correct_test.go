@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"math"
 	"slices"
 	"testing"
@@ -91,7 +92,7 @@ func snapshotLadder(t *testing.T, e *env) ladderState {
 
 func close9(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(a)) }
 
-func sameState(a, b ladder.State) bool {
+func sameState(a, b rating.State) bool {
 	return close9(a.Rating, b.Rating) && close9(a.Dev, b.Dev) && a.Games == b.Games && a.Last.Equal(b.Last) && a.Recent == b.Recent
 }
 

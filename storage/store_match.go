@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strings"
 	"time"
 
@@ -275,8 +276,8 @@ func toChangeRow(c ladder.RatingChange) changeRow {
 func (r changeRow) change() ladder.RatingChange {
 	c := ladder.RatingChange{
 		Seq: r.Seq, QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID, Team: r.Team, Kind: r.Kind,
-		Before: ladder.State{Rating: r.BeforeRating, Dev: r.BeforeDev, Games: r.BeforeGames, Last: tv(r.BeforeLastAt), Recent: uint64(r.BeforeRecent)},
-		After:  ladder.State{Rating: r.AfterRating, Dev: r.AfterDev, Games: r.AfterGames, Last: tv(r.AfterLastAt), Recent: uint64(r.AfterRecent)},
+		Before: rating.State{Rating: r.BeforeRating, Dev: r.BeforeDev, Games: r.BeforeGames, Last: tv(r.BeforeLastAt), Recent: uint64(r.BeforeRecent)},
+		After:  rating.State{Rating: r.AfterRating, Dev: r.AfterDev, Games: r.AfterGames, Last: tv(r.AfterLastAt), Recent: uint64(r.AfterRecent)},
 		Record: ladder.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak},
 		At:     r.At.UTC(),
 	}

@@ -3,6 +3,7 @@ package storage
 import (
 	"cmp"
 	"context"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 	"time"
 
@@ -52,8 +53,8 @@ func toRatingRow(guildID string, r ladder.Rating) ratingRow {
 func (r ratingRow) rating() ladder.Rating {
 	return ladder.Rating{
 		QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID,
-		State:  ladder.State{Rating: r.Rating, Dev: r.Dev, Games: r.Games, Last: tv(r.LastAt), Recent: uint64(r.Recent)},
-		Base:   ladder.State{Rating: r.BaseRating, Dev: r.BaseDev, Games: r.BaseGames, Last: tv(r.BaseLastAt), Recent: uint64(r.BaseRecent)},
+		State:  rating.State{Rating: r.Rating, Dev: r.Dev, Games: r.Games, Last: tv(r.LastAt), Recent: uint64(r.Recent)},
+		Base:   rating.State{Rating: r.BaseRating, Dev: r.BaseDev, Games: r.BaseGames, Last: tv(r.BaseLastAt), Recent: uint64(r.BaseRecent)},
 		Record: ladder.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak},
 		Stale:  r.Stale, Display: r.Display, DisplayDev: r.DisplayDev, Provisional: r.Provisional,
 	}

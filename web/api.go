@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"net/http"
 	"strconv"
 	"strings"
@@ -318,7 +319,7 @@ func (s *Server) apiMatchesCSV(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := ladder.WriteMatchCSV(&buf, recs); err != nil {
+	if err := rating.WriteMatchCSV(&buf, recs); err != nil {
 		writeJSONError(w, r, err)
 		return
 	}

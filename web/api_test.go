@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -84,7 +85,7 @@ func TestLeaderboardAPI(t *testing.T) {
 		for i, w := range want {
 			p := got.Players[i]
 			if p.Rank != i+1 || p.ID != w.id || p.Name != fixtureNames[w.id] || p.Rating != w.rating || p.RD != w.rd ||
-				p.Division != w.div || p.GXE != ladder.GXE(w.rating, w.rd) {
+				p.Division != w.div || p.GXE != rating.GXE(w.rating, w.rd) {
 				t.Errorf("Got(players[%d]) = %+v, want rank %d %s %s %v ± %v %s", i, p, i+1, w.id, fixtureNames[w.id], w.rating, w.rd, w.div)
 			}
 		}
@@ -316,7 +317,7 @@ func TestMatchesCSV(t *testing.T) {
 		if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/csv") {
 			t.Fatalf("Got(GET matches.csv) = %d %q", rec.Code, rec.Header().Get("Content-Type"))
 		}
-		recs, err := ladder.ReadMatchCSV(bytes.NewReader(rec.Body.Bytes()))
+		recs, err := rating.ReadMatchCSV(bytes.NewReader(rec.Body.Bytes()))
 		if err != nil {
 			t.Fatalf("ReadMatchCSV(export) = %v\n%s", err, rec.Body)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 	"net/http"
 	"slices"
 	"strconv"
@@ -162,14 +163,14 @@ func (s *Server) apiBalance(w http.ResponseWriter, r *http.Request, tok ladder.T
 		writeJSONError(w, r, err)
 		return
 	}
-	split, err := ladder.BalanceLobby(ratings, req.TeamSize)
+	split, err := matchmaking.BalanceLobby(ratings, req.TeamSize)
 	if err != nil {
 		writeJSONError(w, r, err)
 		return
 	}
 	resp := balanceResponse{splitJSON: splitOf(split, req.Players), Ratings: ratings}
 	if req.AllSizes {
-		all, err := ladder.BalanceAllSizes(ratings)
+		all, err := matchmaking.BalanceAllSizes(ratings)
 		if err != nil {
 			writeJSONError(w, r, err)
 			return
@@ -215,7 +216,7 @@ func (s *Server) lobbyRatings(r *http.Request, req balanceRequest) ([]float64, e
 	return ratings, nil
 }
 
-func splitOf(sp ladder.Split, players []json.RawMessage) splitJSON {
+func splitOf(sp matchmaking.Split, players []json.RawMessage) splitJSON {
 	pick := func(idx []int) []json.RawMessage {
 		out := make([]json.RawMessage, len(idx))
 		for i, j := range idx {

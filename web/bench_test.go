@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -68,7 +69,7 @@ func seedBig(tb testing.TB, db *storage.DB, svc *ladder.Service, n int) {
 			l = 20 - w
 			ps = append(ps, ladder.Player{GuildID: guildG, UserID: id, Name: "Player " + id})
 			rs = append(rs, ladder.Rating{QueueID: qs[0].ID, SeasonID: season.ID, UserID: id,
-				State: ladder.State{Rating: r, Dev: rd, Games: 20, Last: now}, Base: ladder.State{Rating: 1500, Dev: 130},
+				State: rating.State{Rating: r, Dev: rd, Games: 20, Last: now}, Base: rating.State{Rating: 1500, Dev: 130},
 				Record: ladder.Record{Wins: w, Losses: l}, Display: r, DisplayDev: rd})
 		}
 		err := db.InTx(ctx, func(tx ladder.Tx) error {

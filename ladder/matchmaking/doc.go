@@ -1,0 +1,10 @@
+// Package matchmaking owns the matchmaker of SPEC 3: its Settings, the queue
+// Entry it reads, the Matcher with its split search that forms fair matches
+// from a queue, and lobby balance, which splits a lobby into two fair teams.
+//
+// It sees players only as ratings and deviations, so it knows nothing of
+// guilds, storage or rating models beyond rating.MaxTeamSize, and is tested
+// and benchmarked on its own. It imports only the standard library. Invalid
+// input is an *Error, which ladder reports to users as an invalid-input coded
+// error.
+package matchmaking

@@ -1,0 +1,32 @@
+package rating
+
+import "fmt"
+
+// Error is invalid input to a model, its parameters or a match CSV. Message
+// is meant for the user; ladder reports it as CodeInvalid, so rating can
+// stay free of ladder's coded errors and ladder can import rating.
+type Error struct {
+	Message string
+	Err     error
+}
+
+// Error returns the user message followed by the cause, if any.
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the cause so errors.Is and errors.As see through it.
+func (e *Error) Unwrap() error { return e.Err }
+
+// invalidf returns an *Error whose message is formatted like fmt.Sprintf.
+func invalidf(format string, args ...any) *Error {
+	return &Error{Message: fmt.Sprintf(format, args...)}
+}
+
+// invalidWrap returns an *Error with a user message around cause.
+func invalidWrap(cause error, message string) *Error {
+	return &Error{Message: message, Err: cause}
+}

@@ -1,0 +1,268 @@
+package rating
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MatchRecord is one row of the match CSV of SPEC 2.3, the format of eval,
+// import, export and the web export.
+type MatchRecord struct {
+	// Seq orders the rows; without a seq column it is the 0-based row index.
+	Seq int
+	// Date is when the match was played, in UTC.
+	Date time.Time
+	// Team1 and Team2 are the players' IDs, 1 to MaxTeamSize each.
+	Team1, Team2 []string
+	// Winner is 1 or 2, or 0 for a draw.
+	Winner int
+}
+
+// Score returns the result from team 1's side: 1, 0.5 for a draw, or 0.
+func (r MatchRecord) Score() float64 {
+	switch r.Winner {
+	case 1:
+		return 1
+	case 2:
+		return 0
+	}
+	return 0.5
+}
+
+// matchColumns maps the header of a match CSV to column indexes.
+type matchColumns struct {
+	seq, date, winner int
+	team              [2][]int // team[t][p] is the column of team(t+1)_p(p+1)
+}
+
+func parseMatchHeader(header []string) (matchColumns, error) {
+	c := matchColumns{seq: -1, date: -1, winner: -1}
+	var slots [2][MaxTeamSize]int
+	for t := range slots {
+		for p := range slots[t] {
+			slots[t][p] = -1
+		}
+	}
+	seen := map[string]bool{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		if seen[h] && h != "" {
+			return c, fmt.Errorf("column %q appears twice", h)
+		}
+		seen[h] = true
+		switch h {
+		case "seq":
+			c.seq = i
+		case "date":
+			c.date = i
+		case "winner":
+			c.winner = i
+		default:
+			var t, p int
+			if n, err := fmt.Sscanf(h, "team%d_p%d", &t, &p); err == nil && n == 2 && h == fmt.Sprintf("team%d_p%d", t, p) {
+				if t < 1 || t > 2 || p < 1 || p > MaxTeamSize {
+					return c, fmt.Errorf("column %q: teams are 1 and 2 with players 1 to %d", h, MaxTeamSize)
+				}
+				slots[t-1][p-1] = i
+			}
+		}
+	}
+	var missing []string
+	if c.date < 0 {
+		missing = append(missing, "date")
+	}
+	for t := range slots {
+		for p := range slots[t] {
+			if slots[t][p] < 0 {
+				if p < 2 {
+					missing = append(missing, fmt.Sprintf("team%d_p%d", t+1, p+1))
+				}
+				break
+			}
+			c.team[t] = append(c.team[t], slots[t][p])
+		}
+	}
+	if c.winner < 0 {
+		missing = append(missing, "winner")
+	}
+	if len(missing) > 0 {
+		return c, fmt.Errorf("header lacks %s", strings.Join(missing, ", "))
+	}
+	return c, nil
+}
+
+// parseMatchDate accepts YYYY-MM-DD (midnight UTC) or RFC 3339.
+func parseMatchDate(s string) (time.Time, error) {
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("date %q is neither YYYY-MM-DD nor RFC 3339", s)
+	}
+	return t.UTC(), nil
+}
+
+func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error) {
+	rec := MatchRecord{Seq: index}
+	if c.seq >= 0 {
+		n, err := strconv.Atoi(strings.TrimSpace(row[c.seq]))
+		if err != nil {
+			return rec, fmt.Errorf("seq %q is not an integer", row[c.seq])
+		}
+		rec.Seq = n
+	}
+	var err error
+	if rec.Date, err = parseMatchDate(strings.TrimSpace(row[c.date])); err != nil {
+		return rec, err
+	}
+	switch w := strings.TrimSpace(row[c.winner]); w {
+	case "0", "1", "2":
+		rec.Winner = int(w[0] - '0')
+	default:
+		return rec, fmt.Errorf("winner %q is not 1, 2 or 0 (draw)", w)
+	}
+	seen := make(map[string]bool, 2*len(c.team[0]))
+	for t, cols := range c.team {
+		var players []string
+		for p, col := range cols {
+			id := strings.TrimSpace(row[col])
+			if id == "" {
+				continue
+			}
+			if len(players) < p {
+				return rec, fmt.Errorf("team%d_p%d is set but an earlier player of team %d is empty", t+1, p+1, t+1)
+			}
+			if seen[id] {
+				return rec, fmt.Errorf("player %q appears twice in the match", id)
+			}
+			seen[id] = true
+			players = append(players, id)
+		}
+		if len(players) == 0 {
+			return rec, fmt.Errorf("team %d has no players", t+1)
+		}
+		if t == 0 {
+			rec.Team1 = players
+		} else {
+			rec.Team2 = players
+		}
+	}
+	return rec, nil
+}
+
+// ReadMatchCSV reads a match CSV (SPEC 2.3): a header naming at least date,
+// team1_p1, team1_p2, team2_p1, team2_p2 and winner, optionally seq and
+// team1_p3… up to MaxTeamSize per team; other columns are ignored. Empty
+// trailing player cells make smaller teams. Records come back ordered by seq
+// (by row without a seq column). Any malformed row is a invalid-input error (*Error)
+// naming its line, and then no records are returned.
+func ReadMatchCSV(r io.Reader) ([]MatchRecord, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, invalidf("match csv: empty file, want a header line")
+	}
+	if err != nil {
+		return nil, invalidWrap(err, "match csv: line 1")
+	}
+	cols, err := parseMatchHeader(header)
+	if err != nil {
+		return nil, invalidf("match csv: line 1: %v", err)
+	}
+	width := len(header)
+	var recs []MatchRecord
+	seqLine := map[int]int{}
+	for {
+		row, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil { // a *csv.ParseError names its line
+			return nil, invalidWrap(err, "match csv")
+		}
+		line, _ := cr.FieldPos(0)
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue
+		}
+		if len(row) != width {
+			return nil, invalidf("match csv: line %d: %d fields, want %d like the header", line, len(row), width)
+		}
+		rec, err := parseMatchRow(cols, row, len(recs))
+		if err != nil {
+			return nil, invalidf("match csv: line %d: %v", line, err)
+		}
+		if prev, dup := seqLine[rec.Seq]; dup && cols.seq >= 0 {
+			return nil, invalidf("match csv: line %d: seq %d repeats line %d", line, rec.Seq, prev)
+		}
+		seqLine[rec.Seq] = line
+		recs = append(recs, rec)
+	}
+	if cols.seq >= 0 {
+		sort.SliceStable(recs, func(i, j int) bool { return recs[i].Seq < recs[j].Seq })
+	}
+	return recs, nil
+}
+
+// WriteMatchCSV writes recs in the SPEC 2.3 format: seq, date (YYYY-MM-DD at
+// midnight UTC, RFC 3339 otherwise), team1_p1… and team2_p1… (at least two
+// columns per team, as many as the largest team), winner.
+func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
+	size := 2
+	for _, r := range recs {
+		size = max(size, len(r.Team1), len(r.Team2))
+	}
+	header := []string{"seq", "date"}
+	for t := 1; t <= 2; t++ {
+		for p := 1; p <= size; p++ {
+			header = append(header, fmt.Sprintf("team%d_p%d", t, p))
+		}
+	}
+	header = append(header, "winner")
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header); err != nil {
+		return fmt.Errorf("ladder: write match csv: %w", err)
+	}
+	row := make([]string, len(header))
+	for _, r := range recs {
+		if r.Winner < 0 || r.Winner > 2 {
+			return invalidf("match csv: seq %d: winner %d is not 1, 2 or 0", r.Seq, r.Winner)
+		}
+		row = row[:0]
+		row = append(row, strconv.Itoa(r.Seq), formatMatchDate(r.Date))
+		for _, team := range [2][]string{r.Team1, r.Team2} {
+			for p := 0; p < size; p++ {
+				id := ""
+				if p < len(team) {
+					id = team[p]
+				}
+				row = append(row, id)
+			}
+		}
+		row = append(row, strconv.Itoa(r.Winner))
+		if err := cw.Write(row); err != nil {
+			return fmt.Errorf("ladder: write match csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("ladder: write match csv: %w", err)
+	}
+	return nil
+}
+
+func formatMatchDate(t time.Time) string {
+	t = t.UTC()
+	if t.Equal(t.Truncate(24 * time.Hour)) {
+		return t.Format(time.DateOnly)
+	}
+	return t.Format(time.RFC3339Nano)
+}

@@ -1,0 +1,170 @@
+package rating
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadMatchCSV(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2024, 3, d, 0, 0, 0, 0, time.UTC) }
+	tests := []struct {
+		name string
+		in   string
+		want []MatchRecord
+	}{
+		{
+			name: "no seq, extra columns, draw",
+			in: "date,team1_p1,team1_p2,team2_p1,team2_p2,winner,event\n" +
+				"2024-03-01,a,b,c,d,1,x\n2024-03-02,a,c,b,d,0,\"y, z\"\n",
+			want: []MatchRecord{
+				{Seq: 0, Date: day(1), Team1: []string{"a", "b"}, Team2: []string{"c", "d"}, Winner: 1},
+				{Seq: 1, Date: day(2), Team1: []string{"a", "c"}, Team2: []string{"b", "d"}, Winner: 0},
+			},
+		},
+		{
+			name: "seq orders the rows, RFC 3339, 3v3 and 1v1",
+			in: "seq,date,team1_p1,team1_p2,team1_p3,team2_p1,team2_p2,team2_p3,winner\n" +
+				"7,2024-03-02T10:30:00+02:00,a,,,b,,,2\n" +
+				"3,2024-03-01,a,b,c,d,e,f,1\n",
+			want: []MatchRecord{
+				{Seq: 3, Date: day(1), Team1: []string{"a", "b", "c"}, Team2: []string{"d", "e", "f"}, Winner: 1},
+				{Seq: 7, Date: time.Date(2024, 3, 2, 8, 30, 0, 0, time.UTC), Team1: []string{"a"}, Team2: []string{"b"}, Winner: 2},
+			},
+		},
+		{
+			name: "header only",
+			in:   "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n",
+			want: nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadMatchCSV(strings.NewReader(tt.in))
+			if err != nil {
+				t.Fatalf("Got(ReadMatchCSV) error %v, want nil", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Got(ReadMatchCSV) = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadMatchCSVErrors(t *testing.T) {
+	const h = "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n"
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "empty file"},
+		{"missing winner", "date,team1_p1,team1_p2,team2_p1,team2_p2\n", "lacks winner"},
+		{"missing team2", "date,team1_p1,team1_p2,winner\n", "team2_p1"},
+		{"bad date", h + "2024-03-01,a,b,c,d,1\n2024-13-01,a,b,c,d,1\n", "line 3: date"},
+		{"bad winner", h + "2024-03-01,a,b,c,d,3\n", "line 2: winner"},
+		{"empty team", h + "2024-03-01,,,c,d,1\n", "line 2: team 1 has no players"},
+		{"gap in team", h + "2024-03-01,,b,c,d,1\n", "line 2: team1_p2"},
+		{"duplicate player", h + "2024-03-01,a,b,c,a,1\n", "line 2: player \"a\" appears twice"},
+		{"short row", h + "2024-03-01,a,b,c,1\n", "line 2: 5 fields"},
+		{"duplicate seq", "seq," + h + "1,2024-03-01,a,b,c,d,1\n1,2024-03-01,a,b,c,d,1\n", "line 3: seq 1 repeats line 2"},
+		{"bad seq", "seq," + h + "x,2024-03-01,a,b,c,d,1\n", "line 2: seq"},
+		{"team 3", "date,team1_p1,team1_p2,team2_p1,team2_p2,team3_p1,winner\n", "team3_p1"},
+		{"bad quote", h + "2024-03-01,\"a,b,c,d,1\n", "line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadMatchCSV(strings.NewReader(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !isInvalid(err) {
+				t.Errorf("Got(ReadMatchCSV) error %v (invalid %t), want invalid containing %q", err, isInvalid(err), tt.want)
+			}
+			if got != nil {
+				t.Errorf("Got(ReadMatchCSV) = %d records, want none on error", len(got))
+			}
+		})
+	}
+}
+
+func TestWriteMatchCSVRoundTrip(t *testing.T) {
+	recs := []MatchRecord{
+		{Seq: 0, Date: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Team1: []string{"a", "b"}, Team2: []string{"c", "d"}, Winner: 2},
+		{Seq: 5, Date: time.Date(2024, 3, 1, 17, 4, 5, 6, time.UTC), Team1: []string{"a", "b", "e"}, Team2: []string{"c", "d", "f,g"}, Winner: 0},
+		{Seq: 6, Date: time.Date(2024, 3, 2, 0, 0, 0, 0, time.UTC), Team1: []string{"a"}, Team2: []string{"c"}, Winner: 1},
+	}
+	var buf bytes.Buffer
+	if err := WriteMatchCSV(&buf, recs); err != nil {
+		t.Fatal(err)
+	}
+	wantHead := "seq,date,team1_p1,team1_p2,team1_p3,team2_p1,team2_p2,team2_p3,winner\n0,2024-03-01,a,b,,c,d,,2\n"
+	if !strings.HasPrefix(buf.String(), wantHead) {
+		t.Errorf("Got(WriteMatchCSV) = %q, want prefix %q", buf.String(), wantHead)
+	}
+	got, err := ReadMatchCSV(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, recs) {
+		t.Errorf("Got(round trip) = %+v, want %+v", got, recs)
+	}
+	if err := WriteMatchCSV(&bytes.Buffer{}, []MatchRecord{{Winner: 3, Team1: []string{"a"}, Team2: []string{"b"}}}); !isInvalid(err) {
+		t.Errorf("Got(WriteMatchCSV winner 3) error %v, want invalid", err)
+	}
+}
+
+// TestReadMatchCSVATP reads the development data set when it is present.
+func TestReadMatchCSVATP(t *testing.T) {
+	f, err := os.Open(atpPath)
+	if err != nil {
+		t.Skipf("dev data not available: %v", err)
+	}
+	defer f.Close()
+	recs, err := ReadMatchCSV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 25782 {
+		t.Errorf("Got(len) = %d, want 25782", len(recs))
+	}
+	if r := recs[0]; r.Seq != 0 || r.Winner != 2 || len(r.Team1) != 2 || r.Team2[1] != "102800" {
+		t.Errorf("Got(recs[0]) = %+v, want seq 0, winner 2, team2 ending 102800", r)
+	}
+}
+
+// atpPath is the development data set of SPEC 2.3, read in place.
+const atpPath = "../../shared/data/atp_doubles_2v2.csv"
+
+// FuzzReadMatchCSV checks that any input either fails with a coded error
+// and no records, or reads records that survive a write and a re-read.
+func FuzzReadMatchCSV(f *testing.F) {
+	f.Add("date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n2024-03-01,a,b,c,d,1\n")
+	f.Add("seq,date,team1_p1,team1_p2,team1_p3,team2_p1,team2_p2,team2_p3,winner\n3,2024-03-01T10:00:00Z,a,,,b,,,0\n1,2024-03-01,a,b,c,d,e,f,2\n")
+	f.Add("date,team1_p1,team1_p2,team2_p1,team2_p2,winner,x\n2024-03-01,\"a,1\",b,c,d,1,\"q\"\"\"\n")
+	f.Add("date,winner\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		recs, err := ReadMatchCSV(strings.NewReader(in))
+		if err != nil {
+			if recs != nil || !isInvalid(err) {
+				t.Fatalf("Got(ReadMatchCSV) = %d records, %v (invalid %t), want none and invalid", len(recs), err, isInvalid(err))
+			}
+			return
+		}
+		var buf bytes.Buffer
+		if err := WriteMatchCSV(&buf, recs); err != nil {
+			t.Fatalf("Got(WriteMatchCSV) error %v, want nil", err)
+		}
+		again, err := ReadMatchCSV(&buf)
+		if err != nil {
+			t.Fatalf("Got(re-read) error %v of %q, want nil", err, buf.String())
+		}
+		if len(again) != len(recs) {
+			t.Fatalf("Got(re-read) = %d records, want %d", len(again), len(recs))
+		}
+		for i := range recs {
+			if !reflect.DeepEqual(again[i].Team1, recs[i].Team1) || !reflect.DeepEqual(again[i].Team2, recs[i].Team2) ||
+				again[i].Winner != recs[i].Winner || !again[i].Date.Equal(recs[i].Date) || again[i].Seq != recs[i].Seq {
+				t.Errorf("Got(re-read[%d]) = %+v, want %+v", i, again[i], recs[i])
+			}
+		}
+	})
+}
