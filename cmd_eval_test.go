@@ -13,8 +13,8 @@ import (
 )
 
 const (
-	smallCSV = "ladder/testdata/small_2v2.csv"
-	badCSV   = "ladder/testdata/bad_winner.csv"
+	smallCSV = "ladder/rating/testdata/small_2v2.csv"
+	badCSV   = "ladder/rating/testdata/bad_winner.csv"
 )
 
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
