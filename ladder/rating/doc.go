@@ -1,6 +1,7 @@
 // Package rating owns the rating math of SPEC 2 and 4: a player's State, the
 // Model interface, the registry that builds a model by name from --params,
-// every model (team-glicko, glicko, elo, synelo, openskill, trueskill), GXE,
+// every model (team-glicko, glicko, glicko-boost, elo, synelo, openskill,
+// trueskill), GXE,
 // the offline evaluation of models on a match log, and the match CSV that
 // log is read from and written to.
 //
