@@ -273,12 +273,14 @@ func (b *Bot) register() {
 	}
 }
 
-// Send posts a message to a channel; jobs use it for announcements (season
-// standings, queue timeouts).
-func (b *Bot) Send(ctx context.Context, channelID string, r commands.Reply) error {
-	_, err := b.session.ChannelMessageSendComplex(channelID, messageSend(r), discordgo.WithContext(ctx))
+// Post sends a message rendered by package commands to a channel, pinging
+// only msg.Mentions. It implements jobs.Poster: the jobs render their
+// announcements, standings and notices themselves, so the bot only
+// delivers them.
+func (b *Bot) Post(ctx context.Context, channelID string, msg commands.Reply) error {
+	_, err := b.session.ChannelMessageSendComplex(channelID, messageSend(msg), discordgo.WithContext(ctx))
 	if err != nil {
-		return fmt.Errorf("bot: send to channel %s: %w", channelID, err)
+		return fmt.Errorf("bot: post to channel %s: %w", channelID, err)
 	}
 	return nil
 }

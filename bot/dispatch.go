@@ -125,7 +125,7 @@ func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreat
 				return
 			}
 			if err == nil {
-				b.post(ctx, it, reply.Posts)
+				b.sendPosts(ctx, it, reply.Posts)
 			} else {
 				err = fmt.Errorf("bot: answer: %w", err)
 			}
@@ -372,9 +372,9 @@ func (it *interaction) fail(err error) string {
 	return ref
 }
 
-// post sends a reply's extra messages (announcements); a failure is logged
+// sendPosts sends a reply's extra messages (announcements); a failure is logged
 // and does not undo the action, which is already stored.
-func (b *Bot) post(ctx context.Context, it *interaction, posts []commands.Post) {
+func (b *Bot) sendPosts(ctx context.Context, it *interaction, posts []commands.Post) {
 	for _, p := range posts {
 		if _, err := b.session.ChannelMessageSendComplex(p.ChannelID, messageSend(p.Message), discordgo.WithContext(ctx)); err != nil {
 			b.log.Warn("posting to channel failed", "guild_id", it.req.GuildID, "channel_id", p.ChannelID, "err", err)

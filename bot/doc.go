@@ -3,6 +3,7 @@
 // session's HTTP client; command sync by bulk overwrite; the one dispatch
 // chain that adapts interactions to commands.Request, acknowledges them,
 // checks permissions, runs the handler and maps its commands.Reply (or its
-// error) onto Discord; and the channel posts the scheduled jobs ask for. It
+// error) onto Discord; and Post, which delivers the channel messages the
+// scheduled jobs render with package commands. It
 // may import commands, ladder and discordgo.
 package bot

@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -44,8 +45,8 @@ func TestMissedSeasonCloseCaughtUp(t *testing.T) {
 		if err != nil || len(runs) != 1 || runs[0].Period != "2026-04-01T00:00:00Z" {
 			t.Errorf("Got(season-close runs) = %+v, %v; want the April 1 period", runs, err)
 		}
-		if ps := rec.posts(); len(ps) != 1 || ps[0].st.Season.Number != 1 {
-			t.Errorf("Got(posts after the catch-up) = %d, want season 1's table once", len(ps))
+		if ps := rec.posts(); len(ps) != 1 || !reflect.DeepEqual(ps[0].msg, finalStandings(t, second.svc, 1)) {
+			t.Errorf("Got(posts after the catch-up) = %d (%+v), want season 1's table once", len(ps), ps)
 		}
 
 		// Another restart the same day: season 2 is due July 1, nothing happens.
@@ -102,8 +103,8 @@ func TestModeratorCloseNotReposted(t *testing.T) {
 		if cur.Number != 3 {
 			t.Errorf("Got(season after April 1) = %d, want 3", cur.Number)
 		}
-		if ps := rec.posts(); len(ps) != 1 || ps[0].st.Season.Number != 2 {
-			t.Errorf("Got(posts after April 1) = %d, want season 2's table once", len(ps))
+		if ps := rec.posts(); len(ps) != 1 || !reflect.DeepEqual(ps[0].msg, finalStandings(t, p.svc, 2)) {
+			t.Errorf("Got(posts after April 1) = %d (%+v), want season 2's table once", len(ps), ps)
 		}
 	})
 }

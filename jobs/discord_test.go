@@ -86,8 +86,8 @@ func TestSeasonPostToDiscord(t *testing.T) {
 	})
 }
 
-// TestStandingsMessage renders short and empty tables without an attachment.
-func TestStandingsMessage(t *testing.T) {
+// TestFinalStandings renders short and empty tables without an attachment.
+func TestFinalStandings(t *testing.T) {
 	cases := []struct {
 		name   string
 		rows   int
@@ -105,7 +105,7 @@ func TestStandingsMessage(t *testing.T) {
 			for i := range tc.rows {
 				st.Results = append(st.Results, ladder.SeasonResult{Rank: i + 1, UserID: user(i), Rating: 1600 - float64(i), RD: 60, Division: "Gold", Badge: ladder.Badge(i + 1)})
 			}
-			msg := bot.StandingsMessage(st)
+			msg := commands.FinalStandings(st)
 			if got := len(msg.Embeds[0].Fields); got != tc.fields {
 				t.Errorf("Got(fields) = %d, want %d", got, tc.fields)
 			}
@@ -119,13 +119,13 @@ func TestStandingsMessage(t *testing.T) {
 	}
 }
 
-// TestTopMessage renders one line per player, nobody pinged.
-func TestTopMessage(t *testing.T) {
+// TestWeeklyTop renders one line per player, nobody pinged.
+func TestWeeklyTopMessage(t *testing.T) {
 	page := ladder.LeaderboardPage{Queue: ladder.Queue{Name: "2v2"}, Season: ladder.Season{Number: 2}}
 	for i := range 10 {
 		page.Standings = append(page.Standings, ladder.Standing{Rank: i + 1, UserID: user(i), Name: fmt.Sprintf("n%d", i), Rating: 1700 - float64(i), RD: 50, Division: "Platinum"})
 	}
-	msg := bot.TopMessage(page)
+	msg := commands.WeeklyTop(page)
 	d := msg.Embeds[0].Description
 	if got := strings.Count(d, "\n"); got != 10 || !strings.HasPrefix(d, "**1.** n0 · 1700 ± 50 · Platinum") {
 		t.Errorf("Got(top description) = %q, want 10 lines starting with rank 1", d)

@@ -12,5 +12,7 @@
 // pass (every 5 s, announcing the matches it forms) claims nothing: the
 // queue's lock already makes it safe across processes (matchmake.go).
 //
-// It may import ladder, cron and slog; the bot implements Poster.
+// It renders its Discord messages with package commands and posts them
+// through Poster, which the bot implements. It may import ladder, commands,
+// cron and slog.
 package jobs

@@ -6,10 +6,12 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -40,66 +42,93 @@ func each(t *testing.T, fn func(t *testing.T, b backend)) {
 	}
 }
 
-// poster records what the jobs post.
+// sent is one message the jobs posted.
+type sent struct {
+	channel string
+	msg     commands.Reply
+}
+
+// poster records what the jobs post. The jobs render every message with
+// package commands, so the tests sort the messages by what they render
+// and compare them with the rendering of what the database holds.
 type poster struct {
-	mu        sync.Mutex
-	standings []posted
-	tops      []ladder.LeaderboardPage
-	notices   []notice
-	matches   []announcement // see matchmake_test.go
+	mu   sync.Mutex
+	msgs []sent
 }
 
-type posted struct {
-	channel string
-	st      ladder.SeasonStandings
-}
-
-type notice struct {
-	channel string
-	users   []string
-	text    string
-}
-
-func (p *poster) PostStandings(_ context.Context, channelID string, st ladder.SeasonStandings) error {
+// Post implements jobs.Poster. A weekly top outside the announcement
+// channel fails the post, so the weekly test sees it as a job error.
+func (p *poster) Post(_ context.Context, channelID string, msg commands.Reply) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.standings = append(p.standings, posted{channelID, st})
-	return nil
-}
-
-func (p *poster) PostTop(_ context.Context, channelID string, page ladder.LeaderboardPage) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if channelID != announce {
+	if isWeeklyTop(msg) && channelID != announce {
 		return fmt.Errorf("weekly top posted to %s, want %s", channelID, announce)
 	}
-	p.tops = append(p.tops, page)
+	p.msgs = append(p.msgs, sent{channelID, msg})
 	return nil
 }
 
-func (p *poster) topPages() []ladder.LeaderboardPage {
+// matching returns the posted messages keep accepts, in posting order.
+func (p *poster) matching(keep func(commands.Reply) bool) []sent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return slices.Clone(p.tops)
+	var out []sent
+	for _, m := range p.msgs {
+		if keep(m.msg) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
-func (p *poster) Notify(_ context.Context, channelID string, userIDs []string, text string) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.notices = append(p.notices, notice{channelID, slices.Clone(userIDs), text})
-	return nil
+func firstTitle(msg commands.Reply) string {
+	if len(msg.Embeds) == 0 {
+		return ""
+	}
+	return msg.Embeds[0].Title
 }
 
-func (p *poster) posts() []posted {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return slices.Clone(p.standings)
+func isWeeklyTop(msg commands.Reply) bool { return strings.HasPrefix(firstTitle(msg), "Weekly top ") }
+
+// posts are the season standings posted.
+func (p *poster) posts() []sent {
+	return p.matching(func(m commands.Reply) bool { return strings.Contains(firstTitle(m), " final standings · ") })
 }
 
-func (p *poster) notes() []notice {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return slices.Clone(p.notices)
+// tops are the weekly tops posted.
+func (p *poster) tops() []sent { return p.matching(isWeeklyTop) }
+
+// notes are the plain-text notices posted (auto-confirms, queue timeouts).
+func (p *poster) notes() []sent {
+	return p.matching(func(m commands.Reply) bool { return len(m.Embeds) == 0 && len(m.Buttons) == 0 })
+}
+
+// announced are the formed matches' announcements posted: the messages
+// with report buttons.
+func (p *poster) announced() []sent {
+	return p.matching(func(m commands.Reply) bool { return len(m.Buttons) > 0 })
+}
+
+// announcedMatch returns the ID of the match an announcement is about, as
+// its buttons carry it.
+func announcedMatch(t testing.TB, a sent) int64 {
+	t.Helper()
+	id, err := commands.ParseCustomID(a.msg.Buttons[0][0].CustomID)
+	if err != nil {
+		t.Fatalf("ParseCustomID(%q) = %v", a.msg.Buttons[0][0].CustomID, err)
+	}
+	return id.ID
+}
+
+// finalStandings renders the standings of season number of the guild's one
+// queue as the seasons job must post them.
+func finalStandings(t testing.TB, svc *ladder.Service, number int) commands.Reply {
+	t.Helper()
+	sts, err := svc.SeasonStandingsOf(context.Background(), guild, number)
+	if err != nil || len(sts) != 1 {
+		t.Fatalf("SeasonStandingsOf(%d) = %d queues, %v; want 1", number, len(sts), err)
+	}
+	return commands.FinalStandings(sts[0])
 }
 
 // proc is one process: its own storage handle, service and scheduler.

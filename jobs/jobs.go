@@ -10,6 +10,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -26,19 +27,14 @@ const (
 	jobSeasonPost  = "season-post:"
 )
 
-// Poster shows the jobs' results on Discord; package bot implements it. A
-// nil Poster posts nothing (web-only processes still run the jobs).
+// Poster delivers the jobs' messages to Discord; package bot implements
+// it. The jobs render every message with package commands, where all the
+// bot's Discord text is written, so posting needs one method whatever the
+// message is. A nil Poster posts nothing (web-only processes still run the
+// jobs).
 type Poster interface {
-	// PostStandings posts one queue's final table of a closed season to a
-	// channel: an embed, and the full table as an attachment past 25 rows.
-	PostStandings(ctx context.Context, channelID string, st ladder.SeasonStandings) error
-	// PostTop posts the weekly top of one queue's leaderboard to a channel.
-	PostTop(ctx context.Context, channelID string, page ladder.LeaderboardPage) error
-	// Notify posts text to a channel, pinging userIDs only.
-	Notify(ctx context.Context, channelID string, userIDs []string, text string) error
-	// AnnounceMatch posts a formed match's announcement to a channel, as
-	// /queue join does: players pinged, teams, quality, win chance, buttons.
-	AnnounceMatch(ctx context.Context, channelID string, f ladder.FormedMatch) error
+	// Post sends a rendered message to a channel, pinging only msg.Mentions.
+	Post(ctx context.Context, channelID string, msg commands.Reply) error
 }
 
 // Options tune a Scheduler; zero values are the defaults.

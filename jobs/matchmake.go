@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -77,7 +78,7 @@ func (s *Scheduler) announceMatch(ctx context.Context, f ladder.FormedMatch) {
 		s.log.Warn("formed match not announced: no channel", "guild_id", m.GuildID, "match_id", m.ID)
 		return
 	}
-	err := s.retry(ctx, func() error { return s.poster.AnnounceMatch(ctx, channel, f) })
+	err := s.retry(ctx, func() error { return s.poster.Post(ctx, channel, commands.Announcement(f)) })
 	if err != nil {
 		s.log.Warn("match announcement not posted", "guild_id", m.GuildID, "match_id", m.ID, "channel_id", channel, "err", err)
 	}

@@ -21,7 +21,7 @@ func raceQueue(t *testing.T, svc *ladder.Service) ladder.Queue {
 // checkFormed fails the test unless every match of the guild has 4
 // distinct players that are in no other match, every match was announced
 // or returned by a join exactly once, and the matches hold wantPlayers.
-func checkFormed(t *testing.T, svc *ladder.Service, announced []announcement, byJoin []ladder.FormedMatch, wantPlayers int) {
+func checkFormed(t *testing.T, svc *ladder.Service, announced []sent, byJoin []ladder.FormedMatch, wantPlayers int) {
 	t.Helper()
 	ms, err := svc.Matches(context.Background(), ladder.MatchFilter{GuildID: guild, Limit: 1000})
 	if err != nil {
@@ -44,9 +44,10 @@ func checkFormed(t *testing.T, svc *ladder.Service, announced []announcement, by
 	}
 	told := map[int64]int{}
 	for _, a := range announced {
-		told[a.f.Match.ID]++
+		id := announcedMatch(t, a)
+		told[id]++
 		if a.channel != channel {
-			t.Errorf("Got(match #%d announced in) = %s, want %s", a.f.Match.ID, a.channel, channel)
+			t.Errorf("Got(match #%d announced in) = %s, want %s", id, a.channel, channel)
 		}
 	}
 	for _, f := range byJoin {

@@ -2,32 +2,54 @@ package jobs_test
 
 import (
 	"context"
+	"log/slog"
 	"math"
+	"reflect"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// announcement is a formed match the matchmaking job announced.
-type announcement struct {
-	channel string
-	f       ladder.FormedMatch
+// logRecorder keeps the scheduler's log records: the matchmaking pass
+// logs each match it forms with the proposal behind it (quality, q_min,
+// the anchor's wait), which the announcement, a rendered message, does not
+// carry.
+type logRecorder struct {
+	mu      sync.Mutex
+	records []slog.Record
 }
 
-func (p *poster) AnnounceMatch(_ context.Context, channelID string, f ladder.FormedMatch) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.matches = append(p.matches, announcement{channelID, f})
+func (l *logRecorder) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecorder) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *logRecorder) WithGroup(string) slog.Handler            { return l }
+
+func (l *logRecorder) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.records = append(l.records, r.Clone())
 	return nil
 }
 
-func (p *poster) announced() []announcement {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return slices.Clone(p.matches)
+// formed returns the attributes of the "match formed by the scheduled
+// pass" records, one map per match formed.
+func (l *logRecorder) formed() []map[string]slog.Value {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]slog.Value
+	for _, r := range l.records {
+		if r.Message != "match formed by the scheduled pass" {
+			continue
+		}
+		attrs := map[string]slog.Value{}
+		r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value; return true })
+		out = append(out, attrs)
+	}
+	return out
 }
 
 // queueChannel is the channel a test queue announces its matches in.
@@ -113,6 +135,8 @@ func TestMatchmakeWidensOverWait(t *testing.T) {
 				c := ladder.NewManualClock(mmStart)
 				rec := &poster{}
 				p := newProc(t, b.dsn(t), c, rec)
+				logs := &logRecorder{}
+				p.sched = jobs.New(p.svc, rec, slog.New(logs), jobs.Options{PostBackoff: time.Millisecond})
 				setupGuild(t, p.svc, 0)
 				q := defaultQueue(t, p.svc, func(q *ladder.Queue) { q.ChannelID = queueChannel })
 				ps := users(1, 4)
@@ -146,10 +170,18 @@ func TestMatchmakeWidensOverWait(t *testing.T) {
 				check(tc.formsAt, 1)
 				check(tc.formsAt+5*time.Second, 1) // a later tick forms nothing more
 
-				a := rec.announced()[0]
-				m, pr := a.f.Match, a.f.Proposal
+				as := rec.announced()
+				a := as[0]
 				if a.channel != queueChannel {
 					t.Errorf("Got(announced in) = %s, want the queue's channel %s", a.channel, queueChannel)
+				}
+				ms, err := p.svc.Matches(ctx, ladder.MatchFilter{GuildID: guild, Limit: 10})
+				if err != nil || len(ms) != 1 {
+					t.Fatalf("Matches() = %d, %v, want 1", len(ms), err)
+				}
+				m := ms[0]
+				if id := announcedMatch(t, a); id != m.ID {
+					t.Errorf("Got(announced match) = #%d, want #%d", id, m.ID)
 				}
 				if got := slices.Sorted(slices.Values(m.Players())); !slices.Equal(got, ps) {
 					t.Errorf("Got(match players) = %v, want %v", got, ps)
@@ -157,17 +189,29 @@ func TestMatchmakeWidensOverWait(t *testing.T) {
 				if m.State != ladder.StateOpen || m.QueueID != q.ID {
 					t.Errorf("Got(match state, queue) = %s, %d, want open, %d", m.State, m.QueueID, q.ID)
 				}
-				if math.Abs(pr.Quality-tc.quality) > 1e-3 || math.Abs(m.Quality-pr.Quality) > 1e-9 {
-					t.Errorf("Got(quality) = %.4f (match %.4f), want %.4f", pr.Quality, m.Quality, tc.quality)
-				}
-				if math.Abs(pr.QMin-tc.qmin) > 1e-9 || pr.AnchorWait != tc.formsAt {
-					t.Errorf("Got(q_min, anchor wait) = %.3f, %s, want %.3f, %s", pr.QMin, pr.AnchorWait, tc.qmin, tc.formsAt)
-				}
 				if !(m.PTeam1 > 0 && m.PTeam1 < 1) {
 					t.Errorf("Got(P(team 1 wins)) = %g, want in (0, 1)", m.PTeam1)
 				}
-				if a.f.Queue.ID != q.ID || a.f.Queue.ChannelID != queueChannel {
-					t.Errorf("Got(announced queue) = %d %q, want %d %q", a.f.Queue.ID, a.f.Queue.ChannelID, q.ID, queueChannel)
+				// The announcement is the one /queue join renders for the
+				// match in its queue.
+				want := commands.Announcement(ladder.FormedMatch{Match: m, Proposal: ladder.Proposal{Quality: m.Quality}, Queue: q})
+				if !reflect.DeepEqual(a.msg, want) {
+					t.Errorf("Got(announcement) = %+v, want %+v", a.msg, want)
+				}
+				fs := logs.formed()
+				if len(fs) != 1 {
+					t.Fatalf("Got(formed matches logged) = %d, want 1", len(fs))
+				}
+				f := fs[0]
+				quality, qmin, wait := f["quality"].Float64(), f["q_min"].Float64(), f["anchor_wait_ms"].Int64()
+				if math.Abs(quality-tc.quality) > 1e-3 || math.Abs(m.Quality-quality) > 1e-9 {
+					t.Errorf("Got(quality) = %.4f (match %.4f), want %.4f", quality, m.Quality, tc.quality)
+				}
+				if math.Abs(qmin-tc.qmin) > 1e-9 || wait != tc.formsAt.Milliseconds() {
+					t.Errorf("Got(q_min, anchor wait) = %.3f, %d ms, want %.3f, %s", qmin, wait, tc.qmin, tc.formsAt)
+				}
+				if f["match_id"].Int64() != m.ID || f["queue_id"].Int64() != q.ID {
+					t.Errorf("Got(logged match, queue) = %v, %v, want %d, %d", f["match_id"], f["queue_id"], m.ID, q.ID)
 				}
 			})
 		}

@@ -42,8 +42,8 @@ func TestQueueExpiry(t *testing.T) {
 			t.Errorf("Got(queued at 61 min) = true, want false")
 		}
 		ns := rec.notes()
-		if len(ns) != 1 || ns[0].channel != channel || len(ns[0].users) != 1 || ns[0].users[0] != user(1) ||
-			!strings.Contains(ns[0].text, "<@"+user(1)+">") || !strings.Contains(ns[0].text, "1 h") {
+		if len(ns) != 1 || ns[0].channel != channel || len(ns[0].msg.Mentions) != 1 || ns[0].msg.Mentions[0] != user(1) ||
+			!strings.Contains(ns[0].msg.Content, "<@"+user(1)+">") || !strings.Contains(ns[0].msg.Content, "1 h") {
 			t.Errorf("Got(notices) = %+v, want one to %s pinging %s after 1 h", ns, channel, user(1))
 		}
 	})

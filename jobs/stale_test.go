@@ -129,7 +129,7 @@ func TestAutoConfirm(t *testing.T) {
 			t.Errorf("Got(record of the reporter) = %d wins in %d games, want 1 in 1", s.Wins, s.Games)
 		}
 		ns := rec.notes()
-		if len(ns) != 1 || ns[0].channel != channel || len(ns[0].users) != 4 {
+		if len(ns) != 1 || ns[0].channel != channel || len(ns[0].msg.Mentions) != 4 {
 			t.Fatalf("Got(notices) = %+v, want one to %s pinging the 4 players", ns, channel)
 		}
 		// Running again (next minute) finds nothing to do.

@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/commands"
 )
 
 // stale flags the players of every guild who have not played a rated match
@@ -47,21 +46,9 @@ func (s *Scheduler) confirm(ctx context.Context, _ time.Time) error {
 		if m.ChannelID == "" {
 			continue
 		}
-		players := append(append([]string{}, m.Teams[0]...), m.Teams[1]...)
-		text := fmt.Sprintf("Match #%d was confirmed automatically: nobody answered the report in time. %s", m.ID, outcome(m.Winner))
-		s.notify(ctx, m.GuildID, m.ChannelID, players, text)
+		s.post(ctx, m.GuildID, m.ChannelID, commands.AutoConfirmed(m))
 	}
 	return err
-}
-
-func outcome(winner int) string {
-	switch winner {
-	case 1, 2:
-		return fmt.Sprintf("Team %d won.", winner)
-	case ladder.Draw:
-		return "It was a draw."
-	}
-	return ""
 }
 
 // expireQueue drops queue tickets that waited past the guild's queue
@@ -76,35 +63,17 @@ func (s *Scheduler) expireQueue(ctx context.Context, _ time.Time) error {
 		if t.ChannelID == "" {
 			continue
 		}
-		waited := t.ExpiresAt.Sub(t.JoinedAt).Round(time.Minute)
-		text := fmt.Sprintf("%s: you left the queue after waiting %s without a match. Use /queue join to queue again.",
-			mentionList(t.UserIDs), waitText(waited))
-		s.notify(ctx, t.GuildID, t.ChannelID, t.UserIDs, text)
+		s.post(ctx, t.GuildID, t.ChannelID, commands.QueueExpired(t))
 	}
 	return nil
 }
 
-func mentionList(ids []string) string {
-	ms := make([]string, len(ids))
-	for i, id := range ids {
-		ms[i] = "<@" + id + ">"
-	}
-	return strings.Join(ms, ", ")
-}
-
-func waitText(d time.Duration) string {
-	if d%time.Hour == 0 && d >= time.Hour {
-		return fmt.Sprintf("%d h", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%d min", int(d/time.Minute))
-}
-
-// notify posts a notice; a failure is logged, the action is already stored.
-func (s *Scheduler) notify(ctx context.Context, guildID, channelID string, users []string, text string) {
+// post posts a notice; a failure is logged, the action is already stored.
+func (s *Scheduler) post(ctx context.Context, guildID, channelID string, msg commands.Reply) {
 	if s.poster == nil {
 		return
 	}
-	err := s.retry(ctx, func() error { return s.poster.Notify(ctx, channelID, users, text) })
+	err := s.retry(ctx, func() error { return s.poster.Post(ctx, channelID, msg) })
 	if err != nil {
 		s.log.Warn("notice not posted", "guild_id", guildID, "channel_id", channelID, "err", err)
 	}

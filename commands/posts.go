@@ -1,0 +1,158 @@
+package commands
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// This file renders the messages posted to a channel outside any
+// interaction, by the scheduled jobs. They live here, beside the replies
+// the handlers return, so every Discord text of the bot is written in one
+// package and the poster only has to deliver a rendered Reply.
+
+// standingsEmbedRows is how many standings fit an embed (Discord allows 25
+// fields); a longer table goes along as a CSV attachment.
+const standingsEmbedRows = 25
+
+// Announcement is the message announcing a formed match — players
+// mentioned, teams, quality, win probability and the report buttons — the
+// same one /queue join posts, for the matches the scheduled matchmaking
+// pass forms.
+func Announcement(f ladder.FormedMatch) Reply { return announce(f) }
+
+// FinalStandings renders one queue's final table of a closed season (SPEC
+// 4, 6): an embed of the top 25 (rank, badge, name, R ± RD, division,
+// W-L-D) and, past 25 rows, the full table as season-N-QUEUE.csv. Nobody
+// is pinged: a table of every ranked player must not ping them all.
+func FinalStandings(st ladder.SeasonStandings) Reply {
+	e := Embed{
+		Title: fmt.Sprintf("Season %d final standings · %s", st.Season.Number, st.Queue.Name),
+		Color: ColorInfo,
+	}
+	switch n := len(st.Results); n {
+	case 0:
+		e.Description = "Nobody was ranked this season."
+	case 1:
+		e.Description = "1 ranked player."
+	default:
+		e.Description = fmt.Sprintf("%d ranked players.", n)
+	}
+	for _, r := range st.Results[:min(len(st.Results), standingsEmbedRows)] {
+		e.Fields = append(e.Fields, Field{
+			Name:  fmt.Sprintf("#%d %s%s", r.Rank, badgeIcon(r.Badge), nameOr(r.Name, r.UserID)),
+			Value: fmt.Sprintf("%.0f ± %.0f · %s · %d-%d-%d", r.Rating, r.RD, r.Division, r.Wins, r.Losses, r.Draws),
+		})
+	}
+	msg := Reply{Embeds: []Embed{e}, Mentions: []string{}}
+	if len(st.Results) > standingsEmbedRows {
+		msg.Embeds[0].Footer = fmt.Sprintf("Top %d shown; the full table of %d is attached.", standingsEmbedRows, len(st.Results))
+		msg.Files = []File{{
+			Name:        fmt.Sprintf("season-%d-%s.csv", st.Season.Number, fileSafe(st.Queue.Name)),
+			ContentType: "text/csv",
+			Data:        standingsCSV(st.Results),
+		}}
+	}
+	return msg
+}
+
+// WeeklyTop renders a leaderboard page as the weekly top (SPEC 6): rank,
+// name, R ± RD, division and W-L-D. Nobody is pinged.
+func WeeklyTop(page ladder.LeaderboardPage) Reply {
+	e := Embed{
+		Title: fmt.Sprintf("Weekly top %d · %s · Season %d", len(page.Standings), page.Queue.Name, page.Season.Number),
+		Color: ColorInfo,
+	}
+	var b strings.Builder
+	for _, s := range page.Standings {
+		fmt.Fprintf(&b, "**%d.** %s · %.0f ± %.0f · %s · %d-%d-%d\n", s.Rank, nameOr(s.Name, s.UserID), s.Rating, s.RD, s.Division, s.Wins, s.Losses, s.Draws)
+	}
+	e.Description = b.String()
+	return Reply{Embeds: []Embed{e}, Mentions: []string{}}
+}
+
+// AutoConfirmed tells a match's players that its report confirmed itself
+// at the deadline because nobody answered it (SPEC 5), pinging them only.
+func AutoConfirmed(m ladder.Match) Reply {
+	players := append(append([]string{}, m.Teams[0]...), m.Teams[1]...)
+	text := fmt.Sprintf("Match #%d was confirmed automatically: nobody answered the report in time. %s", m.ID, autoOutcome(m.Winner))
+	return Reply{Content: text, Mentions: players}
+}
+
+// autoOutcome is the last sentence of AutoConfirmed.
+func autoOutcome(winner int) string {
+	switch winner {
+	case 1, 2:
+		return fmt.Sprintf("Team %d won.", winner)
+	case ladder.Draw:
+		return "It was a draw."
+	}
+	return ""
+}
+
+// QueueExpired tells a ticket's players, pinging them only, that they left
+// the queue after its idle timeout (SPEC 3) and how to queue again.
+func QueueExpired(t ladder.Ticket) Reply {
+	waited := t.ExpiresAt.Sub(t.JoinedAt).Round(time.Minute)
+	text := fmt.Sprintf("%s: you left the queue after waiting %s without a match. Use /queue join to queue again.",
+		mentions(t.UserIDs), waitText(waited))
+	return Reply{Content: text, Mentions: t.UserIDs}
+}
+
+// waitText renders a wait in whole hours when it is one, else in minutes.
+func waitText(d time.Duration) string {
+	if d%time.Hour == 0 && d >= time.Hour {
+		return fmt.Sprintf("%d h", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d min", int(d/time.Minute))
+}
+
+func badgeIcon(badge string) string {
+	switch badge {
+	case "top3":
+		return "🏆 "
+	case "top30":
+		return "⭐ "
+	case "top100":
+		return "🎖️ "
+	}
+	return ""
+}
+
+// nameOr is a player's stored name, or a mention (which Discord shows as
+// the name without pinging, since the posts allow no mentions) when the
+// name is not known.
+func nameOr(name, userID string) string {
+	if name != "" {
+		return name
+	}
+	return mention(userID)
+}
+
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// standingsCSV writes the whole table with unrounded ratings.
+func standingsCSV(rs []ladder.SeasonResult) []byte {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write([]string{"rank", "user_id", "name", "rating", "rd", "division", "badge", "wins", "losses", "draws"})
+	for _, r := range rs {
+		w.Write([]string{strconv.Itoa(r.Rank), r.UserID, r.Name,
+			strconv.FormatFloat(r.Rating, 'g', -1, 64), strconv.FormatFloat(r.RD, 'g', -1, 64),
+			r.Division, r.Badge, strconv.Itoa(r.Wins), strconv.Itoa(r.Losses), strconv.Itoa(r.Draws)})
+	}
+	w.Flush()
+	return buf.Bytes()
+}
