@@ -76,6 +76,8 @@ type Bot struct {
 	registered atomic.Bool
 	appID      atomic.Value // string
 	seen       dedupe
+	// chain is the dispatch chain every interaction runs (chain.go).
+	chain handler
 }
 
 // New returns a bot for cfg serving set. It does not connect; Run does.
@@ -131,6 +133,7 @@ func New(cfg Config, set *commands.Set, log *slog.Logger) (*Bot, error) {
 	s.Dialer = &websocket.Dialer{HandshakeTimeout: 15 * time.Second, Proxy: websocket.DefaultDialer.Proxy}
 	b := &Bot{cfg: cfg, set: set, log: log, session: s, ready: make(chan struct{}), workers: make(chan struct{}, cfg.Workers)}
 	b.appID.Store("")
+	b.chain = b.dispatch()
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {

@@ -28,18 +28,18 @@ const duplicateSuffix = " (duplicate)"
 // observe reports a finished interaction to Config.Metrics, and its guild
 // to Config.OnResult when it succeeded and touched storage (it may have
 // recorded or confirmed a result or changed a rating).
-func (b *Bot) observe(it *interaction, rt route, start time.Time, err error) {
-	cmd, outcome := interactionLabels(rt, err)
+func (b *Bot) observe(c *call, err error) {
+	cmd, outcome := interactionLabels(c.route, err)
 	// OnResult first: once the interaction is counted, its guild's cached
 	// pages are gone.
-	if b.cfg.OnResult != nil && outcome == "ok" && !rt.instant &&
-		it.req.Kind != commands.KindAutocomplete && it.req.GuildID != "" {
-		b.cfg.OnResult(it.req.GuildID)
+	if b.cfg.OnResult != nil && outcome == "ok" && !c.route.instant &&
+		c.req.Kind != commands.KindAutocomplete && c.req.GuildID != "" {
+		b.cfg.OnResult(c.req.GuildID)
 	}
 	if b.cfg.Metrics != nil {
 		ack := time.Duration(-1)
-		if !it.acked.IsZero() {
-			ack = it.acked.Sub(start)
+		if acked := c.resp.Acked(); !acked.IsZero() {
+			ack = acked.Sub(c.start)
 		}
 		b.cfg.Metrics.ObserveInteraction(cmd, outcome, ack)
 	}
