@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -84,53 +83,4 @@ func TestSeasonPostToDiscord(t *testing.T) {
 			t.Errorf("Got(CSV) = %d lines ending %v, want a header and %d rows ending with %s", len(recs), recs[len(recs)-1], len(rows), rows[len(rows)-1].UserID)
 		}
 	})
-}
-
-// TestFinalStandings renders short and empty tables without an attachment.
-func TestFinalStandings(t *testing.T) {
-	cases := []struct {
-		name   string
-		rows   int
-		fields int
-		files  int
-	}{
-		{"empty", 0, 0, 0},
-		{"one", 1, 1, 0},
-		{"exactly 25", 25, 25, 0},
-		{"26", 26, 25, 1},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			st := ladder.SeasonStandings{GuildID: guild, Season: ladder.Season{Number: 3}, Queue: ladder.Queue{Name: "3v3 ranked"}}
-			for i := range tc.rows {
-				st.Results = append(st.Results, ladder.SeasonResult{Rank: i + 1, UserID: user(i), Rating: 1600 - float64(i), RD: 60, Division: "Gold", Badge: ladder.Badge(i + 1)})
-			}
-			msg := commands.FinalStandings(st)
-			if got := len(msg.Embeds[0].Fields); got != tc.fields {
-				t.Errorf("Got(fields) = %d, want %d", got, tc.fields)
-			}
-			if got := len(msg.Files); got != tc.files {
-				t.Errorf("Got(files) = %d, want %d", got, tc.files)
-			}
-			if tc.files == 1 && msg.Files[0].Name != "season-3-3v3_ranked.csv" {
-				t.Errorf("Got(file name) = %q, want season-3-3v3_ranked.csv", msg.Files[0].Name)
-			}
-		})
-	}
-}
-
-// TestWeeklyTop renders one line per player, nobody pinged.
-func TestWeeklyTopMessage(t *testing.T) {
-	page := ladder.LeaderboardPage{Queue: ladder.Queue{Name: "2v2"}, Season: ladder.Season{Number: 2}}
-	for i := range 10 {
-		page.Standings = append(page.Standings, ladder.Standing{Rank: i + 1, UserID: user(i), Name: fmt.Sprintf("n%d", i), Rating: 1700 - float64(i), RD: 50, Division: "Platinum"})
-	}
-	msg := commands.WeeklyTop(page)
-	d := msg.Embeds[0].Description
-	if got := strings.Count(d, "\n"); got != 10 || !strings.HasPrefix(d, "**1.** n0 · 1700 ± 50 · Platinum") {
-		t.Errorf("Got(top description) = %q, want 10 lines starting with rank 1", d)
-	}
-	if msg.Embeds[0].Title != "Weekly top 10 · 2v2 · Season 2" || len(msg.Mentions) != 0 {
-		t.Errorf("Got(top title, mentions) = %q, %v", msg.Embeds[0].Title, msg.Mentions)
-	}
 }
