@@ -13,6 +13,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 )
 
 // logRecorder keeps the scheduler's log records: the matchmaking pass
@@ -194,7 +195,7 @@ func TestMatchmakeWidensOverWait(t *testing.T) {
 				}
 				// The announcement is the one /queue join renders for the
 				// match in its queue.
-				want := commands.Announcement(ladder.FormedMatch{Match: m, Proposal: ladder.Proposal{Quality: m.Quality}, Queue: q})
+				want := commands.Announcement(ladder.FormedMatch{Match: m, Proposal: matchmaking.Proposal{Quality: m.Quality}, Queue: q})
 				if !reflect.DeepEqual(a.msg, want) {
 					t.Errorf("Got(announcement) = %+v, want %+v", a.msg, want)
 				}
