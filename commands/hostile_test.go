@@ -9,7 +9,6 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/ladderbot/ladderbot/commands"
-	"github.com/ladderbot/ladderbot/internal/e2e"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -151,7 +150,7 @@ func TestHostileOptions(t *testing.T) {
 				{"leaderboard of an unknown division", "leaderboard", map[string]any{"division": "Mythic"}},
 				{"profile of a player ID that is not one", "profile", map[string]any{"player": "<@601>"}},
 			}
-			before, err := e2e.TakeSnapshot(ctx, db.SQL(), db.Dialect())
+			before, err := testdb.TakeSnapshot(ctx, db.SQL(), db.Dialect())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +169,7 @@ func TestHostileOptions(t *testing.T) {
 					}
 				})
 			}
-			after, err := e2e.TakeSnapshot(ctx, db.SQL(), db.Dialect())
+			after, err := testdb.TakeSnapshot(ctx, db.SQL(), db.Dialect())
 			if err != nil {
 				t.Fatal(err)
 			}

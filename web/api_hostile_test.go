@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ladderbot/ladderbot/internal/e2e"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -87,7 +87,7 @@ func TestHostileRequests(t *testing.T) {
 			{"player season 2^40", "GET", g + "/players/1001?season=1099511627776", ``, nil},
 			{"unknown guild", "GET", "/api/v1/guilds/123/leaderboard", ``, nil},
 		}
-		before, err := e2e.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
+		before, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestHostileRequests(t *testing.T) {
 				wantError(t, rec, rec.Code, "")
 			})
 		}
-		after, err := e2e.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
+		after, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@
 // gateway is dropped, and PostgreSQL is restarted (LADDERBOT_FAULT_TESTS=1).
 // Every test ends by checking the ledger: no player in two open matches,
 // every acknowledged result stored exactly once, and `ladderbot verify`
-// clean. Its one piece of non-test code, Snapshot, digests a database so
-// the hostile-input tests of other packages can show a refused action
-// changed nothing.
+// clean. The package has no non-test code besides this comment; the
+// database digest its hostile-input tests share with other packages is
+// testdb.Snapshot.
 package e2e

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -66,9 +67,9 @@ func newHostileEnv(t *testing.T, backend string) *hostileEnv {
 	return e
 }
 
-func (e *hostileEnv) snapshot(t *testing.T) Snapshot {
+func (e *hostileEnv) snapshot(t *testing.T) testdb.Snapshot {
 	t.Helper()
-	s, err := TakeSnapshot(context.Background(), e.l.db.SQL(), e.l.db.Dialect())
+	s, err := testdb.TakeSnapshot(context.Background(), e.l.db.SQL(), e.l.db.Dialect())
 	if err != nil {
 		t.Fatal(err)
 	}

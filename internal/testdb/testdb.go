@@ -27,7 +27,8 @@ const (
 	Postgres = "postgres"
 )
 
-// Backends lists every backend; DSN skips PostgreSQL when it is not configured.
+// Backends lists every backend; DSN skips PostgreSQL when it is not
+// configured. Tests iterate them with ForEach.
 func Backends() []string { return []string{SQLite, Postgres} }
 
 // DSN returns the DATABASE_URL of a fresh, empty database of backend, removed
@@ -57,7 +58,7 @@ func PostgresURL(t testing.TB) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("TEST_DATABASE_URL is not set under CI; the PostgreSQL suite must run (see .ci/run)")
 		}
-		t.Skip("TEST_DATABASE_URL is not set; PostgreSQL tests skipped")
+		Skip(t, NoPostgres)
 	}
 	u, err := url.Parse(base)
 	if err != nil {

@@ -1,4 +1,4 @@
-package e2e
+package testdb
 
 import (
 	"context"
@@ -26,14 +26,14 @@ func TakeSnapshot(ctx context.Context, db *sql.DB, dialect string) (Snapshot, er
 	}
 	rows, err := db.QueryContext(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("e2e: snapshot: list tables: %w", err)
+		return nil, fmt.Errorf("testdb: snapshot: list tables: %w", err)
 	}
 	var tables []string
 	for rows.Next() {
 		var t string
 		if err := rows.Scan(&t); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("e2e: snapshot: %w", err)
+			return nil, fmt.Errorf("testdb: snapshot: %w", err)
 		}
 		if t != "goose_db_version" && t != "job_runs" {
 			tables = append(tables, t)
@@ -55,12 +55,12 @@ func TakeSnapshot(ctx context.Context, db *sql.DB, dialect string) (Snapshot, er
 func digestTable(ctx context.Context, db *sql.DB, table string) (string, error) {
 	rows, err := db.QueryContext(ctx, "SELECT * FROM "+table)
 	if err != nil {
-		return "", fmt.Errorf("e2e: snapshot %s: %w", table, err)
+		return "", fmt.Errorf("testdb: snapshot %s: %w", table, err)
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return "", fmt.Errorf("e2e: snapshot %s: %w", table, err)
+		return "", fmt.Errorf("testdb: snapshot %s: %w", table, err)
 	}
 	var lines []string
 	vals := make([]any, len(cols))
@@ -70,7 +70,7 @@ func digestTable(ctx context.Context, db *sql.DB, table string) (string, error) 
 	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return "", fmt.Errorf("e2e: snapshot %s: %w", table, err)
+			return "", fmt.Errorf("testdb: snapshot %s: %w", table, err)
 		}
 		var b strings.Builder
 		for i, v := range vals {
@@ -82,7 +82,7 @@ func digestTable(ctx context.Context, db *sql.DB, table string) (string, error) 
 		lines = append(lines, b.String())
 	}
 	if err := rows.Err(); err != nil {
-		return "", fmt.Errorf("e2e: snapshot %s: %w", table, err)
+		return "", fmt.Errorf("testdb: snapshot %s: %w", table, err)
 	}
 	slices.Sort(lines) // row order is not part of the state
 	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
