@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -144,7 +145,7 @@ func TestMatchmakeRace(t *testing.T) {
 // runs are long over, so only the 5 s ticks can form the matches.
 func TestMatchmakeTicking(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits for real 5 s ticks")
+		testdb.Skip(t, testdb.Short) // it waits for real 5 s ticks
 	}
 	each(t, func(t *testing.T, b backend) {
 		ctx := context.Background()

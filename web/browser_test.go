@@ -6,11 +6,19 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
 // chromiumPath is where Debian's chromium package (installed by .ci/install)
 // puts the browser.
 const chromiumPath = "/usr/bin/chromium"
+
+// noChromium is why the browser tests skip on a machine without Chromium.
+var noChromium = testdb.Reason{
+	Why:    "without Chromium at " + chromiumPath,
+	Enable: "apt-get install chromium (as .ci/install does) to run them",
+}
 
 // dumpDOM loads url in headless Chromium and returns the DOM after parsing,
 // as the browser serialises it. Without a Chromium the test is skipped with
@@ -22,7 +30,7 @@ func dumpDOM(t *testing.T, url string) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("headless browser test: %s not found under CI; .ci/install should have installed it: %v", chromiumPath, err)
 		}
-		t.Skipf("headless browser test skipped: %s not found (apt-get install chromium, as .ci/install does): %v", chromiumPath, err)
+		testdb.Skip(t, noChromium)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
 // TestConcurrentFirstRender renders charts from 8 goroutines at once as the
@@ -19,7 +21,7 @@ func TestConcurrentFirstRender(t *testing.T) {
 		return
 	}
 	if testing.Short() {
-		t.Skip("-short: skips the child process")
+		testdb.Skip(t, testdb.Short) // it runs a child process
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestConcurrentFirstRender$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "LADDERBOT_CHART_CHILD=1")

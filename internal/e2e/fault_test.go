@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
 // TestPostgresRestart restarts the PostgreSQL server under load with
@@ -17,7 +19,10 @@ import (
 // `ladderbot verify` are clean.
 func TestPostgresRestart(t *testing.T) {
 	if os.Getenv("LADDERBOT_FAULT_TESTS") != "1" {
-		t.Skip("LADDERBOT_FAULT_TESTS=1 runs the tests that restart PostgreSQL")
+		testdb.Skip(t, testdb.Reason{
+			Why:    "without LADDERBOT_FAULT_TESTS=1",
+			Enable: "set it (with TEST_DATABASE_URL, on a server of your own) to run the tests that restart PostgreSQL",
+		})
 	}
 	needPostgres(t)
 	ctx := testCtx(t, 4*time.Minute)

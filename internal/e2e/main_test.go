@@ -45,7 +45,9 @@ func buildAndRun(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e: go build:", err)
 		return 1
 	}
-	return m.Run()
+	code := m.Run()
+	testdb.PrintSkips("internal/e2e")
+	return code
 }
 
 // moduleRoot is the directory of go.mod, two levels up from this package.

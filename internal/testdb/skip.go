@@ -15,17 +15,21 @@ import (
 // a plain `go test ./...` never says "ok" over tests that silently did not
 // run (issue 13).
 type Reason struct {
-	// Without names what is missing, as in "skipped without <Without>".
-	Without string
+	// Why completes "N tests skipped ...": "without TEST_DATABASE_URL",
+	// "under -short".
+	Why string
 	// Enable says what to do so the tests run.
 	Enable string
 }
 
+// Short is the reason of tests that -short leaves out.
+var Short = Reason{Why: "under -short", Enable: "run without -short to run them"}
+
 // NoPostgres is the reason every PostgreSQL test gives when
 // TEST_DATABASE_URL is unset.
 var NoPostgres = Reason{
-	Without: "TEST_DATABASE_URL",
-	Enable:  `set it to a PostgreSQL database whose name contains "test" to run them`,
+	Why:    "without TEST_DATABASE_URL",
+	Enable: `set it to a PostgreSQL database whose name contains "test" to run them`,
 }
 
 // tally counts skipped tests by reason; tests of one package may run in
@@ -52,13 +56,13 @@ func (c *tally) report(w io.Writer, pkg string) {
 	for r := range c.n {
 		reasons = append(reasons, r)
 	}
-	slices.SortFunc(reasons, func(a, b Reason) int { return strings.Compare(a.Without, b.Without) })
+	slices.SortFunc(reasons, func(a, b Reason) int { return strings.Compare(a.Why, b.Why) })
 	for _, r := range reasons {
 		noun := "tests"
 		if c.n[r] == 1 {
 			noun = "test"
 		}
-		fmt.Fprintf(w, "%s: %d %s skipped without %s; %s\n", pkg, c.n[r], noun, r.Without, r.Enable)
+		fmt.Fprintf(w, "%s: %d %s skipped %s; %s\n", pkg, c.n[r], noun, r.Why, r.Enable)
 	}
 }
 
@@ -70,22 +74,29 @@ var skipped tally
 func Skip(t testing.TB, r Reason) {
 	t.Helper()
 	skipped.add(r)
-	t.Skipf("skipped without %s; %s", r.Without, r.Enable)
+	t.Skipf("skipped %s; %s", r.Why, r.Enable)
 }
 
-// Main runs the tests of package pkg and then prints one line per reason
-// tests were skipped, with their count; it returns m.Run's exit code for
-// os.Exit. Use it as a package's TestMain:
+// Main runs the tests of package pkg, then PrintSkips; it returns m.Run's
+// exit code for os.Exit. Use it as a package's TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(testdb.Main(m, "storage")) }
+func Main(m *testing.M, pkg string) int {
+	code := m.Run()
+	PrintSkips(pkg)
+	return code
+}
+
+// PrintSkips prints one line per reason tests of package pkg were skipped,
+// with their count, and nothing when none was; a TestMain with set-up of
+// its own calls it after m.Run.
 //
 // `go test ./...` throws away all output of a passing package unless -v is
 // given (cmd/go resets the buffer before printing "ok"), so without -v the
-// line goes to the terminal that runs go test, /dev/tty, which cmd/go does
+// lines go to the terminal that runs go test, /dev/tty, which cmd/go does
 // not capture; with -v, or without a terminal (CI), to standard output,
-// where -v and a failing run show it.
-func Main(m *testing.M, pkg string) int {
-	code := m.Run()
+// where -v and a failing run show them.
+func PrintSkips(pkg string) {
 	w := io.Writer(os.Stdout)
 	if !testing.Verbose() {
 		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
@@ -93,14 +104,8 @@ func Main(m *testing.M, pkg string) int {
 			w = tty
 		}
 	}
-	Report(w, pkg)
-	return code
+	skipped.report(w, pkg)
 }
-
-// Report writes the skip summary of package pkg to w: one line per
-// reason, in a stable order, nothing when no test was skipped. Main calls
-// it; a TestMain with its own set-up may call it after m.Run.
-func Report(w io.Writer, pkg string) { skipped.report(w, pkg) }
 
 // runner is *testing.T or *testing.B: what ForEach needs to make subtests.
 type runner[T any] interface {

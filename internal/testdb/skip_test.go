@@ -6,7 +6,7 @@ import (
 )
 
 func TestTallyReport(t *testing.T) {
-	chromium := Reason{Without: "Chromium", Enable: "install it"}
+	chromium := Reason{Why: "without Chromium", Enable: "install it"}
 	var c tally
 	var buf bytes.Buffer
 	c.report(&buf, "web")

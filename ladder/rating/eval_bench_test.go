@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
 // benchEval is the whole of `ladderbot eval` but the process: parse the CSV,
@@ -33,7 +35,7 @@ func benchEval(b *testing.B, csv []byte) {
 func BenchmarkEvalATP(b *testing.B) {
 	csv, err := os.ReadFile(atpPath)
 	if err != nil {
-		b.Skipf("dev data not available: %v", err)
+		testdb.Skip(b, noDevData)
 	}
 	benchEval(b, csv)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
 func TestReadMatchCSV(t *testing.T) {
@@ -116,7 +118,7 @@ func TestWriteMatchCSVRoundTrip(t *testing.T) {
 func TestReadMatchCSVATP(t *testing.T) {
 	f, err := os.Open(atpPath)
 	if err != nil {
-		t.Skipf("dev data not available: %v", err)
+		testdb.Skip(t, noDevData)
 	}
 	defer f.Close()
 	recs, err := ReadMatchCSV(f)
