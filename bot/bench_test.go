@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -77,31 +78,29 @@ func quietEnv(b *testing.B, backend string) *env {
 // iteration is one burst of 200. Reported: p50/p99/max acknowledgement and
 // p99 of the complete answer, in milliseconds.
 func BenchmarkAck(b *testing.B) {
-	for _, backend := range backends() {
-		b.Run(backend, func(b *testing.B) {
-			e := quietEnv(b, backend)
-			ids := seedLadder(b, e.svc, 2000, 3000)
-			const burst = 200
-			var acks, answers []time.Duration
-			b.ResetTimer()
-			for range b.N {
-				a, w := e.burst(b, ids[:burst])
-				acks, answers = append(acks, a...), append(answers, w...)
-				e.fake.Reset()
-			}
-			b.StopTimer()
-			slices.Sort(acks)
-			slices.Sort(answers)
-			ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-			b.ReportMetric(ms(quantile(acks, 0.50)), "p50-ack-ms")
-			b.ReportMetric(ms(quantile(acks, 0.99)), "p99-ack-ms")
-			b.ReportMetric(ms(acks[len(acks)-1]), "max-ack-ms")
-			b.ReportMetric(ms(quantile(answers, 0.99)), "p99-answer-ms")
-			if late := acks[len(acks)-1]; late > 3*time.Second {
-				b.Errorf("an interaction was acknowledged after %v, past Discord's 3 s", late)
-			}
-		})
-	}
+	testdb.ForEach(b, func(b *testing.B, backend string) {
+		e := quietEnv(b, backend)
+		ids := seedLadder(b, e.svc, 2000, 3000)
+		const burst = 200
+		var acks, answers []time.Duration
+		b.ResetTimer()
+		for range b.N {
+			a, w := e.burst(b, ids[:burst])
+			acks, answers = append(acks, a...), append(answers, w...)
+			e.fake.Reset()
+		}
+		b.StopTimer()
+		slices.Sort(acks)
+		slices.Sort(answers)
+		ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+		b.ReportMetric(ms(quantile(acks, 0.50)), "p50-ack-ms")
+		b.ReportMetric(ms(quantile(acks, 0.99)), "p99-ack-ms")
+		b.ReportMetric(ms(acks[len(acks)-1]), "max-ack-ms")
+		b.ReportMetric(ms(quantile(answers, 0.99)), "p99-answer-ms")
+		if late := acks[len(acks)-1]; late > 3*time.Second {
+			b.Errorf("an interaction was acknowledged after %v, past Discord's 3 s", late)
+		}
+	})
 }
 
 func quantile(sorted []time.Duration, q float64) time.Duration {
@@ -151,36 +150,34 @@ func (e *env) burst(b *testing.B, users []string) (acks, answers []time.Duration
 // in MB. The import that seeds the ladder runs first and its freed memory
 // is returned to the OS before the bot serves, so it does not count.
 func BenchmarkMemory10k(b *testing.B) {
-	for _, backend := range backends() {
-		b.Run(backend, func(b *testing.B) {
-			e := quietEnv(b, backend)
-			ids := seedLadder(b, e.svc, 10000, 6000)
-			// The import is set-up, not the bot: hand its garbage back to
-			// the OS so the measure is what serving the guild keeps resident.
-			runtime.GC()
-			debug.FreeOSMemory()
-			b.ResetTimer()
-			for range b.N {
-				var wg sync.WaitGroup
-				for page := 1; page <= 10; page++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						e.slash(alice, "leaderboard", map[string]any{"page": page})
-					}()
-				}
-				wg.Wait()
-				e.burst(b, ids[:200])
-				e.fake.Reset()
+	testdb.ForEach(b, func(b *testing.B, backend string) {
+		e := quietEnv(b, backend)
+		ids := seedLadder(b, e.svc, 10000, 6000)
+		// The import is set-up, not the bot: hand its garbage back to
+		// the OS so the measure is what serving the guild keeps resident.
+		runtime.GC()
+		debug.FreeOSMemory()
+		b.ResetTimer()
+		for range b.N {
+			var wg sync.WaitGroup
+			for page := 1; page <= 10; page++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					e.slash(alice, "leaderboard", map[string]any{"page": page})
+				}()
 			}
-			b.StopTimer()
-			runtime.GC()
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MB")
-			b.ReportMetric(rssMB(b), "rss-MB")
-		})
-	}
+			wg.Wait()
+			e.burst(b, ids[:200])
+			e.fake.Reset()
+		}
+		b.StopTimer()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MB")
+		b.ReportMetric(rssMB(b), "rss-MB")
+	})
 }
 
 // rssMB reads the process's resident set size from /proc (Linux).

@@ -14,11 +14,6 @@ import (
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// backends are the databases the end-to-end tests run on: embedded SQLite
-// always, PostgreSQL from TEST_DATABASE_URL (testdb skips it with the reason
-// when unset, and fails under CI).
-func backends() []string { return testdb.Backends() }
-
 // freshDSN returns an empty database of backend (testdb).
 func freshDSN(t testing.TB, backend string) string { return testdb.DSN(t, backend) }
 
@@ -209,13 +204,11 @@ func TestEndToEnd(t *testing.T) {
 		{"restart between report and confirm", testRestart},
 		{"parties by invitation", testParties},
 	}
-	for _, backend := range backends() {
-		t.Run(backend, func(t *testing.T) {
-			for _, sc := range scenarios {
-				t.Run(sc.name, func(t *testing.T) { sc.run(t, newEnv(t, freshDSN(t, backend))) })
-			}
-		})
-	}
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		for _, sc := range scenarios {
+			t.Run(sc.name, func(t *testing.T) { sc.run(t, newEnv(t, freshDSN(t, backend))) })
+		}
+	})
 }
 
 func testQueueToLeaderboard(t *testing.T, e *env) {

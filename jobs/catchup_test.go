@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -14,9 +15,9 @@ import (
 // starts a new one on April 3: Start's catch-up closes the overdue season
 // at once, posts it, and a further restart does nothing more.
 func TestMissedSeasonCloseCaughtUp(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
-		dsn := b.dsn(t)
+		dsn := testdb.DSN(t, b)
 		c := ladder.NewManualClock(seasonStart)
 		rec := &poster{}
 		first := newProc(t, dsn, c, rec)
@@ -80,11 +81,11 @@ func startStop(t *testing.T, s *jobs.Scheduler) {
 // /mod season end, so the job does not post it again, and the schedule
 // then counts from the new season's start.
 func TestModeratorCloseNotReposted(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		c := ladder.NewManualClock(seasonStart)
 		rec := &poster{}
-		p := newProc(t, b.dsn(t), c, rec)
+		p := newProc(t, testdb.DSN(t, b), c, rec)
 		playSeason(t, p, c)
 		c.Set(time.Date(2026, 3, 25, 0, 0, 0, 0, time.UTC))
 		if _, err := p.svc.EndSeason(ctx, moderator, guild, 0); err != nil {
@@ -143,11 +144,11 @@ func TestSeasonDue(t *testing.T) {
 // before closing. Within the lease (10 min) the others leave it alone;
 // after it, the next run takes the claim over and closes the season.
 func TestDeadClaimTakenOver(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		c := ladder.NewManualClock(seasonStart)
 		rec := &poster{}
-		p := newProc(t, b.dsn(t), c, rec)
+		p := newProc(t, testdb.DSN(t, b), c, rec)
 		playSeason(t, p, c)
 
 		c.Set(aprilFirst.Add(5 * time.Second))

@@ -12,6 +12,7 @@ import (
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -21,11 +22,11 @@ import (
 // announcement channel gets one message, an embed of the top 25 and the
 // full table as a CSV attachment.
 func TestSeasonPostToDiscord(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		fake := fakediscord.New()
 		defer fake.Close()
-		dsn := b.dsn(t)
+		dsn := testdb.DSN(t, b)
 		setup := ladder.NewManualClock(seasonStart)
 		p0 := newProc(t, dsn, setup, nil)
 		playSeason(t, p0, setup)

@@ -18,29 +18,10 @@ import (
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// backend makes fresh empty databases of one dialect: SQLite always,
-// PostgreSQL when TEST_DATABASE_URL is set (STYLE: no mocked databases).
-type backend struct {
-	name string
-	dsn  func(t testing.TB) string
-}
-
-func backends() []backend {
-	return []backend{
-		{"sqlite", func(t testing.TB) string { return testdb.DSN(t, testdb.SQLite) }},
-		{"postgres", pgDSN},
-	}
-}
-
-// pgDSN returns a fresh PostgreSQL schema of TEST_DATABASE_URL (testdb).
-func pgDSN(t testing.TB) string { return testdb.DSN(t, testdb.Postgres) }
-
-// each runs fn on every backend as <test>/<backend>.
-func each(t *testing.T, fn func(t *testing.T, b backend)) {
-	for _, b := range backends() {
-		t.Run(b.name, func(t *testing.T) { fn(t, b) })
-	}
-}
+// each runs fn on every backend as <test>/<backend>: SQLite always,
+// PostgreSQL when TEST_DATABASE_URL is set (STYLE: no mocked databases);
+// fn makes its databases with testdb.DSN.
+func each(t *testing.T, fn func(t *testing.T, b string)) { testdb.ForEach(t, fn) }
 
 // sent is one message the jobs posted.
 type sent struct {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -29,11 +30,11 @@ func BenchmarkMatchmakeTickMetrics(b *testing.B) { benchMatchmakeTick(b, true) }
 // scheduler when withMetrics (BenchmarkMatchmakeTickMetrics).
 func benchMatchmakeTick(b *testing.B, withMetrics bool) {
 	for _, waiting := range []int{0, 40, 200} {
-		for _, be := range backends() {
-			b.Run(fmt.Sprintf("waiting=%d/%s", waiting, be.name), func(b *testing.B) {
+		b.Run(fmt.Sprintf("waiting=%d", waiting), func(b *testing.B) {
+			testdb.ForEach(b, func(b *testing.B, be string) {
 				ctx := context.Background()
 				c := ladder.NewManualClock(mmStart)
-				p := newProc(b, be.dsn(b), c, &poster{})
+				p := newProc(b, testdb.DSN(b, be), c, &poster{})
 				var m *recMetrics
 				if withMetrics {
 					m = newRecMetrics()
@@ -66,6 +67,6 @@ func benchMatchmakeTick(b *testing.B, withMetrics bool) {
 					}
 				}
 			})
-		}
+		})
 	}
 }

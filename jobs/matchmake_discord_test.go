@@ -13,6 +13,7 @@ import (
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -24,7 +25,7 @@ import (
 // (nobody else), both teams with their win chance, the quality, the three
 // report buttons.
 func TestMatchmakeToDiscord(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		fake := fakediscord.New()
 		defer fake.Close()
@@ -33,7 +34,7 @@ func TestMatchmakeToDiscord(t *testing.T) {
 			t.Fatalf("bot.New() = %v", err)
 		}
 		c := ladder.NewManualClock(mmStart)
-		p := newProc(t, b.dsn(t), c, bt)
+		p := newProc(t, testdb.DSN(t, b), c, bt)
 		setupGuild(t, p.svc, 0)
 		ps := users(1, 4)
 		rateFour(t, p.svc, ps, gapFor(0.69))

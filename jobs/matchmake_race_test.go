@@ -72,9 +72,9 @@ func checkFormed(t *testing.T, svc *ladder.Service, announced []sent, byJoin []l
 // matches, every match is announced once, and the queue drains.
 func TestMatchmakeRace(t *testing.T) {
 	const rounds, perRound, tickers = 6, 8, 3
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
-		dsn := b.dsn(t)
+		dsn := testdb.DSN(t, b)
 		c := ladder.NewManualClock(mmStart)
 		recs := []*poster{{}, {}}
 		procs := []*proc{newProc(t, dsn, c, recs[0]), newProc(t, dsn, c, recs[1])}
@@ -147,9 +147,9 @@ func TestMatchmakeTicking(t *testing.T) {
 	if testing.Short() {
 		testdb.Skip(t, testdb.Short) // it waits for real 5 s ticks
 	}
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
-		dsn := b.dsn(t)
+		dsn := testdb.DSN(t, b)
 		c := ladder.NewManualClock(mmStart)
 		recs := []*poster{{}, {}}
 		procs := []*proc{newProc(t, dsn, c, recs[0]), newProc(t, dsn, c, recs[1])}

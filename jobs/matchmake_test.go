@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/matchmaking"
@@ -129,13 +130,13 @@ func TestMatchmakeWidensOverWait(t *testing.T) {
 		{"0.54 forms at 480 s", 0.54, 480 * time.Second, 0.50},
 		{"0.47 below the floor never forms", 0.47, 0, 0},
 	}
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
 				ctx := context.Background()
 				c := ladder.NewManualClock(mmStart)
 				rec := &poster{}
-				p := newProc(t, b.dsn(t), c, rec)
+				p := newProc(t, testdb.DSN(t, b), c, rec)
 				logs := &logRecorder{}
 				p.sched = jobs.New(p.svc, rec, slog.New(logs), jobs.Options{PostBackoff: time.Millisecond})
 				setupGuild(t, p.svc, 0)
@@ -222,9 +223,9 @@ func TestMatchmakeWidensOverWait(t *testing.T) {
 // TestMatchmakeWithoutPoster: a process that cannot announce (web only,
 // no Poster) leaves the queue to the bot processes and forms nothing.
 func TestMatchmakeWithoutPoster(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		c := ladder.NewManualClock(mmStart)
-		p := newProc(t, b.dsn(t), c, nil)
+		p := newProc(t, testdb.DSN(t, b), c, nil)
 		setupGuild(t, p.svc, 0)
 		ps := users(1, 4)
 		rateFour(t, p.svc, ps, gapFor(0.69))

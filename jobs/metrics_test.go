@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -56,10 +57,10 @@ func (m *recMetrics) snapshot() (sizes, formed map[string]int) {
 // size (3, then 4, then 0 once the match took them) and the tick that
 // forms the match counts it once, under the guild and queue name.
 func TestMatchmakeMetrics(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		c := ladder.NewManualClock(mmStart)
 		m := newRecMetrics()
-		p := newProc(t, b.dsn(t), c, &poster{})
+		p := newProc(t, testdb.DSN(t, b), c, &poster{})
 		p.sched = jobs.New(p.svc, &poster{}, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Metrics: m})
 		setupGuild(t, p.svc, 0)
 		q := defaultQueue(t, p.svc, func(q *ladder.Queue) { q.ChannelID = queueChannel })
@@ -94,11 +95,11 @@ func TestMatchmakeMetrics(t *testing.T) {
 // TestOnResultConfirm lets a report's confirm window (30 min) pass: the
 // confirm job confirms it and tells OnResult the guild once.
 func TestOnResultConfirm(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		c := ladder.NewManualClock(mmStart)
 		m := newRecMetrics()
-		p := newProc(t, b.dsn(t), c, nil)
+		p := newProc(t, testdb.DSN(t, b), c, nil)
 		p.sched = jobs.New(p.svc, nil, slog.New(slog.DiscardHandler), jobs.Options{OnResult: m.onResult})
 		setupGuild(t, p.svc, 0)
 		q := defaultQueue(t, p.svc, func(*ladder.Queue) {})

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -14,12 +15,12 @@ import (
 // keeps the ticket for the guild's 60 min timeout, then drops it and tells
 // the player in the channel where they joined.
 func TestQueueExpiry(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		start := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 		c := ladder.NewManualClock(start)
 		rec := &poster{}
-		p := newProc(t, b.dsn(t), c, rec)
+		p := newProc(t, testdb.DSN(t, b), c, rec)
 		setupGuild(t, p.svc, 5)
 		if _, err := p.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guild, UserID: user(1), Name: "one", ChannelID: channel}); err != nil {
 			t.Fatalf("JoinQueue() = %v", err)

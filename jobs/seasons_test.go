@@ -2,7 +2,6 @@ package jobs_test
 
 import (
 	"context"
-	"github.com/ladderbot/ladderbot/ladder/rating"
 	"math"
 	"reflect"
 	"sync"
@@ -10,8 +9,10 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // seasonStart is when the test guild's season 1 starts; the default
@@ -66,14 +67,14 @@ func TestSeasonCloseRace(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			each(t, func(t *testing.T, b backend) { seasonRace(t, b, tc.offsets, tc.ran) })
+			each(t, func(t *testing.T, b string) { seasonRace(t, b, tc.offsets, tc.ran) })
 		})
 	}
 }
 
-func seasonRace(t *testing.T, b backend, offsets [3]time.Duration, wantRan int) {
+func seasonRace(t *testing.T, b string, offsets [3]time.Duration, wantRan int) {
 	ctx := context.Background()
-	dsn := b.dsn(t)
+	dsn := testdb.DSN(t, b)
 	setup := ladder.NewManualClock(seasonStart)
 	p0 := newProc(t, dsn, setup, nil)
 	g := playSeason(t, p0, setup)

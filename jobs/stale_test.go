@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -13,11 +14,11 @@ import (
 // daily job flags the players, hides them from the leaderboard, and one
 // match brings the players of that match back.
 func TestStale(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		day0 := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 		c := ladder.NewManualClock(day0)
-		p := newProc(t, b.dsn(t), c, &poster{})
+		p := newProc(t, testdb.DSN(t, b), c, &poster{})
 		setupGuild(t, p.svc, 0)
 		// Twelve rounds bring every RD under 100, out of placement.
 		playRounds(t, p.svc, users(1, 8), 12, 1)
@@ -85,12 +86,12 @@ func TestStale(t *testing.T) {
 // it alone inside the 30 min window, confirms and rates it after, and
 // tells the match's channel.
 func TestAutoConfirm(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		start := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 		c := ladder.NewManualClock(start)
 		rec := &poster{}
-		p := newProc(t, b.dsn(t), c, rec)
+		p := newProc(t, testdb.DSN(t, b), c, rec)
 		setupGuild(t, p.svc, 0)
 		qs, err := p.svc.Queues(ctx, guild)
 		if err != nil {

@@ -7,17 +7,18 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // TestWeeklyTop posts the top 10 once a week to guilds that turned it on.
 func TestWeeklyTop(t *testing.T) {
-	each(t, func(t *testing.T, b backend) {
+	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
 		c := ladder.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
 		rec := &poster{}
-		p := newProc(t, b.dsn(t), c, rec)
+		p := newProc(t, testdb.DSN(t, b), c, rec)
 		g := setupGuild(t, p.svc, 0)
 		playRounds(t, p.svc, users(1, 12), 14, 3)
 

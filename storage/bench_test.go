@@ -36,66 +36,64 @@ func benchDB(b *testing.B, schema string) *storage.DB {
 // results/s is the throughput. On PostgreSQL the ladder lives in a schema
 // that survives the run, so repeated runs (-count) skip building it.
 func BenchmarkRecordResult(b *testing.B) {
-	for _, be := range backends() {
-		b.Run(be.name, func(b *testing.B) {
-			var db *storage.DB
-			if be.name == "postgres" {
-				db = benchDB(b, "bench_record_v1")
-			} else {
-				db = open(b, be)
-			}
-			svc := ladder.NewService(db, nil)
-			ctx := context.Background()
-			if _, err := svc.EnsureGuild(ctx, guild); err != nil {
-				b.Fatal(err)
-			}
-			const players = 10000
-			var have int64
-			if err := db.Gorm().Table("ratings").Count(&have).Error; err != nil {
-				b.Fatal(err)
-			}
-			if have < players {
-				// Every player gets a rating row before timing starts.
-				var wg sync.WaitGroup
-				for w := range 8 {
-					wg.Go(func() {
-						for i := w * 4; i < players; i += 8 * 4 {
-							if _, err := svc.RecordResult(ctx, result([]string{user(i), user(i + 1)}, []string{user(i + 2), user(i + 3)}, 1)); err != nil {
-								b.Error(err)
-								return
-							}
+	testdb.ForEach(b, func(b *testing.B, be string) {
+		var db *storage.DB
+		if be == "postgres" {
+			db = benchDB(b, "bench_record_v1")
+		} else {
+			db = open(b, be)
+		}
+		svc := ladder.NewService(db, nil)
+		ctx := context.Background()
+		if _, err := svc.EnsureGuild(ctx, guild); err != nil {
+			b.Fatal(err)
+		}
+		const players = 10000
+		var have int64
+		if err := db.Gorm().Table("ratings").Count(&have).Error; err != nil {
+			b.Fatal(err)
+		}
+		if have < players {
+			// Every player gets a rating row before timing starts.
+			var wg sync.WaitGroup
+			for w := range 8 {
+				wg.Go(func() {
+					for i := w * 4; i < players; i += 8 * 4 {
+						if _, err := svc.RecordResult(ctx, result([]string{user(i), user(i + 1)}, []string{user(i + 2), user(i + 3)}, 1)); err != nil {
+							b.Error(err)
+							return
 						}
-					})
-				}
-				wg.Wait()
-			}
-			if be.name == "postgres" {
-				// The server may not autovacuum: clear the dead row
-				// versions of earlier runs, as pgbench does before a run.
-				for _, t := range []string{"ratings", "matches", "match_players", "rating_changes", "players"} {
-					if err := db.Gorm().Exec("VACUUM ANALYZE " + t).Error; err != nil {
-						b.Fatal(err)
 					}
+				})
+			}
+			wg.Wait()
+		}
+		if be == "postgres" {
+			// The server may not autovacuum: clear the dead row
+			// versions of earlier runs, as pgbench does before a run.
+			for _, t := range []string{"ratings", "matches", "match_players", "rating_changes", "players"} {
+				if err := db.Gorm().Exec("VACUUM ANALYZE " + t).Error; err != nil {
+					b.Fatal(err)
 				}
 			}
-			var seed atomic.Uint64
-			b.SetParallelism(8 / max(1, runtimeProcs()))
-			b.ResetTimer()
-			start := time.Now()
-			b.RunParallel(func(pb *testing.PB) {
-				r := rand.New(rand.NewPCG(seed.Add(1), 7))
-				for pb.Next() {
-					ps := distinct4(r, players)
-					_, err := svc.RecordResult(ctx, result([]string{user(ps[0]), user(ps[1])}, []string{user(ps[2]), user(ps[3])}, 1+r.IntN(2)))
-					if err != nil {
-						b.Error(err)
-						return
-					}
+		}
+		var seed atomic.Uint64
+		b.SetParallelism(8 / max(1, runtimeProcs()))
+		b.ResetTimer()
+		start := time.Now()
+		b.RunParallel(func(pb *testing.PB) {
+			r := rand.New(rand.NewPCG(seed.Add(1), 7))
+			for pb.Next() {
+				ps := distinct4(r, players)
+				_, err := svc.RecordResult(ctx, result([]string{user(ps[0]), user(ps[1])}, []string{user(ps[2]), user(ps[3])}, 1+r.IntN(2)))
+				if err != nil {
+					b.Error(err)
+					return
 				}
-			})
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "results/s")
+			}
 		})
-	}
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "results/s")
+	})
 }
 
 // distinct4 draws four different players below n (r.Perm(n) would cost

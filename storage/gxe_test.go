@@ -13,8 +13,8 @@ import (
 // 1500/130 formula would put ratings near 25.
 func TestLeaderboardGXE(t *testing.T) {
 	p := []string{user(1), user(2), user(3), user(4), user(5), user(6), user(7), user(8)}
-	suite(t, map[string]func(t *testing.T, b backend){
-		"trueskill queue": func(t *testing.T, b backend) {
+	suite(t, map[string]func(t *testing.T, b string){
+		"trueskill queue": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			q := ladder.NewQueue(guild, "ts", 1)
 			q.Model = "trueskill"

@@ -8,8 +8,8 @@ import (
 
 func TestQueueAdmin(t *testing.T) {
 	p := []string{user(1), user(2), user(3), user(4), user(5), user(6)}
-	suite(t, map[string]func(t *testing.T, b backend){
-		"create and update queues": func(t *testing.T, b backend) {
+	suite(t, map[string]func(t *testing.T, b string){
+		"create and update queues": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			q := ladder.NewQueue(guild, "3v3", 3)
 			q.Model, q.Params = "elo", map[string]float64{"k": 24}
@@ -37,7 +37,7 @@ func TestQueueAdmin(t *testing.T) {
 			}
 			mustVerify(t, e)
 		},
-		"match detail stakes and cancel": func(t *testing.T, b backend) {
+		"match detail stakes and cancel": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			m := open2v2(t, e, p[0], p[1], p[2], p[3])
 			d, err := e.svc.MatchDetail(e.ctx, guild, m.ID)
@@ -71,7 +71,7 @@ func TestQueueAdmin(t *testing.T) {
 				t.Errorf("rating_changes = %d, want 0", n)
 			}
 		},
-		"reset rating": func(t *testing.T, b backend) {
+		"reset rating": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			e.svc.RecordResult(e.ctx, result(p[:2], p[2:4], 1))
 			r, err := e.svc.ResetRating(e.ctx, mod, guild, "", p[0], "fresh start")

@@ -20,8 +20,8 @@ func join(t *testing.T, e *env, u string) ladder.JoinResult {
 }
 
 func TestQueue(t *testing.T) {
-	suite(t, map[string]func(t *testing.T, b backend){
-		"four fresh players match at once": func(t *testing.T, b backend) {
+	suite(t, map[string]func(t *testing.T, b string){
+		"four fresh players match at once": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			for i := 1; i <= 3; i++ {
 				if res := join(t, e, user(i)); len(res.Formed) != 0 || res.Ticket.ID == 0 {
@@ -45,7 +45,7 @@ func TestQueue(t *testing.T) {
 				t.Errorf("Got(join while in a match) = %v, want CodeConflict", err)
 			}
 		},
-		"join is idempotent, leave, status": func(t *testing.T, b backend) {
+		"join is idempotent, leave, status": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			first := join(t, e, user(1))
 			e.clock.Add(40 * time.Second)
@@ -67,7 +67,7 @@ func TestQueue(t *testing.T) {
 				t.Errorf("Got(second LeaveQueue) = %v, %v, want AlreadyDone", done, err)
 			}
 		},
-		"a party plays on one team": func(t *testing.T, b backend) {
+		"a party plays on one team": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			inv, err := e.svc.JoinQueue(e.ctx, ladder.JoinRequest{GuildID: guild, UserID: user(1), PartnerID: user(2)})
 			if err != nil || inv.Invite.ID == 0 || inv.Ticket.ID != 0 {
@@ -90,7 +90,7 @@ func TestQueue(t *testing.T) {
 				t.Errorf("Got(teams) = %v, want %s and %s together", m.Teams, user(1), user(2))
 			}
 		},
-		"a party larger than the team is refused": func(t *testing.T, b backend) {
+		"a party larger than the team is refused": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			if _, err := e.svc.JoinQueue(e.ctx, ladder.JoinRequest{GuildID: guild, UserID: user(1), PartnerID: user(2)}); err != nil {
 				t.Fatal(err)
@@ -103,7 +103,7 @@ func TestQueue(t *testing.T) {
 				t.Errorf("Got(third member in 2v2) = %v, want CodeInvalid", err)
 			}
 		},
-		"the database allows one ticket per player": func(t *testing.T, b backend) {
+		"the database allows one ticket per player": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			res := join(t, e, user(1))
 			err := e.db.InTx(e.ctx, func(tx ladder.Tx) error {
@@ -115,7 +115,7 @@ func TestQueue(t *testing.T) {
 				t.Errorf("Got(second ticket) = %v, want CodeConflict", err)
 			}
 		},
-		"a queued player put in a match elsewhere leaves the queue": func(t *testing.T, b backend) {
+		"a queued player put in a match elsewhere leaves the queue": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			for i := 1; i <= 3; i++ {
 				join(t, e, user(i))
@@ -142,7 +142,7 @@ func TestQueue(t *testing.T) {
 				t.Errorf("Got(%d matches), want 1", len(res.Formed))
 			}
 		},
-		"idle tickets expire": func(t *testing.T, b backend) {
+		"idle tickets expire": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			join(t, e, user(1))
 			e.clock.Add(30 * time.Minute)
@@ -153,7 +153,7 @@ func TestQueue(t *testing.T) {
 				t.Errorf("Got(ExpireQueue) = %+v, %v, want only %s's ticket", gone, err, user(1))
 			}
 		},
-		"banned players cannot queue": func(t *testing.T, b backend) {
+		"banned players cannot queue": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			join(t, e, user(1))
 			if err := e.svc.BanFromQueue(e.ctx, ladder.Actor{UserID: user(9)}, guild, user(1), time.Time{}, "x"); ladder.ErrorCode(err) != ladder.CodeForbidden {
@@ -168,7 +168,7 @@ func TestQueue(t *testing.T) {
 			e.clock.Add(2 * time.Hour)
 			join(t, e, user(1))
 		},
-		"concurrent joins never put a player in two matches": func(t *testing.T, b backend) {
+		"concurrent joins never put a player in two matches": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			const n = 24
 			var wg sync.WaitGroup

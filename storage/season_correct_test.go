@@ -127,8 +127,8 @@ func compareLadders(t *testing.T, got, want ladderState) {
 // the frozen standings of seasons 1 and 2, the bases carried into seasons 2
 // and 3 and every rating after them.
 func TestClosedSeasonCorrection(t *testing.T) {
-	suite(t, map[string]func(t *testing.T, b backend){
-		"correct": func(t *testing.T, b backend) {
+	suite(t, map[string]func(t *testing.T, b string){
+		"correct": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			first, _ := seasonPlay(t, e, false, false)
 			before := snapshotLadder(t, e)
@@ -146,7 +146,7 @@ func TestClosedSeasonCorrection(t *testing.T) {
 			compareLadders(t, snapshotLadder(t, e), snapshotLadder(t, want))
 			mustVerify(t, e)
 		},
-		"void": func(t *testing.T, b backend) {
+		"void": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			_, second := seasonPlay(t, e, false, false)
 			if _, err := e.svc.Void(e.ctx, mod, guild, second, "never played"); err != nil {

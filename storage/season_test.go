@@ -9,8 +9,8 @@ import (
 
 func TestSeason(t *testing.T) {
 	p := []string{user(1), user(2), user(3), user(4)}
-	suite(t, map[string]func(t *testing.T, b backend){
-		"end freezes standings and carries ratings over": func(t *testing.T, b backend) {
+	suite(t, map[string]func(t *testing.T, b string){
+		"end freezes standings and carries ratings over": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			g, _ := e.svc.Guild(e.ctx, guild)
 			g.PlacementGames = 0
@@ -62,7 +62,7 @@ func TestSeason(t *testing.T) {
 			}
 			mustVerify(t, e)
 		},
-		"stale players hide until they play": func(t *testing.T, b backend) {
+		"stale players hide until they play": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			g, _ := e.svc.Guild(e.ctx, guild)
 			g.PlacementGames = 0

@@ -41,8 +41,8 @@ func profile(t *testing.T, e *env, u string) ladder.Profile {
 
 func TestService(t *testing.T) {
 	p := []string{user(1), user(2), user(3), user(4), user(5), user(6)}
-	suite(t, map[string]func(t *testing.T, b backend){
-		"record/worked example": func(t *testing.T, b backend) {
+	suite(t, map[string]func(t *testing.T, b string){
+		"record/worked example": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			res, err := e.svc.RecordResult(e.ctx, result(p[:2], p[2:4], 1))
 			if err != nil {
@@ -73,7 +73,7 @@ func TestService(t *testing.T) {
 			}
 			mustVerify(t, e)
 		},
-		"record/bad input writes nothing": func(t *testing.T, b backend) {
+		"record/bad input writes nothing": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			before := count(t, e.db, "matches")
 			tests := []struct {
@@ -100,7 +100,7 @@ func TestService(t *testing.T) {
 				t.Errorf("ratings after bad input = %d, want 0", n)
 			}
 		},
-		"record/idempotency key": func(t *testing.T, b backend) {
+		"record/idempotency key": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			in := result(p[:2], p[2:4], 2)
 			in.IdempotencyKey = "abc"
@@ -116,7 +116,7 @@ func TestService(t *testing.T) {
 				t.Errorf("matches = %d, want 1", n)
 			}
 		},
-		"record/idempotency key raced": func(t *testing.T, b backend) {
+		"record/idempotency key raced": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			in := result(p[:2], p[2:4], 1)
 			in.IdempotencyKey = "race"
@@ -142,7 +142,7 @@ func TestService(t *testing.T) {
 			}
 			mustVerify(t, e)
 		},
-		"lifecycle/report then confirm": func(t *testing.T, b backend) {
+		"lifecycle/report then confirm": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			m := open2v2(t, e, p[0], p[1], p[2], p[3])
 			if m.State != ladder.StateOpen || !(m.PTeam1 > 0.49 && m.PTeam1 < 0.51) {
@@ -178,7 +178,7 @@ func TestService(t *testing.T) {
 			open2v2(t, e, p[0], p[4], p[5], user(7))
 			mustVerify(t, e)
 		},
-		"lifecycle/same reports confirm, conflicting dispute": func(t *testing.T, b backend) {
+		"lifecycle/same reports confirm, conflicting dispute": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			m := open2v2(t, e, p[0], p[1], p[2], p[3])
 			e.svc.Report(e.ctx, ladder.Actor{UserID: p[0]}, guild, m.ID, ladder.Loss)
@@ -211,7 +211,7 @@ func TestService(t *testing.T) {
 			}
 			mustVerify(t, e)
 		},
-		"lifecycle/dispute with evidence": func(t *testing.T, b backend) {
+		"lifecycle/dispute with evidence": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			m := open2v2(t, e, p[0], p[1], p[2], p[3])
 			e.svc.Report(e.ctx, ladder.Actor{UserID: p[0]}, guild, m.ID, ladder.Win)
@@ -230,7 +230,7 @@ func TestService(t *testing.T) {
 				t.Errorf("Matches(disputed) = %+v, want the disputed match", ds)
 			}
 		},
-		"lifecycle/refusals": func(t *testing.T, b backend) {
+		"lifecycle/refusals": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			m := open2v2(t, e, p[0], p[1], p[2], p[3])
 			before := count(t, e.db, "rating_changes")
@@ -256,7 +256,7 @@ func TestService(t *testing.T) {
 				t.Errorf("rating_changes = %d (rated %d, before %d), want exactly one rating of 4 rows", n, rated, before)
 			}
 		},
-		"lifecycle/auto confirm": func(t *testing.T, b backend) {
+		"lifecycle/auto confirm": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			m := open2v2(t, e, p[0], p[1], p[2], p[3])
 			e.svc.Report(e.ctx, ladder.Actor{UserID: p[0]}, guild, m.ID, ladder.Tie)
@@ -270,7 +270,7 @@ func TestService(t *testing.T) {
 			}
 			mustVerify(t, e)
 		},
-		"moderation/correct and void replay": func(t *testing.T, b backend) {
+		"moderation/correct and void replay": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			var ids []int64
 			for i := range 6 {
@@ -341,7 +341,7 @@ func TestService(t *testing.T) {
 				t.Errorf("Correct(unknown) = %v, want not found", err)
 			}
 		},
-		"verify/detects tampering": func(t *testing.T, b backend) {
+		"verify/detects tampering": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			e.svc.RecordResult(e.ctx, result(p[:2], p[2:4], 1))
 			e.db.Gorm().Exec("UPDATE ratings SET rating = rating + 1 WHERE user_id = ?", p[0])
@@ -350,7 +350,7 @@ func TestService(t *testing.T) {
 				t.Errorf("Verify() = %+v, %v, want one difference for %s", rep.Diffs, err, p[0])
 			}
 		},
-		"concurrency/no lost or doubled updates": func(t *testing.T, b backend) {
+		"concurrency/no lost or doubled updates": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			const workers, each, players = 8, 15, 12
 			var wg sync.WaitGroup
@@ -379,7 +379,7 @@ func TestService(t *testing.T) {
 			}
 			mustVerify(t, e)
 		},
-		"concurrency/open matches never share a player": func(t *testing.T, b backend) {
+		"concurrency/open matches never share a player": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			qs, _ := e.svc.Queues(e.ctx, guild)
 			var wg sync.WaitGroup
@@ -403,7 +403,7 @@ func TestService(t *testing.T) {
 				t.Errorf("%d matches opened with the same player, want 1", opened)
 			}
 		},
-		"leaderboard/keyset pages": func(t *testing.T, b backend) {
+		"leaderboard/keyset pages": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			g, _ := e.svc.Guild(e.ctx, guild)
 			g.PlacementGames = 0
@@ -465,8 +465,8 @@ func must[T any](v T, err error) T {
 // keep recording results, on overlapping and disjoint players: the log must
 // stay whole (4 rows per rated match) and verify clean.
 func TestReplayConcurrency(t *testing.T) {
-	suite(t, map[string]func(t *testing.T, b backend){
-		"corrections beside results": func(t *testing.T, b backend) {
+	suite(t, map[string]func(t *testing.T, b string){
+		"corrections beside results": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			var ids []int64
 			for i := range 12 {

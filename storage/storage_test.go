@@ -12,29 +12,13 @@ import (
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// backend opens fresh, empty databases of one dialect.
-type backend struct {
-	name string
-	// dsn returns the DSN of a new empty database, dropped at the end of t.
-	dsn func(t testing.TB) string
-}
-
-// backends returns SQLite always and PostgreSQL when TEST_DATABASE_URL is set.
-func backends() []backend {
-	return []backend{
-		{"sqlite", func(t testing.TB) string { return testdb.DSN(t, testdb.SQLite) }},
-		{"postgres", pgDSN},
-	}
-}
-
-// pgDSN returns a fresh PostgreSQL schema of TEST_DATABASE_URL (testdb).
-func pgDSN(t testing.TB) string { return testdb.DSN(t, testdb.Postgres) }
-
-func open(t testing.TB, b backend) *storage.DB {
+// open opens a fresh, empty database of backend (testdb.SQLite or
+// testdb.Postgres), closed at the end of t.
+func open(t testing.TB, b string) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(context.Background(), b.dsn(t), slog.New(slog.DiscardHandler))
+	db, err := storage.Open(context.Background(), testdb.DSN(t, b), slog.New(slog.DiscardHandler))
 	if err != nil {
-		t.Fatalf("Open(%s) = %v", b.name, err)
+		t.Fatalf("Open(%s) = %v", b, err)
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
@@ -55,7 +39,7 @@ type env struct {
 
 const guild = "100000000000000001"
 
-func newEnv(t *testing.T, b backend) *env {
+func newEnv(t *testing.T, b string) *env {
 	t.Helper()
 	db := open(t, b)
 	c := newClock()
@@ -67,14 +51,12 @@ func newEnv(t *testing.T, b backend) *env {
 }
 
 // suite runs each case on every backend as TestX/<backend>/<case>.
-func suite(t *testing.T, cases map[string]func(t *testing.T, b backend)) {
-	for _, b := range backends() {
-		t.Run(b.name, func(t *testing.T) {
-			for name, fn := range cases {
-				t.Run(name, func(t *testing.T) { fn(t, b) })
-			}
-		})
-	}
+func suite(t *testing.T, cases map[string]func(t *testing.T, b string)) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		for name, fn := range cases {
+			t.Run(name, func(t *testing.T) { fn(t, b) })
+		}
+	})
 }
 
 func user(i int) string { return fmt.Sprintf("2000000000000%05d", i) }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 )
@@ -14,9 +15,9 @@ import (
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
 func TestStore(t *testing.T) {
-	suite(t, map[string]func(t *testing.T, b backend){
-		"migrate/fresh and again": func(t *testing.T, b backend) {
-			dsn := b.dsn(t)
+	suite(t, map[string]func(t *testing.T, b string){
+		"migrate/fresh and again": func(t *testing.T, b string) {
+			dsn := testdb.DSN(t, b)
 			ctx := context.Background()
 			for i := range 2 {
 				v, err := storage.Migrate(ctx, dsn, slog.New(slog.DiscardHandler))
@@ -37,8 +38,8 @@ func TestStore(t *testing.T) {
 				}
 			}
 		},
-		"migrate/concurrent open": func(t *testing.T, b backend) {
-			dsn := b.dsn(t)
+		"migrate/concurrent open": func(t *testing.T, b string) {
+			dsn := testdb.DSN(t, b)
 			var wg sync.WaitGroup
 			errs := make([]error, 4)
 			for i := range errs {
@@ -57,7 +58,7 @@ func TestStore(t *testing.T) {
 				}
 			}
 		},
-		"guild/ensure creates queue and season once": func(t *testing.T, b backend) {
+		"guild/ensure creates queue and season once": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			g, err := e.svc.EnsureGuild(e.ctx, guild)
 			if err != nil {
@@ -74,7 +75,7 @@ func TestStore(t *testing.T) {
 				t.Errorf("seasons = %d, want 1", n)
 			}
 		},
-		"guild/update settings": func(t *testing.T, b backend) {
+		"guild/update settings": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			g, _ := e.svc.Guild(e.ctx, guild)
 			g.PlacementGames, g.ModeratorRoleID = 3, "300000000000000001"
@@ -94,7 +95,7 @@ func TestStore(t *testing.T) {
 				t.Errorf("UpdateGuild(stale_days 0) = %v, want invalid", err)
 			}
 		},
-		"tokens/create authenticate revoke": func(t *testing.T, b backend) {
+		"tokens/create authenticate revoke": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			mod := ladder.Actor{UserID: "9", Moderator: true}
 			secret, tok, err := e.svc.CreateToken(e.ctx, mod, guild, "game server")
@@ -133,7 +134,7 @@ func TestStore(t *testing.T) {
 				t.Errorf("ListTokens() = %+v, want one revoked token", ts)
 			}
 		},
-		"jobs/claim once": func(t *testing.T, b backend) {
+		"jobs/claim once": func(t *testing.T, b string) {
 			db := open(t, b)
 			ctx := context.Background()
 			var wg sync.WaitGroup

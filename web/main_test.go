@@ -43,9 +43,7 @@ func newEnv(t *testing.T, dsn string, opts Options) *env {
 // forEachDB runs fn once per real database (SQLite always, PostgreSQL from
 // TEST_DATABASE_URL; STYLE.md: no mocks of the database), as subtests.
 func forEachDB(t *testing.T, fn func(t *testing.T, dsn string)) {
-	for _, b := range testdb.Backends() {
-		t.Run(b, func(t *testing.T) { fn(t, testdb.DSN(t, b)) })
-	}
+	testdb.ForEach(t, func(t *testing.T, b string) { fn(t, testdb.DSN(t, b)) })
 }
 
 // The fixture ladder: guild G with eight players, a few matches and set

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
 // BenchmarkLoad measures the load of the scale-out test against 1 and 2
@@ -17,14 +19,14 @@ import (
 //
 //	go test ./internal/e2e -run '^$' -bench Load -benchtime 2000x
 func BenchmarkLoad(b *testing.B) {
-	for _, backend := range backends() {
+	testdb.ForEach(b, func(b *testing.B, backend string) {
 		for _, procs := range []int{1, 2} {
 			if backend == "sqlite" && procs > 1 {
 				continue // the embedded database serves one process
 			}
-			b.Run(fmt.Sprintf("%s/procs=%d", backend, procs), func(b *testing.B) { benchLoad(b, backend, procs) })
+			b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) { benchLoad(b, backend, procs) })
 		}
-	}
+	})
 }
 
 func benchLoad(b *testing.B, backend string, n int) {

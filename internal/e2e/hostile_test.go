@@ -135,52 +135,50 @@ func leaves(prefix string, opts []fakediscord.OptionDef) map[string][]fakediscor
 // buttons as forged clicks: each is refused with "not allowed" and the
 // database does not change at all.
 func TestNonModeratorRefused(t *testing.T) {
-	for _, backend := range backends() {
-		t.Run(backend, func(t *testing.T) {
-			e := newHostileEnv(t, backend)
-			ctx := testCtx(t, time.Minute)
-			player := e.g.user(e.match.Teams[0][0])
-			moderator := fakediscord.User{ID: "700000000000000099", Name: "mod", Roles: []string{e.modRole}}
-			before := e.snapshot(t)
-			tried := 0
-			for _, def := range e.l.fake.Commands("") {
-				if def.Name != "mod" && def.Name != "config" {
-					continue
-				}
-				who := []fakediscord.User{player}
-				if def.Name == "config" {
-					who = append(who, moderator) // /config is for admins, not moderators
-				}
-				for path, opts := range leaves(def.Name, def.Options) {
-					for _, u := range who {
-						a := e.l.slash(ctx, e.g, u, path, e.optionsFor(opts))
-						tried++
-						if a.class != classRefused || !strings.Contains(a.text, "not allowed") || !a.resp.Ephemeral() {
-							t.Errorf("/%s by %s: Got(answer) = %s %q (ephemeral %v), want a private \"not allowed\"", path, u.Name, a.class, a.text, a.resp.Ephemeral())
-						}
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newHostileEnv(t, backend)
+		ctx := testCtx(t, time.Minute)
+		player := e.g.user(e.match.Teams[0][0])
+		moderator := fakediscord.User{ID: "700000000000000099", Name: "mod", Roles: []string{e.modRole}}
+		before := e.snapshot(t)
+		tried := 0
+		for _, def := range e.l.fake.Commands("") {
+			if def.Name != "mod" && def.Name != "config" {
+				continue
+			}
+			who := []fakediscord.User{player}
+			if def.Name == "config" {
+				who = append(who, moderator) // /config is for admins, not moderators
+			}
+			for path, opts := range leaves(def.Name, def.Options) {
+				for _, u := range who {
+					a := e.l.slash(ctx, e.g, u, path, e.optionsFor(opts))
+					tried++
+					if a.class != classRefused || !strings.Contains(a.text, "not allowed") || !a.resp.Ephemeral() {
+						t.Errorf("/%s by %s: Got(answer) = %s %q (ephemeral %v), want a private \"not allowed\"", path, u.Name, a.class, a.text, a.resp.Ephemeral())
 					}
 				}
 			}
-			for _, id := range []string{
-				commands.ID("modfix", e.match.ID, "2"),
-				commands.ID("modfix", e.match.ID, "1"),
-				commands.ID("modfix", e.other.ID, "2"),
-			} {
-				a := e.l.click(ctx, e.g, player, e.ann.ID, id)
-				tried++
-				if a.class != classRefused || !strings.Contains(a.text, "not allowed") {
-					t.Errorf("forged %s by a player: Got(answer) = %s %q, want \"not allowed\"", id, a.class, a.text)
-				}
+		}
+		for _, id := range []string{
+			commands.ID("modfix", e.match.ID, "2"),
+			commands.ID("modfix", e.match.ID, "1"),
+			commands.ID("modfix", e.other.ID, "2"),
+		} {
+			a := e.l.click(ctx, e.g, player, e.ann.ID, id)
+			tried++
+			if a.class != classRefused || !strings.Contains(a.text, "not allowed") {
+				t.Errorf("forged %s by a player: Got(answer) = %s %q, want \"not allowed\"", id, a.class, a.text)
 			}
-			if tried < 20 {
-				t.Errorf("Got(refused actions tried) = %d, want every /mod and /config subcommand", tried)
-			}
-			if diff := before.Diff(e.snapshot(t)); len(diff) > 0 {
-				t.Errorf("refused actions changed the database: %v", diff)
-			}
-			t.Logf("%d moderator and admin actions by non-moderators refused, database unchanged", tried)
-		})
-	}
+		}
+		if tried < 20 {
+			t.Errorf("Got(refused actions tried) = %d, want every /mod and /config subcommand", tried)
+		}
+		if diff := before.Diff(e.snapshot(t)); len(diff) > 0 {
+			t.Errorf("refused actions changed the database: %v", diff)
+		}
+		t.Logf("%d moderator and admin actions by non-moderators refused, database unchanged", tried)
+	})
 }
 
 // TestHostileInteractions sends what a modified client or a stale
@@ -188,67 +186,65 @@ func TestNonModeratorRefused(t *testing.T) {
 // unknown IDs, out-of-range numbers. Each gets a clear error, never an
 // internal one, and the database does not change.
 func TestHostileInteractions(t *testing.T) {
-	for _, backend := range backends() {
-		t.Run(backend, func(t *testing.T) {
-			e := newHostileEnv(t, backend)
-			ctx := testCtx(t, time.Minute)
-			m := e.match
-			loser, winner, outsider := e.g.user(m.Teams[1][0]), e.g.user(m.Teams[0][1]), e.g2.players[0]
-			before := e.snapshot(t)
-			click := func(u fakediscord.User, id string) func() answer {
-				return func() answer { return e.l.click(ctx, e.g, u, e.ann.ID, id) }
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newHostileEnv(t, backend)
+		ctx := testCtx(t, time.Minute)
+		m := e.match
+		loser, winner, outsider := e.g.user(m.Teams[1][0]), e.g.user(m.Teams[0][1]), e.g2.players[0]
+		before := e.snapshot(t)
+		click := func(u fakediscord.User, id string) func() answer {
+			return func() answer { return e.l.click(ctx, e.g, u, e.ann.ID, id) }
+		}
+		slash := func(u fakediscord.User, path string, opts map[string]any) func() answer {
+			return func() answer { return e.l.slash(ctx, e.g, u, path, opts) }
+		}
+		tests := []struct {
+			name string
+			do   func() answer
+			want string
+		}{
+			{"confirm by the reporter's own team", click(winner, commands.ID("cf", m.ID)), "other team must confirm"},
+			{"confirm by a player of another guild", func() answer {
+				return e.l.click(ctx, e.g2, outsider, e.ann.ID, commands.ID("cf", m.ID))
+			}, "not found"},
+			{"confirm another guild's match", click(loser, commands.ID("cf", e.other.ID)), "not found"},
+			{"confirm an unknown match", click(loser, commands.ID("cf", 987654321)), "not found"},
+			{"confirm match 0 (the service's \"current match\")", click(loser, "cf:0"), "not valid"},
+			{"dispute form for match 0", click(loser, "dpf:0"), "not valid"},
+			{"report button with a forged outcome", click(loser, "rep:"+fmt.Sprint(m.ID)+":banana"), "not valid"},
+			{"report button without an outcome", click(loser, "rep:"+fmt.Sprint(m.ID)), "not valid"},
+			{"unknown action", click(loser, "nuke:1"), "not valid"},
+			{"garbled ID", click(loser, "cf:12abc"), "not valid"},
+			{"negative ID", click(loser, "cf:-5"), "not valid"},
+			{"huge ID", click(loser, "cf:99999999999999999999999"), "not valid"},
+			{"too many parts", click(loser, "cf:1:a:b:c:d:e:f"), "not valid"},
+			{"empty ID", click(loser, ":"), "not valid"},
+			{"accept someone else's invitation", click(loser, commands.ID("party_ok", 1)), ""},
+			{"leaderboard page button far away", click(loser, "lb:0:999999999"), ""},
+			{"report another guild's match", slash(loser, "report", map[string]any{"outcome": "win", "match": int(e.other.ID)}), "not found"},
+			{"report an unknown match", slash(loser, "report", map[string]any{"outcome": "win", "match": 987654321}), "not found"},
+			{"report a match one is not in", slash(e.g.owner, "report", map[string]any{"outcome": "win", "match": int(m.ID)}), "not a player"},
+			{"resolve another guild's match", slash(e.g.owner, "mod resolve", map[string]any{"match": int(e.other.ID), "winner": 1}), "not found"},
+			{"void an unknown match", slash(e.g.owner, "mod void", map[string]any{"match": 987654321}), "not found"},
+			{"correct to the same result is a preview only", slash(e.g.owner, "mod correct", map[string]any{"match": int(e.other.ID), "winner": 1}), "not found"},
+			{"queue with a partner from nowhere", slash(loser, "queue join", map[string]any{"partner": loser.ID}), ""},
+			{"join an unknown queue", slash(outsider, "queue join", map[string]any{"queue": "9v9"}), ""},
+			{"revoke an unknown token", slash(e.g.owner, "mod token revoke", map[string]any{"name": "nope"}), "no API token"},
+			{"balance with one player twice", slash(loser, "balance", map[string]any{"p1": loser.ID, "p2": loser.ID}), ""},
+			{"divisions that are not a list", slash(e.g.owner, "config divisions", map[string]any{"list": "Gold:abc, :5, Silver"}), ""},
+			{"season schedule that is not cron", slash(e.g.owner, "config season", map[string]any{"schedule": "every tuesday"}), ""},
+			{"queue with an absurd name", slash(e.g.owner, "config queue add", map[string]any{"name": "   ", "team_size": 2}), ""},
+			{"a queue named like an existing one", slash(e.g.owner, "config queue add", map[string]any{"name": "2v2", "team_size": 2}), ""},
+			{"match ID beyond int64 in /match", slash(loser, "match", map[string]any{"match": int64(9223372036854775807)}), "not found"},
+		}
+		for _, tt := range tests {
+			a := tt.do()
+			if a.class != classRefused || !strings.Contains(a.text, tt.want) || !a.resp.Ephemeral() {
+				t.Errorf("%s: Got(answer) = %s %q (ephemeral %v), want a private error containing %q", tt.name, a.class, a.text, a.resp.Ephemeral(), tt.want)
 			}
-			slash := func(u fakediscord.User, path string, opts map[string]any) func() answer {
-				return func() answer { return e.l.slash(ctx, e.g, u, path, opts) }
-			}
-			tests := []struct {
-				name string
-				do   func() answer
-				want string
-			}{
-				{"confirm by the reporter's own team", click(winner, commands.ID("cf", m.ID)), "other team must confirm"},
-				{"confirm by a player of another guild", func() answer {
-					return e.l.click(ctx, e.g2, outsider, e.ann.ID, commands.ID("cf", m.ID))
-				}, "not found"},
-				{"confirm another guild's match", click(loser, commands.ID("cf", e.other.ID)), "not found"},
-				{"confirm an unknown match", click(loser, commands.ID("cf", 987654321)), "not found"},
-				{"confirm match 0 (the service's \"current match\")", click(loser, "cf:0"), "not valid"},
-				{"dispute form for match 0", click(loser, "dpf:0"), "not valid"},
-				{"report button with a forged outcome", click(loser, "rep:"+fmt.Sprint(m.ID)+":banana"), "not valid"},
-				{"report button without an outcome", click(loser, "rep:"+fmt.Sprint(m.ID)), "not valid"},
-				{"unknown action", click(loser, "nuke:1"), "not valid"},
-				{"garbled ID", click(loser, "cf:12abc"), "not valid"},
-				{"negative ID", click(loser, "cf:-5"), "not valid"},
-				{"huge ID", click(loser, "cf:99999999999999999999999"), "not valid"},
-				{"too many parts", click(loser, "cf:1:a:b:c:d:e:f"), "not valid"},
-				{"empty ID", click(loser, ":"), "not valid"},
-				{"accept someone else's invitation", click(loser, commands.ID("party_ok", 1)), ""},
-				{"leaderboard page button far away", click(loser, "lb:0:999999999"), ""},
-				{"report another guild's match", slash(loser, "report", map[string]any{"outcome": "win", "match": int(e.other.ID)}), "not found"},
-				{"report an unknown match", slash(loser, "report", map[string]any{"outcome": "win", "match": 987654321}), "not found"},
-				{"report a match one is not in", slash(e.g.owner, "report", map[string]any{"outcome": "win", "match": int(m.ID)}), "not a player"},
-				{"resolve another guild's match", slash(e.g.owner, "mod resolve", map[string]any{"match": int(e.other.ID), "winner": 1}), "not found"},
-				{"void an unknown match", slash(e.g.owner, "mod void", map[string]any{"match": 987654321}), "not found"},
-				{"correct to the same result is a preview only", slash(e.g.owner, "mod correct", map[string]any{"match": int(e.other.ID), "winner": 1}), "not found"},
-				{"queue with a partner from nowhere", slash(loser, "queue join", map[string]any{"partner": loser.ID}), ""},
-				{"join an unknown queue", slash(outsider, "queue join", map[string]any{"queue": "9v9"}), ""},
-				{"revoke an unknown token", slash(e.g.owner, "mod token revoke", map[string]any{"name": "nope"}), "no API token"},
-				{"balance with one player twice", slash(loser, "balance", map[string]any{"p1": loser.ID, "p2": loser.ID}), ""},
-				{"divisions that are not a list", slash(e.g.owner, "config divisions", map[string]any{"list": "Gold:abc, :5, Silver"}), ""},
-				{"season schedule that is not cron", slash(e.g.owner, "config season", map[string]any{"schedule": "every tuesday"}), ""},
-				{"queue with an absurd name", slash(e.g.owner, "config queue add", map[string]any{"name": "   ", "team_size": 2}), ""},
-				{"a queue named like an existing one", slash(e.g.owner, "config queue add", map[string]any{"name": "2v2", "team_size": 2}), ""},
-				{"match ID beyond int64 in /match", slash(loser, "match", map[string]any{"match": int64(9223372036854775807)}), "not found"},
-			}
-			for _, tt := range tests {
-				a := tt.do()
-				if a.class != classRefused || !strings.Contains(a.text, tt.want) || !a.resp.Ephemeral() {
-					t.Errorf("%s: Got(answer) = %s %q (ephemeral %v), want a private error containing %q", tt.name, a.class, a.text, a.resp.Ephemeral(), tt.want)
-				}
-			}
-			if diff := before.Diff(e.snapshot(t)); len(diff) > 0 {
-				t.Errorf("refused actions changed the database: %v", diff)
-			}
-		})
-	}
+		}
+		if diff := before.Diff(e.snapshot(t)); len(diff) > 0 {
+			t.Errorf("refused actions changed the database: %v", diff)
+		}
+	})
 }

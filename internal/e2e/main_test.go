@@ -63,11 +63,6 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// backends are the databases a test runs on: embedded SQLite always,
-// PostgreSQL from TEST_DATABASE_URL (testdb skips it with the reason when
-// unset, and fails under CI).
-func backends() []string { return testdb.Backends() }
-
 // needPostgres skips a test that needs several processes on one server when
 // PostgreSQL is not configured (and fails it under CI).
 func needPostgres(t testing.TB) { testdb.PostgresURL(t) }
