@@ -26,6 +26,12 @@ type boardCache struct {
 
 	mu      sync.Mutex
 	entries map[ladder.LeaderboardQuery]*boardEntry
+
+	// Test hooks, nil in production: waiting runs when a request starts
+	// waiting for another request's load of its page, refreshed when a
+	// background refresh has swapped its page in or given up. Tests wait
+	// on them instead of sleeping.
+	waiting, refreshed func()
 }
 
 // boardEntry is one cached page; ready is closed once page, body, etag or
@@ -67,6 +73,9 @@ func (c *boardCache) get(ctx context.Context, q ladder.LeaderboardQuery) (*board
 	switch {
 	case ok && !isDone(e.ready):
 		c.mu.Unlock()
+		if c.waiting != nil {
+			c.waiting()
+		}
 		select {
 		case <-e.ready:
 			return e, e.err
@@ -109,6 +118,9 @@ func (c *boardCache) get(ctx context.Context, q ladder.LeaderboardQuery) (*board
 // refresh loads q again and swaps the new page in for old, unless old was
 // invalidated meanwhile. A failed refresh leaves old to be retried.
 func (c *boardCache) refresh(q ladder.LeaderboardQuery, old *boardEntry) {
+	if c.refreshed != nil {
+		defer c.refreshed()
+	}
 	ne := &boardEntry{ready: make(chan struct{}), at: c.now()}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	c.fill(ctx, ne, q)

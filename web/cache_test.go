@@ -46,17 +46,8 @@ func TestBoardCache(t *testing.T) {
 		}
 		return e.page.Season.Number
 	}
-	waitLoads := func(n int64) {
-		t.Helper()
-		for range 200 {
-			if l.n.Load() >= n {
-				time.Sleep(5 * time.Millisecond) // let the refresh swap its page in
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		t.Fatalf("Got(loads) = %d, want %d", l.n.Load(), n)
-	}
+	refreshed := make(chan struct{}, 1)
+	c.refreshed = func() { refreshed <- struct{}{} }
 
 	if got := season(); got != 1 {
 		t.Fatalf("Got(first get) = page %d, want 1", got)
@@ -70,7 +61,7 @@ func TestBoardCache(t *testing.T) {
 	if got := season(); got != 1 {
 		t.Errorf("Got(stale get) = page %d, want the old page 1", got)
 	}
-	waitLoads(2)
+	<-refreshed // the refresh has swapped its page in
 	if got := season(); got != 2 || l.n.Load() != 2 {
 		t.Errorf("Got(after refresh) = page %d after %d loads, want page 2 after 2", got, l.n.Load())
 	}
@@ -103,6 +94,8 @@ func TestBoardCache(t *testing.T) {
 func TestBoardCacheSharesOneLoad(t *testing.T) {
 	l := &countingLoader{gate: make(chan struct{})}
 	c := newBoardCache(l.load, time.Second, time.Now)
+	waiting := make(chan struct{}, 8)
+	c.waiting = func() { waiting <- struct{}{} }
 	var wg sync.WaitGroup
 	pages := make([]int, 8)
 	for i := range pages {
@@ -113,7 +106,11 @@ func TestBoardCacheSharesOneLoad(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(20 * time.Millisecond)
+	// One request loads (held at the gate); the other seven must all be
+	// waiting for that load before it may finish.
+	for range len(pages) - 1 {
+		<-waiting
+	}
 	close(l.gate)
 	wg.Wait()
 	if l.n.Load() != 1 {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -207,10 +208,11 @@ func TestGracefulShutdown(t *testing.T) {
 		io.WriteString(w, "done")
 	})
 	s.handler = mux
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	ln := &closeListener{Listener: inner, closed: make(chan struct{})}
 	ctx, cancel := context.WithCancel(t.Context())
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ctx, ln) }()
@@ -227,7 +229,7 @@ func TestGracefulShutdown(t *testing.T) {
 	}()
 	<-started
 	cancel()
-	time.Sleep(50 * time.Millisecond) // let Shutdown close the listener
+	<-ln.closed // Shutdown closes the listener before it waits for requests
 	if _, err := net.Dial("tcp", ln.Addr().String()); err == nil {
 		t.Errorf("Got(dial after shutdown began) = connected, want refused")
 	}
@@ -277,4 +279,18 @@ func TestRequestLogLevels(t *testing.T) {
 	if !strings.Contains(buf.String(), `err="disk on fire"`) || !strings.Contains(buf.String(), "ref=") {
 		t.Errorf("Got(log of a 500) = %q, want the error and its reference", buf.String())
 	}
+}
+
+// closeListener closes closed when the server closes it, so a test can
+// wait for that instead of sleeping.
+type closeListener struct {
+	net.Listener
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (l *closeListener) Close() error {
+	err := l.Listener.Close()
+	l.once.Do(func() { close(l.closed) })
+	return err
 }
