@@ -83,3 +83,32 @@ func mustVerify(t *testing.T, e *env) ladder.VerifyReport {
 	}
 	return rep
 }
+
+var mod = ladder.Actor{UserID: "900000000000000001", Moderator: true}
+
+func result(t1, t2 []string, winner int) ladder.ResultInput {
+	return ladder.ResultInput{GuildID: guild, Team1: t1, Team2: t2, Winner: winner}
+}
+
+// open2v2 opens a queue match between (a, b) and (c, d).
+func open2v2(t *testing.T, e *env, a, b, c, d string) ladder.Match {
+	t.Helper()
+	qs, err := e.svc.Queues(e.ctx, guild)
+	if err != nil {
+		t.Fatalf("Queues() = %v", err)
+	}
+	m, err := e.svc.CreateMatch(e.ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID, Teams: [2][]string{{a, b}, {c, d}}})
+	if err != nil {
+		t.Fatalf("CreateMatch() = %v", err)
+	}
+	return m
+}
+
+func profile(t *testing.T, e *env, u string) ladder.Profile {
+	t.Helper()
+	p, err := e.svc.Profile(e.ctx, ladder.ProfileQuery{GuildID: guild, UserID: u})
+	if err != nil {
+		t.Fatalf("Profile(%s) = %v", u, err)
+	}
+	return p
+}
