@@ -1,7 +1,11 @@
 // Package testdb gives tests fresh, empty, real databases: an SQLite file
 // always, and a PostgreSQL schema of TEST_DATABASE_URL when it is set. Every
-// package's suite runs on both through it (STYLE.md: one suite, two real
-// databases, no mocks). Only tests import it.
+// package's suite runs on both through ForEach (STYLE.md: one suite, two
+// real databases, no mocks). It also counts the tests skipped for want of
+// PostgreSQL, Chromium or the dev data, so each package's TestMain (Main)
+// can say what did not run and how to run it, and digests a database
+// (Snapshot) for tests that show a refused action changed nothing. Only
+// tests import it.
 package testdb
 
 import (
