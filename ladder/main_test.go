@@ -10,10 +10,3 @@ import (
 // TestMain prints what this package's tests skipped here and how to run
 // them, since go test otherwise says only "ok" (testdb.Main).
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m, "ladder")) }
-
-// noDevData is why the tests on the ATP doubles history (SPEC 2.3) skip on
-// a clean clone.
-var noDevData = testdb.Reason{
-	Why:    "without the dev data " + atpPath,
-	Enable: "put atp_doubles_2v2.csv there to run them",
-}
