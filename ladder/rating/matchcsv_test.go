@@ -134,7 +134,7 @@ func TestReadMatchCSVATP(t *testing.T) {
 }
 
 // atpPath is the development data set of SPEC 2.3, read in place.
-const atpPath = "../../shared/data/atp_doubles_2v2.csv"
+const atpPath = "../../../shared/data/atp_doubles_2v2.csv"
 
 // FuzzReadMatchCSV checks that any input either fails with a coded error
 // and no records, or reads records that survive a write and a re-read.
