@@ -47,6 +47,7 @@ func FuzzAPIBodies(f *testing.F) {
 		{3, `{"queue":"2v2"}`},
 		{3, ``},
 		{0, `{"team1":["1001","1002"],"team2":["1003","1004"],"winner":1e400}`},
+		{4, `{"team1":["1001","1002",1500,1600],"team2":[1700],"join":"1003","streak":[1,1,1]}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.ep, s.body)
@@ -56,6 +57,7 @@ func FuzzAPIBodies(f *testing.F) {
 		{"POST", "/api/v1/guilds/" + guildG + "/balance"},
 		{"PUT", "/api/v1/guilds/" + guildG + "/admin/players/1001/rating"},
 		{"POST", "/api/v1/guilds/" + guildG + "/admin/players/1001/rating/reset"},
+		{"POST", "/api/v1/guilds/" + guildG + "/autobalance"},
 	}
 	f.Fuzz(func(t *testing.T, ep uint8, body string) {
 		p := paths[int(ep)%len(paths)]

@@ -531,6 +531,7 @@ func TestTokenAuth(t *testing.T) {
 		// Every guarded endpoint refuses a revoked token.
 		for _, ep := range []struct{ method, path, body string }{
 			{"POST", "/balance", `{"players":[1500,1600]}`},
+			{"POST", "/autobalance", `{"team1":[1500,1600]}`},
 			{"GET", "/admin/players/1001/rating", ""},
 			{"PUT", "/admin/players/1001/rating", `{"rating":1500,"rd":50}`},
 			{"POST", "/admin/players/1001/rating/reset", ""},

@@ -130,6 +130,7 @@ func (s *Server) routes() *http.ServeMux {
 	// Game-server API, with a bearer token of the guild.
 	mux.HandleFunc("POST "+g+"/matches", s.authed(s.apiRecordMatch))
 	mux.HandleFunc("POST "+g+"/balance", s.authed(s.apiBalance))
+	mux.HandleFunc("POST "+g+"/autobalance", s.authed(s.apiAutobalance))
 	mux.HandleFunc("GET "+g+"/admin/players/{id}/rating", s.authed(s.apiAdminGetRating))
 	mux.HandleFunc("PUT "+g+"/admin/players/{id}/rating", s.authed(s.apiAdminSetRating))
 	mux.HandleFunc("POST "+g+"/admin/players/{id}/rating/reset", s.authed(s.apiAdminResetRating))

@@ -1,6 +1,9 @@
 // Package matchmaking owns the matchmaker of SPEC 3: its Settings, the queue
 // Entry it reads, the Matcher with its split search that forms fair matches
-// from a queue, and lobby balance, which splits a lobby into two fair teams.
+// from a queue, and lobby balance, which splits a lobby into two fair teams;
+// for lobbies already playing (seed 001's game servers), Autobalance places a
+// mid-round joiner and evens out team sizes, and ScrambleDue with ScrambleSplit
+// decide when and how a lopsided lobby is reshuffled.
 //
 // It sees players only as ratings and deviations, so it knows nothing of
 // guilds, storage or rating models beyond rating.MaxTeamSize, and is tested

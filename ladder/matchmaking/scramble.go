@@ -1,5 +1,7 @@
 package matchmaking
 
+import "slices"
+
 // DefaultScrambleStreak is seed 001's Arena trigger: "a scramble triggers
 // when one team wins 3 rounds in a row".
 const DefaultScrambleStreak = 3
@@ -42,4 +44,28 @@ func ScrambleDue(winners []int, threshold int) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// ScrambleSplit is the new teams of a scramble: the optimal split of the
+// whole lobby (seed 001 F7) with nobody sitting out, as a running lobby
+// cannot bench anyone. An odd lobby gets a phantom player rated 0: the best
+// equal split of N+1 players with one seat worth nothing is exactly the
+// best ⌈N/2⌉ against ⌊N/2⌋ split, so BalanceLobby finds it unchanged. The
+// Split's indexes refer to ratings; SitOut is empty.
+func ScrambleSplit(ratings []float64) (Split, error) {
+	n := len(ratings)
+	if n < 1 {
+		return Split{}, invalidf("a scramble needs at least one player")
+	}
+	rs := ratings
+	if n%2 == 1 {
+		rs = append(slices.Clone(ratings), 0)
+	}
+	sp, err := BalanceLobby(rs, len(rs)/2)
+	if err != nil {
+		return Split{}, err
+	}
+	drop := func(idx []int) []int { return slices.DeleteFunc(idx, func(i int) bool { return i == n }) }
+	sp.A, sp.B, sp.SitOut = drop(sp.A), drop(sp.B), []int{}
+	return sp, nil
 }

@@ -2,6 +2,8 @@ package matchmaking
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -53,5 +55,39 @@ func TestScrambleDueRejectsBadInput(t *testing.T) {
 				t.Errorf("Got(ScrambleDue) error %v, want an *Error", err)
 			}
 		})
+	}
+}
+
+// TestScrambleSplitMatchesBruteForce: every lobby of 1 to 11 players is
+// split into sizes within one, nobody out, with brute force's best gap.
+func TestScrambleSplitMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 400 {
+		rs := randRatings(rng, 1+trial%11)
+		got, err := ScrambleSplit(rs)
+		if err != nil {
+			t.Fatalf("Got(ScrambleSplit(%v)) error %v", rs, err)
+		}
+		if len(got.A)+len(got.B) != len(rs) || len(got.SitOut) != 0 || len(got.A)-len(got.B) > 1 || len(got.B)-len(got.A) > 1 {
+			t.Fatalf("Got(split) %v vs %v (out %v) of %d players, want everyone, sizes within one", got.A, got.B, got.SitOut, len(rs))
+		}
+		best := math.Inf(1)
+		for mask := 0; mask < 1<<len(rs); mask++ {
+			if k := popcount(mask); k != len(rs)/2 {
+				continue
+			}
+			var d float64
+			for i, r := range rs {
+				if mask>>i&1 == 1 {
+					d += r
+				} else {
+					d -= r
+				}
+			}
+			best = min(best, math.Abs(d))
+		}
+		if math.Abs(got.Gap-best) > 1e-6 {
+			t.Fatalf("Got(Gap) = %v, want brute force's %v for %v", got.Gap, best, rs)
+		}
 	}
 }
