@@ -1,0 +1,147 @@
+package showdown
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// DefaultBase is the public replay server, SHOWDOWN_REPLAY_BASE's default.
+const DefaultBase = "https://replay.pokemonshowdown.com"
+
+// DefaultTimeout bounds one fetch, headers and body together: a replay is
+// one small JSON document, and a user waits for the answer.
+const DefaultTimeout = 10 * time.Second
+
+// DefaultMaxBytes bounds a replay's JSON. Long real battles log a few
+// hundred kilobytes; anything past 2 MiB is not a replay worth reading.
+const DefaultMaxBytes = 2 << 20
+
+// ErrRefused marks a replay URL the client will not fetch: another host, a
+// malformed address or ID. The message says which.
+var ErrRefused = errors.New("showdown: replay URL refused")
+
+// ErrNotFound is a replay the server does not have (or keeps private).
+var ErrNotFound = errors.New("showdown: replay not found")
+
+// replayID is the shape of a replay ID: a format (optionally behind a
+// server prefix such as smogtours-), a battle number, and for private
+// replays a password suffix, e.g. gen9multirandombattle-2641276114.
+var replayID = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+){1,3}$`)
+
+// Client fetches replay logs from one replay server.
+type Client struct {
+	base     *url.URL
+	http     *http.Client
+	maxBytes int64
+}
+
+// NewClient returns a client for the replay server at base (an absolute
+// http or https URL; "" is DefaultBase). It fetches only from base's host,
+// follows no redirect elsewhere, and bounds every fetch by DefaultTimeout
+// and DefaultMaxBytes. transport is the HTTP transport to use; nil is
+// http.DefaultTransport.
+func NewClient(base string, transport http.RoundTripper) (*Client, error) {
+	if base == "" {
+		base = DefaultBase
+	}
+	u, err := url.Parse(strings.TrimRight(base, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("showdown: SHOWDOWN_REPLAY_BASE must be an absolute http(s) URL without query, not %q", base)
+	}
+	host := u.Host
+	hc := &http.Client{
+		Transport: transport,
+		Timeout:   DefaultTimeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if !strings.EqualFold(req.URL.Host, host) || len(via) >= 3 {
+				return fmt.Errorf("%w: redirected to %s", ErrRefused, req.URL.Host)
+			}
+			return nil
+		},
+	}
+	return &Client{base: u, http: hc, maxBytes: DefaultMaxBytes}, nil
+}
+
+// ReplayID returns the replay ID of a replay URL on the client's host, such
+// as https://replay.pokemonshowdown.com/gen9multirandombattle-2641276114
+// (a trailing .json or .log, a query and a fragment are ignored). Any other
+// host, scheme or path shape is ErrRefused.
+func (c *Client) ReplayID(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "", fmt.Errorf("%w: %q is not a URL", ErrRefused, raw)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || !strings.EqualFold(u.Host, c.base.Host) || u.User != nil {
+		return "", fmt.Errorf("%w: only replays on %s are accepted, not %q", ErrRefused, c.base.Host, raw)
+	}
+	p := strings.TrimPrefix(u.Path, c.base.Path)
+	p = strings.TrimPrefix(p, "/")
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".json"), ".log")
+	id := strings.ToLower(p)
+	if len(id) > 150 || !replayID.MatchString(id) {
+		return "", fmt.Errorf("%w: %q does not name a replay", ErrRefused, raw)
+	}
+	return id, nil
+}
+
+// Replay is a replay as the server's JSON describes it.
+type Replay struct {
+	ID       string   `json:"id"`
+	FormatID string   `json:"formatid"`
+	Players  []string `json:"players"`
+	// Log is the battle's protocol log, one message a line.
+	Log string `json:"log"`
+}
+
+// Fetch downloads the replay a URL names: GET <base>/<id>.json, within the
+// client's timeout and size bound. A URL off the base host is ErrRefused; a
+// 404 is ErrNotFound.
+func (c *Client) Fetch(ctx context.Context, rawURL string) (Replay, error) {
+	id, err := c.ReplayID(rawURL)
+	if err != nil {
+		return Replay{}, err
+	}
+	target := *c.base
+	target.Path = c.base.Path + "/" + id + ".json"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target.String(), nil)
+	if err != nil {
+		return Replay{}, fmt.Errorf("showdown: fetch %s: %w", id, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return Replay{}, fmt.Errorf("showdown: fetch %s: %w", id, err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return Replay{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+	case resp.StatusCode != http.StatusOK:
+		return Replay{}, fmt.Errorf("showdown: fetch %s: status %s", id, resp.Status)
+	case resp.ContentLength > c.maxBytes:
+		return Replay{}, fmt.Errorf("showdown: fetch %s: replay of %d bytes is over the %d-byte bound", id, resp.ContentLength, c.maxBytes)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBytes+1))
+	if err != nil {
+		return Replay{}, fmt.Errorf("showdown: fetch %s: %w", id, err)
+	}
+	if int64(len(body)) > c.maxBytes {
+		return Replay{}, fmt.Errorf("showdown: fetch %s: replay is over the %d-byte bound", id, c.maxBytes)
+	}
+	var r Replay
+	if err := json.Unmarshal(body, &r); err != nil {
+		return Replay{}, fmt.Errorf("showdown: fetch %s: not a replay's JSON: %w", id, err)
+	}
+	if r.Log == "" {
+		return Replay{}, fmt.Errorf("showdown: fetch %s: the replay has no log", id)
+	}
+	return r, nil
+}
