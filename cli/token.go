@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,13 +18,15 @@ var operator = ladder.Actor{UserID: "cli", Moderator: true}
 // runToken manages a guild's API tokens (SPEC 7, 8): create prints a new
 // secret once (only its hash is stored), list shows names and states,
 // revoke ends a token's use at once.
-func runToken(ctx context.Context, e cli, args []string) error {
-	usage := func() error {
-		fmt.Fprintln(e.stderr, "Usage: ladderbot token create --guild ID [--name NAME]\n       ladderbot token list --guild ID [--json]\n       ladderbot token revoke --guild ID NAME")
-		return errUsage
+func runToken(ctx context.Context, e invocation, args []string) error {
+	const synopsis = "create --guild ID [--name NAME]\n       ladderbot token list --guild ID [--json]\n       ladderbot token revoke --guild ID NAME"
+	usage := func(format string, args ...any) error {
+		err := usageError(e, nil, format, args...)
+		writeUsage(e.stderr, e.name, synopsis, nil)
+		return err
 	}
 	if len(args) == 0 {
-		return usage()
+		return usage("give an action: create, list or revoke")
 	}
 	switch args[0] {
 	case "create":
@@ -34,16 +36,14 @@ func runToken(ctx context.Context, e cli, args []string) error {
 	case "revoke":
 		return tokenRevoke(ctx, e, args[1:])
 	case "-h", "-help", "--help":
-		fmt.Fprintln(e.stderr, commandTable()["token"].summary)
-		usage()
+		writeUsage(e.stdout, e.name, synopsis, nil)
 		return nil
 	}
-	fmt.Fprintf(e.stderr, "ladderbot token: unknown action %q\n", args[0])
-	return usage()
+	return usage("unknown action %q; want create, list or revoke", args[0])
 }
 
 // tokenService opens the database and returns the service over it.
-func tokenService(ctx context.Context, e cli) (*ladder.Service, func(), error) {
+func tokenService(ctx context.Context, e invocation) (*ladder.Service, func(), error) {
 	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {
 		return nil, nil, err
@@ -51,17 +51,18 @@ func tokenService(ctx context.Context, e cli) (*ladder.Service, func(), error) {
 	return ladder.NewService(db, nil), func() { db.Close() }, nil
 }
 
-func tokenCreate(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "token", "create --guild ID [--name NAME]")
+func tokenCreate(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "create --guild ID [--name NAME]")
 	guild := fs.String("guild", "", "Discord guild ID; required")
 	name := fs.String("name", "", "a name to revoke the token by (default: cli-DATE-TIME)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
 	if *guild == "" || fs.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "ladderbot token create: --guild is required and takes no arguments")
-		fs.Usage()
-		return errUsage
+		return usageError(e, fs, "--guild is required, and create takes no arguments")
+	}
+	if err := checkGuild(e, fs, *guild); err != nil {
+		return err
 	}
 	if *name == "" {
 		*name = "cli-" + time.Now().UTC().Format("20060102-150405")
@@ -88,17 +89,18 @@ type tokenJSON struct {
 	RevokedAt *time.Time `json:"revoked_at"`
 }
 
-func tokenList(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "token", "list --guild ID [--json]")
+func tokenList(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "list --guild ID [--json]")
 	guild := fs.String("guild", "", "Discord guild ID; required")
 	asJSON := fs.Bool("json", false, "print a JSON array")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
 	if *guild == "" || fs.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "ladderbot token list: --guild is required and takes no arguments")
-		fs.Usage()
-		return errUsage
+		return usageError(e, fs, "--guild is required, and list takes no arguments")
+	}
+	if err := checkGuild(e, fs, *guild); err != nil {
+		return err
 	}
 	svc, done, err := tokenService(ctx, e)
 	if err != nil {
@@ -138,16 +140,17 @@ func tokenList(ctx context.Context, e cli, args []string) error {
 	return tw.Flush()
 }
 
-func tokenRevoke(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "token", "revoke --guild ID NAME")
+func tokenRevoke(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "revoke --guild ID NAME")
 	guild := fs.String("guild", "", "Discord guild ID; required")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
 	if *guild == "" || fs.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "ladderbot token revoke: --guild and one token NAME are required")
-		fs.Usage()
-		return errUsage
+		return usageError(e, fs, "revoke needs --guild and one token NAME")
+	}
+	if err := checkGuild(e, fs, *guild); err != nil {
+		return err
 	}
 	svc, done, err := tokenService(ctx, e)
 	if err != nil {

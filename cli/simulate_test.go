@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ func TestSimulateCommand(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	args := []string{"simulate", "--players", "40", "--days", "3", "--seed", "2", "--json", "--plot", dir}
-	if code := realMain(args, []string{"LOG_LEVEL=warn"}, &stdout, &stderr); code != 0 {
+	if code := Main(args, []string{"LOG_LEVEL=warn"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("Got(exit) = %d, want 0 (stderr %q)", code, stderr.String())
 	}
 	var got map[string]any
@@ -37,7 +37,7 @@ func TestSimulateCommand(t *testing.T) {
 
 func TestSimulateCommandLeaderboardAndErrors(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := realMain([]string{"simulate", "--players", "40", "--days", "3"}, []string{"LOG_LEVEL=warn"}, &stdout, &stderr); code != 0 {
+	if code := Main([]string{"simulate", "--players", "40", "--days", "3"}, []string{"LOG_LEVEL=warn"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("Got(exit) = %d, want 0 (stderr %q)", code, stderr.String())
 	}
 	if out := stdout.String(); !strings.Contains(out, "Final leaderboard") || !strings.Contains(out, "true skill") {
@@ -49,15 +49,17 @@ func TestSimulateCommandLeaderboardAndErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"simulate", "--players", "2"}, 1, "players must be from 4"},
-		{[]string{"simulate", "--model", "chess"}, 1, "chess"},
-		{[]string{"simulate", "--team-size", "9"}, 1, "team size"},
+		// Flag values the queue refuses are usage errors, found before any database opens.
+		{[]string{"simulate", "--model", "chess"}, 2, "chess"},
+		{[]string{"simulate", "--team-size", "9"}, 2, "team size"},
+		{[]string{"simulate", "--q-floor", "0.9"}, 2, "q_floor"},
 		{[]string{"simulate", "extra"}, 2, "unexpected argument"},
 	}
 	for _, tc := range tests {
 		stdout.Reset()
 		stderr.Reset()
-		if code := realMain(tc.args, []string{"LOG_LEVEL=warn"}, &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.want) {
-			t.Errorf("Got(realMain(%q)) = %d, %q, want %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
+		if code := Main(tc.args, []string{"LOG_LEVEL=warn"}, &stdout, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("Got(Main(%q)) = %d, %q, want %d and %q", tc.args, code, stderr.String(), tc.code, tc.want)
 		}
 	}
 }
