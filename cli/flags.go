@@ -25,7 +25,7 @@ func newFlagSet(e invocation, synopsis string) *flag.FlagSet {
 // (fs may be nil for a verb without a flag set of its own) and environment.
 func writeUsage(w io.Writer, name, synopsis string, fs *flag.FlagSet) {
 	cmd := commandTable()[name]
-	fmt.Fprintf(w, "Usage: ladderbot %s %s\n\n%s\n\nFlags:\n", name, synopsis, upperFirst(cmd.summary)+".")
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", strings.TrimSpace("ladderbot "+name+" "+synopsis), upperFirst(cmd.summary)+".")
 	n := 0
 	if fs != nil {
 		fs.VisitAll(func(*flag.Flag) { n++ })
@@ -48,6 +48,10 @@ func writeEnvironment(w io.Writer, names []string) {
 		return
 	}
 	fmt.Fprintln(w, "\nEnvironment:")
+	width := 0
+	for _, name := range names {
+		width = max(width, len(name))
+	}
 	for _, name := range names {
 		v, ok := variableByName(name)
 		if !ok {
@@ -57,7 +61,7 @@ func writeEnvironment(w io.Writer, names []string) {
 		if v.Default != "" {
 			def = v.Default
 		}
-		fmt.Fprintf(w, "  %-16s %s (default: %s)\n", v.Name, v.Help, def)
+		fmt.Fprintf(w, "  %-*s  %s (default: %s)\n", width, v.Name, v.Help, def)
 	}
 }
 

@@ -14,9 +14,14 @@ import (
 // a signal arrives; then it drains requests in flight and exits 0.
 func runServe(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "[--addr HOST:PORT]")
-	addr := fs.String("addr", e.cfg.HTTPAddr, "listen address (default: HTTP_ADDR)")
+	// The default is named, not filled in, so -h reads the same whatever the
+	// environment holds.
+	addr := fs.String("addr", "", "listen address host:port (default: HTTP_ADDR)")
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
+	}
+	if *addr == "" {
+		*addr = e.cfg.HTTPAddr
 	}
 	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {

@@ -33,7 +33,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
-	fs.StringVar(&e.cfg.LogLevel, "log-level", e.cfg.LogLevel, "log level of the storage; overrides LOG_LEVEL")
+	logLevel := fs.String("log-level", "", "log level of the storage: debug, info, warn or error (default: LOG_LEVEL)")
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
@@ -48,9 +48,15 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 			return usageError(e, fs, "%v", err)
 		}
 	}
+	if *logLevel != "" {
+		if _, err := parseLogLevel(*logLevel); err != nil {
+			return usageError(e, fs, "--log-level %q: want debug, info, warn or error", *logLevel)
+		}
+		e.cfg.LogLevel = *logLevel
+	}
 	logger, err := newLogger(e.cfg, e.stderr)
 	if err != nil {
-		return usageError(e, fs, "--log-level: %v", err)
+		return err
 	}
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Seed: *seed,
 		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, Log: logger}
