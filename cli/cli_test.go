@@ -62,7 +62,7 @@ func TestHelpPerCommand(t *testing.T) {
 			if want := "Usage: ladderbot " + name; !strings.HasPrefix(help, want) {
 				t.Errorf("Got(help %s) = %q, want it to start with %q", name, help, want)
 			}
-			if !strings.Contains(help, "\nFlags:\n") {
+			if !strings.Contains(help, "\nFlags") {
 				t.Errorf("Got(help %s) = %q, want a Flags section", name, help)
 			}
 			for _, v := range cmd.environment {

@@ -17,26 +17,34 @@ import (
 func newFlagSet(e invocation, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(e.name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() { writeUsage(fs.Output(), e.name, synopsis, fs) }
+	fs.Usage = func() { writeUsage(fs.Output(), e.name, synopsis, flagSection{"Flags:", fs}) }
 	return fs
 }
 
-// writeUsage prints the usage of subcommand name: synopsis, summary, flags
-// (fs may be nil for a verb without a flag set of its own) and environment.
-func writeUsage(w io.Writer, name, synopsis string, fs *flag.FlagSet) {
+// flagSection is one list of flags in a usage text, under its title.
+type flagSection struct {
+	title string
+	fs    *flag.FlagSet
+}
+
+// writeUsage prints the usage of subcommand name: synopsis, summary, each
+// section of flags with their defaults ("none" for an empty one) and the
+// environment.
+func writeUsage(w io.Writer, name, synopsis string, sections ...flagSection) {
 	cmd := commandTable()[name]
-	fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", strings.TrimSpace("ladderbot "+name+" "+synopsis), upperFirst(cmd.summary)+".")
-	n := 0
-	if fs != nil {
-		fs.VisitAll(func(*flag.Flag) { n++ })
-	}
-	if n == 0 {
-		fmt.Fprintln(w, "  none")
-	} else {
-		out := fs.Output()
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(out)
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("ladderbot "+name+" "+synopsis), upperFirst(cmd.summary)+".")
+	for _, s := range sections {
+		fmt.Fprintf(w, "\n%s\n", s.title)
+		n := 0
+		s.fs.VisitAll(func(*flag.Flag) { n++ })
+		if n == 0 {
+			fmt.Fprintln(w, "  none")
+			continue
+		}
+		out := s.fs.Output()
+		s.fs.SetOutput(w)
+		s.fs.PrintDefaults()
+		s.fs.SetOutput(out)
 	}
 	writeEnvironment(w, cmd.environment)
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"text/tabwriter"
 	"time"
 
@@ -20,9 +22,18 @@ var operator = ladder.Actor{UserID: "cli", Moderator: true}
 // revoke ends a token's use at once.
 func runToken(ctx context.Context, e invocation, args []string) error {
 	const synopsis = "create --guild ID [--name NAME]\n       ladderbot token list --guild ID [--json]\n       ladderbot token revoke --guild ID NAME"
+	// The usage of token lists the flags of every action.
+	writeTokenUsage := func(w io.Writer) {
+		var sections []flagSection
+		for _, action := range []string{"create", "list", "revoke"} {
+			fs, _ := tokenFlagSet(e, action)
+			sections = append(sections, flagSection{"Flags of token " + action + ":", fs})
+		}
+		writeUsage(w, e.name, synopsis, sections...)
+	}
 	usage := func(format string, args ...any) error {
 		err := usageError(e, nil, format, args...)
-		writeUsage(e.stderr, e.name, synopsis, nil)
+		writeTokenUsage(e.stderr)
 		return err
 	}
 	if len(args) == 0 {
@@ -36,7 +47,7 @@ func runToken(ctx context.Context, e invocation, args []string) error {
 	case "revoke":
 		return tokenRevoke(ctx, e, args[1:])
 	case "-h", "-help", "--help":
-		writeUsage(e.stdout, e.name, synopsis, nil)
+		writeTokenUsage(e.stdout)
 		return nil
 	}
 	return usage("unknown action %q; want create, list or revoke", args[0])
@@ -51,10 +62,32 @@ func tokenService(ctx context.Context, e invocation) (*ladder.Service, func(), e
 	return ladder.NewService(db, nil), func() { db.Close() }, nil
 }
 
+// tokenOptions are the flags of the token actions.
+type tokenOptions struct {
+	guild  string
+	name   string
+	asJSON bool
+}
+
+// tokenFlagSet returns the flag set of one action (create, list or revoke)
+// and where its values land.
+func tokenFlagSet(e invocation, action string) (*flag.FlagSet, *tokenOptions) {
+	o := &tokenOptions{}
+	synopsis := map[string]string{"create": "create --guild ID [--name NAME]", "list": "list --guild ID [--json]", "revoke": "revoke --guild ID NAME"}
+	fs := newFlagSet(e, synopsis[action])
+	fs.StringVar(&o.guild, "guild", "", "Discord guild ID; required")
+	switch action {
+	case "create":
+		fs.StringVar(&o.name, "name", "", "a name to revoke the token by (default: cli-DATE-TIME)")
+	case "list":
+		fs.BoolVar(&o.asJSON, "json", false, "print a JSON array")
+	}
+	return fs, o
+}
+
 func tokenCreate(ctx context.Context, e invocation, args []string) error {
-	fs := newFlagSet(e, "create --guild ID [--name NAME]")
-	guild := fs.String("guild", "", "Discord guild ID; required")
-	name := fs.String("name", "", "a name to revoke the token by (default: cli-DATE-TIME)")
+	fs, o := tokenFlagSet(e, "create")
+	guild, name := &o.guild, &o.name
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
@@ -90,9 +123,8 @@ type tokenJSON struct {
 }
 
 func tokenList(ctx context.Context, e invocation, args []string) error {
-	fs := newFlagSet(e, "list --guild ID [--json]")
-	guild := fs.String("guild", "", "Discord guild ID; required")
-	asJSON := fs.Bool("json", false, "print a JSON array")
+	fs, o := tokenFlagSet(e, "list")
+	guild, asJSON := &o.guild, &o.asJSON
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
@@ -141,8 +173,8 @@ func tokenList(ctx context.Context, e invocation, args []string) error {
 }
 
 func tokenRevoke(ctx context.Context, e invocation, args []string) error {
-	fs := newFlagSet(e, "revoke --guild ID NAME")
-	guild := fs.String("guild", "", "Discord guild ID; required")
+	fs, o := tokenFlagSet(e, "revoke")
+	guild := &o.guild
 	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
