@@ -45,7 +45,7 @@ func commandTable() map[string]subcommand {
 			[]string{"DATABASE_URL", "DISCORD_TOKEN", "DISCORD_API_BASE", "DEV_GUILD_ID", "HTTP_ADDR", "SHARD_ID", "SHARD_COUNT", "LOG_LEVEL", "LOG_FORMAT"}, runRun},
 		"serve":    {"web leaderboard and API only", []string{"DATABASE_URL", "HTTP_ADDR", "LOG_LEVEL", "LOG_FORMAT"}, runServe},
 		"migrate":  {"apply database migrations and exit", database, runMigrate},
-		"simulate": {"run a whole season offline on the embedded database", logging, runSimulate},
+		"simulate": {"run a whole season offline on the embedded database", []string{"HTTP_ADDR", "LOG_LEVEL", "LOG_FORMAT"}, runSimulate},
 		"eval":     {"score a rating model on a match CSV", logging, runEval},
 		"tune":     {"grid-search a rating model's parameters on a match CSV", logging, runTune},
 		"balance":  {"print the optimal split of a lobby's ratings", logging, runBalance},

@@ -80,26 +80,27 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 			return err
 		}
 		// stdout is the JSON object alone; where to look goes beside it.
-		printWhereToLook(e.stderr, *dsn)
+		printWhereToLook(e.stderr, *dsn, e.cfg.HTTPAddr)
 		return nil
 	}
 	printSimulation(e.stdout, res)
-	printWhereToLook(e.stdout, *dsn)
+	printWhereToLook(e.stdout, *dsn, e.cfg.HTTPAddr)
 	return nil
 }
 
 // printWhereToLook names the guild the season was written to and, when the
 // database outlives the run (--db), the command that serves it and the page
-// to open.
-func printWhereToLook(w io.Writer, dsn string) {
+// to open on addr (HTTP_ADDR, where serve listens). A password in dsn is
+// masked: the operator has it, the terminal's scrollback need not.
+func printWhereToLook(w io.Writer, dsn, addr string) {
 	if dsn == "" {
 		fmt.Fprintf(w, "\nThe season of guild %s ran on a temporary database, now removed. To look at it on the web page,\n"+
 			"run again with --db sqlite:sim.db, then serve that file.\n", sim.GuildID)
 		return
 	}
+	dsn = redactURL(dsn)
 	fmt.Fprintf(w, "\nWrote guild %s to %s. To look at it, run\n\n  DATABASE_URL=%s ladderbot serve\n\n"+
-		"and open http://127.0.0.1:8080/guilds/%s (serve --addr or HTTP_ADDR changes the address).\n",
-		sim.GuildID, dsn, shellQuote(dsn), sim.GuildID)
+		"and open http://%s/guilds/%s\n", sim.GuildID, dsn, shellQuote(dsn), addr, sim.GuildID)
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but plain
