@@ -31,7 +31,7 @@ type evalReport struct {
 // the part after the warm-up (SPEC 2.3).
 func runEval(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--data FILE [--model M] [--params k=v,...] [--warmup 0.8] [--predictions OUT.csv] [--plot FILE.png] [--json]")
-	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
+	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	model := fs.String("model", rating.DefaultModel, "rating model: "+strings.Join(rating.ModelNames(), ", "))
 	params := fs.String("params", "", "model parameters as k=v,k=v over the model's defaults")
 	warmup := fs.Float64("warmup", 0.8, "fraction of matches replayed but not scored, in [0, 1)")

@@ -15,7 +15,7 @@ import (
 func runImport(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--guild ID --data FILE.csv [--queue NAME]")
 	guild := fs.String("guild", "", "Discord guild ID; required")
-	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
+	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	queue := fs.String("queue", "", "queue name; default the guild's default queue")
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err

@@ -38,7 +38,7 @@ type tuneReport struct {
 // CSV only, then scores the best point on the part after it (SPEC 2.3).
 func runTune(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--data FILE --model M --grid k=a:b:step,... [--params k=v,...] [--warmup 0.8] [--burnin 0.5] [--json]")
-	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
+	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	model := fs.String("model", rating.DefaultModel, "rating model: "+strings.Join(rating.ModelNames(), ", "))
 	grid := fs.String("grid", "", "parameters to search, k=a:b:step or k=v, comma-separated; required")
 	params := fs.String("params", "", "fixed parameters k=v,k=v over the model's defaults")
