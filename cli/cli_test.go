@@ -161,6 +161,10 @@ func TestWriteVersion(t *testing.T) {
 func TestErrorLines(t *testing.T) {
 	dir := t.TempDir()
 	env := []string{"DATABASE_URL=sqlite:" + filepath.Join(dir, "ladder.db"), "LOG_LEVEL=error"}
+	oneMatch := filepath.Join(dir, "one.csv")
+	if err := os.WriteFile(oneMatch, []byte("date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n2024-01-01,a,b,c,d,1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args     []string
 		env      []string
@@ -181,6 +185,7 @@ func TestErrorLines(t *testing.T) {
 		{[]string{"help", "frobnicate"}, env, 2, `ladderbot help: unknown command "frobnicate"`},
 		{[]string{"migrate", "now"}, env, 2, `ladderbot migrate: unexpected argument "now"`},
 		{[]string{"tune", "--data", smallCSV}, env, 2, "ladderbot tune: --grid is required"},
+		{[]string{"tune", "--data", oneMatch, "--grid", "k=16:32:16", "--model", "elo"}, env, 1, "ladderbot tune: 1 match is too few to split"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -229,6 +234,12 @@ func TestCount(t *testing.T) {
 		if got := count(tt.n, tt.noun); got != tt.want {
 			t.Errorf("Got(count(%d, %q)) = %q, want %q", tt.n, tt.noun, got, tt.want)
 		}
+	}
+	if got := countVerb(1, "match"); got != "1 match is" {
+		t.Errorf("Got(countVerb(1, match)) = %q, want %q", got, "1 match is")
+	}
+	if got := countVerb(3, "match"); got != "3 matches are" {
+		t.Errorf("Got(countVerb(3, match)) = %q, want %q", got, "3 matches are")
 	}
 }
 

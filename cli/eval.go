@@ -57,7 +57,7 @@ func runEval(ctx context.Context, e invocation, args []string) error {
 	}
 	start := rating.WarmupStart(d.Len(), *warmup)
 	if start >= d.Len() {
-		return fmt.Errorf("eval: %s has %d matches, none left to score after --warmup %g", *data, d.Len(), *warmup)
+		return fmt.Errorf("%s has %s, none left to score after --warmup %g", *data, count(d.Len(), "match"), *warmup)
 	}
 	preds := make([]float64, d.Len())
 	bar := progress(e, d.Len(), "replaying")

@@ -64,3 +64,11 @@ func count(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// countVerb is count followed by "is" or "are" as n asks: "1 match is".
+func countVerb(n int, noun string) string {
+	if n == 1 {
+		return count(n, noun) + " is"
+	}
+	return count(n, noun) + " are"
+}

@@ -122,13 +122,13 @@ func printSimulation(w io.Writer, r *sim.Result) {
 	for _, p := range r.Players {
 		skill[p.UserID] = p.Skill
 	}
-	fmt.Fprintf(w, "Final leaderboard (%d listed of %d players; provisional and stale players are not listed)\n\n", len(r.Leaderboard), len(r.Players))
+	fmt.Fprintf(w, "Final leaderboard (%d listed of %s; provisional and stale players are not listed)\n\n", len(r.Leaderboard), count(len(r.Players), "player"))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "rank\tplayer\trating\t± RD\tGXE\tdivision\tW-L\ttrue skill\t")
 	for _, s := range r.Leaderboard {
 		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%.1f\t%s\t%d-%d\t%.0f\t\n", s.Rank, s.Name, s.Rating, s.RD, s.GXE, s.Division, s.Wins, s.Losses, skill[s.UserID])
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%d matches; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %d tickets expired; ratings verified: %v\n",
-		r.Matches, r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, r.Expired, r.Verified)
+	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; ratings verified: %v\n",
+		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), r.Verified)
 }

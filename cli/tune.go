@@ -77,7 +77,7 @@ func runTune(ctx context.Context, e invocation, args []string) error {
 	tuneEnd := rating.WarmupStart(d.Len(), *warmup)
 	tuneStart := rating.WarmupStart(tuneEnd, *burnin)
 	if tuneStart >= tuneEnd || tuneEnd >= d.Len() {
-		return fmt.Errorf("tune: %d matches are too few to split with --warmup %g and --burnin %g", d.Len(), *warmup, *burnin)
+		return fmt.Errorf("%s too few to split with --warmup %g and --burnin %g", countVerb(d.Len(), "match"), *warmup, *burnin)
 	}
 	scores, err := tuneSearch(ctx, e, d, *model, points, tuneStart, tuneEnd)
 	if err != nil {
@@ -247,7 +247,7 @@ func tuneSearch(ctx context.Context, e invocation, d *rating.Dataset, model stri
 func tunePrint(e invocation, rep tuneReport, axes []tuneAxis, points []map[string]float64, scores []float64) {
 	w := e.stdout
 	fmt.Fprintf(w, "model       %s\n", rep.Model)
-	fmt.Fprintf(w, "grid        %d points over %s\n", rep.Points, tuneAxisNames(axes))
+	fmt.Fprintf(w, "grid        %s over %s\n", count(rep.Points, "point"), tuneAxisNames(axes))
 	fmt.Fprintf(w, "tuned on    matches 0 to %d, scored from %d (log loss %.4f)\n", rep.TuneMatches-1, rep.TuneMatches-rep.TuneScored, rep.TuneLogLoss)
 	fmt.Fprintf(w, "best params %s\n", evalFormatParams(rep.Params))
 	fmt.Fprintf(w, "\nscored part (matches %d to %d, never seen while tuning):\n", rep.Eval.Matches-rep.Eval.Scored, rep.Eval.Matches-1)
