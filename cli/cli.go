@@ -128,7 +128,7 @@ func printUsage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", n, table[n].summary)
 	}
-	fmt.Fprintln(w, "\nWithout a command, ladderbot runs 'run'. 'ladderbot help COMMAND' or 'ladderbot COMMAND -h'\nshows a command's flags and the environment variables it reads; see README.md.")
+	fmt.Fprintln(w, "\nWithout a command, ladderbot runs 'run'. 'ladderbot help COMMAND' or 'ladderbot COMMAND -h'\nshows a command's flags and the environment variables it reads; see docs/commands.md.")
 }
 
 // newLogger returns the process's logger as LOG_LEVEL and LOG_FORMAT say.
