@@ -96,8 +96,12 @@ func (c *Config) fill() error {
 	return nil
 }
 
-// guildID is the simulated guild.
-const guildID = "100000000000000000"
+// GuildID is the simulated guild; `ladderbot simulate` names it, so the
+// database it kept (--db) can be served and looked at.
+const GuildID = "100000000000000000"
+
+// guildID is GuildID, the name the simulation's code uses.
+const guildID = GuildID
 
 // player is one simulated player and what the simulation knows of them.
 type player struct {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -16,15 +16,15 @@ import (
 // Config is everything ladderbot reads from the environment (SPEC 8). It is
 // read once in main and passed on as plain values; no package keeps a copy.
 type Config struct {
-	DatabaseURL    string `env:"DATABASE_URL" envDefault:"sqlite:ladder.db"`
-	DiscordToken   string `env:"DISCORD_TOKEN"`
-	DiscordAPIBase string `env:"DISCORD_API_BASE" envDefault:"https://discord.com"`
-	DevGuildID     string `env:"DEV_GUILD_ID"`
-	HTTPAddr       string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080"`
-	ShardID        int    `env:"SHARD_ID" envDefault:"0"`
-	ShardCount     int    `env:"SHARD_COUNT" envDefault:"1"`
-	LogLevel       string `env:"LOG_LEVEL" envDefault:"info"`
-	LogFormat      string `env:"LOG_FORMAT" envDefault:"text"`
+	DatabaseURL    string `env:"DATABASE_URL" envDefault:"sqlite:ladder.db" help:"the database: sqlite:PATH (embedded, a file PATH) or postgres://…"`
+	DiscordToken   string `env:"DISCORD_TOKEN" help:"the bot token; without it run serves the web page, API and jobs only"`
+	DiscordAPIBase string `env:"DISCORD_API_BASE" envDefault:"https://discord.com" help:"where REST and gateway discovery go (proxies, a fake Discord in tests)"`
+	DevGuildID     string `env:"DEV_GUILD_ID" help:"register the slash commands to this guild only (instant) instead of globally"`
+	HTTPAddr       string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080" help:"listen address of the web page and API"`
+	ShardID        int    `env:"SHARD_ID" envDefault:"0" help:"this process's Discord shard"`
+	ShardCount     int    `env:"SHARD_COUNT" envDefault:"1" help:"the number of Discord shards"`
+	LogLevel       string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+	LogFormat      string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
 }
 
 // LoadConfig parses and validates the configuration from environ, a list of
@@ -175,4 +175,24 @@ func nameVariables(err error) error {
 		msgs = append(msgs, e.Error())
 	}
 	return errors.New(strings.Join(msgs, "; "))
+}
+
+// Variable is one environment variable ladderbot reads.
+type Variable struct {
+	Name    string
+	Default string
+	Help    string
+}
+
+// Variables lists the environment Config reads, in declaration order, from
+// its struct tags: the one place that names each variable, its default and
+// its meaning.
+func Variables() []Variable {
+	t := reflect.TypeFor[Config]()
+	vars := make([]Variable, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		vars = append(vars, Variable{Name: f.Tag.Get("env"), Default: f.Tag.Get("envDefault"), Help: f.Tag.Get("help")})
+	}
+	return vars
 }

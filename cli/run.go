@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -27,15 +27,10 @@ type component struct {
 // runRun runs the bot (when DISCORD_TOKEN is set) and the web page and API
 // on HTTP_ADDR until a signal arrives, then shuts every part down
 // gracefully (SPEC 8). The scheduled jobs join the components list.
-func runRun(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "run", "")
-	if err := parseFlags(fs, args); err != nil {
+func runRun(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "")
+	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ladderbot run: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return errUsage
 	}
 	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {
@@ -93,7 +88,7 @@ func runJobs(ctx context.Context, s *jobs.Scheduler) error {
 // command set over svc, internal/chart for /profile's chart, metrics (nil:
 // none) and onResult, told the guild of every interaction that may have
 // changed its ratings (nil: nobody).
-func newBot(e cli, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, error) {
+func newBot(e invocation, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, error) {
 	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics})
 	return bot.New(bot.Config{
 		Token:      e.cfg.DiscordToken,

@@ -1,18 +1,18 @@
-package main
+package cli
 
 import (
 	"context"
-	"github.com/ladderbot/ladderbot/ladder/rating"
 	"io"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
 // runExport writes a guild's rated matches as match CSV (SPEC 2.3, 8) to
 // stdout or --out, in replay order.
-func runExport(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "export", "--guild ID [--queue NAME] [--season N] [--out FILE.csv]")
+func runExport(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "--guild ID [--queue NAME] [--season N] [--out FILE.csv]")
 	guild := fs.String("guild", "", "Discord guild ID; required")
 	queue := fs.String("queue", "", "queue name; default the guild's default queue")
 	season := fs.Int("season", 0, "one season's matches; default every season")
@@ -20,11 +20,11 @@ func runExport(ctx context.Context, e cli, args []string) error {
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
-	switch {
-	case *guild == "":
-		return evalUsage(e, fs, "--guild is required")
-	case *season < 0:
-		return evalUsage(e, fs, "--season must be a positive number")
+	if err := checkGuild(e, fs, *guild); err != nil {
+		return err
+	}
+	if *season < 0 {
+		return usageError(e, fs, "--season must be a positive number")
 	}
 	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {
@@ -38,5 +38,5 @@ func runExport(ctx context.Context, e cli, args []string) error {
 	if *out == "" {
 		return rating.WriteMatchCSV(e.stdout, recs)
 	}
-	return evalWriteAtomic(*out, func(w io.Writer) error { return rating.WriteMatchCSV(w, recs) })
+	return writeAtomic(*out, func(w io.Writer) error { return rating.WriteMatchCSV(w, recs) })
 }

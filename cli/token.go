@@ -1,9 +1,11 @@
-package main
+package cli
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"text/tabwriter"
 	"time"
 
@@ -18,13 +20,24 @@ var operator = ladder.Actor{UserID: "cli", Moderator: true}
 // runToken manages a guild's API tokens (SPEC 7, 8): create prints a new
 // secret once (only its hash is stored), list shows names and states,
 // revoke ends a token's use at once.
-func runToken(ctx context.Context, e cli, args []string) error {
-	usage := func() error {
-		fmt.Fprintln(e.stderr, "Usage: ladderbot token create --guild ID [--name NAME]\n       ladderbot token list --guild ID [--json]\n       ladderbot token revoke --guild ID NAME")
-		return errUsage
+func runToken(ctx context.Context, e invocation, args []string) error {
+	const synopsis = "create --guild ID [--name NAME]\n       ladderbot token list --guild ID [--json]\n       ladderbot token revoke --guild ID NAME"
+	// The usage of token lists the flags of every action.
+	writeTokenUsage := func(w io.Writer) {
+		var sections []flagSection
+		for _, action := range []string{"create", "list", "revoke"} {
+			fs, _ := tokenFlagSet(e, action)
+			sections = append(sections, flagSection{"Flags of token " + action + ":", fs})
+		}
+		writeUsage(w, e.name, synopsis, sections...)
+	}
+	usage := func(format string, args ...any) error {
+		err := usageError(e, nil, format, args...)
+		writeTokenUsage(e.stderr)
+		return err
 	}
 	if len(args) == 0 {
-		return usage()
+		return usage("give an action: create, list or revoke")
 	}
 	switch args[0] {
 	case "create":
@@ -34,16 +47,14 @@ func runToken(ctx context.Context, e cli, args []string) error {
 	case "revoke":
 		return tokenRevoke(ctx, e, args[1:])
 	case "-h", "-help", "--help":
-		fmt.Fprintln(e.stderr, commandTable()["token"].summary)
-		usage()
+		writeTokenUsage(e.stdout)
 		return nil
 	}
-	fmt.Fprintf(e.stderr, "ladderbot token: unknown action %q\n", args[0])
-	return usage()
+	return usage("unknown action %q; want create, list or revoke", args[0])
 }
 
 // tokenService opens the database and returns the service over it.
-func tokenService(ctx context.Context, e cli) (*ladder.Service, func(), error) {
+func tokenService(ctx context.Context, e invocation) (*ladder.Service, func(), error) {
 	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {
 		return nil, nil, err
@@ -51,17 +62,40 @@ func tokenService(ctx context.Context, e cli) (*ladder.Service, func(), error) {
 	return ladder.NewService(db, nil), func() { db.Close() }, nil
 }
 
-func tokenCreate(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "token", "create --guild ID [--name NAME]")
-	guild := fs.String("guild", "", "Discord guild ID; required")
-	name := fs.String("name", "", "a name to revoke the token by (default: cli-DATE-TIME)")
-	if err := parseFlags(fs, args); err != nil {
+// tokenOptions are the flags of the token actions.
+type tokenOptions struct {
+	guild  string
+	name   string
+	asJSON bool
+}
+
+// tokenFlagSet returns the flag set of one action (create, list or revoke)
+// and where its values land.
+func tokenFlagSet(e invocation, action string) (*flag.FlagSet, *tokenOptions) {
+	o := &tokenOptions{}
+	synopsis := map[string]string{"create": "create --guild ID [--name NAME]", "list": "list --guild ID [--json]", "revoke": "revoke --guild ID NAME"}
+	fs := newFlagSet(e, synopsis[action])
+	fs.StringVar(&o.guild, "guild", "", "Discord guild ID; required")
+	switch action {
+	case "create":
+		fs.StringVar(&o.name, "name", "", "a name to revoke the token by (default: cli-DATE-TIME)")
+	case "list":
+		fs.BoolVar(&o.asJSON, "json", false, "print a JSON array")
+	}
+	return fs, o
+}
+
+func tokenCreate(ctx context.Context, e invocation, args []string) error {
+	fs, o := tokenFlagSet(e, "create")
+	guild, name := &o.guild, &o.name
+	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
 	if *guild == "" || fs.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "ladderbot token create: --guild is required and takes no arguments")
-		fs.Usage()
-		return errUsage
+		return usageError(e, fs, "--guild is required, and create takes no arguments")
+	}
+	if err := checkGuild(e, fs, *guild); err != nil {
+		return err
 	}
 	if *name == "" {
 		*name = "cli-" + time.Now().UTC().Format("20060102-150405")
@@ -88,17 +122,17 @@ type tokenJSON struct {
 	RevokedAt *time.Time `json:"revoked_at"`
 }
 
-func tokenList(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "token", "list --guild ID [--json]")
-	guild := fs.String("guild", "", "Discord guild ID; required")
-	asJSON := fs.Bool("json", false, "print a JSON array")
-	if err := parseFlags(fs, args); err != nil {
+func tokenList(ctx context.Context, e invocation, args []string) error {
+	fs, o := tokenFlagSet(e, "list")
+	guild, asJSON := &o.guild, &o.asJSON
+	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
 	if *guild == "" || fs.NArg() > 0 {
-		fmt.Fprintln(e.stderr, "ladderbot token list: --guild is required and takes no arguments")
-		fs.Usage()
-		return errUsage
+		return usageError(e, fs, "--guild is required, and list takes no arguments")
+	}
+	if err := checkGuild(e, fs, *guild); err != nil {
+		return err
 	}
 	svc, done, err := tokenService(ctx, e)
 	if err != nil {
@@ -138,16 +172,17 @@ func tokenList(ctx context.Context, e cli, args []string) error {
 	return tw.Flush()
 }
 
-func tokenRevoke(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "token", "revoke --guild ID NAME")
-	guild := fs.String("guild", "", "Discord guild ID; required")
-	if err := parseFlags(fs, args); err != nil {
+func tokenRevoke(ctx context.Context, e invocation, args []string) error {
+	fs, o := tokenFlagSet(e, "revoke")
+	guild := &o.guild
+	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
 	if *guild == "" || fs.NArg() != 1 {
-		fmt.Fprintln(e.stderr, "ladderbot token revoke: --guild and one token NAME are required")
-		fs.Usage()
-		return errUsage
+		return usageError(e, fs, "revoke needs --guild and one token NAME")
+	}
+	if err := checkGuild(e, fs, *guild); err != nil {
+		return err
 	}
 	svc, done, err := tokenService(ctx, e)
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestImportExportVerify(t *testing.T) {
 	}
 	run := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
-		code := realMain(args, env, &stdout, &stderr)
+		code := Main(args, env, &stdout, &stderr)
 		return code, stdout.String(), stderr.String()
 	}
 	steps := []struct {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ func TestTokenCommand(t *testing.T) {
 	env := []string{"DATABASE_URL=" + dsn}
 	run := func(args ...string) (int, string, string) {
 		var stdout, stderr bytes.Buffer
-		code := realMain(append([]string{"token"}, args...), env, &stdout, &stderr)
+		code := Main(append([]string{"token"}, args...), env, &stdout, &stderr)
 		return code, stdout.String(), stderr.String()
 	}
 	const guild = "100000000000000001"
@@ -86,11 +86,11 @@ func TestTokenCommand(t *testing.T) {
 		{"no action", nil, 2, "Usage: ladderbot token create"},
 		{"unknown action", []string{"rotate"}, 2, `unknown action "rotate"`},
 		{"create without guild", []string{"create"}, 2, "--guild is required"},
-		{"create bad guild", []string{"create", "--guild", "my-server"}, 1, "not a Discord ID"},
+		// A malformed guild is a flag error, refused before the database opens.
+		{"create bad guild", []string{"create", "--guild", "my-server"}, 2, "not a Discord ID"},
 		{"revoke without name", []string{"revoke", "--guild", guild}, 2, "NAME"},
 		{"revoke unknown", []string{"revoke", "--guild", guild, "nope"}, 1, `no API token called "nope"`},
 		{"list extra argument", []string{"list", "--guild", guild, "x"}, 2, "takes no arguments"},
-		{"help", []string{"-h"}, 0, "token revoke"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,6 +98,13 @@ func TestTokenCommand(t *testing.T) {
 			if code != tt.wantCode || !strings.Contains(stderr, tt.wantErr) {
 				t.Errorf("token %q = %d %q, want %d with %q", tt.args, code, stderr, tt.wantCode, tt.wantErr)
 			}
+			if code != 0 && !strings.HasPrefix(stderr, "ladderbot token: ") {
+				t.Errorf("token %q stderr = %q, want it to start with \"ladderbot token: \"", tt.args, stderr)
+			}
 		})
+	}
+	// Asked-for help goes to stdout, so it pages and greps.
+	if code, out, _ := run("-h"); code != 0 || !strings.Contains(out, "token revoke") || !strings.Contains(out, "DATABASE_URL") {
+		t.Errorf("token -h = %d %q, want 0 and the usage with its environment on stdout", code, out)
 	}
 }

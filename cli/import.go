@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,19 +12,19 @@ import (
 
 // runImport loads a match CSV (SPEC 2.3) as confirmed matches of a guild's
 // queue and rates them (SPEC 8). Importing the same file again records nothing twice.
-func runImport(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "import", "--guild ID --data FILE.csv [--queue NAME]")
+func runImport(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "--guild ID --data FILE.csv [--queue NAME]")
 	guild := fs.String("guild", "", "Discord guild ID; required")
-	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
+	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	queue := fs.String("queue", "", "queue name; default the guild's default queue")
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
-	switch {
-	case *guild == "":
-		return evalUsage(e, fs, "--guild is required")
-	case *data == "":
-		return evalUsage(e, fs, "--data is required")
+	if err := checkGuild(e, fs, *guild); err != nil {
+		return err
+	}
+	if *data == "" {
+		return usageError(e, fs, "--data is required")
 	}
 	f, err := os.Open(*data)
 	if err != nil {
@@ -40,7 +40,7 @@ func runImport(ctx context.Context, e cli, args []string) error {
 		return err
 	}
 	defer db.Close()
-	bar := evalProgress(e, len(recs), "importing")
+	bar := progress(e, len(recs), "importing")
 	rep, err := ladder.NewService(db, nil).ImportMatches(ctx, *guild, *queue, recs, func(done int) {
 		if bar != nil {
 			bar.Set(done)
@@ -52,6 +52,6 @@ func runImport(ctx context.Context, e cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "imported %d matches, skipped %d imported before\n", rep.Imported, rep.Skipped)
+	fmt.Fprintf(e.stdout, "imported %s, skipped %d imported before\n", count(rep.Imported, "match"), rep.Skipped)
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,11 +14,16 @@ var errDifferences = errors.New("stored ratings differ from the replay of the ma
 
 // runVerify replays every ladder (of one guild with --guild) and compares
 // the result with the stored ratings (SPEC 5, 8); any difference exits 1.
-func runVerify(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "verify", "[--guild ID]")
+func runVerify(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "[--guild ID]")
 	guild := fs.String("guild", "", "verify one guild only (Discord guild ID); default every guild")
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
+	}
+	if *guild != "" {
+		if err := checkGuild(e, fs, *guild); err != nil {
+			return err
+		}
 	}
 	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {
@@ -32,7 +37,8 @@ func runVerify(ctx context.Context, e cli, args []string) error {
 	for _, d := range rep.Diffs {
 		fmt.Fprintf(e.stdout, "DIFF guild %s queue %d season %d player %s: %s\n", d.GuildID, d.QueueID, d.SeasonID, d.UserID, d.Problem)
 	}
-	fmt.Fprintf(e.stdout, "replayed %d ladders, %d matches, %d players: %d differences\n", rep.Ladders, rep.Matches, rep.Players, len(rep.Diffs))
+	fmt.Fprintf(e.stdout, "replayed %s, %s, %s: %s\n", count(rep.Ladders, "ladder"), count(rep.Matches, "match"),
+		count(rep.Players, "player"), count(len(rep.Diffs), "difference"))
 	if len(rep.Diffs) > 0 {
 		return errDifferences
 	}

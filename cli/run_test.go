@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -75,7 +75,7 @@ func startRun(t *testing.T, fake *fakediscord.Server, guild, addr string) *locke
 		t.Fatal(err)
 	}
 	logs := &lockedBuffer{}
-	e := cli{cfg: cfg, log: slog.New(slog.NewTextHandler(logs, nil)), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	e := invocation{name: "run", cfg: cfg, log: slog.New(slog.NewTextHandler(logs, nil)), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- runRun(ctx, e, nil) }()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -32,9 +32,9 @@ func TestBalanceCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := realMain(tt.args, nil, &stdout, &stderr)
+			code := Main(tt.args, nil, &stdout, &stderr)
 			if code != tt.wantCode {
-				t.Errorf("Got(realMain(%q)) = %d, want %d (stderr %q)", tt.args, code, tt.wantCode, stderr.String())
+				t.Errorf("Got(Main(%q)) = %d, want %d (stderr %q)", tt.args, code, tt.wantCode, stderr.String())
 			}
 			if !strings.Contains(stdout.String(), tt.wantStdout) {
 				t.Errorf("Got(stdout) = %q, want it to contain %q", stdout.String(), tt.wantStdout)
@@ -48,7 +48,7 @@ func TestBalanceCommand(t *testing.T) {
 
 func TestBalanceCommandJSONIsValid(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := realMain([]string{"balance", "--json", "1500", "1510", "1490", "1700", "1300", "1600", "1400"}, nil, &stdout, &stderr); code != 0 {
+	if code := Main([]string{"balance", "--json", "1500", "1510", "1490", "1700", "1300", "1600", "1400"}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("Got(exit) = %d, want 0 (%s)", code, stderr.String())
 	}
 	var got map[string]any

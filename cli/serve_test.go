@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -24,7 +24,7 @@ func TestServeCommand(t *testing.T) {
 			return
 		}
 		log, _ := newLogger(cfg, &stderr)
-		done <- runServe(ctx, cli{cfg: cfg, log: log, stdout: io.Discard, stderr: &stderr}, nil)
+		done <- runServe(ctx, invocation{name: "serve", cfg: cfg, log: log, stdout: io.Discard, stderr: &stderr}, nil)
 	}()
 	get := func(path string) (int, string) {
 		resp, err := http.Get("http://" + addr + path)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 // runMigrate applies pending migrations to DATABASE_URL and exits. Every
 // other subcommand that opens the database migrates too; this one lets an
 // operator do it ahead of a deploy.
-func runMigrate(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "migrate", "")
+func runMigrate(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "")
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}

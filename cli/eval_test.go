@@ -1,26 +1,27 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/ladderbot/ladderbot/ladder/rating"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 const (
-	smallCSV = "ladder/rating/testdata/small_2v2.csv"
-	badCSV   = "ladder/rating/testdata/bad_winner.csv"
+	smallCSV = "../ladder/rating/testdata/small_2v2.csv"
+	badCSV   = "../ladder/rating/testdata/bad_winner.csv"
 )
 
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = realMain(args, nil, &out, &errb)
+	code = Main(args, nil, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -165,6 +166,9 @@ func TestEvalErrors(t *testing.T) {
 			if stdout != "" {
 				t.Errorf("Got(stdout) = %q, want nothing scored", stdout)
 			}
+			if !strings.HasPrefix(stderr, "ladderbot eval: ") {
+				t.Errorf("Got(stderr) = %q, want an error line starting with \"ladderbot eval: \"", stderr)
+			}
 		})
 	}
 	if _, err := os.Stat(pred); !os.IsNotExist(err) {
@@ -184,8 +188,8 @@ func TestEvalIsTerminal(t *testing.T) {
 	}
 	defer file.Close()
 	for name, w := range map[string]io.Writer{"buffer": &bytes.Buffer{}, "dev null": devnull, "file": file} {
-		if evalIsTerminal(w) {
-			t.Errorf("Got(evalIsTerminal(%s)) = true, want false", name)
+		if isTerminal(w) {
+			t.Errorf("Got(isTerminal(%s)) = true, want false", name)
 		}
 	}
 }

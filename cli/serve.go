@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,16 +12,16 @@ import (
 // runServe serves the web leaderboard, the JSON and game-server API and the
 // operations endpoints alone, without the bot or the jobs (SPEC 7, 8), until
 // a signal arrives; then it drains requests in flight and exits 0.
-func runServe(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "serve", "[--addr HOST:PORT]")
-	addr := fs.String("addr", e.cfg.HTTPAddr, "listen address (default: HTTP_ADDR)")
-	if err := parseFlags(fs, args); err != nil {
+func runServe(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "[--addr HOST:PORT]")
+	// The default is named, not filled in, so -h reads the same whatever the
+	// environment holds.
+	addr := fs.String("addr", "", "listen address host:port (default: HTTP_ADDR)")
+	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "ladderbot serve: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return errUsage
+	if *addr == "" {
+		*addr = e.cfg.HTTPAddr
 	}
 	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {
@@ -40,7 +40,7 @@ func runServe(ctx context.Context, e cli, args []string) error {
 // Discord gateway for /readyz; nil when the process runs no bot. `ladderbot
 // run` calls it and serves the result on HTTP_ADDR beside the bot, sharing
 // metrics with it.
-func newWebServer(e cli, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, gatewayReady func() bool) (*web.Server, error) {
+func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, gatewayReady func() bool) (*web.Server, error) {
 	if err := metrics.RegisterDB(db.SQL()); err != nil {
 		return nil, fmt.Errorf("web: metrics: %w", err)
 	}

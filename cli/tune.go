@@ -1,16 +1,17 @@
-package main
+package cli
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/ladderbot/ladderbot/ladder/rating"
 	"math"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // tuneMaxPoints bounds a grid, so a typo cannot start a week-long search.
@@ -35,9 +36,9 @@ type tuneReport struct {
 
 // runTune grid-searches a model's parameters on the warm-up part of a match
 // CSV only, then scores the best point on the part after it (SPEC 2.3).
-func runTune(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "tune", "--data FILE --model M --grid k=a:b:step,... [--params k=v,...] [--warmup 0.8] [--burnin 0.5] [--json]")
-	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
+func runTune(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "--data FILE --model M --grid k=a:b:step,... [--params k=v,...] [--warmup 0.8] [--burnin 0.5] [--json]")
+	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	model := fs.String("model", rating.DefaultModel, "rating model: "+strings.Join(rating.ModelNames(), ", "))
 	grid := fs.String("grid", "", "parameters to search, k=a:b:step or k=v, comma-separated; required")
 	params := fs.String("params", "", "fixed parameters k=v,k=v over the model's defaults")
@@ -49,13 +50,13 @@ func runTune(ctx context.Context, e cli, args []string) error {
 	}
 	switch {
 	case *data == "":
-		return evalUsage(e, fs, "--data is required")
+		return usageError(e, fs, "--data is required")
 	case *grid == "":
-		return evalUsage(e, fs, "--grid is required")
+		return usageError(e, fs, "--grid is required")
 	case !(*warmup > 0 && *warmup < 1):
-		return evalUsage(e, fs, "--warmup must be in (0, 1), got %g", *warmup)
+		return usageError(e, fs, "--warmup must be in (0, 1), got %g", *warmup)
 	case !(*burnin >= 0 && *burnin < 1):
-		return evalUsage(e, fs, "--burnin must be in [0, 1), got %g", *burnin)
+		return usageError(e, fs, "--burnin must be in [0, 1), got %g", *burnin)
 	}
 	axes, err := tuneParseGrid(*grid)
 	if err != nil {
@@ -76,7 +77,7 @@ func runTune(ctx context.Context, e cli, args []string) error {
 	tuneEnd := rating.WarmupStart(d.Len(), *warmup)
 	tuneStart := rating.WarmupStart(tuneEnd, *burnin)
 	if tuneStart >= tuneEnd || tuneEnd >= d.Len() {
-		return fmt.Errorf("tune: %d matches are too few to split with --warmup %g and --burnin %g", d.Len(), *warmup, *burnin)
+		return fmt.Errorf("%s too few to split with --warmup %g and --burnin %g", countVerb(d.Len(), "match"), *warmup, *burnin)
 	}
 	scores, err := tuneSearch(ctx, e, d, *model, points, tuneStart, tuneEnd)
 	if err != nil {
@@ -196,10 +197,10 @@ func tunePoints(model string, fixed map[string]float64, axes []tuneAxis) ([]map[
 
 // tuneSearch scores every point on matches [start, end) after replaying
 // [0, end), on as many goroutines as there are processors.
-func tuneSearch(ctx context.Context, e cli, d *rating.Dataset, model string, points []map[string]float64, start, end int) ([]float64, error) {
+func tuneSearch(ctx context.Context, e invocation, d *rating.Dataset, model string, points []map[string]float64, start, end int) ([]float64, error) {
 	scores := make([]float64, len(points))
 	jobs := make(chan int)
-	bar := evalProgress(e, len(points), "tuning")
+	bar := progress(e, len(points), "tuning")
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var firstErr error
@@ -243,10 +244,10 @@ func tuneSearch(ctx context.Context, e cli, d *rating.Dataset, model string, poi
 	return scores, firstErr
 }
 
-func tunePrint(e cli, rep tuneReport, axes []tuneAxis, points []map[string]float64, scores []float64) {
+func tunePrint(e invocation, rep tuneReport, axes []tuneAxis, points []map[string]float64, scores []float64) {
 	w := e.stdout
 	fmt.Fprintf(w, "model       %s\n", rep.Model)
-	fmt.Fprintf(w, "grid        %d points over %s\n", rep.Points, tuneAxisNames(axes))
+	fmt.Fprintf(w, "grid        %s over %s\n", count(rep.Points, "point"), tuneAxisNames(axes))
 	fmt.Fprintf(w, "tuned on    matches 0 to %d, scored from %d (log loss %.4f)\n", rep.TuneMatches-1, rep.TuneMatches-rep.TuneScored, rep.TuneLogLoss)
 	fmt.Fprintf(w, "best params %s\n", evalFormatParams(rep.Params))
 	fmt.Fprintf(w, "\nscored part (matches %d to %d, never seen while tuning):\n", rep.Eval.Matches-rep.Eval.Scored, rep.Eval.Matches-1)

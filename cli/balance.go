@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -26,22 +26,19 @@ type balanceJSON struct {
 }
 
 // runBalance prints the optimal split of a lobby's ratings (SPEC 3 and 8).
-func runBalance(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "balance", "[--json] [--size K | --all-sizes] R1 R2 … RN")
+func runBalance(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "[--json] [--size K | --all-sizes] R1 R2 … RN")
 	asJSON := fs.Bool("json", false, "print JSON: gap, a, b, sit_out (0-based indexes), team_size, sum_a, sum_b, exact")
 	size := fs.Int("size", 0, "players per team (default ⌊N/2⌋; the rest sit out)")
 	all := fs.Bool("all-sizes", false, "print the best split for every team size from 2 to ⌊N/2⌋")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlags(e, fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
-		fmt.Fprintln(e.stderr, "ladderbot balance: give at least two ratings")
-		fs.Usage()
-		return errUsage
+		return usageError(e, fs, "give at least two ratings")
 	}
 	if *all && *size != 0 {
-		fmt.Fprintln(e.stderr, "ladderbot balance: --size and --all-sizes exclude each other")
-		return errUsage
+		return usageError(e, fs, "--size and --all-sizes exclude each other")
 	}
 	ratings := make([]float64, fs.NArg())
 	for i, a := range fs.Args() {

@@ -1,22 +1,18 @@
-package main
+package cli
 
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"github.com/ladderbot/ladderbot/ladder/rating"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/ladderbot/ladderbot/internal/chart"
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // evalReport is the --json output of eval (SPEC 2.3).
@@ -33,9 +29,9 @@ type evalReport struct {
 
 // runEval replays a match CSV with one model and scores its predictions on
 // the part after the warm-up (SPEC 2.3).
-func runEval(ctx context.Context, e cli, args []string) error {
-	fs := newFlagSet(e, "eval", "--data FILE [--model M] [--params k=v,...] [--warmup 0.8] [--predictions OUT.csv] [--plot FILE.png] [--json]")
-	data := fs.String("data", "", "match CSV (SPEC 2.3 format); required")
+func runEval(ctx context.Context, e invocation, args []string) error {
+	fs := newFlagSet(e, "--data FILE [--model M] [--params k=v,...] [--warmup 0.8] [--predictions OUT.csv] [--plot FILE.png] [--json]")
+	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	model := fs.String("model", rating.DefaultModel, "rating model: "+strings.Join(rating.ModelNames(), ", "))
 	params := fs.String("params", "", "model parameters as k=v,k=v over the model's defaults")
 	warmup := fs.Float64("warmup", 0.8, "fraction of matches replayed but not scored, in [0, 1)")
@@ -46,10 +42,10 @@ func runEval(ctx context.Context, e cli, args []string) error {
 		return err
 	}
 	if *data == "" {
-		return evalUsage(e, fs, "--data is required")
+		return usageError(e, fs, "--data is required")
 	}
 	if !(*warmup >= 0 && *warmup < 1) {
-		return evalUsage(e, fs, "--warmup must be in [0, 1), got %g", *warmup)
+		return usageError(e, fs, "--warmup must be in [0, 1), got %g", *warmup)
 	}
 	m, resolved, err := evalModel(*model, *params)
 	if err != nil {
@@ -61,10 +57,10 @@ func runEval(ctx context.Context, e cli, args []string) error {
 	}
 	start := rating.WarmupStart(d.Len(), *warmup)
 	if start >= d.Len() {
-		return fmt.Errorf("eval: %s has %d matches, none left to score after --warmup %g", *data, d.Len(), *warmup)
+		return fmt.Errorf("%s has %s, none left to score after --warmup %g", *data, count(d.Len(), "match"), *warmup)
 	}
 	preds := make([]float64, d.Len())
-	bar := evalProgress(e, d.Len(), "replaying")
+	bar := progress(e, d.Len(), "replaying")
 	d.PredictProgress(m, d.Len(), preds, 4096, func(done int) {
 		if bar != nil {
 			_ = bar.Set(done)
@@ -75,7 +71,7 @@ func runEval(ctx context.Context, e cli, args []string) error {
 	}
 	res := d.Score(preds, start, d.Len())
 	if *predictions != "" {
-		if err := evalWriteAtomic(*predictions, func(w io.Writer) error { return evalWritePredictions(w, d, preds) }); err != nil {
+		if err := writeAtomic(*predictions, func(w io.Writer) error { return evalWritePredictions(w, d, preds) }); err != nil {
 			return fmt.Errorf("eval: write predictions: %w", err)
 		}
 	}
@@ -92,13 +88,6 @@ func runEval(ctx context.Context, e cli, args []string) error {
 	}
 	evalPrint(e.stdout, rep, start, res)
 	return nil
-}
-
-// evalUsage prints a message and the usage, and returns errUsage (exit 2).
-func evalUsage(e cli, fs *flag.FlagSet, format string, args ...any) error {
-	fmt.Fprintf(e.stderr, "ladderbot: "+format+"\n", args...)
-	fs.Usage()
-	return errUsage
 }
 
 // evalModel builds the model and returns every parameter it uses.
@@ -140,49 +129,6 @@ func evalLoad(path string) (*rating.Dataset, error) {
 	return d, nil
 }
 
-// evalIsTerminal reports whether w is a terminal (not a pipe, a file or
-// /dev/null).
-func evalIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// evalProgress returns a progress bar on stderr when it is a terminal and
-// nil otherwise, so logs and pipes stay clean.
-func evalProgress(e cli, total int, what string) *progressbar.ProgressBar {
-	if !evalIsTerminal(e.stderr) {
-		return nil
-	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(e.stderr),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionThrottle(100_000_000),
-		progressbar.OptionClearOnFinish())
-}
-
-// evalWriteAtomic writes path through a temporary file in the same folder,
-// so a failure never leaves a half-written file behind.
-func evalWriteAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; an output file is an ordinary one.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
 func evalWritePredictions(w io.Writer, d *rating.Dataset, preds []float64) error {
 	buf := make([]byte, 0, 64*len(preds)+16)
 	buf = append(buf, "seq,p_team1\n"...)
@@ -203,7 +149,7 @@ func evalWriteReliability(path, model string, res rating.EvalResult) error {
 		meanP, wins, counts = append(meanP, b.MeanP), append(wins, b.MeanWins), append(counts, b.Count)
 	}
 	title := fmt.Sprintf("%s: %d scored matches, ECE %.4f", model, res.Scored, res.ECE)
-	return evalWriteAtomic(path, func(w io.Writer) error { return chart.Reliability(w, title, meanP, wins, counts) })
+	return writeAtomic(path, func(w io.Writer) error { return chart.Reliability(w, title, meanP, wins, counts) })
 }
 
 func evalFormatParams(p map[string]float64) string {

@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
+	"github.com/ladderbot/ladderbot/sim"
+)
+
+// runSimulate runs a whole season offline through the real service and
+// storage (SPEC 8) and prints the final leaderboard or, with --json, the
+// metrics. Every flag is checked before a database is opened, so a typo
+// never leaves a migrated --db file behind.
+func runSimulate(ctx context.Context, e invocation, args []string) error {
+	d := sim.Defaults()
+	fs := newFlagSet(e, "[flags]")
+	players := fs.Int("players", d.Players, "population size")
+	days := fs.Int("days", d.Days, "simulated days")
+	teamSize := fs.Int("team-size", d.TeamSize, fmt.Sprintf("players per team (1 to %d)", rating.MaxTeamSize))
+	model := fs.String("model", d.Model, "rating model: "+strings.Join(rating.ModelNames(), ", "))
+	seed := fs.Uint64("seed", d.Seed, "random seed; the same seed gives the same season")
+	qStart := fs.Float64("q-start", d.QStart, "minimum match quality while the anchor has just joined")
+	qFloor := fs.Float64("q-floor", d.QFloor, "minimum match quality after the last bucket; 0 matches immediately")
+	skillSD := fs.Float64("skill-sd", d.SkillSD, "spread of hidden true skill around 1500 (Elo scale)")
+	active := fs.Float64("active", d.ActiveProb, "chance that a player plays on a given day")
+	games := fs.Float64("games", d.GamesPerSession, "mean matches per evening session")
+	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
+	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
+	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
+	logLevel := fs.String("log-level", "", "log level of the storage: debug, info, warn or error (default: LOG_LEVEL)")
+	if err := parseNoArgs(e, fs, args); err != nil {
+		return err
+	}
+	// The queue the season plays on, checked by the rules /config applies.
+	q := ladder.NewQueue(sim.GuildID, "simulate", *teamSize)
+	q.Model, q.QStart, q.QFloor = *model, *qStart, *qFloor
+	if err := q.Validate(); err != nil {
+		return usageError(e, fs, "%s", sentence(e.name, err))
+	}
+	if *dsn != "" {
+		if err := validateDatabaseURL("--db", *dsn); err != nil {
+			return usageError(e, fs, "%v", err)
+		}
+	}
+	if *logLevel != "" {
+		if _, err := parseLogLevel(*logLevel); err != nil {
+			return usageError(e, fs, "--log-level %q: want debug, info, warn or error", *logLevel)
+		}
+		e.cfg.LogLevel = *logLevel
+	}
+	logger, err := newLogger(e.cfg, e.stderr)
+	if err != nil {
+		return err
+	}
+	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Seed: *seed,
+		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, Log: logger}
+	if bar := progress(e, cfg.Days, "simulating days"); bar != nil {
+		cfg.Progress = func(day, _ int) { _ = bar.Set(day) }
+		defer bar.Finish()
+	}
+	res, err := sim.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if *plotDir != "" {
+		if err := sim.Plot(*plotDir, res); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+		// stdout is the JSON object alone; where to look goes beside it.
+		printWhereToLook(e.stderr, *dsn, e.cfg.HTTPAddr)
+		return nil
+	}
+	printSimulation(e.stdout, res)
+	printWhereToLook(e.stdout, *dsn, e.cfg.HTTPAddr)
+	return nil
+}
+
+// printWhereToLook names the guild the season was written to and, when the
+// database outlives the run (--db), the command that serves it and the page
+// to open on addr (HTTP_ADDR, where serve listens). A password in dsn is
+// masked: the operator has it, the terminal's scrollback need not.
+func printWhereToLook(w io.Writer, dsn, addr string) {
+	if dsn == "" {
+		fmt.Fprintf(w, "\nThe season of guild %s ran on a temporary database, now removed. To look at it on the web page,\n"+
+			"run again with --db sqlite:sim.db, then serve that file.\n", sim.GuildID)
+		return
+	}
+	dsn = redactURL(dsn)
+	fmt.Fprintf(w, "\nWrote guild %s to %s. To look at it, run\n\n  DATABASE_URL=%s ladderbot serve\n\n"+
+		"and open http://%s/guilds/%s\n", sim.GuildID, dsn, shellQuote(dsn), addr, sim.GuildID)
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// URL and path characters.
+func shellQuote(s string) string {
+	safe := func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./-_", r)
+	}
+	for _, r := range s {
+		if !safe(r) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
+
+func printSimulation(w io.Writer, r *sim.Result) {
+	skill := map[string]float64{}
+	for _, p := range r.Players {
+		skill[p.UserID] = p.Skill
+	}
+	fmt.Fprintf(w, "Final leaderboard (%d listed of %s; provisional and stale players are not listed)\n\n", len(r.Leaderboard), count(len(r.Players), "player"))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "rank\tplayer\trating\t± RD\tGXE\tdivision\tW-L\ttrue skill\t")
+	for _, s := range r.Leaderboard {
+		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%.1f\t%s\t%d-%d\t%.0f\t\n", s.Rank, s.Name, s.Rating, s.RD, s.GXE, s.Division, s.Wins, s.Losses, skill[s.UserID])
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; ratings verified: %v\n",
+		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), r.Verified)
+}
