@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"encoding/base64"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"testing"
 	"time"
@@ -90,7 +91,19 @@ func TestBoardCursor(t *testing.T) {
 	if err != nil || got != c {
 		t.Errorf("parseCursor(String()) = %+v, %v, want %+v", got, err, c)
 	}
-	for _, bad := range []string{"", "!!", "MTIz", "eHx5fHo"} {
+	enc := func(raw string) string { return base64.RawURLEncoding.EncodeToString([]byte(raw)) }
+	forged := []string{
+		enc("9223372036854775807|1500|1001"), // overflows the next rank
+		enc("10000001|1500|1001"),
+		enc("0|1500|1001"),
+		enc("5|NaN|1001"),
+		enc("5|+Inf|1001"),
+		enc("5|1e300|1001"),
+		enc("5|1500|a\x00b"),
+		enc("05|1500|1001"), // not the canonical spelling
+		enc("5|1500.0|1001"),
+	}
+	for _, bad := range append([]string{"", "!!", "MTIz", "eHx5fHo"}, forged...) {
 		if _, err := parseCursor(bad); ErrorCode(err) != CodeInvalid {
 			t.Errorf("parseCursor(%q) = %v, want invalid", bad, err)
 		}

@@ -228,17 +228,24 @@ func jsonText(v any) string {
 // validateSnowflake checks a Discord ID: 1 to 20 decimal digits. Imports and
 // the API may also use other player names, so user IDs are checked by
 // validateUserID instead.
+//
+// A leading zero is refused: Discord never writes one, and "0123" would be
+// a second spelling of guild 123 in URLs and commands.
 func validateSnowflake(what, id string) error {
-	if id == "" || len(id) > 20 || strings.Trim(id, "0123456789") != "" {
+	if id == "" || len(id) > 20 || strings.Trim(id, "0123456789") != "" || (len(id) > 1 && id[0] == '0') {
 		return Errorf(CodeInvalid, "%s ID %q is not a Discord ID", what, id)
 	}
 	return nil
 }
 
 // validateUserID accepts Discord IDs and, for imported histories, other
-// player keys: 1 to 64 characters without commas, pipes or control characters.
+// player keys: CheckID's rule, and no commas, pipes or quotes, which the
+// match CSV and custom IDs use as separators.
 func validateUserID(id string) error {
-	if id == "" || len(id) > 64 || strings.ContainsAny(id, ",|\n\r\t\"") {
+	if err := CheckID("player ID", id); err != nil {
+		return err
+	}
+	if strings.ContainsAny(id, ",|\"") {
 		return Errorf(CodeInvalid, "player ID %q must be 1 to 64 characters without commas, pipes or quotes", id)
 	}
 	return nil

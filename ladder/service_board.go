@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -105,8 +106,19 @@ func (c boardCursor) String() string {
 	return base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
+// maxCursorRank bounds the rank a cursor may carry: far more players than
+// any ladder has, and small enough that counting on from it never
+// overflows.
+const maxCursorRank = 10_000_000
+
+// parseCursor reads an after cursor. Cursors are not signed, so a client
+// can forge one; it is refused unless it is exactly what String would
+// write for a sane position: rank 1..maxCursorRank, a finite display within
+// ±1e9 and a valid player ID (issue 14: a forged rank once printed
+// "rank": -9223372036854775808, and NaN was accepted). A forged cursor that
+// passes only moves the caller's own page.
 func parseCursor(s string) (boardCursor, error) {
-	bad := Errorf(CodeInvalid, "malformed page cursor %q", s)
+	bad := Errorf(CodeInvalid, "malformed page cursor %q; use the \"next\" value of the previous page", s)
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return boardCursor{}, bad
@@ -117,10 +129,15 @@ func parseCursor(s string) (boardCursor, error) {
 	}
 	rank, err1 := strconv.Atoi(parts[0])
 	display, err2 := strconv.ParseFloat(parts[1], 64)
-	if err1 != nil || err2 != nil || rank < 0 || parts[2] == "" {
+	if err1 != nil || err2 != nil || rank < 1 || rank > maxCursorRank ||
+		math.IsNaN(display) || math.IsInf(display, 0) || math.Abs(display) > 1e9 || validateUserID(parts[2]) != nil {
 		return boardCursor{}, bad
 	}
-	return boardCursor{rank: rank, display: display, user: parts[2]}, nil
+	c := boardCursor{rank: rank, display: display, user: parts[2]}
+	if c.String() != s {
+		return boardCursor{}, bad
+	}
+	return c, nil
 }
 
 // ProfileQuery selects a player's profile.

@@ -230,10 +230,13 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, matchBody(d))
 }
 
+// matchID reads the {id} of a match path. Only the canonical decimal form
+// names a match: "+1", "01" or "1_0" would otherwise alias match 1 under
+// other URLs (caches, audit trails and links disagree about identity).
 func matchID(r *http.Request) (int64, error) {
 	s := r.PathValue("id")
 	id, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || id < 1 {
+	if err != nil || id < 1 || strconv.FormatInt(id, 10) != s {
 		return 0, ladder.Errorf(ladder.CodeNotFound, "no match %q: match IDs are positive numbers", s)
 	}
 	return id, nil

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -103,8 +104,10 @@ func writeJSONError(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // decodeJSON reads exactly one JSON value from r's body into v: unknown
-// fields, trailing data, a wrong content type and bodies over the server's
-// limit (413) are errors. The body limit itself is set by the middleware.
+// fields, repeated keys, trailing data, invalid UTF-8, strings failing
+// ladder.CheckText (checkJSONBody), a wrong content type and bodies over the
+// server's limit (413) are errors. The body limit itself is set by the
+// middleware.
 func decodeJSON(r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -112,7 +115,14 @@ func decodeJSON(r *http.Request, v any) error {
 			return errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		}
 	}
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return jsonError(err)
+	}
+	if err := checkJSONBody(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonError(err)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -88,6 +89,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			s.metrics.observeHTTP(route, sw.status, d)
 			s.logRequest(r, sw, ri, d)
 		}()
+		if err := checkRequestText(r); err != nil {
+			if strings.HasPrefix(r.URL.Path, "/api/") {
+				writeJSONError(sw, r, err)
+			} else {
+				s.pageError(sw, r, err)
+			}
+			return
+		}
 		next.ServeHTTP(sw, r)
 	})
 }

@@ -79,8 +79,20 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// home serves / and the HTML 404 of every unknown path outside /api/.
+// home serves / and, outside /api/, the HTML answer of every request no
+// other route takes: 405 with Allow when the path is a page or probe
+// (/healthz, /readyz, /metrics) that only reads, 404 otherwise. The catch-all
+// "/" would otherwise turn POST /healthz into a 404 (issue 14).
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path != "/" && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		probe := r.Clone(r.Context())
+		probe.Method = http.MethodGet
+		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != "/" {
+			w.Header().Set("Allow", "GET, HEAD")
+			s.pageError(w, r, errStatus(http.StatusMethodNotAllowed, "%s is not allowed on %s; it is only read (GET, HEAD).", r.Method, r.URL.Path))
+			return
+		}
+	}
 	if r.URL.Path != "/" {
 		s.pageError(w, r, ladder.Errorf(ladder.CodeNotFound, "There is no page at %s.", r.URL.Path))
 		return
