@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"time"
 	"unicode/utf8"
 )
 
@@ -39,4 +40,28 @@ func CheckID(what, id string) error {
 		return Errorf(CodeInvalid, "%s is %d bytes long; at most 64 are allowed", what, len(id))
 	}
 	return CheckText(what, id)
+}
+
+// EarliestPlayedAt is the earliest time a match may have been played:
+// 1970-01-01 UTC. Nothing rated here predates it, and it keeps the zero
+// time (year 1) and typos such as year 0000 or 1900 out of the log, where
+// they would sort before every real match and skew inactivity growth.
+var EarliestPlayedAt = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// maxClockSkew is how far in the future a played time may be: a game
+// server's clock a little ahead of ours is not an error.
+const maxClockSkew = time.Minute
+
+// CheckPlayedAt is the one rule for when a match was played, for the API
+// and for imports alike (issue 14): from EarliestPlayedAt to a minute after
+// now. Callers apply it to the time as given, before "zero means now", so
+// 0001-01-01T00:00:00Z is refused rather than silently recorded as now.
+func CheckPlayedAt(t, now time.Time) error {
+	if t.Before(EarliestPlayedAt) {
+		return Errorf(CodeInvalid, "played_at %s is before %s", t.UTC().Format(time.RFC3339), EarliestPlayedAt.Format(time.DateOnly))
+	}
+	if t.After(now.Add(maxClockSkew)) {
+		return Errorf(CodeInvalid, "played_at %s is in the future", t.UTC().Format(time.RFC3339))
+	}
+	return nil
 }

@@ -33,7 +33,11 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 	if _, err := s.EnsureGuild(ctx, guildID); err != nil {
 		return ImportReport{}, err
 	}
+	now := s.now()
 	for i, r := range recs {
+		if err := CheckPlayedAt(r.Date, now); err != nil {
+			return ImportReport{}, Errorf(CodeInvalid, "record %d: %s", i, ErrorMessage(err))
+		}
 		if r.Winner != 1 && r.Winner != 2 && r.Winner != Draw {
 			return ImportReport{}, Errorf(CodeInvalid, "record %d: winner must be 1, 2 or 0, not %d", i, r.Winner)
 		}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ladderbot/ladderbot/ladder/rating"
+	"math"
 	"strings"
+
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // Correction answers a moderator's resolve, void or correct: the match
@@ -204,23 +206,55 @@ func nameReplayed(ctx context.Context, tx Tx, guildID string, rs []Replayed) err
 // SetRating sets a player's rating and deviation in a queue's current
 // season, in the model's own units (mu and sigma for OpenSkill and
 // TrueSkill). The change is a row of the log, so replays keep it.
+//
+// The values must lie within the model's set bounds (setBoundsOf), checked
+// once the queue's model is known, so a set can never make the next update
+// explode (issue 14: RD 9,999 once moved a player by +31.5 million).
 func (s *Service) SetRating(ctx context.Context, actor Actor, guildID, queue, userID string, r, dev float64, reason string) (Replayed, error) {
-	if !(r > -1e6 && r < 1e6) || !(dev >= 0 && dev < 1e4) {
-		return Replayed{}, Errorf(CodeInvalid, "rating must be a finite number and RD from 0 to 10000")
+	if math.IsNaN(r) || math.IsInf(r, 0) || math.IsNaN(dev) || math.IsInf(dev, 0) {
+		return Replayed{}, Errorf(CodeInvalid, "rating and RD must be finite numbers")
 	}
-	return s.adjust(ctx, actor, guildID, queue, userID, reason, "set", func(rating.Model) (float64, float64) { return r, dev })
+	return s.adjust(ctx, actor, guildID, queue, userID, reason, "set", func(m rating.Model) (float64, float64, error) {
+		rMin, rMax, dMin, dMax := setBoundsOf(m)
+		if r < rMin || r > rMax {
+			return 0, 0, Errorf(CodeInvalid, "rating %g is outside %g to %g for the %s model", r, rMin, rMax, m.Name())
+		}
+		if dev < dMin || dev > dMax {
+			return 0, 0, Errorf(CodeInvalid, "RD %g is outside %g to %g for the %s model", dev, dMin, dMax, m.Name())
+		}
+		return r, dev, nil
+	})
+}
+
+// setBoundsOf returns the range SetRating accepts for a model: its own
+// SetBounds when it has them, otherwise the new rating ± 2500 and, for
+// models that keep a deviation, 1% to 100% of the new player's (a new
+// player is the least certain a model knows how to be), for those that
+// keep none, only 0.
+func setBoundsOf(m rating.Model) (rMin, rMax, devMin, devMax float64) {
+	if b, ok := m.(interface {
+		SetBounds() (rMin, rMax, devMin, devMax float64)
+	}); ok {
+		return b.SetBounds()
+	}
+	st := m.New()
+	if st.Dev == 0 {
+		return st.Rating - 2500, st.Rating + 2500, 0, 0
+	}
+	spread := max(2500, 100*st.Dev)
+	return st.Rating - spread, st.Rating + spread, st.Dev / 100, st.Dev
 }
 
 // ResetRating puts a player back to the model's new-player rating and
 // deviation in a queue's current season; games and record are kept.
 func (s *Service) ResetRating(ctx context.Context, actor Actor, guildID, queue, userID, reason string) (Replayed, error) {
-	return s.adjust(ctx, actor, guildID, queue, userID, reason, "reset", func(m rating.Model) (float64, float64) {
+	return s.adjust(ctx, actor, guildID, queue, userID, reason, "reset", func(m rating.Model) (float64, float64, error) {
 		st := m.New()
-		return st.Rating, st.Dev
+		return st.Rating, st.Dev, nil
 	})
 }
 
-func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userID, reason, kind string, to func(rating.Model) (float64, float64)) (Replayed, error) {
+func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userID, reason, kind string, to func(rating.Model) (float64, float64, error)) (Replayed, error) {
 	if !actor.Moderator {
 		return Replayed{}, Errorf(CodeForbidden, "only moderators can change ratings")
 	}
@@ -245,6 +279,10 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 		if err != nil {
 			return err
 		}
+		rating, dev, err := to(model)
+		if err != nil {
+			return err
+		}
 		if err := tx.UpsertPlayers(ctx, []Player{{GuildID: guildID, UserID: userID}}); err != nil {
 			return err
 		}
@@ -259,7 +297,7 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 		}
 		before := *r
 		st := r.State
-		st.Rating, st.Dev = to(model)
+		st.Rating, st.Dev = rating, dev
 		st.Recent = model.New().Recent
 		c := RatingChange{Seq: seq, QueueID: q.ID, SeasonID: season.ID, UserID: userID, Kind: kind,
 			Before: r.State, After: st, Record: r.Record, At: s.now()}

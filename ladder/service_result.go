@@ -45,8 +45,8 @@ func (s *Service) RecordResult(ctx context.Context, in ResultInput) (MatchResult
 	if at.IsZero() {
 		at = now
 	}
-	if at.After(now.Add(time.Minute)) {
-		return MatchResult{}, Errorf(CodeInvalid, "played_at %s is in the future", at.Format(time.RFC3339))
+	if err := CheckPlayedAt(at, now); err != nil {
+		return MatchResult{}, err
 	}
 	source := in.Source
 	if source == "" {

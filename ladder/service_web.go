@@ -71,6 +71,9 @@ func (s *Service) CurrentStandings(ctx context.Context, guildID, queue string, u
 	if err != nil {
 		return nil, err
 	}
+	if len(userIDs) == 0 {
+		return []Standing{}, nil // the guild and queue exist: that was the question
+	}
 	sorted := slices.Clone(userIDs)
 	slices.Sort(sorted)
 	rs, err := s.store.Ratings(ctx, Key{QueueID: q.ID, SeasonID: season.ID}, slices.Compact(sorted))

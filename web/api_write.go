@@ -48,7 +48,7 @@ func (s *Server) apiRecordMatch(w http.ResponseWriter, r *http.Request, tok ladd
 		writeJSONError(w, r, err)
 		return
 	}
-	in, err := req.input(r.PathValue("guild"), key)
+	in, err := req.input(r.PathValue("guild"), key, s.now())
 	if err != nil {
 		writeJSONError(w, r, err)
 		return
@@ -85,7 +85,7 @@ func validIdempotencyKey(key string) error {
 	return nil
 }
 
-func (req recordRequest) input(guildID, key string) (ladder.ResultInput, error) {
+func (req recordRequest) input(guildID, key string, now time.Time) (ladder.ResultInput, error) {
 	if req.Winner == nil {
 		return ladder.ResultInput{}, ladder.Errorf(ladder.CodeInvalid, `"winner" is required: 1, 2 or 0 for a draw`)
 	}
@@ -95,6 +95,9 @@ func (req recordRequest) input(guildID, key string) (ladder.ResultInput, error) 
 		t, err := time.Parse(time.RFC3339Nano, req.PlayedAt)
 		if err != nil {
 			return ladder.ResultInput{}, ladder.Errorf(ladder.CodeInvalid, `"played_at" must be an RFC 3339 time such as 2026-01-02T15:04:05Z, not %q`, req.PlayedAt)
+		}
+		if err := ladder.CheckPlayedAt(t, now); err != nil {
+			return ladder.ResultInput{}, err
 		}
 		in.PlayedAt = t
 	}
@@ -204,7 +207,9 @@ func (s *Server) lobbyRatings(r *http.Request, req balanceRequest) ([]float64, e
 		}
 		ratings[i] = f
 	}
-	if len(ids) > 0 {
+	// A named queue is checked even when every player is a number: an
+	// unknown queue is a mistake the caller should hear about (issue 14).
+	if len(ids) > 0 || req.Queue != "" {
 		sts, err := s.svc.CurrentStandings(r.Context(), r.PathValue("guild"), req.Queue, ids)
 		if err != nil {
 			return nil, err

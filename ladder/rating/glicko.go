@@ -103,3 +103,10 @@ func (m *Glicko) updateTeam(t []State, rOpp, rdOpp, s float64, at time.Time) {
 		p.Last = at
 	}
 }
+
+// SetBounds is the range a moderator may set a rating to: RD within
+// [RDMin, 350], Glicko-1's traditional maximum (RD0 is the idle ceiling,
+// which a set may exceed up to 350), and the rating within R0 ± 2500.
+func (m *Glicko) SetBounds() (rMin, rMax, devMin, devMax float64) {
+	return m.R0 - 2500, m.R0 + 2500, m.RDMin, math.Max(350, m.RD0)
+}

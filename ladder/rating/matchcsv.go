@@ -132,7 +132,7 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 	for t, cols := range c.team {
 		var players []string
 		for p, col := range cols {
-			id := strings.TrimSpace(row[col])
+			id := csvUnescape(strings.TrimSpace(row[col]))
 			if id == "" {
 				continue
 			}
@@ -242,7 +242,7 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 			for p := 0; p < size; p++ {
 				id := ""
 				if p < len(team) {
-					id = team[p]
+					id = csvEscape(team[p])
 				}
 				row = append(row, id)
 			}
@@ -265,4 +265,74 @@ func formatMatchDate(t time.Time) string {
 		return t.Format(time.DateOnly)
 	}
 	return t.Format(time.RFC3339Nano)
+}
+
+// csvEscape neutralises a free-text cell (a player ID) against spreadsheet
+// formula injection, by OWASP's rule: a cell starting with =, +, -, @, tab
+// or CR gets a leading apostrophe, which spreadsheets show as text. A cell
+// that is a plain decimal number ("-5", "+1.5e3") is left alone: a
+// spreadsheet reads it as that number, not a formula. A cell already
+// starting with an apostrophe gets a second one, so csvUnescape, which
+// drops exactly one leading apostrophe, restores every ID exactly and
+// export → import round-trips. seq, date and winner are written by
+// WriteMatchCSV itself as numbers and dates and need no escaping.
+func csvEscape(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		if !plainNumber(s) {
+			return "'" + s
+		}
+	case '\'':
+		return "'" + s
+	}
+	return s
+}
+
+// csvUnescape undoes csvEscape: one leading apostrophe is dropped. (A file
+// written elsewhere with an ID that really starts with an apostrophe must
+// double it, as WriteMatchCSV does.)
+func csvUnescape(s string) string {
+	if strings.HasPrefix(s, "'") {
+		return s[1:]
+	}
+	return s
+}
+
+// plainNumber reports whether s is a decimal number: optional sign, digits
+// with an optional fraction, optional exponent. Not "Inf" or "NaN", which
+// strconv.ParseFloat would accept and a spreadsheet would not.
+func plainNumber(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	n := digits()
+	if i < len(s) && s[i] == '.' {
+		i++
+		n += digits()
+	}
+	if n == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }

@@ -2,6 +2,7 @@ package rating
 
 import (
 	"bytes"
+	"encoding/csv"
 	"os"
 	"reflect"
 	"strings"
@@ -169,4 +170,48 @@ func FuzzReadMatchCSV(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWriteMatchCSVInjection checks OWASP's CSV injection rule on player
+// cells (issue 14): formula triggers get a leading apostrophe, plain
+// numbers stay numbers, and export → import gives back every ID exactly.
+func TestWriteMatchCSVInjection(t *testing.T) {
+	tests := []struct{ id, cell string }{
+		{"=1+2", "'=1+2"},
+		{"+cmd", "'+cmd"},
+		{"-2+3", "'-2+3"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"=HYPERLINK(x)", "'=HYPERLINK(x)"},
+		{"-Inf", "'-Inf"},
+		{"'quoted", "''quoted"},
+		{"''", "'''"},
+		{"-5", "-5"},
+		{"+1.5e3", "+1.5e3"},
+		{"123456789012345678", "123456789012345678"},
+		{"bob", "bob"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			recs := []MatchRecord{{Seq: 0, Date: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Team1: []string{tt.id, "b"}, Team2: []string{"c", "d"}, Winner: 1}}
+			var buf bytes.Buffer
+			if err := WriteMatchCSV(&buf, recs); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(buf.String(), "\n")
+			row, err := csv.NewReader(strings.NewReader(lines[1])).Read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if row[2] != tt.cell {
+				t.Errorf("Got(cell of %q) = %q, want %q", tt.id, row[2], tt.cell)
+			}
+			got, err := ReadMatchCSV(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, recs) {
+				t.Errorf("Got(round trip) = %+v, want %+v", got, recs)
+			}
+		})
+	}
 }

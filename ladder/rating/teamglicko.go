@@ -144,3 +144,11 @@ func (m *TeamGlicko) updateTeam(t []State, gOpp, e, s float64, at time.Time) {
 		p.Last = at
 	}
 }
+
+// SetBounds is the range a moderator may set a rating to (SPEC 2.1): RD
+// within [RDMin, RDMax], the model's own floor and the seed's RD_max, and
+// the rating within R0 ± 2500. An RD above RD_max makes rdFactor exceed 1
+// and the next win move a player by millions (issue 14).
+func (m *TeamGlicko) SetBounds() (rMin, rMax, devMin, devMax float64) {
+	return m.R0 - 2500, m.R0 + 2500, m.RDMin, m.RDMax
+}
