@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/url"
 	"reflect"
@@ -25,6 +26,10 @@ type Config struct {
 	ShardCount     int    `env:"SHARD_COUNT" envDefault:"1" help:"the number of Discord shards"`
 	LogLevel       string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
 	LogFormat      string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
+	// APIRateLimit is the steady requests per second of one API token and
+	// APIRateBurst its burst (SPEC 8); API_RATE_LIMIT=0 turns the limit off.
+	APIRateLimit float64 `env:"API_RATE_LIMIT" envDefault:"20" help:"requests per second per API token; 0 turns the limit off"`
+	APIRateBurst int     `env:"API_RATE_BURST" envDefault:"40" help:"burst per API token"`
 }
 
 // LoadConfig parses and validates the configuration from environ, a list of
@@ -48,6 +53,7 @@ func (c Config) validate() error {
 		c.validateHTTPAddr,
 		c.validateShards,
 		c.validateLogging,
+		c.validateRateLimit,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -123,6 +129,25 @@ func (c Config) validateHTTPAddr() error {
 		return fmt.Errorf("HTTP_ADDR=%q: port must be a number from 0 to 65535", c.HTTPAddr)
 	}
 	return nil
+}
+
+func (c Config) validateRateLimit() error {
+	if math.IsNaN(c.APIRateLimit) || math.IsInf(c.APIRateLimit, 0) || c.APIRateLimit < 0 {
+		return fmt.Errorf("API_RATE_LIMIT=%v: want requests per second, 0 or more (0 turns the limit off)", c.APIRateLimit)
+	}
+	if c.APIRateBurst < 1 && c.APIRateLimit > 0 {
+		return fmt.Errorf("API_RATE_BURST=%d: must be at least 1 while API_RATE_LIMIT is on", c.APIRateBurst)
+	}
+	return nil
+}
+
+// webRate converts API_RATE_LIMIT to web.Options' convention, where 0 means
+// the default and a negative rate turns the limit off.
+func (c Config) webRate() float64 {
+	if c.APIRateLimit == 0 {
+		return -1
+	}
+	return c.APIRateLimit
 }
 
 func (c Config) validateShards() error {

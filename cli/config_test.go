@@ -17,6 +17,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 		ShardCount:     1,
 		LogLevel:       "info",
 		LogFormat:      "text",
+		APIRateLimit:   20,
+		APIRateBurst:   40,
 	}
 	if cfg != want {
 		t.Errorf("LoadConfig(nil) = %+v, want %+v", cfg, want)
@@ -65,6 +67,10 @@ func TestLoadConfigBad(t *testing.T) {
 		{"shard count zero", "SHARD_COUNT=0", "SHARD_COUNT"},
 		{"shard id too big", "SHARD_ID=1", "SHARD_ID"},
 		{"shard id negative", "SHARD_ID=-1", "SHARD_ID"},
+		{"rate limit negative", "API_RATE_LIMIT=-1", "API_RATE_LIMIT"},
+		{"rate limit NaN", "API_RATE_LIMIT=NaN", "API_RATE_LIMIT"},
+		{"rate limit not a number", "API_RATE_LIMIT=fast", "API_RATE_LIMIT"},
+		{"rate burst zero", "API_RATE_BURST=0", "API_RATE_BURST"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,6 +82,30 @@ func TestLoadConfigBad(t *testing.T) {
 				t.Errorf("LoadConfig(%q) error = %q, want it to name %s", tt.env, err, tt.wantVar)
 			}
 		})
+	}
+}
+
+// TestRateLimitConfig checks API_RATE_LIMIT and API_RATE_BURST reach the
+// web server's options, with 0 turning the limit off.
+func TestRateLimitConfig(t *testing.T) {
+	tests := []struct {
+		env       []string
+		wantRate  float64
+		wantBurst int
+	}{
+		{nil, 20, 40},
+		{[]string{"API_RATE_LIMIT=5", "API_RATE_BURST=7"}, 5, 7},
+		{[]string{"API_RATE_LIMIT=0"}, -1, 40},
+		{[]string{"API_RATE_LIMIT=0", "API_RATE_BURST=0"}, -1, 0},
+	}
+	for _, tt := range tests {
+		cfg, err := LoadConfig(tt.env)
+		if err != nil {
+			t.Fatalf("LoadConfig(%q) error = %v", tt.env, err)
+		}
+		if got := cfg.webRate(); got != tt.wantRate || cfg.APIRateBurst != tt.wantBurst {
+			t.Errorf("Got(rate, burst of %q) = %v, %d, want %v, %d", tt.env, got, cfg.APIRateBurst, tt.wantRate, tt.wantBurst)
+		}
 	}
 }
 

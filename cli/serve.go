@@ -50,5 +50,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		Metrics:      metrics,
 		Ping:         db.Ping,
 		GatewayReady: gatewayReady,
+		RatePerToken: e.cfg.webRate(),
+		RateBurst:    e.cfg.APIRateBurst,
 	}), nil
 }

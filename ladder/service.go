@@ -15,6 +15,8 @@ import (
 type Service struct {
 	store Store
 	clock Clock
+	// tokens caches successful token lookups briefly (tokenCacheTTL).
+	tokens tokenCache
 }
 
 // NewService returns a Service over store; a nil clock means SystemClock.

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -100,6 +101,9 @@ func (s *Service) RevokeToken(ctx context.Context, actor Actor, guildID, name st
 		}
 		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "token.revoke", Target: name, At: s.now()}, map[string]any{"name": name}, nil)
 	})
+	// Forget cached lookups whether or not the transaction committed: a
+	// revoke that did commit must take effect in this process at once.
+	s.tokens.clear()
 	if err != nil {
 		return false, fmt.Errorf("ladder: revoke token: %w", err)
 	}
@@ -114,15 +118,72 @@ func (s *Service) AuthenticateToken(ctx context.Context, guildID, secret string)
 		return Token{}, denied
 	}
 	h := s.store.HashToken(secret)
-	t, err := s.store.TokenByHash(ctx, h)
-	if isCode(err, CodeNotFound) {
-		return Token{}, denied
-	}
-	if err != nil {
-		return Token{}, fmt.Errorf("ladder: authenticate: %w", err)
+	now := s.now()
+	t, ok := s.tokens.get(h, now)
+	if !ok {
+		var err error
+		t, err = s.store.TokenByHash(ctx, h)
+		if isCode(err, CodeNotFound) {
+			return Token{}, denied
+		}
+		if err != nil {
+			return Token{}, fmt.Errorf("ladder: authenticate: %w", err)
+		}
+		if t.RevokedAt.IsZero() {
+			s.tokens.put(h, t, now)
+		}
 	}
 	if subtle.ConstantTimeCompare(t.Hash, h) != 1 || t.GuildID != guildID || !t.RevokedAt.IsZero() {
 		return Token{}, denied
 	}
 	return t, nil
+}
+
+// tokenCacheTTL is how long a successful token lookup is reused without
+// asking the database. A revoke clears this process's cache at once; other
+// processes (shards, a separate ladderbot serve) keep honouring a revoked
+// token for at most this long.
+const tokenCacheTTL = 5 * time.Second
+
+// tokenCache maps token hashes to live tokens looked up recently, so a
+// game server posting results costs no token query per request. Its zero
+// value is ready; entries expire after tokenCacheTTL and the map is bounded
+// (tokenCacheMax), emptied when full.
+type tokenCache struct {
+	mu sync.Mutex
+	m  map[string]cachedToken
+}
+
+type cachedToken struct {
+	tok     Token
+	expires time.Time
+}
+
+// tokenCacheMax bounds the cache; live tokens are few, so reaching it means
+// churn, and starting over is cheap.
+const tokenCacheMax = 1024
+
+func (c *tokenCache) get(hash []byte, now time.Time) (Token, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[string(hash)]
+	if !ok || !now.Before(e.expires) {
+		return Token{}, false
+	}
+	return e.tok, true
+}
+
+func (c *tokenCache) put(hash []byte, t Token, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= tokenCacheMax {
+		c.m = map[string]cachedToken{}
+	}
+	c.m[string(hash)] = cachedToken{tok: t, expires: now.Add(tokenCacheTTL)}
+}
+
+func (c *tokenCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
 }

@@ -564,10 +564,14 @@ func TestTokenRateLimit(t *testing.T) {
 				t.Fatalf("Got(request %d within burst) = %d %s, want 200", i+1, rec.Code, rec.Body)
 			}
 		}
+		mu.Lock()
+		now = now.Add(250 * time.Millisecond)
+		mu.Unlock()
 		rec := get(a)
 		wantError(t, rec, 429, "rate limit")
-		if rec.Header().Get("Retry-After") == "" {
-			t.Errorf("Got(Retry-After) = \"\", want a delay")
+		// At 1/s the bucket holds a token again 750 ms later: 1 s, rounded up.
+		if got := rec.Header().Get("Retry-After"); got != "1" {
+			t.Errorf("Got(Retry-After) = %q, want \"1\"", got)
 		}
 		if rec := get(b); rec.Code != 200 {
 			t.Errorf("Got(another token) = %d, want 200: limits are per token", rec.Code)
@@ -577,6 +581,122 @@ func TestTokenRateLimit(t *testing.T) {
 		mu.Unlock()
 		if rec := get(a); rec.Code != 200 {
 			t.Errorf("Got(after a second) = %d, want 200", rec.Code)
+		}
+	})
+}
+
+// TestTokenRateLimitRetryAfter checks that Retry-After counts the seconds
+// until the bucket has a token again, not a fixed 1.
+func TestTokenRateLimitRetryAfter(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+		e := newEnv(t, dsn, Options{RatePerToken: 0.1, RateBurst: 1, Now: func() time.Time { return now }})
+		seedFixture(t, e)
+		a := newToken(t, e, guildG, "a")
+		get := func() *httptest.ResponseRecorder {
+			return call(e, "GET", "/api/v1/guilds/"+guildG+"/admin/health", "", "Authorization", "Bearer "+a)
+		}
+		if rec := get(); rec.Code != 200 {
+			t.Fatalf("Got(first request) = %d %s, want 200", rec.Code, rec.Body)
+		}
+		rec := get()
+		wantError(t, rec, 429, "rate limit")
+		if got := rec.Header().Get("Retry-After"); got != "10" {
+			t.Errorf("Got(Retry-After at 0.1/s) = %q, want \"10\"", got)
+		}
+	})
+}
+
+// TestAuthFailureLimit checks that failed authentications are limited per
+// client address before any token lookup, and that other clients and a
+// valid token from another address are unaffected.
+func TestAuthFailureLimit(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+		e := newEnv(t, dsn, Options{AuthFailureRate: 0.5, AuthFailureBurst: 3, Now: func() time.Time { return now }})
+		seedFixture(t, e)
+		good := newToken(t, e, guildG, "good")
+		get := func(addr, tok string) *httptest.ResponseRecorder {
+			r := httptest.NewRequest("GET", "/api/v1/guilds/"+guildG+"/admin/health", nil)
+			r.RemoteAddr = addr
+			r.Header.Set("Authorization", "Bearer "+tok)
+			rec := httptest.NewRecorder()
+			e.srv.Handler().ServeHTTP(rec, r)
+			return rec
+		}
+		forged := "lbt_" + strings.Repeat("x", 43)
+		for i := range 3 {
+			if rec := get("192.0.2.1:1000", forged); rec.Code != 401 {
+				t.Fatalf("Got(failure %d) = %d, want 401", i+1, rec.Code)
+			}
+		}
+		rec := get("192.0.2.1:1001", forged)
+		wantError(t, rec, 429, "failed authentications")
+		if got := rec.Header().Get("Retry-After"); got != "2" {
+			t.Errorf("Got(Retry-After at 0.5/s) = %q, want \"2\"", got)
+		}
+		// Even a valid token waits: the check runs before any lookup.
+		if rec := get("192.0.2.1:1002", good); rec.Code != 429 {
+			t.Errorf("Got(valid token from a blocked address) = %d, want 429", rec.Code)
+		}
+		if rec := get("198.51.100.7:1000", good); rec.Code != 200 {
+			t.Errorf("Got(valid token from another address) = %d, want 200", rec.Code)
+		}
+		if rec := get("198.51.100.7:1000", forged); rec.Code != 401 {
+			t.Errorf("Got(first failure of another address) = %d, want 401", rec.Code)
+		}
+		now = now.Add(2 * time.Second)
+		if rec := get("192.0.2.1:1003", good); rec.Code != 200 {
+			t.Errorf("Got(valid token after the wait) = %d, want 200", rec.Code)
+		}
+	})
+}
+
+// TestTokenCache checks the token lookup cache: a revoke through this
+// process's service takes effect at once, and one made by another process
+// (a second Service over the same database) within tokenCacheTTL, 5 s. That
+// the other process's revoke is honoured late is the proof the cache
+// answers without the database.
+func TestTokenCache(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		seedFixture(t, e)
+		clock := ladder.NewManualClock(time.Now())
+		here := ladder.NewService(e.db, clock)
+		other := ladder.NewService(e.db, clock)
+		srv := New(Options{Service: here})
+		get := func(tok string) int {
+			r := httptest.NewRequest("GET", "/api/v1/guilds/"+guildG+"/admin/health", nil)
+			r.Header.Set("Authorization", "Bearer "+tok)
+			rec := httptest.NewRecorder()
+			srv.Handler().ServeHTTP(rec, r)
+			return rec.Code
+		}
+		ctx := context.Background()
+		local, remote := newToken(t, e, guildG, "local"), newToken(t, e, guildG, "remote")
+		for _, tok := range []string{local, remote} {
+			if code := get(tok); code != 200 {
+				t.Fatalf("Got(live token) = %d, want 200", code)
+			}
+		}
+		if _, err := here.RevokeToken(ctx, ladder.System, guildG, "local"); err != nil {
+			t.Fatal(err)
+		}
+		if code := get(local); code != 401 {
+			t.Errorf("Got(token revoked in this process) = %d, want 401 at once", code)
+		}
+		if code := get(remote); code != 200 {
+			t.Errorf("Got(remote token, cached) = %d, want 200", code)
+		}
+		if _, err := other.RevokeToken(ctx, ladder.System, guildG, "remote"); err != nil {
+			t.Fatal(err)
+		}
+		if code := get(remote); code != 200 {
+			t.Errorf("Got(token revoked by another process, within the TTL) = %d, want 200 from the cache", code)
+		}
+		clock.Add(5 * time.Second)
+		if code := get(remote); code != 401 {
+			t.Errorf("Got(token revoked by another process, after the TTL) = %d, want 401", code)
 		}
 	})
 }

@@ -97,7 +97,7 @@ func writeJSONError(w http.ResponseWriter, r *http.Request, err error) {
 	} else {
 		noteError(r, err, "")
 	}
-	if status == http.StatusTooManyRequests {
+	if status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1")
 	}
 	writeJSON(w, status, errorBody{Error: msg})

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"math"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -27,11 +29,24 @@ func newRateLimiter(rate float64, burst int, now func() time.Time) *rateLimiter 
 	return &rateLimiter{rate: rate, burst: float64(burst), now: now, buckets: map[string]*bucket{}}
 }
 
-// allow takes one token from key's bucket and reports whether there was one.
-// A limiter with a rate of 0 or less allows everything.
-func (l *rateLimiter) allow(key string) bool {
+// allow takes one token from key's bucket. When there is none it reports
+// false and how long until the bucket holds a whole token again, which is
+// what Retry-After says. A limiter with a rate of 0 or less allows
+// everything.
+func (l *rateLimiter) allow(key string) (bool, time.Duration) {
+	return l.use(key, true)
+}
+
+// check reports, like allow, whether key's bucket holds a token, without
+// taking it: failed authentication is checked before the database lookup
+// and charged (allow) only when the lookup fails.
+func (l *rateLimiter) check(key string) (bool, time.Duration) {
+	return l.use(key, false)
+}
+
+func (l *rateLimiter) use(key string, take bool) (bool, time.Duration) {
 	if l == nil || l.rate <= 0 {
-		return true
+		return true, 0
 	}
 	now := l.now()
 	l.mu.Lock()
@@ -47,10 +62,18 @@ func (l *rateLimiter) allow(key string) bool {
 	b.tokens = min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
 	b.last = now
 	if b.tokens < 1 {
-		return false
+		return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
 	}
-	b.tokens--
-	return true
+	if take {
+		b.tokens--
+	}
+	return true, 0
+}
+
+// retryAfter renders a wait as Retry-After's whole seconds, rounded up and
+// at least 1 (0 would invite an immediate retry that fails again).
+func retryAfter(d time.Duration) string {
+	return strconv.Itoa(max(1, int(math.Ceil(d.Seconds()))))
 }
 
 // drop forgets buckets that have refilled completely.

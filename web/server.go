@@ -31,9 +31,14 @@ type Options struct {
 	MaxBody int64
 	// RatePerToken is the steady requests per second one API token may make
 	// (default 20) and RateBurst the burst above it (default 40); a negative
-	// rate turns the limit off.
+	// rate turns the limit off (API_RATE_LIMIT=0).
 	RatePerToken float64
 	RateBurst    int
+	// AuthFailureRate is how many failed authentications per second one
+	// client address may make (default 1) and AuthFailureBurst how many
+	// at once (default 20); a negative rate turns the limit off.
+	AuthFailureRate  float64
+	AuthFailureBurst int
 	// CacheTTL is how long an encoded leaderboard page is served from
 	// memory (default 2 s; negative: never cached). Leaderboard responses
 	// say Cache-Control: public, max-age of the same length, at least 1 s.
@@ -55,6 +60,7 @@ type Server struct {
 	gateway      func() bool
 	maxBody      int64
 	limiter      *rateLimiter
+	authFailures *rateLimiter
 	now          func() time.Time
 	mux          *http.ServeMux
 	handler      http.Handler
@@ -90,6 +96,14 @@ func New(opts Options) *Server {
 		burst = 40
 	}
 	s.limiter = newRateLimiter(rate, burst, s.now)
+	frate, fburst := opts.AuthFailureRate, opts.AuthFailureBurst
+	if frate == 0 {
+		frate = 1
+	}
+	if fburst <= 0 {
+		fburst = 20
+	}
+	s.authFailures = newRateLimiter(frate, fburst, s.now)
 	ttl := opts.CacheTTL
 	if ttl == 0 {
 		ttl = 2 * time.Second

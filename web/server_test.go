@@ -154,27 +154,46 @@ func TestRateLimiter(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	l := newRateLimiter(2, 3, func() time.Time { return now })
 	for i := range 3 {
-		if !l.allow("a") {
+		if !allowed(l, "a") {
 			t.Fatalf("Got(allow #%d within burst) = false, want true", i+1)
 		}
 	}
-	if l.allow("a") {
-		t.Errorf("Got(allow after burst) = true, want false")
+	if ok, wait := l.allow("a"); ok || wait != 500*time.Millisecond {
+		t.Errorf("Got(allow after burst) = %v, %v, want false, 500ms (one token at 2/s)", ok, wait)
 	}
-	if !l.allow("b") {
+	now = now.Add(200 * time.Millisecond)
+	if ok, wait := l.check("a"); ok || wait != 300*time.Millisecond {
+		t.Errorf("Got(check 200ms later) = %v, %v, want false, 300ms", ok, wait)
+	}
+	now = now.Add(-200 * time.Millisecond)
+	if !allowed(l, "b") {
 		t.Errorf("Got(allow for another key) = false, want true")
 	}
 	now = now.Add(500 * time.Millisecond) // refills one token at 2/s
-	if !l.allow("a") {
+	if !allowed(l, "a") {
 		t.Errorf("Got(allow after refill) = false, want true")
 	}
-	if l.allow("a") {
+	if allowed(l, "a") {
 		t.Errorf("Got(second allow after one refill) = true, want false")
 	}
 	now = now.Add(2 * time.Minute)
 	l.allow("c")
 	if _, ok := l.buckets["a"]; ok {
 		t.Errorf("Got(bucket of idle key kept) = true, want dropped")
+	}
+}
+
+// allowed is allow's verdict alone.
+func allowed(l *rateLimiter, key string) bool {
+	ok, _ := l.allow(key)
+	return ok
+}
+
+func TestRetryAfter(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "1", time.Millisecond: "1", time.Second: "1", 1001 * time.Millisecond: "2", 90 * time.Second: "90"} {
+		if got := retryAfter(d); got != want {
+			t.Errorf("Got(retryAfter(%v)) = %s, want %s", d, got, want)
+		}
 	}
 }
 
