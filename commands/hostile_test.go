@@ -148,6 +148,32 @@ func TestHostileOptions(t *testing.T) {
 			{"leaderboard season 2^50", "leaderboard", map[string]any{"season": huge}},
 			{"leaderboard of an unknown division", "leaderboard", map[string]any{"division": "Mythic"}},
 			{"profile of a player ID that is not one", "profile", map[string]any{"player": "<@601>"}},
+			{"rd 9999 explodes the next win", "mod rating set", map[string]any{"player": "601", "rating": 1500.0, "rd": 9999.0}},
+			{"rd below the model's floor", "mod rating set", map[string]any{"player": "601", "rating": 1500.0, "rd": 1.0}},
+		}
+		// Issue 14: every string option, by the one identifier rule.
+		for class, bad := range map[string]string{
+			"NUL": "q\x00", "U+0001": "q\x01", "DEL": "q\x7f", "C1": "q\u0085", "bidi RLO": "q\u202e", "bidi LRI": "q\u2066", "invalid UTF-8": "q\xff",
+		} {
+			for _, c := range []struct{ command, opt string }{
+				{"queue join", "queue"}, {"mod token create", "name"}, {"config queue add", "name"},
+				{"mod rating set", "queue"}, {"leaderboard", "division"}, {"profile", "player"}, {"balance", "p1"},
+			} {
+				opts := map[string]any{c.opt: bad}
+				switch c.command {
+				case "config queue add":
+					opts["team_size"] = int64(2)
+				case "mod rating set":
+					opts["player"], opts["rating"], opts["rd"] = "601", 1500.0, 50.0
+				case "balance":
+					opts["p2"] = "602"
+				}
+				tests = append(tests, struct {
+					name    string
+					command string
+					opts    map[string]any
+				}{class + " in /" + c.command + " " + c.opt, c.command, opts})
+			}
 		}
 		before, err := testdb.TakeSnapshot(ctx, db.SQL(), db.Dialect())
 		if err != nil {

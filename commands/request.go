@@ -2,7 +2,10 @@ package commands
 
 import (
 	"math"
+	"sort"
 	"strconv"
+
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // Kind is what sort of interaction a Request is.
@@ -48,6 +51,50 @@ type Request struct {
 	Values map[string]string
 	// Locale is the user's client locale, e.g. "en-US".
 	Locale string
+}
+
+// CheckText applies ladder.CheckText, the one identifier rule, to every
+// string a user or a modified client controls: the IDs of the interaction,
+// string options (user, channel and role IDs are strings too), modal
+// values and custom ID fields. Set.Authorize runs it first, so no handler
+// sees a NUL, a control or bidi character or invalid UTF-8 (issue 14).
+func (r Request) CheckText() error {
+	for _, f := range []struct{ what, v string }{
+		{"guild ID", r.GuildID}, {"channel ID", r.ChannelID}, {"user ID", r.UserID}, {"display name", r.UserName},
+		{"button action", r.CustomID.Action},
+	} {
+		if err := ladder.CheckText(f.what, f.v); err != nil {
+			return err
+		}
+	}
+	for _, a := range r.CustomID.Args {
+		if err := ladder.CheckText("button argument", a); err != nil {
+			return err
+		}
+	}
+	for _, m := range []map[string]string{r.Values, stringOptions(r.Options)} {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // the same input always names the same option
+		for _, k := range keys {
+			if err := ladder.CheckText("option "+k, m[k]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func stringOptions(opts map[string]any) map[string]string {
+	out := make(map[string]string, len(opts))
+	for k, v := range opts {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
 }
 
 // String returns a string option ("" and false when absent).

@@ -74,6 +74,9 @@ func (s *Set) Component(action string) (Component, bool) {
 // something of access a. It runs for every interaction, whatever
 // default_member_permissions a guild admin configured in Discord.
 func (s *Set) Authorize(ctx context.Context, req *Request, a Access) error {
+	if err := req.CheckText(); err != nil {
+		return err
+	}
 	if req.GuildID == "" {
 		return ladder.Errorf(ladder.CodeForbidden, "ladderbot works in servers, not in direct messages")
 	}
