@@ -30,6 +30,14 @@ const importBatch = 500
 // same file again records nothing twice. progress, when not nil, is called
 // after each batch with the number of records handled so far.
 func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs []rating.MatchRecord, progress func(done int)) (ImportReport, error) {
+	if err := validateSnowflake("guild", guildID); err != nil {
+		return ImportReport{}, err
+	}
+	if queue != "" {
+		if err := CheckID("queue", queue); err != nil {
+			return ImportReport{}, err
+		}
+	}
 	if _, err := s.EnsureGuild(ctx, guildID); err != nil {
 		return ImportReport{}, err
 	}
