@@ -2,9 +2,10 @@ package ladder
 
 import (
 	"encoding/base64"
-	"github.com/ladderbot/ladderbot/ladder/rating"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 func TestDivisionFor(t *testing.T) {
