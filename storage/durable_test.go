@@ -10,7 +10,7 @@ import (
 // synchronous=FULL (2): NORMAL (1) in WAL mode can lose acknowledged results
 // on an OS crash or power loss (issue 14).
 func TestSQLiteDurable(t *testing.T) {
-	db := open(t, backend{"sqlite", func(t testing.TB) string { return testdb.DSN(t, testdb.SQLite) }})
+	db := open(t, testdb.SQLite)
 	// Several connections at once, so a pragma applied to only the first
 	// one would show.
 	sqlDB, err := db.Gorm().DB()

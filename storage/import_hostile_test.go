@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ladderbot/ladderbot/internal/e2e"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -29,15 +29,15 @@ func TestImportHostile(t *testing.T) {
 		"year 9999":         "9999-12-31,a,b,c,d,1\n",
 		"next year":         "2027-01-05,a,b,c,d,1\n",
 	}
-	cases := map[string]func(t *testing.T, b backend){}
+	cases := map[string]func(t *testing.T, b string){}
 	for name, row := range rows {
-		cases[name] = func(t *testing.T, b backend) {
+		cases[name] = func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			recs, err := rating.ReadMatchCSV(strings.NewReader(head + row))
 			if err != nil {
 				t.Fatalf("ReadMatchCSV = %v, want the rows (the import refuses them)", err)
 			}
-			before, err := e2e.TakeSnapshot(e.ctx, e.db.SQL(), e.db.Dialect())
+			before, err := testdb.TakeSnapshot(e.ctx, e.db.SQL(), e.db.Dialect())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +45,7 @@ func TestImportHostile(t *testing.T) {
 			if ladder.ErrorCode(err) != ladder.CodeInvalid || !strings.Contains(ladder.ErrorMessage(err), "record 1") {
 				t.Errorf("Got(ImportMatches) = %v, want an invalid error naming record 1", err)
 			}
-			after, err := e2e.TakeSnapshot(e.ctx, e.db.SQL(), e.db.Dialect())
+			after, err := testdb.TakeSnapshot(e.ctx, e.db.SQL(), e.db.Dialect())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +54,7 @@ func TestImportHostile(t *testing.T) {
 			}
 		}
 	}
-	cases["NUL in the queue name"] = func(t *testing.T, b backend) {
+	cases["NUL in the queue name"] = func(t *testing.T, b string) {
 		e := newEnv(t, b)
 		recs, err := rating.ReadMatchCSV(strings.NewReader(head))
 		if err != nil {

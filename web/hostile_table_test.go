@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ladderbot/ladderbot/internal/e2e"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
 // hostileCase is one crafted request of TestHostileInputTable.
@@ -160,7 +160,7 @@ func TestHostileInputTable(t *testing.T) {
 			add(hostileCase{name: "set " + rr, method: "PUT", path: g + "/admin/players/1001/rating", body: "{" + rr + "}", auth: true})
 		}
 
-		before, err := e2e.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
+		before, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +189,7 @@ func TestHostileInputTable(t *testing.T) {
 				}
 			})
 		}
-		after, err := e2e.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
+		after, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
 		if err != nil {
 			t.Fatal(err)
 		}
