@@ -122,7 +122,11 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 		}
 	default:
 		m.State, m.Winner = StateResolved, winner
-		r, err := s.rateExisting(ctx, tx, m)
+		prep, w, err := s.prepareExisting(ctx, tx, m)
+		if err != nil {
+			return Correction{}, err
+		}
+		r, err := save(ctx, tx, prep, w)
 		if err != nil {
 			return Correction{}, err
 		}
@@ -245,10 +249,7 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 		if err != nil {
 			return err
 		}
-		if err := tx.UpsertPlayers(ctx, []Player{{GuildID: guildID, UserID: userID}}); err != nil {
-			return err
-		}
-		l, err := lockLadder(ctx, tx, g, q, season, model, []string{userID})
+		l, err := Ladder{Guild: g, Queue: q, Season: season}.lock(ctx, tx, model, []string{userID}, nil)
 		if err != nil {
 			return err
 		}

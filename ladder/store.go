@@ -14,6 +14,13 @@ type Store interface {
 	Tx
 	TokenVault
 	InTx(ctx context.Context, fn func(tx Tx) error) error
+	// InRatedTx is InTx for a transaction that ends by rating a match: fn
+	// reads and checks, and returns the write (nil when there is nothing
+	// to rate), which the store performs last, as Tx.SaveRated, committing
+	// with it. It returns the saved match, the zero Match when fn returned nil.
+	// Every rated result that nothing follows goes through it, so that a
+	// store can make it cheap in one place.
+	InRatedTx(ctx context.Context, fn func(tx Tx) (*RatedWrite, error)) (Match, error)
 }
 
 // Tx is what a transaction can do. Lookups of a missing row answer a
@@ -152,11 +159,6 @@ type RatedWrite struct {
 	Ratings        []Rating
 	IdempotencyKey string
 	At             time.Time
-	// Last promises that the transaction writes and reads nothing after
-	// this write, so that a store may commit with it (on PostgreSQL the
-	// COMMIT then travels in the same round trip). InTx still reports its
-	// outcome; fn must return nil when SaveRated succeeds.
-	Last bool
 }
 
 // BoardQuery selects a leaderboard page. Rows are listed by Display
