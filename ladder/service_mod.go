@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strings"
+	"time"
 )
 
 // Correction answers a moderator's resolve, void or correct: the match
@@ -284,4 +285,16 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 		return Replayed{}, fmt.Errorf("ladder: %s rating: %w", kind, err)
 	}
 	return out, nil
+}
+
+// AuditStore keeps the moderators' audit log and the idempotency keys of
+// recorded results.
+type AuditStore interface {
+	AddAudit(ctx context.Context, e AuditEntry) error
+	Audit(ctx context.Context, guildID string, limit int) ([]AuditEntry, error)
+
+	// IdempotentMatch returns the match recorded under key, CodeNotFound if none.
+	IdempotentMatch(ctx context.Context, guildID, key string) (int64, error)
+	// SaveIdempotency records key → matchID; an existing key gives CodeConflict.
+	SaveIdempotency(ctx context.Context, guildID, key string, matchID int64, at time.Time) error
 }
