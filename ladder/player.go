@@ -166,6 +166,9 @@ type RatingStore interface {
 	// Ladder returns a guild's settings, its queue called queue ("" the
 	// default, oldest queue) and its running season in one read.
 	Ladder(ctx context.Context, guildID, queue string) (Ladder, error)
+	// LadderOf returns the ladder of a queue and season (running or not)
+	// with its guild's settings in one read.
+	LadderOf(ctx context.Context, queueID, seasonID int64) (Ladder, error)
 	// LockLadder is Ladder and LockRatings of that ladder in one read:
 	// the rows of userIDs (sorted) that exist, locked until the
 	// transaction ends, ordered by user ID.

@@ -231,28 +231,11 @@ func save(ctx context.Context, tx Tx, res MatchResult, w *RatedWrite) (MatchResu
 
 // prepareExisting is prepare for a stored, locked match (confirm, resolve).
 func (s *Service) prepareExisting(ctx context.Context, tx Tx, m Match) (MatchResult, *RatedWrite, error) {
-	l, err := ladderOf(ctx, tx, m)
+	l, err := tx.LadderOf(ctx, m.QueueID, m.SeasonID)
 	if err != nil {
 		return MatchResult{}, nil, err
 	}
 	return s.prepare(ctx, tx, l, nil, m, "")
-}
-
-// ladderOf reads the ladder a stored match belongs to.
-func ladderOf(ctx context.Context, tx Tx, m Match) (Ladder, error) {
-	q, err := tx.Queue(ctx, m.QueueID)
-	if err != nil {
-		return Ladder{}, err
-	}
-	g, err := tx.Guild(ctx, m.GuildID)
-	if err != nil {
-		return Ladder{}, err
-	}
-	season, err := seasonByID(ctx, tx, m.GuildID, m.SeasonID)
-	if err != nil {
-		return Ladder{}, err
-	}
-	return Ladder{Guild: g, Queue: q, Season: season}, nil
 }
 
 func seasonByID(ctx context.Context, tx Tx, guildID string, id int64) (Season, error) {

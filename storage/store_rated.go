@@ -113,6 +113,30 @@ func (t *tx) Ladder(ctx context.Context, guildID, queue string) (ladder.Ladder, 
 	return l.ladder()
 }
 
+// LadderOf implements ladder.RatingStore in one read.
+func (t *tx) LadderOf(ctx context.Context, queueID, seasonID int64) (ladder.Ladder, error) {
+	rows, err := t.q(ctx).Raw(`SELECT `+ladderColumns+`
+FROM queues q
+JOIN guilds g ON g.id = q.guild_id
+JOIN seasons s ON s.id = ? AND s.guild_id = g.id
+WHERE q.id = ?`, seasonID, queueID).Rows()
+	if err != nil {
+		return ladder.Ladder{}, wrap("ladder of", err, "")
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return ladder.Ladder{}, wrap("ladder of", err, "")
+		}
+		return ladder.Ladder{}, ladder.Errorf(ladder.CodeNotFound, "queue %d or season %d not found", queueID, seasonID)
+	}
+	var l ladderRow
+	if err := rows.Scan(l.ptrs()...); err != nil {
+		return ladder.Ladder{}, wrap("ladder of", err, "")
+	}
+	return l.ladder()
+}
+
 // LockLadder implements ladder.Tx: when some of the players have rows, it
 // is one statement; when none has, it is Ladder.
 func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []string) (ladder.Ladder, []ladder.Rating, error) {
