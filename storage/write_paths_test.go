@@ -14,8 +14,8 @@ import (
 // the replay of the log (Verify finds no difference).
 func TestWritePaths(t *testing.T) {
 	mod := ladder.Actor{UserID: user(99), Moderator: true}
-	suite(t, map[string]func(t *testing.T, b backend){
-		"every path then verify": func(t *testing.T, b backend) {
+	suite(t, map[string]func(t *testing.T, b string){
+		"every path then verify": func(t *testing.T, b string) {
 			e := newEnv(t, b)
 			verify := func(t *testing.T) {
 				t.Helper()
