@@ -93,3 +93,13 @@ func asError(err error) (*Error, bool) {
 	}
 	return nil, false
 }
+
+// reword gives a store's error of code the message users read: storage
+// names rows ("queue ban not found"), the Service says what it means to
+// the user. Other errors pass unchanged.
+func reword(err error, code Code, format string, args ...any) error {
+	if err == nil || ErrorCode(err) != code {
+		return err
+	}
+	return Wrap(code, err, fmt.Sprintf(format, args...))
+}

@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"context"
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strconv"
@@ -203,4 +204,20 @@ func validCronFields(fields []string) error {
 		}
 	}
 	return nil
+}
+
+// GuildStore keeps guilds and their queues.
+type GuildStore interface {
+	Guild(ctx context.Context, id string) (Guild, error)
+	Guilds(ctx context.Context) ([]Guild, error)
+	// CreateGuild inserts g unless it exists; created says which.
+	CreateGuild(ctx context.Context, g Guild) (created bool, err error)
+	UpdateGuild(ctx context.Context, g Guild) error
+
+	Queue(ctx context.Context, id int64) (Queue, error)
+	QueueByName(ctx context.Context, guildID, name string) (Queue, error)
+	// Queues returns a guild's queues, oldest first (the first is the default).
+	Queues(ctx context.Context, guildID string) ([]Queue, error)
+	CreateQueue(ctx context.Context, q Queue) (Queue, error)
+	UpdateQueue(ctx context.Context, q Queue) error
 }

@@ -6,20 +6,10 @@ import (
 	"time"
 )
 
-// JobLeases is what a Store offers beyond ClaimJob so that scheduled jobs
-// survive a process dying mid-run (package storage implements it).
-type JobLeases interface {
-	// ReclaimJob takes over a claimed run of (job, period) that has not
-	// finished and was started before staleBefore; one caller wins.
-	ReclaimJob(ctx context.Context, job, period string, staleBefore, at time.Time) (bool, error)
-	// PruneJobRuns deletes finished runs of jobs started before before.
-	PruneJobRuns(ctx context.Context, jobs []string, before time.Time) (int64, error)
-}
-
 // ClaimJobLease claims one run of job for period, as ClaimJob does, and
 // also takes over a run claimed more than lease ago that never finished:
 // its process died, and the period would otherwise be lost (SPEC 4 catches
-// up on missed periods). A store without JobLeases only claims.
+// up on missed periods).
 func (s *Service) ClaimJobLease(ctx context.Context, job, period string, lease time.Duration) (bool, error) {
 	now := s.now()
 	ok, err := s.store.ClaimJob(ctx, job, period, now)
@@ -29,11 +19,7 @@ func (s *Service) ClaimJobLease(ctx context.Context, job, period string, lease t
 		}
 		return ok, err
 	}
-	l, isLease := s.store.(JobLeases)
-	if !isLease {
-		return false, nil
-	}
-	ok, err = l.ReclaimJob(ctx, job, period, now.Add(-lease), now)
+	ok, err = s.store.ReclaimJob(ctx, job, period, now.Add(-lease), now)
 	if err != nil {
 		return false, fmt.Errorf("ladder: reclaim job %s/%s: %w", job, period, err)
 	}
@@ -41,13 +27,9 @@ func (s *Service) ClaimJobLease(ctx context.Context, job, period string, lease t
 }
 
 // PruneJobRuns deletes the finished runs of jobs started more than keep ago
-// and returns how many; it does nothing on a store without JobLeases.
+// and returns how many.
 func (s *Service) PruneJobRuns(ctx context.Context, jobs []string, keep time.Duration) (int64, error) {
-	l, ok := s.store.(JobLeases)
-	if !ok {
-		return 0, nil
-	}
-	n, err := l.PruneJobRuns(ctx, jobs, s.now().Add(-keep))
+	n, err := s.store.PruneJobRuns(ctx, jobs, s.now().Add(-keep))
 	if err != nil {
 		return 0, fmt.Errorf("ladder: prune job runs: %w", err)
 	}
@@ -57,3 +39,18 @@ func (s *Service) PruneJobRuns(ctx context.Context, jobs []string, keep time.Dur
 // Now returns the Service's clock reading in UTC, so that jobs name their
 // periods by the same clock the Service acts on.
 func (s *Service) Now() time.Time { return s.now() }
+
+// JobStore claims runs of scheduled jobs once across replicas (SPEC 4), and
+// takes over a run whose process died mid-run.
+type JobStore interface {
+	// ClaimJob inserts job_runs(job, period) and reports whether this caller
+	// won it; a second claim of the same period answers false.
+	ClaimJob(ctx context.Context, job, period string, at time.Time) (bool, error)
+	// FinishJob records the end of a claimed run; errText is "" on success.
+	FinishJob(ctx context.Context, job, period, errText string, at time.Time) error
+	// ReclaimJob takes over a claimed run of (job, period) that has not
+	// finished and was started before staleBefore; one caller wins.
+	ReclaimJob(ctx context.Context, job, period string, staleBefore, at time.Time) (bool, error)
+	// PruneJobRuns deletes finished runs of jobs started before before.
+	PruneJobRuns(ctx context.Context, jobs []string, before time.Time) (int64, error)
+}

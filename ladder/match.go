@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"context"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 	"time"
@@ -169,4 +170,36 @@ type AuditEntry struct {
 	Before  string
 	After   string
 	At      time.Time
+}
+
+// MatchStore keeps matches and the rating log.
+type MatchStore interface {
+	// NextSeq returns the next position in the rating log; call it after
+	// LockRatings so that the order of seqs is the order of updates.
+	NextSeq(ctx context.Context) (int64, error)
+	// CreateMatch inserts m and its players and returns it with its ID. A
+	// player already in an active match gives a CodeConflict error.
+	CreateMatch(ctx context.Context, m Match) (Match, error)
+	Match(ctx context.Context, id int64) (Match, error)
+	// LockMatch reads a match and locks it until the transaction ends.
+	LockMatch(ctx context.Context, id int64) (Match, error)
+	// UpdateMatch writes every mutable field of m (not its teams).
+	UpdateMatch(ctx context.Context, m Match) error
+	// Matches lists matches by f, newest first.
+	Matches(ctx context.Context, f MatchFilter) ([]Match, error)
+	// RatedMatches returns ladder k's rated matches with Seq ≥ fromSeq in Seq order.
+	RatedMatches(ctx context.Context, k Key, fromSeq int64) ([]Match, error)
+
+	InsertChanges(ctx context.Context, cs []RatingChange) error
+	// Changes returns ladder k's log rows with Seq ≥ fromSeq, by Seq then user.
+	Changes(ctx context.Context, k Key, fromSeq int64) ([]RatingChange, error)
+	// DeleteChanges deletes the log rows of userIDs in ladder k with Seq ≥
+	// fromSeq. Rows of other players stay: a replay rewrites only the rows
+	// of the players it locked.
+	DeleteChanges(ctx context.Context, k Key, fromSeq int64, userIDs []string) error
+	// Adjustments returns ladder k's moderator rows (Kind other than "match") by Seq.
+	Adjustments(ctx context.Context, k Key) ([]RatingChange, error)
+	// PlayerChanges returns the latest limit rows of a player, oldest first.
+	PlayerChanges(ctx context.Context, k Key, userID string, limit int) ([]RatingChange, error)
+	MatchChanges(ctx context.Context, matchID int64) ([]RatingChange, error)
 }

@@ -1,9 +1,9 @@
 package ladder
 
 import (
-	"time"
-
+	"context"
 	"github.com/ladderbot/ladderbot/ladder/rating"
+	"time"
 )
 
 // Player is a Discord user within a guild.
@@ -128,4 +128,58 @@ type Profile struct {
 // reads the stored display columns, elsewhere the state (rating.DisplayedGXE).
 func ratingGXE(m rating.Model, r Rating) float64 {
 	return rating.DisplayedGXE(m, r.Display, r.DisplayDev, r.State)
+}
+
+// RatingStore keeps players and their rating rows, and writes rated results.
+type RatingStore interface {
+	// UpsertPlayers adds players and refreshes non-empty names.
+	UpsertPlayers(ctx context.Context, ps []Player) error
+	Player(ctx context.Context, guildID, userID string) (Player, error)
+
+	// LockRatings returns the existing rows of userIDs in ladder k, locked
+	// for update until the transaction ends, ordered by user ID.
+	LockRatings(ctx context.Context, k Key, userIDs []string) ([]Rating, error)
+	// InsertRatings adds rows that do not exist yet and ignores the others.
+	InsertRatings(ctx context.Context, guildID string, rs []Rating) error
+	// SaveRatings writes State, Record, Stale, Display, DisplayDev and
+	// Provisional of existing rows.
+	SaveRatings(ctx context.Context, rs []Rating) error
+	// SaveBases writes Base of existing rows: the state a player entered
+	// the season with, changed when a correction changes the season before.
+	SaveBases(ctx context.Context, rs []Rating) error
+	// Ratings returns the rows of userIDs in ladder k (all rows when userIDs
+	// is nil), ordered by user ID.
+	Ratings(ctx context.Context, k Key, userIDs []string) ([]Rating, error)
+	// Board returns one leaderboard page of listed (neither provisional nor
+	// stale) rows by Display descending, then user ID descending.
+	Board(ctx context.Context, q BoardQuery) ([]BoardRow, error)
+	// CountAbove counts the listed rows of q's ladder and range that sort
+	// before (display, userID).
+	CountAbove(ctx context.Context, q BoardQuery, display float64, userID string) (int, error)
+	// MarkStale flags rows of the guild's ladders whose last match is before
+	// cutoff and returns how many it flagged.
+	MarkStale(ctx context.Context, guildID string, seasonID int64, cutoff time.Time) (int, error)
+	// RefreshProvisional recomputes Provisional of a guild's rows for a new
+	// placement setting.
+	RefreshProvisional(ctx context.Context, guildID string, placement int) error
+
+	// Ladder returns a guild's settings, its queue called queue ("" the
+	// default, oldest queue) and its running season in one read.
+	Ladder(ctx context.Context, guildID, queue string) (Ladder, error)
+	// LadderOf returns the ladder of a queue and season (running or not)
+	// with its guild's settings in one read.
+	LadderOf(ctx context.Context, queueID, seasonID int64) (Ladder, error)
+	// LockLadder is Ladder and LockRatings of that ladder in one read:
+	// the rows of userIDs (sorted) that exist, locked until the
+	// transaction ends, ordered by user ID.
+	LockLadder(ctx context.Context, guildID, queue string, userIDs []string) (Ladder, []Rating, error)
+	// SaveRated writes a rated match in one go: it inserts w.Match (ID 0)
+	// with its players or updates it, gives it the next Seq of the log,
+	// inserts w.Changes with that Seq and the match ID, writes w.Ratings
+	// (as SaveRatings) and, with an IdempotencyKey, records it (CodeConflict
+	// if the key is taken). It returns the match with ID and Seq.
+	SaveRated(ctx context.Context, w RatedWrite) (Match, error)
+	// PlayerNames returns the display names of the guild's known players
+	// among userIDs in one read; unknown players are absent from the map.
+	PlayerNames(ctx context.Context, guildID string, userIDs []string) (map[string]string, error)
 }

@@ -64,30 +64,15 @@ type FormedMatch struct {
 	Queue    Queue
 }
 
-// queueTx returns tx's queue persistence.
-func queueTx(tx Tx) (QueueTx, error) {
-	qt, ok := tx.(QueueTx)
-	if !ok {
-		return nil, Errorf(CodeInternal, "the store does not keep queues")
-	}
-	return qt, nil
-}
-
-// inQueueTx runs fn in one transaction with the queue persistence.
-func (s *Service) inQueueTx(ctx context.Context, fn func(qt QueueTx) error) error {
-	return s.store.InTx(ctx, func(tx Tx) error {
-		qt, err := queueTx(tx)
-		if err != nil {
-			return err
-		}
-		return fn(qt)
-	})
+// inQueueTx runs fn in one transaction.
+func (s *Service) inQueueTx(ctx context.Context, fn func(qt Tx) error) error {
+	return s.store.InTx(ctx, fn)
 }
 
 // free checks that userID may queue: not banned, not in an open or
 // reported match, not holding a ticket. It returns the ticket when the
 // player already holds one (err nil), so a repeated join is idempotent.
-func (s *Service) free(ctx context.Context, qt QueueTx, guildID, userID string, now time.Time) (Ticket, error) {
+func (s *Service) free(ctx context.Context, qt Tx, guildID, userID string, now time.Time) (Ticket, error) {
 	b, err := qt.Ban(ctx, guildID, userID)
 	switch {
 	case err == nil && (b.Until.IsZero() || now.Before(b.Until)):
@@ -133,7 +118,7 @@ func (s *Service) JoinQueue(ctx context.Context, req JoinRequest) (JoinResult, e
 	}
 	var res JoinResult
 	now := s.now()
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		g, err := qt.Guild(ctx, req.GuildID)
 		if err != nil {
 			return err
@@ -165,7 +150,7 @@ func (s *Service) JoinQueue(ctx context.Context, req JoinRequest) (JoinResult, e
 		}
 		res.Ticket, err = qt.AddTicket(ctx, Ticket{GuildID: req.GuildID, QueueID: q.ID, ChannelID: req.ChannelID,
 			UserIDs: []string{req.UserID}, JoinedAt: now, ExpiresAt: now.Add(queueTimeout(g))})
-		return err
+		return reword(err, CodeConflict, "already queued")
 	})
 	if err != nil {
 		return JoinResult{}, fmt.Errorf("ladder: join queue: %w", err)
@@ -187,7 +172,7 @@ func queueTimeout(g Guild) time.Duration {
 
 // invite records req's party invitation; the inviter may already hold a
 // ticket of q, which the partner then joins, up to the team size.
-func (s *Service) invite(ctx context.Context, qt QueueTx, q Queue, t Ticket, req JoinRequest, now time.Time, res *JoinResult) error {
+func (s *Service) invite(ctx context.Context, qt Tx, q Queue, t Ticket, req JoinRequest, now time.Time, res *JoinResult) error {
 	if t.ID != 0 && t.QueueID != q.ID {
 		return Errorf(CodeConflict, "you are already in another queue; leave it first")
 	}
@@ -219,7 +204,7 @@ func (s *Service) invite(ctx context.Context, qt QueueTx, q Queue, t Ticket, req
 	res.Ticket = t
 	res.Invite, err = qt.AddInvite(ctx, Invite{GuildID: req.GuildID, QueueID: q.ID, From: req.UserID, To: req.PartnerID,
 		ChannelID: req.ChannelID, CreatedAt: now, ExpiresAt: now.Add(InviteTimeout)})
-	return err
+	return reword(err, CodeConflict, "an invitation is already pending")
 }
 
 // AcceptParty accepts the invitation addressed to userID: the two queue
@@ -228,7 +213,7 @@ func (s *Service) invite(ctx context.Context, qt QueueTx, q Queue, t Ticket, req
 func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string) (JoinResult, error) {
 	var res JoinResult
 	now := s.now()
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		g, err := qt.Guild(ctx, guildID)
 		if err != nil {
 			return err
@@ -273,7 +258,7 @@ func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string)
 					return Errorf(CodeConflict, "<@%s>'s party can take no one more", in.From)
 				}
 				if err := qt.AddTicketMember(ctx, t, userID); err != nil {
-					return err
+					return reword(err, CodeConflict, "already queued")
 				}
 				t.UserIDs = append(t.UserIDs, userID)
 				res.Ticket = t
@@ -282,7 +267,7 @@ func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string)
 		}
 		res.Ticket, err = qt.AddTicket(ctx, Ticket{GuildID: guildID, QueueID: q.ID, ChannelID: in.ChannelID,
 			UserIDs: []string{in.From, userID}, JoinedAt: now, ExpiresAt: now.Add(queueTimeout(g))})
-		return err
+		return reword(err, CodeConflict, "a player of this party is already queued")
 	})
 	if err != nil {
 		return JoinResult{}, fmt.Errorf("ladder: accept party: %w", err)
@@ -298,10 +283,10 @@ func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string)
 // DeclineParty drops the invitation addressed to userID and returns it.
 func (s *Service) DeclineParty(ctx context.Context, guildID, userID string) (Invite, error) {
 	var in Invite
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		var err error
 		if in, err = qt.InviteTo(ctx, guildID, userID); err != nil {
-			return err
+			return reword(err, CodeNotFound, "no party invitation is waiting for you")
 		}
 		return qt.DeleteInvites(ctx, guildID, userID)
 	})
@@ -315,7 +300,7 @@ func (s *Service) DeclineParty(ctx context.Context, guildID, userID string) (Inv
 // since a party queues as one — and drops their pending invitations.
 // Leaving when not queued answers AlreadyDone.
 func (s *Service) LeaveQueue(ctx context.Context, guildID, userID string) (t Ticket, alreadyDone bool, err error) {
-	err = s.inQueueTx(ctx, func(qt QueueTx) error {
+	err = s.inQueueTx(ctx, func(qt Tx) error {
 		if err := qt.DeleteInvites(ctx, guildID, userID); err != nil {
 			return err
 		}

@@ -17,7 +17,7 @@ import (
 // same transaction that opens the match.
 func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, error) {
 	var formed []FormedMatch
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		formed = formed[:0]
 		if err := qt.LockQueue(ctx, queueID); err != nil {
 			return err
@@ -69,7 +69,7 @@ func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, 
 // match — a moderator may have opened one for a queued player — so that
 // the pass never tries to put anyone in a second active match, which the
 // database would refuse and so fail the whole pass.
-func dropBusy(ctx context.Context, qt QueueTx, guildID string, ts []Ticket) ([]Ticket, error) {
+func dropBusy(ctx context.Context, qt Tx, guildID string, ts []Ticket) ([]Ticket, error) {
 	var users []string
 	for _, t := range ts {
 		users = append(users, t.UserIDs...)
@@ -101,7 +101,7 @@ func queuedPlayers(ts []Ticket) int {
 // queueEntries turns tickets into matchmaking entries with each member's
 // current rating and deviation in the queue's ladder. Team-glicko's RD is
 // grown for the time idle (SPEC 2.1 step 1), as the match would see it.
-func (s *Service) queueEntries(ctx context.Context, qt QueueTx, q Queue, ts []Ticket, now time.Time) ([]matchmaking.Entry, error) {
+func (s *Service) queueEntries(ctx context.Context, qt Tx, q Queue, ts []Ticket, now time.Time) ([]matchmaking.Entry, error) {
 	season, err := qt.CurrentSeason(ctx, q.GuildID)
 	if err != nil {
 		return nil, err
@@ -150,7 +150,7 @@ func (s *Service) queueEntries(ctx context.Context, qt QueueTx, q Queue, ts []Ti
 // players even when nobody joins.
 func (s *Service) MatchmakeAll(ctx context.Context) ([]FormedMatch, error) {
 	var ids []int64
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		var err error
 		ids, err = qt.QueuesWithTickets(ctx)
 		return err
@@ -175,7 +175,7 @@ func (s *Service) MatchmakeAll(ctx context.Context) ([]FormedMatch, error) {
 func (s *Service) ExpireQueue(ctx context.Context) ([]Ticket, error) {
 	var out []Ticket
 	now := s.now()
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		out = out[:0]
 		if _, err := qt.DeleteExpiredInvites(ctx, now); err != nil {
 			return err
@@ -219,7 +219,7 @@ type QueueStatus struct {
 func (s *Service) QueueStatus(ctx context.Context, guildID, userID string) (QueueStatus, error) {
 	var st QueueStatus
 	now := s.now()
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		st = QueueStatus{}
 		qs, err := qt.Queues(ctx, guildID)
 		if err != nil {
@@ -271,7 +271,7 @@ func (s *Service) BanFromQueue(ctx context.Context, actor Actor, guildID, userID
 		return err
 	}
 	now := s.now()
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		b := QueueBan{GuildID: guildID, UserID: userID, Until: until, Reason: reason, BannedBy: actor.UserID, CreatedAt: now}
 		if err := qt.SaveBan(ctx, b); err != nil {
 			return err
@@ -300,9 +300,9 @@ func (s *Service) UnbanFromQueue(ctx context.Context, actor Actor, guildID, user
 		return Errorf(CodeForbidden, "only moderators can lift a queue ban")
 	}
 	now := s.now()
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		if err := qt.DeleteBan(ctx, guildID, userID); err != nil {
-			return err
+			return reword(err, CodeNotFound, "<@%s> is not banned from the queue", userID)
 		}
 		return audit(ctx, qt, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "queue_unban", Target: userID, At: now}, nil, nil)
 	})

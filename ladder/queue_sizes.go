@@ -21,7 +21,7 @@ type QueueSize struct {
 // scheduler's matchmaking tick exports them as a metric.
 func (s *Service) QueueSizes(ctx context.Context) ([]QueueSize, error) {
 	var out []QueueSize
-	err := s.inQueueTx(ctx, func(qt QueueTx) error {
+	err := s.inQueueTx(ctx, func(qt Tx) error {
 		out = out[:0]
 		ids, err := qt.QueuesWithTickets(ctx)
 		if err != nil {

@@ -40,12 +40,10 @@ type QueueBan struct {
 	CreatedAt time.Time
 }
 
-// QueueTx is the queue's persistence; the transactions of package storage
-// implement it beside Tx. Lookups of a missing row answer CodeNotFound and
+// QueueStore is the queue's persistence. Lookups of a missing row answer CodeNotFound and
 // unique violations (a player in two tickets, two invites) CodeConflict, so
 // the database enforces one ticket per player even across processes.
-type QueueTx interface {
-	Tx
+type QueueStore interface {
 	// LockQueue serializes matchmaking on a queue until the transaction
 	// ends: a transaction-scoped advisory lock on PostgreSQL; on SQLite the
 	// immediate transaction already holds the write lock.

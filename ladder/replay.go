@@ -153,15 +153,13 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 		if slices.Equal(all, lockedU) {
 			break
 		}
-		if len(all) > 0 {
-			if err := ensureRows(ctx, tx, g, q, season, model, all); err != nil {
-				return nil, err
-			}
-		}
-		if rows, err = tx.LockRatings(ctx, k, all); err != nil {
+		// A corrected match may name a player whose row never existed only
+		// if the log was edited by hand, but a replay must not fail on it.
+		lk, err := Ladder{Guild: g, Queue: q, Season: season}.lock(ctx, tx, model, all, nil)
+		if err != nil {
 			return nil, err
 		}
-		lockedU = all
+		rows, lockedU = lk.sorted(), all
 	}
 	f := &folder{model: model, rows: make(map[string]*Rating, len(rows))}
 	before := make(map[string]Rating, len(rows))
@@ -211,20 +209,6 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 		return nil, err
 	}
 	return out, nil
-}
-
-// ensureRows makes sure every user has a row in the ladder (a corrected
-// match may name a player whose row never existed only if the log was
-// edited by hand, but a replay must not fail on it).
-func ensureRows(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model rating.Model, users []string) error {
-	have, err := tx.Ratings(ctx, Key{QueueID: q.ID, SeasonID: season.ID}, users)
-	if err != nil {
-		return err
-	}
-	if len(have) == len(users) {
-		return nil
-	}
-	return createRatings(ctx, tx, g, q, season, model, users, have)
 }
 
 // standingOf converts a stored row of a ladder rated by model to a Standing

@@ -1,9 +1,9 @@
 package ladder
 
 import (
-	"time"
-
+	"context"
 	"github.com/ladderbot/ladderbot/ladder/rating"
+	"time"
 )
 
 // Season is one period of a guild's ladder; ratings restart from a carry of
@@ -62,4 +62,18 @@ func CarryOver(prev, fresh rating.State, alpha float64) rating.State {
 		Dev:    fresh.Dev,
 		Last:   prev.Last,
 	}
+}
+
+// SeasonStore keeps seasons and their frozen standings.
+type SeasonStore interface {
+	CurrentSeason(ctx context.Context, guildID string) (Season, error)
+	Season(ctx context.Context, guildID string, number int) (Season, error)
+	Seasons(ctx context.Context, guildID string) ([]Season, error)
+	CreateSeason(ctx context.Context, s Season) (Season, error)
+	EndSeason(ctx context.Context, seasonID int64, at time.Time) error
+	SaveSeasonResults(ctx context.Context, rs []SeasonResult) error
+	SeasonResults(ctx context.Context, seasonID, queueID int64) ([]SeasonResult, error)
+	// DeleteSeasonResults removes a queue's frozen standings of a season,
+	// before a correction freezes them again.
+	DeleteSeasonResults(ctx context.Context, seasonID, queueID int64) error
 }

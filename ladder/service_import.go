@@ -63,23 +63,26 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 			if err != nil {
 				return err
 			}
-			q, season := lad.Queue, lad.Season
-			now := s.now()
+			q := lad.Queue
 			for i, r := range batch {
 				if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
 					return Errorf(CodeInvalid, "record %d: queue %s is %dv%d, not %dv%d", start+i, q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
 				}
 				key := importKey(start+i, r)
-				if _, err := tx.IdempotentMatch(ctx, guildID, key); err == nil {
-					skipped++
-					continue
-				} else if !isCode(err, CodeNotFound) {
+				_, used, err := keyUsed(ctx, tx, guildID, key)
+				if err != nil {
 					return err
 				}
+				if used {
+					skipped++
+					continue
+				}
 				at := r.Date.UTC().Truncate(time.Microsecond)
-				m := Match{GuildID: guildID, QueueID: q.ID, SeasonID: season.ID, Teams: [2][]string{r.Team1, r.Team2},
-					State: StateConfirmed, Winner: r.Winner, ReportedWinner: NoResult, CreatedAt: now, PlayedAt: at, Source: "import"}
-				if _, err := s.rate(ctx, tx, lad, m, key); err != nil {
+				res, w, err := s.rateNew(ctx, tx, lad, nil, r.Team1, r.Team2, r.Winner, at, "import", key)
+				if err == nil {
+					_, err = save(ctx, tx, res, w)
+				}
+				if err != nil {
 					return fmt.Errorf("record %d: %w", start+i, err)
 				}
 				imported++

@@ -259,19 +259,24 @@ func lockPlayerMatch(ctx context.Context, tx Tx, guildID, userID string, id int6
 }
 
 // inPlayerMatch runs f in a transaction on the locked match of the guild
-// that lockPlayerMatch finds for the actor, and names op in its errors.
-func (s *Service) inPlayerMatch(ctx context.Context, op string, actor Actor, guildID string, matchID int64, f func(tx Tx, m Match) (MatchResult, error)) (MatchResult, error) {
+// that lockPlayerMatch finds for the actor, and names op in its errors. A
+// rated write f returns ends the transaction (Store.InRatedTx).
+func (s *Service) inPlayerMatch(ctx context.Context, op string, actor Actor, guildID string, matchID int64, f func(tx Tx, m Match) (MatchResult, *RatedWrite, error)) (MatchResult, error) {
 	var res MatchResult
-	err := s.store.InTx(ctx, func(tx Tx) error {
+	saved, err := s.store.InRatedTx(ctx, func(tx Tx) (*RatedWrite, error) {
 		m, err := lockPlayerMatch(ctx, tx, guildID, actor.UserID, matchID)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		res, err = f(tx, m)
-		return err
+		var w *RatedWrite
+		res, w, err = f(tx, m)
+		return w, err
 	})
 	if err != nil {
 		return MatchResult{}, fmt.Errorf("ladder: %s: %w", op, err)
+	}
+	if saved.ID != 0 {
+		res.Match = saved
 	}
 	return res, nil
 }
@@ -281,74 +286,74 @@ func (s *Service) inPlayerMatch(ctx context.Context, op string, actor Actor, gui
 // other side with the same result confirms and rates the match at once, a
 // conflicting one disputes it. Repeating a report answers AlreadyDone.
 func (s *Service) Report(ctx context.Context, actor Actor, guildID string, matchID int64, o Outcome) (MatchResult, error) {
-	return s.inPlayerMatch(ctx, "report", actor, guildID, matchID, func(tx Tx, m Match) (MatchResult, error) {
+	return s.inPlayerMatch(ctx, "report", actor, guildID, matchID, func(tx Tx, m Match) (MatchResult, *RatedWrite, error) {
 		team := m.Team(actor.UserID)
 		if team == 0 {
-			return MatchResult{}, Errorf(CodeForbidden, "you are not a player of match %d", m.ID)
+			return MatchResult{}, nil, Errorf(CodeForbidden, "you are not a player of match %d", m.ID)
 		}
 		winner, err := winnerFor(team, o)
 		if err != nil {
-			return MatchResult{}, err
+			return MatchResult{}, nil, err
 		}
 		now := s.now()
 		switch m.State {
 		case StateOpen:
 			g, err := tx.Guild(ctx, guildID)
 			if err != nil {
-				return MatchResult{}, err
+				return MatchResult{}, nil, err
 			}
 			m.State, m.ReportedBy, m.ReportedWinner = StateReported, actor.UserID, winner
 			m.PlayedAt, m.Deadline = now, now.Add(g.ConfirmWindow)
-			return MatchResult{Match: m}, tx.UpdateMatch(ctx, m)
+			return MatchResult{Match: m}, nil, tx.UpdateMatch(ctx, m)
 		case StateReported:
 			reporterTeam := m.Team(m.ReportedBy)
 			switch {
 			case m.ReportedWinner == winner && reporterTeam == team:
-				return MatchResult{Match: m, AlreadyDone: true}, nil
+				return MatchResult{Match: m, AlreadyDone: true}, nil, nil
 			case reporterTeam == team:
 				m.ReportedBy, m.ReportedWinner = actor.UserID, winner
-				return MatchResult{Match: m}, tx.UpdateMatch(ctx, m)
+				return MatchResult{Match: m}, nil, tx.UpdateMatch(ctx, m)
 			case m.ReportedWinner == winner:
 				m.State, m.Winner = StateConfirmed, winner
-				return s.rateExisting(ctx, tx, m)
+				return s.prepareExisting(ctx, tx, m)
 			default:
 				m.State, m.DisputedBy = StateDisputed, actor.UserID
 				m.DisputeReason = fmt.Sprintf("conflicting reports: %s says %s", actor.UserID, o)
-				return MatchResult{Match: m}, tx.UpdateMatch(ctx, m)
+				return MatchResult{Match: m}, nil, tx.UpdateMatch(ctx, m)
 			}
 		case StateConfirmed, StateResolved:
 			if m.Winner == winner {
-				return MatchResult{Match: m, AlreadyDone: true}, nil
+				return MatchResult{Match: m, AlreadyDone: true}, nil, nil
 			}
-			return MatchResult{}, Errorf(CodeConflict, "match %d is already rated with another result; dispute it or ask a moderator", m.ID)
+			return MatchResult{}, nil, Errorf(CodeConflict, "match %d is already rated with another result; dispute it or ask a moderator", m.ID)
 		case StateDisputed:
-			return MatchResult{Match: m, AlreadyDone: true}, nil
+			return MatchResult{Match: m, AlreadyDone: true}, nil, nil
 		}
-		return MatchResult{}, Errorf(CodeConflict, "match %d is %s", m.ID, m.State)
+		return MatchResult{}, nil, Errorf(CodeConflict, "match %d is %s", m.ID, m.State)
 	})
 }
 
 // Confirm accepts the other side's report and rates the match. Only a player
 // of the other team (or a moderator) may confirm; confirming again answers AlreadyDone.
 func (s *Service) Confirm(ctx context.Context, actor Actor, guildID string, matchID int64) (MatchResult, error) {
-	return s.inPlayerMatch(ctx, "confirm", actor, guildID, matchID, func(tx Tx, m Match) (MatchResult, error) {
+	return s.inPlayerMatch(ctx, "confirm", actor, guildID, matchID, func(tx Tx, m Match) (MatchResult, *RatedWrite, error) {
 		team := m.Team(actor.UserID)
 		if team == 0 && !actor.Moderator {
-			return MatchResult{}, Errorf(CodeForbidden, "you are not a player of match %d", m.ID)
+			return MatchResult{}, nil, Errorf(CodeForbidden, "you are not a player of match %d", m.ID)
 		}
 		switch m.State {
 		case StateReported:
 			if team != 0 && team == m.Team(m.ReportedBy) {
-				return MatchResult{}, Errorf(CodeForbidden, "the other team must confirm match %d", m.ID)
+				return MatchResult{}, nil, Errorf(CodeForbidden, "the other team must confirm match %d", m.ID)
 			}
 			m.State, m.Winner = StateConfirmed, m.ReportedWinner
-			return s.rateExisting(ctx, tx, m)
+			return s.prepareExisting(ctx, tx, m)
 		case StateConfirmed, StateResolved:
-			return MatchResult{Match: m, AlreadyDone: true}, nil
+			return MatchResult{Match: m, AlreadyDone: true}, nil, nil
 		case StateOpen:
-			return MatchResult{}, Errorf(CodeConflict, "match %d has no report to confirm yet", m.ID)
+			return MatchResult{}, nil, Errorf(CodeConflict, "match %d has no report to confirm yet", m.ID)
 		}
-		return MatchResult{}, Errorf(CodeConflict, "match %d is %s", m.ID, m.State)
+		return MatchResult{}, nil, Errorf(CodeConflict, "match %d is %s", m.ID, m.State)
 	})
 }
 
@@ -362,20 +367,24 @@ func (s *Service) ConfirmExpired(ctx context.Context) ([]MatchResult, error) {
 	var out []MatchResult
 	for _, d := range due {
 		var res MatchResult
-		err := s.store.InTx(ctx, func(tx Tx) error {
+		saved, err := s.store.InRatedTx(ctx, func(tx Tx) (*RatedWrite, error) {
 			res = MatchResult{}
 			m, err := tx.LockMatch(ctx, d.ID)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if m.State != StateReported || m.Deadline.After(s.now()) {
 				res.Match, res.AlreadyDone = m, true
-				return nil
+				return nil, nil
 			}
 			m.State, m.Winner = StateConfirmed, m.ReportedWinner
-			res, err = s.rateExisting(ctx, tx, m)
-			return err
+			var w *RatedWrite
+			res, w, err = s.prepareExisting(ctx, tx, m)
+			return w, err
 		})
+		if saved.ID != 0 {
+			res.Match = saved
+		}
 		if err != nil {
 			return out, fmt.Errorf("ladder: confirm expired match %d: %w", d.ID, err)
 		}
@@ -399,7 +408,7 @@ func (s *Service) Dispute(ctx context.Context, actor Actor, guildID string, matc
 			return MatchResult{}, Errorf(CodeInvalid, "evidence must be an http(s) link")
 		}
 	}
-	return s.inPlayerMatch(ctx, "dispute", actor, guildID, matchID, func(tx Tx, m Match) (MatchResult, error) {
+	return s.inPlayerMatch(ctx, "dispute", actor, guildID, matchID, unrated(func(tx Tx, m Match) (MatchResult, error) {
 		if m.Team(actor.UserID) == 0 {
 			return MatchResult{}, Errorf(CodeForbidden, "you are not a player of match %d", m.ID)
 		}
@@ -416,14 +425,14 @@ func (s *Service) Dispute(ctx context.Context, actor Actor, guildID string, matc
 			return MatchResult{}, Errorf(CodeConflict, "match %d is already rated; ask a moderator to correct it", m.ID)
 		}
 		return MatchResult{}, Errorf(CodeConflict, "match %d is %s", m.ID, m.State)
-	})
+	}))
 }
 
 // Cancel ends a match that was never played (open or reported) without
 // rating it. Players of the match and moderators may cancel an open match;
 // a reported one only a moderator.
 func (s *Service) Cancel(ctx context.Context, actor Actor, guildID string, matchID int64, reason string) (MatchResult, error) {
-	return s.inPlayerMatch(ctx, "cancel", actor, guildID, matchID, func(tx Tx, m Match) (MatchResult, error) {
+	return s.inPlayerMatch(ctx, "cancel", actor, guildID, matchID, unrated(func(tx Tx, m Match) (MatchResult, error) {
 		if !actor.Moderator && (m.Team(actor.UserID) == 0 || m.State != StateOpen) {
 			return MatchResult{}, Errorf(CodeForbidden, "only a moderator can cancel match %d", m.ID)
 		}
@@ -439,7 +448,15 @@ func (s *Service) Cancel(ctx context.Context, actor Actor, guildID string, match
 			return MatchResult{Match: m}, audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "match.cancel", MatchID: m.ID, Reason: reason, At: s.now()}, matchAudit(before), matchAudit(m))
 		}
 		return MatchResult{}, Errorf(CodeConflict, "match %d is %s and cannot be cancelled", m.ID, m.State)
-	})
+	}))
+}
+
+// unrated adapts an action that never rates a match to inPlayerMatch.
+func unrated(f func(tx Tx, m Match) (MatchResult, error)) func(Tx, Match) (MatchResult, *RatedWrite, error) {
+	return func(tx Tx, m Match) (MatchResult, *RatedWrite, error) {
+		res, err := f(tx, m)
+		return res, nil, err
+	}
 }
 
 // matchAudit is the part of a match the audit log keeps.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -124,7 +125,11 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 		}
 	default:
 		m.State, m.Winner = StateResolved, winner
-		r, err := s.rateExisting(ctx, tx, m)
+		prep, w, err := s.prepareExisting(ctx, tx, m)
+		if err != nil {
+			return Correction{}, err
+		}
+		r, err := save(ctx, tx, prep, w)
 		if err != nil {
 			return Correction{}, err
 		}
@@ -283,10 +288,7 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 		if err != nil {
 			return err
 		}
-		if err := tx.UpsertPlayers(ctx, []Player{{GuildID: guildID, UserID: userID}}); err != nil {
-			return err
-		}
-		l, err := lockLadder(ctx, tx, g, q, season, model, []string{userID})
+		l, err := Ladder{Guild: g, Queue: q, Season: season}.lock(ctx, tx, model, []string{userID}, nil)
 		if err != nil {
 			return err
 		}
@@ -321,4 +323,16 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 		return Replayed{}, fmt.Errorf("ladder: %s rating: %w", kind, err)
 	}
 	return out, nil
+}
+
+// AuditStore keeps the moderators' audit log and the idempotency keys of
+// recorded results.
+type AuditStore interface {
+	AddAudit(ctx context.Context, e AuditEntry) error
+	Audit(ctx context.Context, guildID string, limit int) ([]AuditEntry, error)
+
+	// IdempotentMatch returns the match recorded under key, CodeNotFound if none.
+	IdempotentMatch(ctx context.Context, guildID, key string) (int64, error)
+	// SaveIdempotency records key → matchID; an existing key gives CodeConflict.
+	SaveIdempotency(ctx context.Context, guildID, key string, matchID int64, at time.Time) error
 }

@@ -2,7 +2,6 @@ package ladder
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
@@ -29,10 +28,6 @@ type ResultInput struct {
 	Source string
 }
 
-// errIdempotencyRace makes RecordResult re-read a key another request
-// claimed at the same moment.
-var errIdempotencyRace = errors.New("idempotency key claimed concurrently")
-
 // RecordResult records a finished match as confirmed and rates it, all in
 // one transaction. With an idempotency key already used it records nothing
 // and answers the first result with AlreadyDone.
@@ -52,65 +47,111 @@ func (s *Service) RecordResult(ctx context.Context, in ResultInput) (MatchResult
 	if source == "" {
 		source = "api"
 	}
-	for attempt := 0; ; attempt++ {
-		var res MatchResult
-		err := s.store.InTx(ctx, func(tx Tx) error {
-			res = MatchResult{}
-			if in.IdempotencyKey != "" {
-				id, err := tx.IdempotentMatch(ctx, in.GuildID, in.IdempotencyKey)
-				if err == nil {
-					res, err = matchResult(ctx, tx, id)
-					res.AlreadyDone = true
-					return err
-				}
-				if !isCode(err, CodeNotFound) {
-					return err
-				}
+	var res MatchResult
+	saved, err := s.store.InRatedTx(ctx, func(tx Tx) (*RatedWrite, error) {
+		res = MatchResult{}
+		done, err := idempotent(ctx, tx, in.GuildID, in.IdempotencyKey)
+		if err != nil || done.AlreadyDone {
+			res = done
+			return nil, err
+		}
+		// One read finds the ladder and locks the players' rows.
+		users := append(slices.Clone(in.Team1), in.Team2...)
+		slices.Sort(users)
+		l, rows, err := tx.LockLadder(ctx, in.GuildID, in.Queue, users)
+		if isCode(err, CodeNotFound) && in.Queue == "" {
+			// A guild's first result: create it with its default queue.
+			if _, err := ensureGuild(ctx, tx, in.GuildID, now); err != nil {
+				return nil, err
 			}
-			// One read finds the ladder and locks the players' rows.
-			users := append(slices.Clone(in.Team1), in.Team2...)
-			slices.Sort(users)
-			l, rows, err := tx.LockLadder(ctx, in.GuildID, in.Queue, users)
-			if isCode(err, CodeNotFound) && in.Queue == "" {
-				// A guild's first result: create it with its default queue.
-				if _, err := ensureGuild(ctx, tx, in.GuildID, now); err != nil {
-					return err
-				}
-				l, rows, err = tx.LockLadder(ctx, in.GuildID, in.Queue, users)
-			}
-			if err != nil {
-				return err
-			}
-			q := l.Queue
-			if len(in.Team1) != q.TeamSize || len(in.Team2) != q.TeamSize {
-				return Errorf(CodeInvalid, "queue %s is %dv%d, not %dv%d", q.Name, q.TeamSize, q.TeamSize, len(in.Team1), len(in.Team2))
-			}
-			if len(in.Names) > 0 {
-				if err := upsertNames(ctx, tx, in.GuildID, in.Team1, in.Team2, in.Names); err != nil {
-					return err
-				}
-			}
-			m := Match{
-				GuildID: in.GuildID, QueueID: q.ID, SeasonID: l.Season.ID,
-				Teams: [2][]string{slices.Clone(in.Team1), slices.Clone(in.Team2)},
-				State: StateConfirmed, Winner: in.Winner, CreatedAt: now, PlayedAt: at, Source: source,
-				ReportedWinner: NoResult,
-			}
-			// Rating is the last thing this transaction does.
-			res, err = s.rateLocked(ctx, tx, l, rows, m, in.IdempotencyKey, true)
-			if isCode(err, CodeConflict) && in.IdempotencyKey != "" {
-				return errIdempotencyRace
-			}
-			return err
-		})
-		if errors.Is(err, errIdempotencyRace) && attempt < 3 {
-			continue
+			l, rows, err = tx.LockLadder(ctx, in.GuildID, in.Queue, users)
 		}
 		if err != nil {
-			return MatchResult{}, fmt.Errorf("ladder: record result: %w", err)
+			return nil, err
 		}
-		return res, nil
+		if len(in.Names) > 0 {
+			if err := upsertNames(ctx, tx, in.GuildID, in.Team1, in.Team2, in.Names); err != nil {
+				return nil, err
+			}
+		}
+		var w *RatedWrite
+		res, w, err = s.rateNew(ctx, tx, l, rows, in.Team1, in.Team2, in.Winner, at, source, in.IdempotencyKey)
+		return w, err
+	})
+	if isCode(err, CodeConflict) && in.IdempotencyKey != "" {
+		// Another request took the key between the check and the write:
+		// answer what it recorded.
+		var rerr error
+		res, rerr = s.idempotentResult(ctx, in.GuildID, in.IdempotencyKey)
+		if rerr == nil {
+			return res, nil
+		}
 	}
+	if err != nil {
+		return MatchResult{}, fmt.Errorf("ladder: record result: %w", err)
+	}
+	if saved.ID != 0 {
+		res.Match = saved
+	}
+	return res, nil
+}
+
+// idempotent is where a keyed result is found to be done already: it
+// answers the recorded result with AlreadyDone, or the zero result when key
+// is "" or unused.
+func idempotent(ctx context.Context, tx Tx, guildID, key string) (MatchResult, error) {
+	id, used, err := keyUsed(ctx, tx, guildID, key)
+	if err != nil || !used {
+		return MatchResult{}, err
+	}
+	res, err := matchResult(ctx, tx, id)
+	res.AlreadyDone = true
+	return res, err
+}
+
+// keyUsed reports whether a result was recorded under key ("" is never
+// used) and which match it was.
+func keyUsed(ctx context.Context, tx Tx, guildID, key string) (int64, bool, error) {
+	if key == "" {
+		return 0, false, nil
+	}
+	id, err := tx.IdempotentMatch(ctx, guildID, key)
+	if isCode(err, CodeNotFound) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+// idempotentResult is idempotent outside a transaction, once the key is
+// known to be taken.
+func (s *Service) idempotentResult(ctx context.Context, guildID, key string) (MatchResult, error) {
+	var res MatchResult
+	err := s.store.InTx(ctx, func(tx Tx) error {
+		var err error
+		res, err = idempotent(ctx, tx, guildID, key)
+		return err
+	})
+	if err == nil && !res.AlreadyDone {
+		err = Errorf(CodeConflict, "idempotency key %q already used", key)
+	}
+	return res, err
+}
+
+// rateNew prepares a new confirmed match of ladder l between team1 and
+// team2, whose players' existing rows are locked (rows), for RecordResult
+// and ImportMatches.
+func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, team1, team2 []string, winner int, at time.Time, source, key string) (MatchResult, *RatedWrite, error) {
+	q := l.Queue
+	if len(team1) != q.TeamSize || len(team2) != q.TeamSize {
+		return MatchResult{}, nil, Errorf(CodeInvalid, "queue %s is %dv%d, not %dv%d", q.Name, q.TeamSize, q.TeamSize, len(team1), len(team2))
+	}
+	m := Match{
+		GuildID: l.Guild.ID, QueueID: q.ID, SeasonID: l.Season.ID,
+		Teams: [2][]string{slices.Clone(team1), slices.Clone(team2)},
+		State: StateConfirmed, Winner: winner, CreatedAt: s.now(), PlayedAt: at, Source: source,
+		ReportedWinner: NoResult,
+	}
+	return s.prepare(ctx, tx, l, rows, m, key)
 }
 
 func validateResult(in ResultInput) error {
@@ -157,59 +198,44 @@ func upsertNames(ctx context.Context, tx Tx, guildID string, team1, team2 []stri
 	return tx.UpsertPlayers(ctx, ps)
 }
 
-// rate rates m, a new match (ID 0, inserted) or a stored, locked one
-// (updated), whose Winner, PlayedAt and rated State are set: it locks the
-// players' rows, applies the model and writes the match, the log rows and
-// the ratings together, appending the match to the end of the log.
-func (s *Service) rate(ctx context.Context, tx Tx, lad Ladder, m Match, idempotencyKey string) (MatchResult, error) {
-	users := m.Players()
-	slices.Sort(users)
-	rows, err := tx.LockRatings(ctx, Key{QueueID: lad.Queue.ID, SeasonID: lad.Season.ID}, users)
+// prepare rates m, a new match (ID 0, to insert) or a stored, locked one
+// (to update), whose Winner, PlayedAt and rated State are set: it locks the
+// players' rows in ladder l (rows, when not nil, are the ones LockLadder
+// locked already), applies the model and returns the write that appends m
+// to the end of the log, and the result it answers once written.
+func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m Match, key string) (MatchResult, *RatedWrite, error) {
+	model, err := modelFor(l.Queue)
 	if err != nil {
-		return MatchResult{}, err
+		return MatchResult{}, nil, err
 	}
-	return s.rateLocked(ctx, tx, lad, rows, m, idempotencyKey, false)
-}
-
-// rateLocked is rate once the existing rows of m's players are locked
-// (LockRatings or LockLadder); last says that the transaction does nothing
-// after it (RatedWrite.Last).
-func (s *Service) rateLocked(ctx context.Context, tx Tx, lad Ladder, rows []Rating, m Match, idempotencyKey string, last bool) (MatchResult, error) {
-	model, err := modelFor(lad.Queue)
+	lk, err := l.lock(ctx, tx, model, m.Players(), rows)
 	if err != nil {
-		return MatchResult{}, err
-	}
-	l, err := completeLadder(ctx, tx, lad.Guild, lad.Queue, lad.Season, model, m.Players(), rows)
-	if err != nil {
-		return MatchResult{}, err
+		return MatchResult{}, nil, err
 	}
 	m.Seq, m.RatedAt = 0, s.now()
-	changes := l.apply(&m)
-	w := RatedWrite{Match: m, Changes: changes, Ratings: l.sorted(), IdempotencyKey: idempotencyKey, At: s.now(), Last: last}
-	if m, err = tx.SaveRated(ctx, w); err != nil {
-		return MatchResult{}, err
-	}
-	for i := range changes {
-		changes[i].MatchID, changes[i].Seq = m.ID, m.Seq
-	}
-	return MatchResult{Match: m, Changes: deltas(model, changes)}, nil
+	changes := lk.apply(&m)
+	w := &RatedWrite{Match: m, Changes: changes, Ratings: lk.sorted(), IdempotencyKey: key, At: s.now()}
+	return MatchResult{Match: m, Changes: deltas(model, changes)}, w, nil
 }
 
-// rateExisting rates a stored, locked match (confirm, resolve).
-func (s *Service) rateExisting(ctx context.Context, tx Tx, m Match) (MatchResult, error) {
-	q, err := tx.Queue(ctx, m.QueueID)
+// save writes a prepared rating in tx, for the paths that go on after it
+// (moderation, import); the others hand w to Store.InRatedTx.
+func save(ctx context.Context, tx Tx, res MatchResult, w *RatedWrite) (MatchResult, error) {
+	m, err := tx.SaveRated(ctx, *w)
 	if err != nil {
 		return MatchResult{}, err
 	}
-	g, err := tx.Guild(ctx, m.GuildID)
+	res.Match = m
+	return res, nil
+}
+
+// prepareExisting is prepare for a stored, locked match (confirm, resolve).
+func (s *Service) prepareExisting(ctx context.Context, tx Tx, m Match) (MatchResult, *RatedWrite, error) {
+	l, err := tx.LadderOf(ctx, m.QueueID, m.SeasonID)
 	if err != nil {
-		return MatchResult{}, err
+		return MatchResult{}, nil, err
 	}
-	season, err := seasonByID(ctx, tx, m.GuildID, m.SeasonID)
-	if err != nil {
-		return MatchResult{}, err
-	}
-	return s.rate(ctx, tx, Ladder{Guild: g, Queue: q, Season: season}, m, "")
+	return s.prepare(ctx, tx, l, nil, m, "")
 }
 
 func seasonByID(ctx context.Context, tx Tx, guildID string, id int64) (Season, error) {
@@ -232,66 +258,69 @@ type locked struct {
 	rows  map[string]*Rating
 }
 
-// lockLadder locks the rows of users in ladder (q, season), creating the
-// missing ones first: carried over from the previous season's row when there
-// is one (SPEC 4), else the model's new-player state.
-func lockLadder(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model rating.Model, users []string) (*locked, error) {
-	sorted := slices.Clone(users)
-	slices.Sort(sorted)
-	rows, err := tx.LockRatings(ctx, Key{QueueID: q.ID, SeasonID: season.ID}, sorted)
-	if err != nil {
-		return nil, err
-	}
-	return completeLadder(ctx, tx, g, q, season, model, sorted, rows)
-}
-
-// completeLadder is lockLadder once rows, the existing rows of users, are
-// locked: it creates and locks the missing ones.
-func completeLadder(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model rating.Model, users []string, rows []Rating) (*locked, error) {
-	k := Key{QueueID: q.ID, SeasonID: season.ID}
+// lock is the one place that locks and creates rating rows: it locks the
+// rows of users in ladder l, creating the missing ones first, carried over
+// from the previous season's row when there is one (SPEC 4), else the
+// model's new-player state. have, when not nil, are the existing rows of
+// users, locked already (LockLadder).
+func (l Ladder) lock(ctx context.Context, tx Tx, model rating.Model, users []string, have []Rating) (*locked, error) {
+	k := l.Key()
 	sorted := slices.Clone(users)
 	slices.Sort(sorted)
 	var err error
-	if len(rows) < len(sorted) {
+	if have == nil {
+		if have, err = tx.LockRatings(ctx, k, sorted); err != nil {
+			return nil, err
+		}
+	}
+	if len(have) < len(sorted) {
 		ps := make([]Player, len(sorted))
 		for i, u := range sorted {
-			ps[i] = Player{GuildID: g.ID, UserID: u}
+			ps[i] = Player{GuildID: l.Guild.ID, UserID: u}
 		}
 		if err := tx.UpsertPlayers(ctx, ps); err != nil {
 			return nil, err
 		}
-		if err := createRatings(ctx, tx, g, q, season, model, sorted, rows); err != nil {
+		if err := l.create(ctx, tx, model, sorted, have); err != nil {
 			return nil, err
 		}
-		if rows, err = tx.LockRatings(ctx, k, sorted); err != nil {
+		if have, err = tx.LockRatings(ctx, k, sorted); err != nil {
 			return nil, err
 		}
-		if len(rows) != len(sorted) {
-			return nil, fmt.Errorf("lock ratings: got %d rows for %d players", len(rows), len(sorted))
+		if len(have) != len(sorted) {
+			return nil, fmt.Errorf("lock ratings: got %d rows for %d players", len(have), len(sorted))
 		}
 	}
-	l := &locked{guild: g, model: model, rows: make(map[string]*Rating, len(rows))}
-	for i := range rows {
-		l.rows[rows[i].UserID] = &rows[i]
+	lk := &locked{guild: l.Guild, model: model, rows: make(map[string]*Rating, len(have))}
+	for i := range have {
+		lk.rows[have[i].UserID] = &have[i]
 	}
-	return l, nil
+	return lk, nil
 }
 
-func createRatings(ctx context.Context, tx Tx, g Guild, q Queue, season Season, model rating.Model, users []string, have []Rating) error {
+// Key identifies the ladder's rating rows.
+func (l Ladder) Key() Key { return Key{QueueID: l.Queue.ID, SeasonID: l.Season.ID} }
+
+// create inserts the rows of those users that have none (have are the
+// existing ones), as lock describes.
+func (l Ladder) create(ctx context.Context, tx Tx, model rating.Model, users []string, have []Rating) error {
 	var missing []string
 	for _, u := range users {
 		if !slices.ContainsFunc(have, func(r Rating) bool { return r.UserID == u }) {
 			missing = append(missing, u)
 		}
 	}
+	if len(missing) == 0 {
+		return nil
+	}
 	prev := map[string]rating.State{}
-	if season.Number > 1 {
-		ps, err := tx.Season(ctx, g.ID, season.Number-1)
+	if l.Season.Number > 1 {
+		ps, err := tx.Season(ctx, l.Guild.ID, l.Season.Number-1)
 		if err != nil && !isCode(err, CodeNotFound) {
 			return err
 		}
 		if err == nil {
-			old, err := tx.Ratings(ctx, Key{QueueID: q.ID, SeasonID: ps.ID}, missing)
+			old, err := tx.Ratings(ctx, Key{QueueID: l.Queue.ID, SeasonID: ps.ID}, missing)
 			if err != nil {
 				return err
 			}
@@ -305,13 +334,13 @@ func createRatings(ctx context.Context, tx Tx, g Guild, q Queue, season Season, 
 	for _, u := range missing {
 		st := fresh
 		if p, ok := prev[u]; ok {
-			st = CarryOver(p, fresh, g.SeasonCarry)
+			st = CarryOver(p, fresh, l.Guild.SeasonCarry)
 		}
-		r := Rating{QueueID: q.ID, SeasonID: season.ID, UserID: u, State: st, Base: st}
-		refresh(&r, model, g.PlacementGames)
+		r := Rating{QueueID: l.Queue.ID, SeasonID: l.Season.ID, UserID: u, State: st, Base: st}
+		refresh(&r, model, l.Guild.PlacementGames)
 		rs = append(rs, r)
 	}
-	return tx.InsertRatings(ctx, g.ID, rs)
+	return tx.InsertRatings(ctx, l.Guild.ID, rs)
 }
 
 // refresh recomputes the derived columns of a rating row.

@@ -19,30 +19,14 @@ func (s *Service) Seasons(ctx context.Context, guildID string) ([]Season, error)
 	return ss, nil
 }
 
-// playerNamer is implemented by stores that read many display names in one
-// query; PlayerNames falls back to one lookup per player without it.
-type playerNamer interface {
-	PlayerNames(ctx context.Context, guildID string, userIDs []string) (map[string]string, error)
-}
-
 // PlayerNames returns the display names of the guild's known players among
 // userIDs; unknown players are absent from the map.
 func (s *Service) PlayerNames(ctx context.Context, guildID string, userIDs []string) (map[string]string, error) {
-	if n, ok := s.store.(playerNamer); ok {
-		return n.PlayerNames(ctx, guildID, userIDs)
+	names, err := s.store.PlayerNames(ctx, guildID, userIDs)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: player names: %w", err)
 	}
-	out := make(map[string]string, len(userIDs))
-	for _, u := range userIDs {
-		p, err := s.store.Player(ctx, guildID, u)
-		if isCode(err, CodeNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		out[u] = p.Name
-	}
-	return out, nil
+	return names, nil
 }
 
 // CurrentStandings returns the displayed rating of each of userIDs in a

@@ -187,3 +187,12 @@ func (c *tokenCache) clear() {
 	defer c.mu.Unlock()
 	c.m = nil
 }
+
+// TokenStore keeps API tokens, hashed.
+type TokenStore interface {
+	CreateToken(ctx context.Context, t Token) (Token, error)
+	Tokens(ctx context.Context, guildID string) ([]Token, error)
+	TokenByHash(ctx context.Context, hash []byte) (Token, error)
+	// RevokeToken revokes the guild's live token called name; CodeNotFound if none.
+	RevokeToken(ctx context.Context, guildID, name string, at time.Time) error
+}

@@ -10,14 +10,13 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/ladderbot/ladderbot/ladder"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 )
 
 // pgTx is a PostgreSQL transaction on one pooled connection that begins
 // lazily, so that BEGIN travels with the first statement, and that may
-// commit with its last write (ladder.RatedWrite.Last). Recording a result
+// commit with its last write (InRatedTx). Recording a result
 // is then two round trips: BEGIN with the statement that reads the ladder
 // and locks the rows, and the write with COMMIT. Statements through gorm
 // send BEGIN first on their own when it has not been sent yet.
@@ -59,7 +58,7 @@ var errCommitted = errors.New("storage: statement after the transaction's last w
 
 // inTxPG runs fn once in a pgTx: it commits when fn returns nil (unless a
 // last write committed already) and rolls back otherwise.
-func (db *DB) inTxPG(ctx context.Context, fn func(ladder.Tx) error) (err error) {
+func (db *DB) inTxPG(ctx context.Context, fn func(*tx) error) (err error) {
 	conn, err := db.sql.Conn(ctx)
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-var _ ladder.QueueTx = (*tx)(nil)
+var _ ladder.QueueStore = (*tx)(nil)
 
 type ticketRow struct {
 	ID        int64 `gorm:"primaryKey"`
@@ -57,7 +57,7 @@ func (banRow) TableName() string { return "queue_bans" }
 // ("LB"); the second is the queue ID.
 const queueLockClass = 0x4c42
 
-// LockQueue implements ladder.QueueTx: pg_advisory_xact_lock on PostgreSQL,
+// LockQueue implements ladder.QueueStore: pg_advisory_xact_lock on PostgreSQL,
 // released when the transaction ends; nothing on SQLite, whose immediate
 // transactions already hold the database's write lock.
 func (t *tx) LockQueue(ctx context.Context, queueID int64) error {
@@ -92,7 +92,7 @@ func (t *tx) withMembers(ctx context.Context, rows []ticketRow) ([]ladder.Ticket
 	return out, nil
 }
 
-// Tickets implements ladder.QueueTx.
+// Tickets implements ladder.QueueStore.
 func (t *tx) Tickets(ctx context.Context, queueID int64) ([]ladder.Ticket, error) {
 	var rows []ticketRow
 	if err := t.q(ctx).Where("queue_id = ?", queueID).Order("joined_at, id").Find(&rows).Error; err != nil {
@@ -101,15 +101,15 @@ func (t *tx) Tickets(ctx context.Context, queueID int64) ([]ladder.Ticket, error
 	return t.withMembers(ctx, rows)
 }
 
-// TicketOf implements ladder.QueueTx.
+// TicketOf implements ladder.QueueStore.
 func (t *tx) TicketOf(ctx context.Context, guildID, userID string) (ladder.Ticket, error) {
 	var m ticketMemberRow
 	if err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Take(&m).Error; err != nil {
-		return ladder.Ticket{}, wrap("queue ticket", err, "you are not in a queue")
+		return ladder.Ticket{}, wrap("queue ticket", err, "queue ticket not found")
 	}
 	var r ticketRow
 	if err := t.q(ctx).Where("id = ?", m.EntryID).Take(&r).Error; err != nil {
-		return ladder.Ticket{}, wrap("queue ticket", err, "you are not in a queue")
+		return ladder.Ticket{}, wrap("queue ticket", err, "queue ticket not found")
 	}
 	ts, err := t.withMembers(ctx, []ticketRow{r})
 	if err != nil {
@@ -118,31 +118,31 @@ func (t *tx) TicketOf(ctx context.Context, guildID, userID string) (ladder.Ticke
 	return ts[0], nil
 }
 
-// AddTicket implements ladder.QueueTx. The unique (guild, user) index of
+// AddTicket implements ladder.QueueStore. The unique (guild, user) index of
 // queue_entry_members turns a second ticket of a player into CodeConflict.
 func (t *tx) AddTicket(ctx context.Context, tk ladder.Ticket) (ladder.Ticket, error) {
 	r := ticketRow{GuildID: tk.GuildID, QueueID: tk.QueueID, ChannelID: tk.ChannelID, JoinedAt: tk.JoinedAt.UTC(), ExpiresAt: tk.ExpiresAt.UTC()}
 	if err := t.q(ctx).Create(&r).Error; err != nil {
-		return ladder.Ticket{}, wrap("add ticket", err, "already queued")
+		return ladder.Ticket{}, wrap("add ticket", err, "queue ticket exists")
 	}
 	ms := make([]ticketMemberRow, len(tk.UserIDs))
 	for i, u := range tk.UserIDs {
 		ms[i] = ticketMemberRow{EntryID: r.ID, GuildID: tk.GuildID, UserID: u}
 	}
 	if err := t.q(ctx).Create(&ms).Error; err != nil {
-		return ladder.Ticket{}, wrap("add ticket", err, "a player of this party is already queued")
+		return ladder.Ticket{}, wrap("add ticket", err, "queue ticket member exists")
 	}
 	tk.ID = r.ID
 	return tk, nil
 }
 
-// AddTicketMember implements ladder.QueueTx.
+// AddTicketMember implements ladder.QueueStore.
 func (t *tx) AddTicketMember(ctx context.Context, tk ladder.Ticket, userID string) error {
 	m := ticketMemberRow{EntryID: tk.ID, GuildID: tk.GuildID, UserID: userID}
-	return wrap("add ticket member", t.q(ctx).Create(&m).Error, "already queued")
+	return wrap("add ticket member", t.q(ctx).Create(&m).Error, "queue ticket member exists")
 }
 
-// DeleteTickets implements ladder.QueueTx.
+// DeleteTickets implements ladder.QueueStore.
 func (t *tx) DeleteTickets(ctx context.Context, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
@@ -153,7 +153,7 @@ func (t *tx) DeleteTickets(ctx context.Context, ids []int64) error {
 	return wrap("delete tickets", t.q(ctx).Where("id IN ?", ids).Delete(&ticketRow{}).Error, "")
 }
 
-// ExpiredTickets implements ladder.QueueTx.
+// ExpiredTickets implements ladder.QueueStore.
 func (t *tx) ExpiredTickets(ctx context.Context, before time.Time, limit int) ([]ladder.Ticket, error) {
 	var rows []ticketRow
 	if err := t.q(ctx).Where("expires_at < ?", before.UTC()).Order("expires_at, id").Limit(max(limit, 1)).Find(&rows).Error; err != nil {
@@ -162,7 +162,7 @@ func (t *tx) ExpiredTickets(ctx context.Context, before time.Time, limit int) ([
 	return t.withMembers(ctx, rows)
 }
 
-// ActivePlayers implements ladder.QueueTx with the partial unique index of
+// ActivePlayers implements ladder.QueueStore with the partial unique index of
 // match_players over active rows.
 func (t *tx) ActivePlayers(ctx context.Context, guildID string, userIDs []string) ([]string, error) {
 	if len(userIDs) == 0 {
@@ -174,7 +174,7 @@ func (t *tx) ActivePlayers(ctx context.Context, guildID string, userIDs []string
 	return users, wrap("active players", err, "")
 }
 
-// QueuesWithTickets implements ladder.QueueTx.
+// QueuesWithTickets implements ladder.QueueStore.
 func (t *tx) QueuesWithTickets(ctx context.Context) ([]int64, error) {
 	var ids []int64
 	err := t.q(ctx).Model(&ticketRow{}).Distinct("queue_id").Order("queue_id").Pluck("queue_id", &ids).Error
@@ -186,48 +186,48 @@ func inviteOf(r inviteRow) ladder.Invite {
 		ChannelID: r.ChannelID, CreatedAt: r.CreatedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()}
 }
 
-// AddInvite implements ladder.QueueTx.
+// AddInvite implements ladder.QueueStore.
 func (t *tx) AddInvite(ctx context.Context, in ladder.Invite) (ladder.Invite, error) {
 	r := inviteRow{GuildID: in.GuildID, QueueID: in.QueueID, FromUser: in.From, ToUser: in.To, ChannelID: in.ChannelID,
 		CreatedAt: in.CreatedAt.UTC(), ExpiresAt: in.ExpiresAt.UTC()}
 	if err := t.q(ctx).Create(&r).Error; err != nil {
-		return ladder.Invite{}, wrap("add invite", err, "an invitation is already pending")
+		return ladder.Invite{}, wrap("add invite", err, "party invite exists")
 	}
 	return inviteOf(r), nil
 }
 
-// InviteTo implements ladder.QueueTx.
+// InviteTo implements ladder.QueueStore.
 func (t *tx) InviteTo(ctx context.Context, guildID, userID string) (ladder.Invite, error) {
 	var r inviteRow
 	if err := t.q(ctx).Where("guild_id = ? AND to_user = ?", guildID, userID).Take(&r).Error; err != nil {
-		return ladder.Invite{}, wrap("invite", err, "no party invitation is waiting for you")
+		return ladder.Invite{}, wrap("invite", err, "party invite not found")
 	}
 	return inviteOf(r), nil
 }
 
-// DeleteInvites implements ladder.QueueTx.
+// DeleteInvites implements ladder.QueueStore.
 func (t *tx) DeleteInvites(ctx context.Context, guildID, userID string) error {
 	err := t.q(ctx).Where("guild_id = ? AND (from_user = ? OR to_user = ?)", guildID, userID, userID).Delete(&inviteRow{}).Error
 	return wrap("delete invites", err, "")
 }
 
-// DeleteExpiredInvites implements ladder.QueueTx.
+// DeleteExpiredInvites implements ladder.QueueStore.
 func (t *tx) DeleteExpiredInvites(ctx context.Context, before time.Time) (int, error) {
 	res := t.q(ctx).Where("expires_at < ?", before.UTC()).Delete(&inviteRow{})
 	return int(res.RowsAffected), wrap("delete expired invites", res.Error, "")
 }
 
-// Ban implements ladder.QueueTx.
+// Ban implements ladder.QueueStore.
 func (t *tx) Ban(ctx context.Context, guildID, userID string) (ladder.QueueBan, error) {
 	var r banRow
 	if err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Take(&r).Error; err != nil {
-		return ladder.QueueBan{}, wrap("queue ban", err, "not banned from the queue")
+		return ladder.QueueBan{}, wrap("queue ban", err, "queue ban not found")
 	}
 	return ladder.QueueBan{GuildID: r.GuildID, UserID: r.UserID, Until: tv(r.Until), Reason: r.Reason,
 		BannedBy: r.BannedBy, CreatedAt: r.CreatedAt.UTC()}, nil
 }
 
-// SaveBan implements ladder.QueueTx.
+// SaveBan implements ladder.QueueStore.
 func (t *tx) SaveBan(ctx context.Context, b ladder.QueueBan) error {
 	r := banRow{GuildID: b.GuildID, UserID: b.UserID, Until: nt(b.Until), Reason: b.Reason, BannedBy: b.BannedBy, CreatedAt: b.CreatedAt.UTC()}
 	err := t.q(ctx).Clauses(clause.OnConflict{
@@ -237,8 +237,8 @@ func (t *tx) SaveBan(ctx context.Context, b ladder.QueueBan) error {
 	return wrap("save ban", err, "")
 }
 
-// DeleteBan implements ladder.QueueTx.
+// DeleteBan implements ladder.QueueStore.
 func (t *tx) DeleteBan(ctx context.Context, guildID, userID string) error {
 	res := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Delete(&banRow{})
-	return wrap("delete ban", found(res), "<@"+userID+"> is not banned from the queue")
+	return wrap("delete ban", found(res), "queue ban not found")
 }

@@ -107,7 +107,7 @@ func TestQueue(t *testing.T) {
 			e := newEnv(t, b)
 			res := join(t, e, user(1))
 			err := e.db.InTx(e.ctx, func(tx ladder.Tx) error {
-				_, err := tx.(ladder.QueueTx).AddTicket(e.ctx, ladder.Ticket{GuildID: guild, QueueID: res.Queue.ID,
+				_, err := tx.AddTicket(e.ctx, ladder.Ticket{GuildID: guild, QueueID: res.Queue.ID,
 					UserIDs: []string{user(1)}, JoinedAt: e.clock.Now(), ExpiresAt: e.clock.Now().Add(time.Hour)})
 				return err
 			})

@@ -165,6 +165,28 @@ func (db *DB) Gorm() *gorm.DB { return db.db }
 // when the database reports a serialization failure, a deadlock or a busy lock,
 // or when on PostgreSQL the connection failed before BEGIN was answered.
 func (db *DB) InTx(ctx context.Context, fn func(ladder.Tx) error) error {
+	return db.inTx(ctx, func(t *tx) error { return fn(t) })
+}
+
+// InRatedTx implements ladder.Store: the rated write is the transaction's
+// last statement, so on PostgreSQL COMMIT travels with it and a result
+// costs two round trips (BEGIN with the first read, the write with COMMIT).
+func (db *DB) InRatedTx(ctx context.Context, fn func(ladder.Tx) (*ladder.RatedWrite, error)) (ladder.Match, error) {
+	var saved ladder.Match
+	err := db.inTx(ctx, func(t *tx) error {
+		saved = ladder.Match{}
+		w, err := fn(t)
+		if err != nil || w == nil {
+			return err
+		}
+		saved, err = t.saveRated(ctx, *w, true)
+		return err
+	})
+	return saved, err
+}
+
+// inTx is the one place that retries transactions (InTx, InRatedTx).
+func (db *DB) inTx(ctx context.Context, fn func(*tx) error) error {
 	var err error
 	for attempt := range 5 {
 		if db.dialect == Postgres {
@@ -178,6 +200,7 @@ func (db *DB) InTx(ctx context.Context, fn func(ladder.Tx) error) error {
 			return unavailable(err)
 		}
 		db.log.DebugContext(ctx, "storage: retrying transaction", "attempt", attempt+1, "err", err)
+		// Back off so that the transaction that won the conflict can finish.
 		time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
 	}
 	return unavailable(err)

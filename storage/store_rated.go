@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -113,6 +113,30 @@ func (t *tx) Ladder(ctx context.Context, guildID, queue string) (ladder.Ladder, 
 	return l.ladder()
 }
 
+// LadderOf implements ladder.RatingStore in one read.
+func (t *tx) LadderOf(ctx context.Context, queueID, seasonID int64) (ladder.Ladder, error) {
+	rows, err := t.q(ctx).Raw(`SELECT `+ladderColumns+`
+FROM queues q
+JOIN guilds g ON g.id = q.guild_id
+JOIN seasons s ON s.id = ? AND s.guild_id = g.id
+WHERE q.id = ?`, seasonID, queueID).Rows()
+	if err != nil {
+		return ladder.Ladder{}, wrap("ladder of", err, "")
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return ladder.Ladder{}, wrap("ladder of", err, "")
+		}
+		return ladder.Ladder{}, ladder.Errorf(ladder.CodeNotFound, "queue %d or season %d not found", queueID, seasonID)
+	}
+	var l ladderRow
+	if err := rows.Scan(l.ptrs()...); err != nil {
+		return ladder.Ladder{}, wrap("ladder of", err, "")
+	}
+	return l.ladder()
+}
+
 // LockLadder implements ladder.Tx: when some of the players have rows, it
 // is one statement; when none has, it is Ladder.
 func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []string) (ladder.Ladder, []ladder.Rating, error) {
@@ -183,8 +207,14 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 // a single statement (data-modifying CTEs), so a result costs three round
 // trips in all: read the ladder, lock the rows, write.
 func (t *tx) SaveRated(ctx context.Context, w ladder.RatedWrite) (ladder.Match, error) {
-	if t.dialect == Postgres && w.Match.ID == 0 {
-		return t.saveRatedPG(ctx, w)
+	return t.saveRated(ctx, w, false)
+}
+
+// saveRated is SaveRated; last, on PostgreSQL, commits the transaction
+// with the write (InRatedTx).
+func (t *tx) saveRated(ctx context.Context, w ladder.RatedWrite, last bool) (ladder.Match, error) {
+	if t.dialect == Postgres {
+		return t.saveRatedPG(ctx, w, last)
 	}
 	m := w.Match
 	seq, err := t.NextSeq(ctx)
@@ -269,29 +299,45 @@ var (
 		"int", "int", "int", "int", "boolean", "double precision", "double precision", "boolean"}
 )
 
-func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite) (ladder.Match, error) {
+// saveRatedPG is SaveRated on PostgreSQL in one statement of data-modifying
+// CTEs: the match (inserted, or updated when it has an ID), its players,
+// the log rows, the ratings and the idempotency key. last sends COMMIT in
+// the same round trip (InRatedTx).
+func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (ladder.Match, error) {
 	m := w.Match
 	r := toMatchRow(m)
 	var b sqlBuilder
-	b.sql(`WITH m AS (INSERT INTO matches (guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, quality,
+	if m.ID == 0 {
+		b.sql(`WITH m AS (INSERT INTO matches (guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, quality,
  created_at, played_at, reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id)
  VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rating_seq'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
-		r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, r.PTeam1, r.Quality,
-		r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy, r.DisputeReason, r.Evidence,
-		r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID)
-	b.sql(`, mp AS (INSERT INTO match_players (match_id, guild_id, user_id, team, seat, active) SELECT m.id, ?, v.u, v.t, v.s, ? FROM m, (VALUES `,
-		m.GuildID, m.State.Active())
-	first := true
-	for team, us := range m.Teams {
-		for seat, u := range us {
-			if !first {
-				b.WriteByte(',')
+			r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, r.PTeam1, r.Quality,
+			r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy, r.DisputeReason, r.Evidence,
+			r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID)
+		b.sql(`, mp AS (INSERT INTO match_players (match_id, guild_id, user_id, team, seat, active) SELECT m.id, ?, v.u, v.t, v.s, ? FROM m, (VALUES `,
+			m.GuildID, m.State.Active())
+		first := true
+		for team, us := range m.Teams {
+			for seat, u := range us {
+				if !first {
+					b.WriteByte(',')
+				}
+				first = false
+				b.values(playerCasts, u, team+1, seat)
 			}
-			first = false
-			b.values(playerCasts, u, team+1, seat)
 		}
+		b.WriteString(`) v(u, t, s))`)
+	} else {
+		// As UpdateMatch: every mutable field; a rated match is neither
+		// active nor disputed any more.
+		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = nextval('rating_seq'), p_team1 = ?, quality = ?, played_at = ?,
+ reported_by = ?, reported_winner = ?, deadline = ?, disputed_by = ?, dispute_reason = ?, evidence = ?, rated_at = ?, resolved_by = ?,
+ source = ?, channel_id = ? WHERE id = ? RETURNING id, seq)`,
+			r.State, r.Winner, r.PTeam1, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
+			r.DisputeReason, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.ID)
+		b.sql(`, mp AS (UPDATE match_players SET active = false FROM m WHERE match_players.match_id = m.id AND match_players.active)
+, dp AS (UPDATE disputes SET resolved_at = ? FROM m WHERE disputes.match_id = m.id AND disputes.resolved_at IS NULL)`, time.Now().UTC())
 	}
-	b.WriteString(`) v(u, t, s))`)
 	if len(w.Changes) > 0 {
 		b.sql(`, c AS (INSERT INTO rating_changes (seq, queue_id, season_id, match_id, user_id, team, kind,
  before_rating, before_dev, before_games, before_last_at, before_recent, after_rating, after_dev, after_games, after_last_at, after_recent,
@@ -339,7 +385,7 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite) (ladder.Match
 	if t.pg != nil {
 		// COMMIT never travels with BEGIN: a batch carrying BEGIN may be
 		// retried on another connection when this one fails.
-		last := w.Last && t.pg.begun
+		last := last && t.pg.begun
 		err = t.pg.batch(ctx, func(bt *pgx.Batch) {
 			bt.Queue(b.String(), b.args...)
 			if last {
@@ -365,7 +411,7 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite) (ladder.Match
 		return ladder.Match{}, wrap("save rated", translate(err), "a player of this match is already in another open match")
 	}
 	if out.ID == 0 {
-		return ladder.Match{}, fmt.Errorf("storage: save rated: no match ID returned")
+		return ladder.Match{}, ladder.Errorf(ladder.CodeNotFound, "match %d not found", m.ID)
 	}
 	m.ID, m.Seq = out.ID, out.Seq
 	return m, nil
