@@ -16,7 +16,7 @@ type AutoOptions struct {
 	SelfTune SelfTuneOptions
 	// Calibrate recalibrates every prediction with a Calibrator learnt
 	// online, with the given prior and memory (0: the defaults).
-	Calibrate         bool
+	Calibrate           bool
 	CalPrior, CalMemory float64
 	// Partnership adds the PairExperience term to the calibration.
 	Partnership bool
@@ -153,4 +153,3 @@ func (d *Dataset) step(m Model, states []State, i int) float64 {
 	}
 	return p
 }
-
