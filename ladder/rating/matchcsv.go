@@ -164,44 +164,93 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 // (by row without a seq column). Any malformed row is a invalid-input error (*Error)
 // naming its line, and then no records are returned.
 func ReadMatchCSV(r io.Reader) ([]MatchRecord, error) {
+	recs, _, err := ReadMatchCSVOptions(r, ReadOptions{})
+	return recs, err
+}
+
+// ReadOptions controls ReadMatchCSVOptions.
+type ReadOptions struct {
+	// SkipInvalid leaves out the rows that break a rule (a player on both
+	// teams, a bad winner or date, a repeated seq, a wrong number of
+	// fields, a broken quote) and lists them instead of failing: real
+	// histories hold a few, and one should not cost the rest (issue 18).
+	// A bad header still fails, since then no row can be read.
+	SkipInvalid bool
+}
+
+// SkippedRow is a row ReadMatchCSVOptions left out, with its line number
+// (1 is the header) and why.
+type SkippedRow struct {
+	Line   int
+	Reason string
+}
+
+// ReadMatchCSVOptions is ReadMatchCSV with options: with SkipInvalid, the
+// rows that break a rule are returned as skipped, in file order, and the
+// others are read; without it, the first such row fails the whole file as
+// in ReadMatchCSV.
+func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []SkippedRow, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, invalidf("match csv: empty file, want a header line")
+		return nil, nil, invalidf("match csv: empty file, want a header line")
 	}
 	if err != nil {
-		return nil, invalidWrap(err, "match csv: line 1")
+		return nil, nil, invalidWrap(err, "match csv: line 1")
 	}
 	cols, err := parseMatchHeader(header)
 	if err != nil {
-		return nil, invalidf("match csv: line 1: %v", err)
+		return nil, nil, invalidf("match csv: line 1: %v", err)
 	}
 	width := len(header)
 	var recs []MatchRecord
+	var skipped []SkippedRow
+	// bad records a broken row: skipped with SkipInvalid, fatal otherwise.
+	bad := func(line int, err error) error {
+		if !opt.SkipInvalid {
+			return invalidf("match csv: line %d: %v", line, err)
+		}
+		skipped = append(skipped, SkippedRow{Line: line, Reason: err.Error()})
+		return nil
+	}
 	seqLine := map[int]int{}
 	for {
 		row, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		var perr *csv.ParseError
+		if errors.As(err, &perr) && opt.SkipInvalid {
+			skipped = append(skipped, SkippedRow{Line: perr.StartLine, Reason: perr.Err.Error()})
+			continue
+		}
 		if err != nil { // a *csv.ParseError names its line
-			return nil, invalidWrap(err, "match csv")
+			return nil, nil, invalidWrap(err, "match csv")
 		}
 		line, _ := cr.FieldPos(0)
 		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
 			continue
 		}
 		if len(row) != width {
-			return nil, invalidf("match csv: line %d: %d fields, want %d like the header", line, len(row), width)
+			if err := bad(line, fmt.Errorf("%d fields, want %d like the header", len(row), width)); err != nil {
+				return nil, nil, err
+			}
+			continue
 		}
 		rec, err := parseMatchRow(cols, row, len(recs))
 		if err != nil {
-			return nil, invalidf("match csv: line %d: %v", line, err)
+			if err := bad(line, err); err != nil {
+				return nil, nil, err
+			}
+			continue
 		}
 		if prev, dup := seqLine[rec.Seq]; dup && cols.seq >= 0 {
-			return nil, invalidf("match csv: line %d: seq %d repeats line %d", line, rec.Seq, prev)
+			if err := bad(line, fmt.Errorf("seq %d repeats line %d", rec.Seq, prev)); err != nil {
+				return nil, nil, err
+			}
+			continue
 		}
 		seqLine[rec.Seq] = line
 		recs = append(recs, rec)
@@ -209,7 +258,7 @@ func ReadMatchCSV(r io.Reader) ([]MatchRecord, error) {
 	if cols.seq >= 0 {
 		sort.SliceStable(recs, func(i, j int) bool { return recs[i].Seq < recs[j].Seq })
 	}
-	return recs, nil
+	return recs, skipped, nil
 }
 
 // WriteMatchCSV writes recs in the SPEC 2.3 format: seq, date (YYYY-MM-DD at

@@ -89,6 +89,54 @@ func TestReadMatchCSVErrors(t *testing.T) {
 	}
 }
 
+// TestReadMatchCSVSkipInvalid: with SkipInvalid every broken row is left
+// out and listed by line, the good rows around it are read; without it the
+// same file fails at the first broken row.
+func TestReadMatchCSVSkipInvalid(t *testing.T) {
+	const in = "seq,date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n" +
+		"0,2024-03-01,a,b,c,d,1\n" + // line 2: good
+		"1,2024-03-01,a,b,c,a,1\n" + // line 3: a on both teams
+		"2,2024-03-02,a,c,b,d,2\n" + // line 4: good
+		"3,2024-13-01,a,b,c,d,1\n" + // line 5: bad date
+		"2,2024-03-03,a,b,c,d,1\n" + // line 6: repeats seq 2
+		"4,2024-03-03,a,b,c,1\n" + // line 7: short
+		"5,2024-03-04,b,d,a,c,0\n" // line 8: good
+	recs, skipped, err := ReadMatchCSVOptions(strings.NewReader(in), ReadOptions{SkipInvalid: true})
+	if err != nil {
+		t.Fatalf("Got(ReadMatchCSVOptions) error %v, want nil", err)
+	}
+	var seqs []int
+	for _, r := range recs {
+		seqs = append(seqs, r.Seq)
+	}
+	if !reflect.DeepEqual(seqs, []int{0, 2, 5}) {
+		t.Errorf("Got(seqs) = %v, want [0 2 5]", seqs)
+	}
+	wantSkipped := []struct {
+		line   int
+		reason string
+	}{{3, `"a" appears twice`}, {5, "date"}, {6, "seq 2 repeats line 4"}, {7, "6 fields"}}
+	if len(skipped) != len(wantSkipped) {
+		t.Fatalf("Got(skipped) = %+v, want lines 3, 5, 6, 7", skipped)
+	}
+	for i, w := range wantSkipped {
+		if skipped[i].Line != w.line || !strings.Contains(skipped[i].Reason, w.reason) {
+			t.Errorf("Got(skipped[%d]) = %+v, want line %d containing %q", i, skipped[i], w.line, w.reason)
+		}
+	}
+	if _, _, err := ReadMatchCSVOptions(strings.NewReader(in), ReadOptions{}); err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("Got(without SkipInvalid) error %v, want line 3", err)
+	}
+	if _, _, err := ReadMatchCSVOptions(strings.NewReader("date,winner\n"), ReadOptions{SkipInvalid: true}); !isInvalid(err) {
+		t.Errorf("Got(bad header with SkipInvalid) error %v, want invalid", err)
+	}
+	quote := "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n2024-03-01,a,b,c,d,1\n2024-03-01,a\"b,c,d,e,1\n2024-03-02,a,b,c,d,2\n"
+	recs, skipped, err = ReadMatchCSVOptions(strings.NewReader(quote), ReadOptions{SkipInvalid: true})
+	if err != nil || len(recs) != 2 || len(skipped) != 1 || skipped[0].Line != 3 {
+		t.Errorf("Got(broken quote) = %d records, skipped %+v, error %v; want 2 records and line 3 skipped", len(recs), skipped, err)
+	}
+}
+
 func TestWriteMatchCSVRoundTrip(t *testing.T) {
 	recs := []MatchRecord{
 		{Seq: 0, Date: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Team1: []string{"a", "b"}, Team2: []string{"c", "d"}, Winner: 2},
