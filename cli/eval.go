@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,12 +24,35 @@ type evalReport struct {
 	Brier    float64            `json:"brier"`
 	Accuracy float64            `json:"accuracy"`
 	ECE      float64            `json:"ece"`
+	// Skipped lists the rows --skip-invalid left out.
+	Skipped []skippedRow `json:"skipped,omitempty"`
+	// AutoTune describes the learning of --auto-tune.
+	AutoTune *autoTuneReport `json:"auto_tune,omitempty"`
+}
+
+// autoTuneReport is what --auto-tune learnt: the constants in force at the
+// end, the calibration map p' = σ(a·logit p + b), and every tuning round.
+type autoTuneReport struct {
+	Params       map[string]float64 `json:"params"`
+	CalibrationA float64            `json:"calibration_a"`
+	CalibrationB float64            `json:"calibration_b"`
+	Rounds       []autoTuneRound    `json:"rounds"`
+}
+
+// autoTuneRound is one self-tuning round: after how many matches, the
+// fitted constants, and the adoption rule's verdict on the recent part.
+type autoTuneRound struct {
+	At        int                `json:"at"`
+	Candidate map[string]float64 `json:"candidate"`
+	Gain      float64            `json:"gain"`
+	SE        float64            `json:"se"`
+	Adopted   bool               `json:"adopted"`
 }
 
 // runEval replays a match CSV with one model and scores its predictions on
 // the part after the warm-up (SPEC 2.3).
 func runEval(ctx context.Context, e invocation, args []string) error {
-	fs := newFlagSet(e, "--data FILE [--model M] [--params k=v,...] [--warmup 0.8] [--predictions OUT.csv] [--plot FILE.png] [--json]")
+	fs := newFlagSet(e, "--data FILE [--model M] [--params k=v,...] [--warmup 0.8] [--auto-tune [--retune-every N]] [--skip-invalid] [--predictions OUT.csv] [--plot FILE.png] [--json]")
 	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	model := fs.String("model", rating.DefaultModel, "rating model: "+strings.Join(rating.ModelNames(), ", "))
 	params := fs.String("params", "", "model parameters as k=v,k=v over the model's defaults")
@@ -38,6 +60,9 @@ func runEval(ctx context.Context, e invocation, args []string) error {
 	predictions := fs.String("predictions", "", "write seq,p_team1 for every match to this CSV")
 	plot := fs.String("plot", "", "write a reliability diagram of the scored matches to this PNG")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
+	autoTune := fs.Bool("auto-tune", false, "predict as a queue left to learn by itself: re-fit the model's constants on the warm-up so far, adopt them only when they win by two paired SE, and calibrate every prediction online (docs/ratings.md)")
+	retune := fs.Int("retune-every", 0, "with --auto-tune, matches between tuning rounds; 0 is a tenth of the warm-up, at least 1000")
+	skipInvalid := skipInvalidFlag(fs)
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
@@ -47,11 +72,14 @@ func runEval(ctx context.Context, e invocation, args []string) error {
 	if !(*warmup >= 0 && *warmup < 1) {
 		return usageError(e, fs, "--warmup must be in [0, 1), got %g", *warmup)
 	}
+	if *retune < 0 || (*retune > 0 && !*autoTune) {
+		return usageError(e, fs, "--retune-every wants --auto-tune and a number of matches ≥ 0, got %d", *retune)
+	}
 	m, resolved, err := evalModel(*model, *params)
 	if err != nil {
 		return err
 	}
-	d, err := evalLoad(*data)
+	d, skipped, err := evalLoad(e, *data, *skipInvalid)
 	if err != nil {
 		return err
 	}
@@ -59,17 +87,29 @@ func runEval(ctx context.Context, e invocation, args []string) error {
 	if start >= d.Len() {
 		return fmt.Errorf("%s has %s, none left to score after --warmup %g", *data, count(d.Len(), "match"), *warmup)
 	}
-	preds := make([]float64, d.Len())
-	bar := progress(e, d.Len(), "replaying")
-	d.PredictProgress(m, d.Len(), preds, 4096, func(done int) {
-		if bar != nil {
-			_ = bar.Set(done)
+	var res rating.EvalResult
+	var preds []float64
+	var auto *autoTuneReport
+	if *autoTune {
+		ar, err := d.AutoEvaluate(rating.AutoOptions{Model: *model, Params: resolved, Warmup: *warmup,
+			Tune: true, Every: *retune, Calibrate: true})
+		if err != nil {
+			return err
 		}
-	})
-	if bar != nil {
-		_ = bar.Finish()
+		res, preds, auto = ar.EvalResult, ar.Preds, autoReport(ar)
+	} else {
+		preds = make([]float64, d.Len())
+		bar := progress(e, d.Len(), "replaying")
+		d.PredictProgress(m, d.Len(), preds, 4096, func(done int) {
+			if bar != nil {
+				_ = bar.Set(done)
+			}
+		})
+		if bar != nil {
+			_ = bar.Finish()
+		}
+		res = d.Score(preds, start, d.Len())
 	}
-	res := d.Score(preds, start, d.Len())
 	if *predictions != "" {
 		if err := writeAtomic(*predictions, func(w io.Writer) error { return evalWritePredictions(w, d, preds) }); err != nil {
 			return fmt.Errorf("eval: write predictions: %w", err)
@@ -81,13 +121,24 @@ func runEval(ctx context.Context, e invocation, args []string) error {
 		}
 	}
 	rep := evalReport{Model: *model, Params: resolved, Matches: res.Matches, Scored: res.Scored,
-		LogLoss: res.LogLoss, Brier: res.Brier, Accuracy: res.Accuracy, ECE: res.ECE}
+		LogLoss: res.LogLoss, Brier: res.Brier, Accuracy: res.Accuracy, ECE: res.ECE,
+		Skipped: skippedJSON(skipped), AutoTune: auto}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		return enc.Encode(rep)
 	}
 	evalPrint(e.stdout, rep, start, res)
 	return nil
+}
+
+// autoReport summarises an auto evaluation for the report.
+func autoReport(ar rating.AutoResult) *autoTuneReport {
+	rep := &autoTuneReport{Params: ar.Params, CalibrationA: ar.Calibrator.W[0], CalibrationB: ar.Calibrator.W[1],
+		Rounds: []autoTuneRound{}}
+	for _, r := range ar.Rounds {
+		rep.Rounds = append(rep.Rounds, autoTuneRound{At: r.At, Candidate: r.Candidate, Gain: r.Gain, SE: r.SE, Adopted: r.Adopt})
+	}
+	return rep
 }
 
 // evalModel builds the model and returns every parameter it uses.
@@ -108,25 +159,20 @@ func evalModel(name, params string) (rating.Model, map[string]float64, error) {
 }
 
 // evalLoad reads and prepares a match CSV; a malformed row fails the
-// whole file with its line number.
-func evalLoad(path string) (*rating.Dataset, error) {
-	f, err := os.Open(path)
+// whole file with its line number, unless skipInvalid leaves it out.
+func evalLoad(e invocation, path string, skipInvalid bool) (*rating.Dataset, []rating.SkippedRow, error) {
+	recs, skipped, err := readMatchFile(e, path, skipInvalid)
 	if err != nil {
-		return nil, fmt.Errorf("open match csv: %w", err)
-	}
-	defer f.Close()
-	recs, err := rating.ReadMatchCSV(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, err
 	}
 	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: no matches", path)
+		return nil, nil, fmt.Errorf("%s: no matches", path)
 	}
 	d, err := rating.NewDataset(recs)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return d, nil
+	return d, skipped, nil
 }
 
 func evalWritePredictions(w io.Writer, d *rating.Dataset, preds []float64) error {
@@ -175,7 +221,24 @@ func evalPrint(w io.Writer, rep evalReport, start int, res rating.EvalResult) {
 	fmt.Fprintf(tw, "brier\t%.4f\n", rep.Brier)
 	fmt.Fprintf(tw, "accuracy\t%.4f\n", rep.Accuracy)
 	fmt.Fprintf(tw, "ece\t%.4f\n", rep.ECE)
+	if a := rep.AutoTune; a != nil {
+		fmt.Fprintf(tw, "auto-tuned params\t%s\n", evalFormatParams(a.Params))
+		sign, b := "+", a.CalibrationB
+		if b < 0 {
+			sign, b = "−", -b
+		}
+		fmt.Fprintf(tw, "calibration\tp' = σ(%.4f·logit p %s %.4f)\n", a.CalibrationA, sign, b)
+	}
 	tw.Flush()
+	if a := rep.AutoTune; a != nil && len(a.Rounds) > 0 {
+		fmt.Fprintln(w, "\ntuning rounds (gain: log loss per match on the recent part, adopted beyond 2 SE):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "after\tgain\tSE\tadopted\tfitted")
+		for _, r := range a.Rounds {
+			fmt.Fprintf(tw, "%d\t%+.5f\t%.5f\t%t\t%s\n", r.At, r.Gain, r.SE, r.Adopted, evalFormatParams(r.Candidate))
+		}
+		tw.Flush()
+	}
 	fmt.Fprintln(w, "\ncalibration of the scored matches:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "p_team1\tmatches\tmean p\tteam 1 won\t")

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/ladderbot/ladderbot/ladder/rating"
-	"os"
 
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -13,10 +11,11 @@ import (
 // runImport loads a match CSV (SPEC 2.3) as confirmed matches of a guild's
 // queue and rates them (SPEC 8). Importing the same file again records nothing twice.
 func runImport(ctx context.Context, e invocation, args []string) error {
-	fs := newFlagSet(e, "--guild ID --data FILE.csv [--queue NAME]")
+	fs := newFlagSet(e, "--guild ID --data FILE.csv [--queue NAME] [--skip-invalid]")
 	guild := fs.String("guild", "", "Discord guild ID; required")
 	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	queue := fs.String("queue", "", "queue name; default the guild's default queue")
+	skipInvalid := skipInvalidFlag(fs)
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
@@ -26,14 +25,9 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	if *data == "" {
 		return usageError(e, fs, "--data is required")
 	}
-	f, err := os.Open(*data)
+	recs, _, err := readMatchFile(e, *data, *skipInvalid)
 	if err != nil {
 		return err
-	}
-	recs, err := rating.ReadMatchCSV(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *data, err)
 	}
 	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {

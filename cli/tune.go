@@ -32,12 +32,14 @@ type tuneReport struct {
 	TuneScored  int                `json:"tune_scored"`
 	TuneLogLoss float64            `json:"tune_log_loss"`
 	Eval        evalReport         `json:"eval"`
+	// Skipped lists the rows --skip-invalid left out.
+	Skipped []skippedRow `json:"skipped,omitempty"`
 }
 
 // runTune grid-searches a model's parameters on the warm-up part of a match
 // CSV only, then scores the best point on the part after it (SPEC 2.3).
 func runTune(ctx context.Context, e invocation, args []string) error {
-	fs := newFlagSet(e, "--data FILE --model M --grid k=a:b:step,... [--params k=v,...] [--warmup 0.8] [--burnin 0.5] [--json]")
+	fs := newFlagSet(e, "--data FILE --model M --grid k=a:b:step,... [--params k=v,...] [--warmup 0.8] [--burnin 0.5] [--skip-invalid] [--json]")
 	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
 	model := fs.String("model", rating.DefaultModel, "rating model: "+strings.Join(rating.ModelNames(), ", "))
 	grid := fs.String("grid", "", "parameters to search, k=a:b:step or k=v, comma-separated; required")
@@ -45,6 +47,7 @@ func runTune(ctx context.Context, e invocation, args []string) error {
 	warmup := fs.Float64("warmup", 0.8, "fraction of matches to tune on; the rest is only scored, in (0, 1)")
 	burnin := fs.Float64("burnin", 0.5, "fraction of the tuning matches replayed but not scored while tuning, in [0, 1)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	skipInvalid := skipInvalidFlag(fs)
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
@@ -70,7 +73,7 @@ func runTune(ctx context.Context, e invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := evalLoad(*data)
+	d, skipped, err := evalLoad(e, *data, *skipInvalid)
 	if err != nil {
 		return err
 	}
@@ -97,7 +100,8 @@ func runTune(ctx context.Context, e invocation, args []string) error {
 	rep := tuneReport{Model: *model, Params: points[best], Points: len(points), TuneMatches: tuneEnd,
 		TuneScored: tuneEnd - tuneStart, TuneLogLoss: scores[best],
 		Eval: evalReport{Model: *model, Params: points[best], Matches: res.Matches, Scored: res.Scored,
-			LogLoss: res.LogLoss, Brier: res.Brier, Accuracy: res.Accuracy, ECE: res.ECE}}
+			LogLoss: res.LogLoss, Brier: res.Brier, Accuracy: res.Accuracy, ECE: res.ECE},
+		Skipped: skippedJSON(skipped)}
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(rep)
 	}
