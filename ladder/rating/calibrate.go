@@ -35,9 +35,11 @@ type Calibrator struct {
 	Memory float64 `json:"memory"`
 }
 
-// Default calibrator settings. Chosen on the first half of the ATP doubles
-// history (the warm-up of docs/ratings.md), not on the scored part: the
-// result is flat for Prior in 10..100 and Memory from 2,000 on.
+// Default calibrator settings, chosen on the warm-up part (first 80%) of
+// the ATP doubles history alone, scoring its second half: log loss is flat
+// (within 0.0003) for a prior of 10 to 200 and a horizon of 2,000 to 20,000
+// matches; a horizon of a few thousand gives the lowest ECE, never
+// forgetting the highest.
 const (
 	DefaultCalPrior  = 50
 	DefaultCalMemory = 5000

@@ -18,7 +18,8 @@ type AutoOptions struct {
 	// online, with the given prior and memory (0: the defaults).
 	Calibrate           bool
 	CalPrior, CalMemory float64
-	// Partnership adds the PairExperience term to the calibration.
+	// Partnership adds the PairExperience term to the calibration (and so
+	// calibrates even without Calibrate).
 	Partnership bool
 }
 
