@@ -1,9 +1,6 @@
 package rating
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // TuneAxis is one constant self-tuning may move (issue 18), within the sane
 // range [Min, Max]; Log searches it on a log scale, for constants whose
@@ -141,7 +138,7 @@ func (d *Dataset) Tune(model string, start map[string]float64, end int, opt Tune
 	if err != nil {
 		return TuneResult{}, err
 	}
-	end = min(end, d.Len())
+	end = max(0, min(end, d.Len()))
 	from := WarmupStart(end, opt.Burnin)
 	preds := make([]float64, end)
 	evals := 0
@@ -279,7 +276,7 @@ func (d *Dataset) SelfTune(model string, current map[string]float64, end int, op
 	if opt.Recent <= 0 || opt.Recent >= 1 {
 		opt.Recent = 0.2
 	}
-	end = min(end, d.Len())
+	end = max(0, min(end, d.Len()))
 	cur, err := ResolveParams(model, current)
 	if err != nil {
 		return SelfTuneResult{}, err
@@ -325,14 +322,4 @@ func paramsEqual(a, b map[string]float64) bool {
 		}
 	}
 	return true
-}
-
-// sortedKeys returns the keys of p in order, for stable output.
-func sortedKeys(p map[string]float64) []string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
