@@ -91,7 +91,7 @@ func runEval(ctx context.Context, e invocation, args []string) error {
 	var preds []float64
 	var auto *autoTuneReport
 	if *autoTune {
-		ar, err := d.AutoEvaluate(rating.AutoOptions{Model: *model, Params: resolved, Warmup: *warmup,
+		ar, err := d.AutoEvaluate(ctx, rating.AutoOptions{Model: *model, Params: resolved, Warmup: *warmup,
 			Tune: true, Every: *retune, Calibrate: true})
 		if err != nil {
 			return err

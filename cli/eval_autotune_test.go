@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -38,7 +39,7 @@ func TestEvalAutoTune(t *testing.T) {
 	defer f.Close()
 	recs, _ := rating.ReadMatchCSV(f)
 	d, _ := rating.NewDataset(recs)
-	want, err := d.AutoEvaluate(rating.AutoOptions{Model: "elo", Warmup: 0.8, Tune: true, Every: 100, Calibrate: true})
+	want, err := d.AutoEvaluate(context.Background(), rating.AutoOptions{Model: "elo", Warmup: 0.8, Tune: true, Every: 100, Calibrate: true})
 	if err != nil {
 		t.Fatal(err)
 	}

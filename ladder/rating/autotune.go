@@ -1,6 +1,9 @@
 package rating
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // TuneAxis is one constant self-tuning may move (issue 18), within the sane
 // range [Min, Max]; Log searches it on a log scale, for constants whose
@@ -128,7 +131,8 @@ type TuneResult struct {
 // helps. Log loss as a function of a model's constants is smooth and
 // nearly unimodal, so this finds the optimum in a few dozen replays where
 // a grid needs thousands, which is what makes a 100,000-match log cheap.
-func (d *Dataset) Tune(model string, start map[string]float64, end int, opt TuneOptions) (TuneResult, error) {
+// A cancelled ctx stops the search with ctx's error.
+func (d *Dataset) Tune(ctx context.Context, model string, start map[string]float64, end int, opt TuneOptions) (TuneResult, error) {
 	opt = opt.withDefaults()
 	axes, err := TuneSpace(model)
 	if err != nil {
@@ -166,6 +170,9 @@ func (d *Dataset) Tune(model string, start map[string]float64, end int, opt Tune
 	}
 	best, bestP := objective()
 	for step := 1.0 / 8; step >= 1.0/128 && evals < opt.MaxEvals; {
+		if err := ctx.Err(); err != nil {
+			return TuneResult{}, err
+		}
 		improved := false
 		for i, a := range axes {
 			for _, dir := range [2]float64{1, -1} {
@@ -272,7 +279,7 @@ type SelfTuneResult struct {
 // per-match log losses on the recent part, which the fit never saw. Holding
 // it out is what lets the rule refuse a fit to noise: on matches the fit
 // has seen, any fit looks better.
-func (d *Dataset) SelfTune(model string, current map[string]float64, end int, opt SelfTuneOptions) (SelfTuneResult, error) {
+func (d *Dataset) SelfTune(ctx context.Context, model string, current map[string]float64, end int, opt SelfTuneOptions) (SelfTuneResult, error) {
 	if opt.Recent <= 0 || opt.Recent >= 1 {
 		opt.Recent = 0.2
 	}
@@ -282,7 +289,7 @@ func (d *Dataset) SelfTune(model string, current map[string]float64, end int, op
 		return SelfTuneResult{}, err
 	}
 	recent := WarmupStart(end, 1-opt.Recent)
-	fit, err := d.Tune(model, cur, recent, opt.TuneOptions)
+	fit, err := d.Tune(ctx, model, cur, recent, opt.TuneOptions)
 	if err != nil {
 		return SelfTuneResult{}, err
 	}

@@ -2,6 +2,7 @@ package rating
 
 import (
 	"bytes"
+	"context"
 	"testing"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkAutoTune100k(b *testing.B) {
 	}
 	var evals int
 	for b.Loop() {
-		st, err := d.SelfTune("team-glicko", nil, d.Len(), SelfTuneOptions{})
+		st, err := d.SelfTune(context.Background(), "team-glicko", nil, d.Len(), SelfTuneOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

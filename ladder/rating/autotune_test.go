@@ -1,6 +1,8 @@
 package rating
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -87,7 +89,7 @@ func TestTuneRecoversTrueConstants(t *testing.T) {
 		t.Skip("replays 20,000 matches about a hundred times")
 	}
 	d := syntheticLadder(t, syntheticTruth, 20000, 2)
-	fit, err := d.Tune("team-glicko", nil, d.Len(), TuneOptions{MaxEvals: 150})
+	fit, err := d.Tune(context.Background(), "team-glicko", nil, d.Len(), TuneOptions{MaxEvals: 150})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestSelfTuneRefusesNoise(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := syntheticLadder(t, syntheticTruth, 20000, tt.seed)
-			st, err := d.SelfTune("team-glicko", tt.current, d.Len(), opt)
+			st, err := d.SelfTune(context.Background(), "team-glicko", tt.current, d.Len(), opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,11 +204,11 @@ func TestAutoEvaluateReplaysExactly(t *testing.T) {
 	opt := AutoOptions{Model: "team-glicko", Params: map[string]float64{"boost": 0, "c": 30, "rd0": 300},
 		Warmup: 0.8, Tune: true, Every: 1500, Calibrate: true,
 		SelfTune: SelfTuneOptions{TuneOptions: TuneOptions{MaxEvals: 20}}}
-	r1, err := d.AutoEvaluate(opt)
+	r1, err := d.AutoEvaluate(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, _ := d.AutoEvaluate(opt)
+	r2, _ := d.AutoEvaluate(context.Background(), opt)
 	if r1.LogLoss != r2.LogLoss || r1.Calibrator.W != r2.Calibrator.W {
 		t.Errorf("Got(second run) = %g %v, want %g %v", r2.LogLoss, r2.Calibrator.W, r1.LogLoss, r1.Calibrator.W)
 	}
@@ -233,5 +235,17 @@ func TestAutoEvaluateReplaysExactly(t *testing.T) {
 	}
 	if cal.W != r1.Calibrator.W {
 		t.Errorf("Got(calibrator) = %v, want the replay's %v", r1.Calibrator.W, cal.W)
+	}
+}
+
+// TestAutoEvaluateCancelled: a cancelled context stops the tuning rounds
+// with its error instead of running them to the end.
+func TestAutoEvaluateCancelled(t *testing.T) {
+	d := syntheticLadder(t, syntheticTruth, 3000, 5)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := d.AutoEvaluate(ctx, AutoOptions{Model: "team-glicko", Warmup: 0.8, Tune: true, Every: 1000})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Got(AutoEvaluate with a cancelled context) error %v, want context.Canceled", err)
 	}
 }

@@ -1,5 +1,7 @@
 package rating
 
+import "context"
+
 // AutoOptions is the protocol of `ladderbot eval --auto-tune` (issue 18):
 // what a queue left to learn by itself would have predicted.
 type AutoOptions struct {
@@ -52,8 +54,8 @@ type AutoResult struct {
 // ratings and the calibration from the first match with the new constants,
 // as the service replays its log, so the state always equals a replay of
 // the log under the constants in force. The matches from ⌊Warmup·n⌋ on are
-// scored as in Evaluate.
-func (d *Dataset) AutoEvaluate(opt AutoOptions) (AutoResult, error) {
+// scored as in Evaluate. A cancelled ctx stops it with ctx's error.
+func (d *Dataset) AutoEvaluate(ctx context.Context, opt AutoOptions) (AutoResult, error) {
 	params, err := ResolveParams(opt.Model, opt.Params)
 	if err != nil {
 		return AutoResult{}, err
@@ -93,7 +95,7 @@ func (d *Dataset) AutoEvaluate(opt AutoOptions) (AutoResult, error) {
 	}
 	for i := 0; i < n; i++ {
 		if opt.Tune && i > 0 && i <= start && i%every == 0 {
-			st, err := d.SelfTune(opt.Model, params, i, opt.SelfTune)
+			st, err := d.SelfTune(ctx, opt.Model, params, i, opt.SelfTune)
 			if err != nil {
 				return res, err
 			}
