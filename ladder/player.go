@@ -122,6 +122,8 @@ type Profile struct {
 	History []HistoryPoint
 	// Recent is the latest matches, newest first.
 	Recent []Match
+	// Listing says why the player is not ranked and what would rank them.
+	Listing Listing
 }
 
 // ratingGXE is the GXE a leaderboard shows beside r: on the Glicko scale it

@@ -201,7 +201,8 @@ func (s *Service) Profile(ctx context.Context, q ProfileQuery) (Profile, error) 
 		return Profile{}, err
 	}
 	prof := Profile{GuildID: g.ID, Queue: queue, Season: season, Standing: st,
-		Placement: min(r.State.Games, g.PlacementGames), PlacementGames: g.PlacementGames}
+		Placement: min(r.State.Games, g.PlacementGames), PlacementGames: g.PlacementGames,
+		Listing: listingOf(g, queue, model, r, s.now())}
 	for _, c := range cs {
 		before, _ := model.Display(c.Before)
 		after, dev := model.Display(c.After)

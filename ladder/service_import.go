@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +60,7 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 		var imported, skipped int
 		err := s.store.InTx(ctx, func(tx Tx) error {
 			imported, skipped = 0, 0
+			names := map[string]string{} // the batch's last name of each player
 			lad, err := tx.Ladder(ctx, guildID, queue)
 			if err != nil {
 				return err
@@ -67,6 +69,9 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 			for i, r := range batch {
 				if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
 					return Errorf(CodeInvalid, "record %d: queue %s is %dv%d, not %dv%d", start+i, q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
+				}
+				for u, n := range r.Names {
+					names[u] = n
 				}
 				key := importKey(start+i, r)
 				_, used, err := keyUsed(ctx, tx, guildID, key)
@@ -87,7 +92,7 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 				}
 				imported++
 			}
-			return nil
+			return upsertImportNames(ctx, tx, guildID, names)
 		})
 		if err != nil {
 			return rep, fmt.Errorf("ladder: import: %w", err)
@@ -99,6 +104,23 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 		}
 	}
 	return rep, nil
+}
+
+// upsertImportNames stores the names a batch carried (match CSV
+// teamT_pN_name columns), after its matches so that every player exists;
+// rows imported before count too, so importing a file again with names
+// added names the players of the first import.
+func upsertImportNames(ctx context.Context, tx Tx, guildID string, names map[string]string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	ps := make([]Player, 0, len(names))
+	for u, n := range names {
+		ps = append(ps, Player{GuildID: guildID, UserID: u, Name: n})
+	}
+	// A stable order keeps concurrent imports from locking rows in opposite orders.
+	slices.SortFunc(ps, func(a, b Player) int { return strings.Compare(a.UserID, b.UserID) })
+	return tx.UpsertPlayers(ctx, ps)
 }
 
 // importKey identifies a record of an import by its position and content.

@@ -245,5 +245,26 @@ func (s *Service) MatchLog(ctx context.Context, guildID, queue string, season in
 			out = append(out, rating.MatchRecord{Seq: len(out), Date: m.PlayedAt, Team1: m.Teams[0], Team2: m.Teams[1], Winner: m.Winner})
 		}
 	}
+	// Names go along so that an export imports elsewhere with them.
+	var ids []string
+	for _, r := range out {
+		ids = append(ids, r.Team1...)
+		ids = append(ids, r.Team2...)
+	}
+	slices.Sort(ids)
+	names, err := s.PlayerNames(ctx, guildID, slices.Compact(ids))
+	if err != nil {
+		return nil, fmt.Errorf("ladder: match log: %w", err)
+	}
+	for i, r := range out {
+		for _, u := range append(slices.Clone(r.Team1), r.Team2...) {
+			if n := names[u]; n != "" {
+				if out[i].Names == nil {
+					out[i].Names = map[string]string{}
+				}
+				out[i].Names[u] = n
+			}
+		}
+	}
 	return out, nil
 }

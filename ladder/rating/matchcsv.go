@@ -22,6 +22,11 @@ type MatchRecord struct {
 	Team1, Team2 []string
 	// Winner is 1 or 2, or 0 for a draw.
 	Winner int
+	// Names are the players' display names by ID, from the optional
+	// teamT_pN_name columns; a player without a name is absent. Import
+	// stores them so that a history brought in from elsewhere shows people,
+	// not snowflakes, on the board.
+	Names map[string]string
 }
 
 // Score returns the result from team 1's side: 1, 0.5 for a draw, or 0.
@@ -39,14 +44,15 @@ func (r MatchRecord) Score() float64 {
 type matchColumns struct {
 	seq, date, winner int
 	team              [2][]int // team[t][p] is the column of team(t+1)_p(p+1)
+	name              [2][]int // name[t][p] is the column of team(t+1)_p(p+1)_name, or -1
 }
 
 func parseMatchHeader(header []string) (matchColumns, error) {
 	c := matchColumns{seq: -1, date: -1, winner: -1}
-	var slots [2][MaxTeamSize]int
+	var slots, names [2][MaxTeamSize]int
 	for t := range slots {
 		for p := range slots[t] {
-			slots[t][p] = -1
+			slots[t][p], names[t][p] = -1, -1
 		}
 	}
 	seen := map[string]bool{}
@@ -70,6 +76,11 @@ func parseMatchHeader(header []string) (matchColumns, error) {
 					return c, fmt.Errorf("column %q: teams are 1 and 2 with players 1 to %d", h, MaxTeamSize)
 				}
 				slots[t-1][p-1] = i
+			} else if n, err := fmt.Sscanf(h, "team%d_p%d_name", &t, &p); err == nil && n == 2 && h == fmt.Sprintf("team%d_p%d_name", t, p) {
+				if t < 1 || t > 2 || p < 1 || p > MaxTeamSize {
+					return c, fmt.Errorf("column %q: teams are 1 and 2 with players 1 to %d", h, MaxTeamSize)
+				}
+				names[t-1][p-1] = i
 			}
 		}
 	}
@@ -86,6 +97,7 @@ func parseMatchHeader(header []string) (matchColumns, error) {
 				break
 			}
 			c.team[t] = append(c.team[t], slots[t][p])
+			c.name[t] = append(c.name[t], names[t][p])
 		}
 	}
 	if c.winner < 0 {
@@ -144,6 +156,14 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 			}
 			seen[id] = true
 			players = append(players, id)
+			if nc := c.name[t][p]; nc >= 0 {
+				if name := strings.TrimSpace(row[nc]); name != "" {
+					if rec.Names == nil {
+						rec.Names = map[string]string{}
+					}
+					rec.Names[id] = name
+				}
+			}
 		}
 		if len(players) == 0 {
 			return rec, fmt.Errorf("team %d has no players", t+1)
@@ -159,7 +179,9 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 
 // ReadMatchCSV reads a match CSV (SPEC 2.3): a header naming at least date,
 // team1_p1, team1_p2, team2_p1, team2_p2 and winner, optionally seq and
-// team1_p3… up to MaxTeamSize per team; other columns are ignored. Empty
+// team1_p3… up to MaxTeamSize per team, and beside any player column an
+// optional teamT_pN_name with that player's display name; other columns
+// are ignored. Empty
 // trailing player cells make smaller teams. Records come back ordered by seq
 // (by row without a seq column). Any malformed row is a invalid-input error (*Error)
 // naming its line, and then no records are returned.
@@ -263,16 +285,23 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 
 // WriteMatchCSV writes recs in the SPEC 2.3 format: seq, date (YYYY-MM-DD at
 // midnight UTC, RFC 3339 otherwise), team1_p1… and team2_p1… (at least two
-// columns per team, as many as the largest team), winner.
+// columns per team, as many as the largest team), winner. When any record
+// carries names, each player column is followed by its teamT_pN_name
+// column, so that an export imports again with the names; without names
+// the file keeps the plain layout older readers expect.
 func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
-	size := 2
+	size, named := 2, false
 	for _, r := range recs {
 		size = max(size, len(r.Team1), len(r.Team2))
+		named = named || len(r.Names) > 0
 	}
 	header := []string{"seq", "date"}
 	for t := 1; t <= 2; t++ {
 		for p := 1; p <= size; p++ {
 			header = append(header, fmt.Sprintf("team%d_p%d", t, p))
+			if named {
+				header = append(header, fmt.Sprintf("team%d_p%d_name", t, p))
+			}
 		}
 	}
 	header = append(header, "winner")
@@ -294,6 +323,9 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 					id = csvEscape(team[p])
 				}
 				row = append(row, id)
+				if named {
+					row = append(row, r.Names[id])
+				}
 			}
 		}
 		row = append(row, strconv.Itoa(r.Winner))

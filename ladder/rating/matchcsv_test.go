@@ -39,6 +39,15 @@ func TestReadMatchCSV(t *testing.T) {
 			},
 		},
 		{
+			name: "name columns beside some players, blank names absent",
+			in: "date,team1_p1,team1_p1_name,team1_p2,team2_p1,team2_p1_name,team2_p2,winner\n" +
+				"2024-03-01,a,Ann,b,c, Cy ,d,1\n2024-03-02,a,,b,c,,d,2\n",
+			want: []MatchRecord{
+				{Seq: 0, Date: day(1), Team1: []string{"a", "b"}, Team2: []string{"c", "d"}, Winner: 1, Names: map[string]string{"a": "Ann", "c": "Cy"}},
+				{Seq: 1, Date: day(2), Team1: []string{"a", "b"}, Team2: []string{"c", "d"}, Winner: 2},
+			},
+		},
+		{
 			name: "header only",
 			in:   "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n",
 			want: nil,
@@ -74,6 +83,8 @@ func TestReadMatchCSVErrors(t *testing.T) {
 		{"duplicate seq", "seq," + h + "1,2024-03-01,a,b,c,d,1\n1,2024-03-01,a,b,c,d,1\n", "line 3: seq 1 repeats line 2"},
 		{"bad seq", "seq," + h + "x,2024-03-01,a,b,c,d,1\n", "line 2: seq"},
 		{"team 3", "date,team1_p1,team1_p2,team2_p1,team2_p2,team3_p1,winner\n", "team3_p1"},
+		{"name of team 3", h[:len(h)-1] + ",team3_p1_name\n", "team3_p1_name"},
+		{"name twice", h[:len(h)-1] + ",team1_p1_name,team1_p1_name\n", "appears twice"},
 		{"bad quote", h + "2024-03-01,\"a,b,c,d,1\n", "line"},
 	}
 	for _, tt := range tests {
@@ -160,6 +171,33 @@ func TestWriteMatchCSVRoundTrip(t *testing.T) {
 	}
 	if err := WriteMatchCSV(&bytes.Buffer{}, []MatchRecord{{Winner: 3, Team1: []string{"a"}, Team2: []string{"b"}}}); !isInvalid(err) {
 		t.Errorf("Got(WriteMatchCSV winner 3) error %v, want invalid", err)
+	}
+}
+
+// TestWriteMatchCSVNamesRoundTrip checks that names survive export and
+// import: each teamT_pN_name column follows its player column, and a
+// player without a name writes an empty cell that reads back as absent.
+func TestWriteMatchCSVNamesRoundTrip(t *testing.T) {
+	recs := []MatchRecord{
+		{Seq: 0, Date: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Team1: []string{"a", "b"}, Team2: []string{"c", "d"}, Winner: 2,
+			Names: map[string]string{"a": "Ann", "b": "Bo, the second", "d": "Dee"}},
+		{Seq: 1, Date: time.Date(2024, 3, 2, 0, 0, 0, 0, time.UTC), Team1: []string{"a", "c"}, Team2: []string{"b", "d"}, Winner: 1},
+	}
+	var buf bytes.Buffer
+	if err := WriteMatchCSV(&buf, recs); err != nil {
+		t.Fatal(err)
+	}
+	wantHead := "seq,date,team1_p1,team1_p1_name,team1_p2,team1_p2_name,team2_p1,team2_p1_name,team2_p2,team2_p2_name,winner\n" +
+		"0,2024-03-01,a,Ann,b,\"Bo, the second\",c,,d,Dee,2\n1,2024-03-02,a,,c,,b,,d,,1\n"
+	if buf.String() != wantHead {
+		t.Errorf("Got(WriteMatchCSV) = %q, want %q", buf.String(), wantHead)
+	}
+	got, err := ReadMatchCSV(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, recs) {
+		t.Errorf("Got(round trip) = %+v, want %+v", got, recs)
 	}
 }
 
