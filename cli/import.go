@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -35,7 +36,8 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	}
 	defer db.Close()
 	bar := progress(e, len(recs), "importing")
-	rep, err := ladder.NewService(db, nil).ImportMatches(ctx, *guild, *queue, recs, func(done int) {
+	svc := ladder.NewService(db, nil)
+	rep, err := svc.ImportMatches(ctx, *guild, *queue, recs, func(done int) {
 		if bar != nil {
 			bar.Set(done)
 		}
@@ -47,5 +49,26 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "imported %s, skipped %d imported before\n", count(rep.Imported, "match"), rep.Skipped)
+	u, err := svc.Unlisted(ctx, *guild, *queue, 0)
+	if err != nil {
+		return err
+	}
+	importSummary(e.stdout, u)
 	return nil
+}
+
+// importSummary tells the operator what the board will show of an import:
+// the board lists only some players (SPEC 4), and an imported history is
+// usually old enough that the stale rule hides everyone at the next `run`,
+// which used to surprise operators with an empty board.
+func importSummary(w io.Writer, u ladder.Unlisted) {
+	fmt.Fprintf(w, "%s in the ladder, %d listed on the board now\n", count(u.Players, "player"), u.Listed)
+	fmt.Fprintf(w, "provisional: %d (%d with fewer than %d games, %d with RD above %d)\n",
+		u.Placement+u.HighRD, u.Placement, u.PlacementGames, u.HighRD, ladder.ProvisionalRD)
+	fmt.Fprintf(w, "inactive: %d flagged now; the stale rule will hide %d more whose last match is over %d days old\n",
+		u.Stale, u.StaleDue, u.StaleDays)
+	if u.StaleDue > 0 {
+		fmt.Fprintf(w, "warning: `ladderbot run` marks %d of the %d listed players inactive when it starts, leaving %d on the board; "+
+			"raise stale days first (/config stale_days) to keep an old history listed\n", u.StaleDue, u.Listed, u.Listed-u.StaleDue)
+	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +58,47 @@ func TestImportExportVerify(t *testing.T) {
 	db.Close()
 	if code, out, _ := run("verify"); code != 1 || !strings.Contains(out, "DIFF") || !strings.Contains(out, "player c") {
 		t.Errorf("ladderbot verify after tampering = %d, %q; want 1 and a DIFF line for player c", code, out)
+	}
+}
+
+// TestImportSummary checks the lines import ends with, on a history whose
+// players are all past placement and last played in 2024: listed now, and
+// every one of them due to be hidden by the stale rule at `run`, which the
+// summary must warn about. The names of the CSV come back in the export.
+func TestImportSummary(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"DATABASE_URL=sqlite:" + filepath.Join(dir, "ladder.db"), "LOG_LEVEL=error"}
+	var in strings.Builder
+	in.WriteString("date,team1_p1,team1_p1_name,team1_p2,team2_p1,team2_p2,winner\n")
+	players := []string{"a", "b", "c", "d"}
+	for i := range 30 {
+		p := func(k int) string { return players[(i+k)%4] }
+		fmt.Fprintf(&in, "2024-01-%02d,%s,Player %s,%s,%s,%s,%d\n", 1+i%28, p(0), strings.ToUpper(p(0)), p(1), p(2), p(3), 1+i%2)
+	}
+	in.WriteString("2024-02-01,e,,f,g,h,1\n")
+	data := filepath.Join(dir, "in.csv")
+	if err := os.WriteFile(data, []byte(in.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"import", "--guild", "123456789012345678", "--data", data}, env, &stdout, &stderr); code != 0 {
+		t.Fatalf("ladderbot import = %d, stderr %q", code, stderr.String())
+	}
+	want := "imported 31 matches, skipped 0 imported before\n" +
+		"8 players in the ladder, 4 listed on the board now\n" +
+		"provisional: 4 (4 with fewer than 5 games, 0 with RD above 100)\n" +
+		"inactive: 0 flagged now; the stale rule will hide 4 more whose last match is over 30 days old\n" +
+		"warning: `ladderbot run` marks 4 of the 4 listed players inactive when it starts, leaving 0 on the board; " +
+		"raise stale days first (/config stale_days) to keep an old history listed\n"
+	if stdout.String() != want {
+		t.Errorf("Got(ladderbot import stdout) = %q, want %q", stdout.String(), want)
+	}
+	stdout.Reset()
+	if code := Main([]string{"export", "--guild", "123456789012345678"}, env, &stdout, &stderr); code != 0 {
+		t.Fatalf("ladderbot export = %d, stderr %q", code, stderr.String())
+	}
+	if head := "seq,date,team1_p1,team1_p1_name,team1_p2,team1_p2_name,team2_p1,team2_p1_name,team2_p2,team2_p2_name,winner\n" +
+		"0,2024-01-01,a,Player A,b,Player B,c,Player C,d,Player D,1\n"; !strings.HasPrefix(stdout.String(), head) {
+		t.Errorf("Got(ladderbot export) = %q, want prefix %q", stdout.String()[:min(300, stdout.Len())], head)
 	}
 }
