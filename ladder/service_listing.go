@@ -196,3 +196,28 @@ func matchesToList(g Guild, q Queue, model rating.Model, st rating.State, now ti
 	}
 	return 0
 }
+
+// GuildBoard is a guild and how many players its default board lists.
+type GuildBoard struct {
+	Guild  Guild
+	Listed int
+}
+
+// GuildBoards returns up to limit guilds with the number of players their
+// default queue's current board lists, for the web start page, which would
+// otherwise leave a visitor guessing an 18-digit guild ID.
+func (s *Service) GuildBoards(ctx context.Context, limit int) ([]GuildBoard, error) {
+	gs, err := s.store.Guilds(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: guild boards: %w", err)
+	}
+	out := make([]GuildBoard, 0, min(len(gs), limit))
+	for _, g := range gs[:min(len(gs), limit)] {
+		u, err := s.Unlisted(ctx, g.ID, "", 0)
+		if err != nil && !isCode(err, CodeNotFound) { // a guild without a queue or season lists nobody
+			return nil, err
+		}
+		out = append(out, GuildBoard{Guild: g, Listed: u.Listed})
+	}
+	return out, nil
+}

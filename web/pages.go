@@ -41,7 +41,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	w.WriteHeader(status)
@@ -69,8 +69,16 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusNotFound {
 		title = "Not found"
 	}
+	// "Back to the leaderboard" only where there is one: the 404 of an
+	// unknown guild used to link back to itself.
+	guild := r.PathValue("guild")
+	if guild != "" && status == http.StatusNotFound && s.svc != nil {
+		if _, gerr := s.svc.Guild(r.Context(), guild); gerr != nil {
+			guild = ""
+		}
+	}
 	var buf bytes.Buffer
-	if terr := s.pages["error"].ExecuteTemplate(&buf, "layout", errorPage{GuildID: r.PathValue("guild"), Title: title, Message: msg}); terr != nil {
+	if terr := s.pages["error"].ExecuteTemplate(&buf, "layout", errorPage{GuildID: guild, Title: title, Message: msg}); terr != nil {
 		http.Error(w, msg, status)
 		return
 	}
@@ -102,7 +110,32 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, errStatus(http.StatusMethodNotAllowed, "Pages are only read (GET)."))
 		return
 	}
-	s.render(w, r, http.StatusOK, "home", struct{ GuildID string }{})
+	if id := strings.TrimSpace(r.URL.Query().Get("guild")); id != "" {
+		http.Redirect(w, r, "/guilds/"+url.PathEscape(id), http.StatusSeeOther)
+		return
+	}
+	p := homePage{}
+	if s.svc != nil {
+		boards, err := s.svc.GuildBoards(r.Context(), homeGuilds+1)
+		if err != nil {
+			s.pageError(w, r, err)
+			return
+		}
+		p.More = len(boards) > homeGuilds
+		p.Guilds = boards[:min(len(boards), homeGuilds)]
+	}
+	s.render(w, r, http.StatusOK, "home", p)
+}
+
+// homeGuilds is how many guilds the start page lists; the form finds the others.
+const homeGuilds = 100
+
+// homePage is the data of the start page: the guilds, and whether there are
+// more than it lists.
+type homePage struct {
+	GuildID string
+	Guilds  []ladder.GuildBoard
+	More    bool
 }
 
 // leaderboardPage is the data of the leaderboard page.
@@ -116,10 +149,13 @@ type leaderboardPage struct {
 	Divisions []string
 	Rows      []ladder.Standing
 	AnyDraws  bool
-	After     string
-	NextURL   string
-	query     url.Values
-	path      string
+	// Hidden says how many players the board leaves out and why; "" when
+	// none (or on later pages, where it was said already).
+	Hidden  string
+	After   string
+	NextURL string
+	query   url.Values
+	path    string
 }
 
 // link returns the page's URL with key set to value ("" removes it) and the
@@ -189,6 +225,14 @@ func (s *Server) leaderboardHTML(w http.ResponseWriter, r *http.Request) {
 	}
 	if lb.Next != "" {
 		p.NextURL = p.link("after", lb.Next)
+	}
+	if lq.After == "" {
+		u, err := s.svc.Unlisted(r.Context(), lb.Guild.ID, lb.Queue.Name, lb.Season.Number)
+		if err != nil {
+			s.pageError(w, r, err)
+			return
+		}
+		p.Hidden = u.String()
 	}
 	s.render(w, r, http.StatusOK, "leaderboard", p)
 }
