@@ -185,7 +185,7 @@ func (s *season) setup(ctx context.Context) error {
 	}
 	// arrivals spread over the first fifth of the season
 	for i := range s.cfg.Players {
-		p := &player{id: fmt.Sprintf("%d", 200000000000000000+i), name: fmt.Sprintf("p%03d", i+1),
+		p := &player{id: fmt.Sprintf("%d", 200000000000000000+i), name: playerName(i),
 			skill: 1500 + s.cfg.SkillSD*s.rng.NormFloat64(), arrival: s.rng.IntN(max(1, s.cfg.Days/5))}
 		s.players = append(s.players, p)
 		s.byID[p.id] = p
@@ -386,4 +386,24 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 		}
 	}
 	return nil
+}
+
+// Name parts of simulated players: a board of "p017"s reads like a test
+// fixture, and the sample data in docs/sample is meant to look like a ladder.
+var (
+	nameAdjectives = []string{"Amber", "Brisk", "Clever", "Dusky", "Eager", "Fierce", "Gentle", "Hasty", "Icy", "Jolly",
+		"Keen", "Lucky", "Mellow", "Nimble", "Odd", "Plucky", "Quiet", "Rusty", "Sly", "Tidy"}
+	nameAnimals = []string{"Otter", "Falcon", "Badger", "Lynx", "Heron", "Marten", "Raven", "Wombat", "Ibex", "Gecko",
+		"Puffin", "Bison", "Koala", "Newt", "Osprey", "Panda", "Quail", "Stoat", "Tapir", "Viper"}
+)
+
+// playerName is the i-th simulated player's display name: unique for the
+// first 400 players, numbered after that.
+func playerName(i int) string {
+	n := len(nameAdjectives) * len(nameAnimals)
+	name := nameAdjectives[i%len(nameAdjectives)] + " " + nameAnimals[(i/len(nameAdjectives))%len(nameAnimals)]
+	if i >= n {
+		name += fmt.Sprintf(" %d", i/n+1)
+	}
+	return name
 }
