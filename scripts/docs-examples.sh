@@ -46,7 +46,7 @@ for doc in README.md docs/*.md; do
     echo "run   $doc: $cmd"
     if [[ "$cmd" == *" serve" ]]; then
       port=$((20000 + RANDOM % 20000))
-      HTTP_ADDR=127.0.0.1:$port bash -c "exec $run" >"$work/serve.log" 2>&1 &
+      HTTP_ADDR=127.0.0.1:$port bash -c "exec env $run" >"$work/serve.log" 2>&1 &
       pid=$!
       ok=""
       for _ in $(seq 1 100); do
