@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"testing"
@@ -26,6 +27,22 @@ var noChromium = testdb.Reason{
 // never silently lose the browser check.
 func dumpDOM(t *testing.T, url string) string {
 	t.Helper()
+	return chromium(t, "--window-size=412,915", "--dump-dom", url) // a phone's viewport
+}
+
+// screenshot saves url as rendered in a width×height window to the PNG file path.
+func screenshot(t *testing.T, url, path string, width, height int) {
+	t.Helper()
+	chromium(t, fmt.Sprintf("--window-size=%d,%d", width, height), "--hide-scrollbars", "--screenshot="+path, url)
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		t.Fatalf("chromium --screenshot=%s: no picture (%v)", path, err)
+	}
+}
+
+// chromium runs headless Chromium with args after the common flags and
+// returns its standard output; see dumpDOM for when it skips.
+func chromium(t *testing.T, args ...string) string {
+	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("headless browser test: %s not found under CI; .ci/install should have installed it: %v", chromiumPath, err)
@@ -34,18 +51,16 @@ func dumpDOM(t *testing.T, url string) string {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, chromiumPath,
+	cmd := exec.CommandContext(ctx, chromiumPath, append([]string{
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-dev-shm-usage", "--user-data-dir="+t.TempDir(),
-		"--window-size=412,915", // a phone's viewport
-		"--dump-dom", url)
+		"--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	var stderr limitedBuffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("chromium --dump-dom %s: %v\n%s", url, err, stderr.String())
+		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
 	}
 	return string(out)
 }

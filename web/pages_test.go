@@ -3,12 +3,15 @@ package web
 import (
 	"context"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 var rowRE = regexp.MustCompile(`<tr data-player="(\d+)"><td class="num">(\d+)</td><td><a href="[^"]+">([^<]+)</a></td><td class="num">(\d+) <span class="mute">± (\d+)</span>`)
@@ -246,10 +249,43 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(dom, `<dd id="rating">1900 ± 40</dd>`) {
 		t.Errorf("Got(rendered player page) lacks the rating")
 	}
+	// At phone width the recent matches' Against column lies past the
+	// screen edge; each table sits in a sideways-scrolling box whose edge
+	// shadows show it (the CSS of .scroll), so none may stand outside one.
+	for _, table := range regexp.MustCompile(`(?s)(.{0,40})<table id="(\w+)"`).FindAllStringSubmatch(dom, -1) {
+		if !strings.HasSuffix(table[1], `<div class="scroll">`) {
+			t.Errorf("Got(rendered player page) table %s outside a scroll box: %q", table[2], table[1])
+		}
+	}
 	dom = dumpDOM(t, ts.URL+"/guilds/"+otherGuild)
-	if !strings.Contains(dom, "<h1>Not found</h1>") {
+	if !strings.Contains(dom, "<h1>Not found</h1>") || !strings.Contains(dom, `<a href="/">Back to the start page</a>`) {
 		t.Errorf("Got(rendered 404 page) = %s", dom)
 	}
+	if dir := os.Getenv("LADDERBOT_SCREENSHOT_DIR"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join("..", dir) // relative to the repository root, not web/
+		}
+		browserScreenshots(t, dir)
+	}
+}
+
+// browserScreenshots writes the README's picture into dir: the board of the
+// sample season (docs/sample/matches.csv) at desktop width as
+// leaderboard.png, and one player's page at phone width as player-phone.png.
+func browserScreenshots(t *testing.T, dir string) {
+	e := newEnv(t, testdb.DSN(t, testdb.SQLite), Options{})
+	f, err := os.Open("../docs/sample/matches.csv")
+	mustf(t, err, "open sample")
+	recs, err := rating.ReadMatchCSV(f)
+	f.Close()
+	mustf(t, err, "read sample")
+	_, err = e.svc.ImportMatches(context.Background(), guildG, "", recs, nil)
+	mustf(t, err, "import sample")
+	ts := httptest.NewServer(e.srv.Handler())
+	defer ts.Close()
+	screenshot(t, ts.URL+"/guilds/"+guildG+"?limit=12", filepath.Join(dir, "leaderboard.png"), 1000, 820)
+	screenshot(t, ts.URL+"/guilds/"+guildG+"/players/"+recs[len(recs)-1].Team1[0], filepath.Join(dir, "player-phone.png"), 412, 1400)
+	t.Logf("screenshots written to %s", dir)
 }
 
 func TestLeaderboardPageSeasonsAndQueues(t *testing.T) {
