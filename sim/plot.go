@@ -23,7 +23,7 @@ func Plot(dir string, r *Result) error {
 		"trajectories.png": func(b *bytes.Buffer) error { return trajectories(b, r) },
 		"final.png":        func(b *bytes.Buffer) error { return finalVsSkill(b, r) },
 		"waits.png": func(b *bytes.Buffer) error {
-			return chart.Histogram(b, chart.Chart{Title: "Queue wait (simulated seconds)", YLabel: "players"}, r.Waits, 20)
+			return chart.Histogram(b, waitsChart, r.Waits, 20)
 		},
 		"calibration.png": func(b *bytes.Buffer) error { return calibration(b, r) },
 	} {
@@ -38,8 +38,21 @@ func Plot(dir string, r *Result) error {
 	return nil
 }
 
+// waitsChart frames the wait histogram; its bars count matched tickets.
+var waitsChart = chart.Chart{Title: "Queue waits", XLabel: "wait before the match formed (simulated seconds, bin start)", YLabel: "tickets"}
+
+// trajectoriesChart frames the trajectories; the legend names each player
+// once and the title says what the dashed lines are.
+var trajectoriesChart = chart.Chart{Title: "Rating trajectories (dashed: hidden true skill)", XLabel: "day of the season", YLabel: "rating"}
+
 // trajectories plots eight players spread over the final ranking.
 func trajectories(b *bytes.Buffer, r *Result) error {
+	return chart.PairedLines(b, trajectoriesChart, trajectoryPairs(r)...)
+}
+
+// trajectoryPairs is up to eight players spread over the final ranking,
+// each as a rating line and the dashed level of their true skill.
+func trajectoryPairs(r *Result) [][2]chart.Series {
 	var pairs [][2]chart.Series
 	n := len(r.Players)
 	for i := 0; i < 8 && n > 0; i++ {
@@ -59,7 +72,7 @@ func trajectories(b *bytes.Buffer, r *Result) error {
 			break
 		}
 	}
-	return chart.PairedLines(b, chart.Chart{Title: "Rating trajectories (dashed: hidden true skill)", XLabel: "day", YLabel: "rating"}, pairs...)
+	return pairs
 }
 
 func finalVsSkill(b *bytes.Buffer, r *Result) error {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"sync"
 	"time"
 
@@ -67,39 +66,58 @@ func (c Chart) size() (w, h int) {
 	return w, h
 }
 
-func axisRange(r *[2]float64) gochart.Range {
-	if r == nil {
-		return nil
-	}
-	return &gochart.ContinuousRange{Min: r[0], Max: r[1]}
+// spec is a chart as laid out before go-chart draws it: the axes, their
+// ticks and the legend. Tests check it rather than pixels.
+type spec struct {
+	Chart
+	X, Y axis
+	// XTime leaves the x axis to go-chart's date ticks (TimeLines).
+	XTime  bool
+	Legend []legendEntry
 }
 
-func ticks(values []float64) []gochart.Tick {
-	if len(values) == 0 {
-		return nil
+// layout lays out c over series: round ticks on both axes unless c fixes
+// them, and a legend beside the plot when there is more than one entry.
+func layout(c Chart, series []Series, legend []legendEntry) spec {
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for i := range s.X {
+			xlo, xhi = math.Min(xlo, s.X[i]), math.Max(xhi, s.X[i])
+			ylo, yhi = math.Min(ylo, s.Y[i]), math.Max(yhi, s.Y[i])
+		}
 	}
-	out := make([]gochart.Tick, len(values))
-	for i, v := range values {
-		out[i] = gochart.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 4, 64)}
+	sp := spec{Chart: c, X: layoutAxis(c.XRange, c.XTicks, xlo, xhi), Y: layoutAxis(c.YRange, c.YTicks, ylo, yhi)}
+	if len(legend) > 1 {
+		sp.Legend = legend
 	}
-	return out
+	return sp
 }
 
-func (c Chart) frame(series []gochart.Series) gochart.Chart {
-	w, h := c.size()
+func (sp spec) frame(series []gochart.Series) gochart.Chart {
+	w, h := sp.size()
+	pad := gochart.Box{Top: 50, Left: 20, Right: 20, Bottom: 20}
+	if len(sp.Legend) > 0 {
+		pad.Right += legendWidth(sp.Legend)
+	}
 	g := gochart.Chart{
-		Title:      c.Title,
+		Title:      sp.Title,
 		TitleStyle: gochart.Style{FontSize: 13},
 		Width:      w,
 		Height:     h,
-		Background: gochart.Style{Padding: gochart.Box{Top: 50, Left: 20, Right: 20, Bottom: 20}},
-		XAxis:      gochart.XAxis{Name: c.XLabel, Range: axisRange(c.XRange), Ticks: ticks(c.XTicks)},
-		YAxis:      gochart.YAxis{Name: c.YLabel, Range: axisRange(c.YRange), Ticks: ticks(c.YTicks)},
-		Series:     series,
+		Background: gochart.Style{Padding: pad},
+		XAxis:      gochart.XAxis{Name: sp.XLabel},
+		YAxis: gochart.YAxis{Name: sp.YLabel, Range: &gochart.ContinuousRange{Min: sp.Y.Min, Max: sp.Y.Max},
+			Ticks: tickLabels(sp.Y.Ticks)},
+		Series: series,
 	}
-	if len(series) > 1 {
-		// Inside the plot, top left.
-		g.Elements = []gochart.Renderable{gochart.Legend(&g)}
+	if !sp.XTime {
+		g.XAxis.Range = &gochart.ContinuousRange{Min: sp.X.Min, Max: sp.X.Max}
+		g.XAxis.Ticks = tickLabels(sp.X.Ticks)
+	} else if sp.XRange != nil {
+		g.XAxis.Range = &gochart.ContinuousRange{Min: sp.XRange[0], Max: sp.XRange[1]}
+	}
+	if len(sp.Legend) > 0 {
+		g.Elements = []gochart.Renderable{legendRight(sp.Legend)}
 	}
 	return g
 }
@@ -136,15 +154,22 @@ func checkSeries(s Series) error {
 
 // Lines writes a PNG of the series as lines, points or both.
 func Lines(w io.Writer, c Chart, series ...Series) error {
-	return lines(w, c, series, func(i int) int { return i })
+	sp, out, err := linesSpec(c, series, func(i int) int { return i }, func(int) bool { return true })
+	if err != nil {
+		return err
+	}
+	return render(w, sp.frame(out))
 }
 
-// lines draws series i in colour colourOf(i).
-func lines(w io.Writer, c Chart, series []Series, colourOf func(i int) int) error {
+// linesSpec lays out series, drawn in colour colourOf(i); the legend names
+// the series for which inLegend(i).
+func linesSpec(c Chart, series []Series, colourOf func(i int) int, inLegend func(i int) bool) (spec, []gochart.Series, error) {
 	var out []gochart.Series
+	var legend []legendEntry
+	var drawn []Series
 	for i, s := range series {
 		if err := checkSeries(s); err != nil {
-			return err
+			return spec{}, nil, err
 		}
 		if len(s.X) == 0 {
 			continue
@@ -161,11 +186,15 @@ func lines(w io.Writer, c Chart, series []Series, colourOf func(i int) int) erro
 			st.StrokeDashArray = []float64{6, 4}
 		}
 		out = append(out, gochart.ContinuousSeries{Name: s.Name, XValues: s.X, YValues: s.Y, Style: st})
+		drawn = append(drawn, s)
+		if inLegend(i) {
+			legend = append(legend, legendEntry{Name: s.Name, Color: col, Dashed: s.Dashed})
+		}
 	}
 	if len(out) == 0 {
-		return ErrNoData
+		return spec{}, nil, ErrNoData
 	}
-	return render(w, c.frame(out))
+	return layout(c, drawn, legend), out, nil
 }
 
 // Scatter writes a PNG of the series as points only.
@@ -181,6 +210,8 @@ func Scatter(w io.Writer, c Chart, series ...Series) error {
 // TimeLines writes a PNG of lines over time, one per series.
 func TimeLines(w io.Writer, c Chart, series ...TimeSeries) error {
 	var out []gochart.Series
+	var legend []legendEntry
+	var ys []Series
 	for i, s := range series {
 		if len(s.T) != len(s.Y) {
 			return fmt.Errorf("chart: series %q has %d times and %d values", s.Name, len(s.T), len(s.Y))
@@ -193,11 +224,15 @@ func TimeLines(w io.Writer, c Chart, series ...TimeSeries) error {
 			st.DotWidth = 4
 		}
 		out = append(out, gochart.TimeSeries{Name: s.Name, XValues: s.T, YValues: s.Y, Style: st})
+		legend = append(legend, legendEntry{Name: s.Name, Color: color(i)})
+		ys = append(ys, Series{X: make([]float64, len(s.Y)), Y: s.Y})
 	}
 	if len(out) == 0 {
 		return ErrNoData
 	}
-	return render(w, c.frame(out))
+	sp := layout(c, ys, legend)
+	sp.XTime = true
+	return render(w, sp.frame(out))
 }
 
 // Bar is one bar of a histogram: its label and height.
@@ -206,29 +241,33 @@ type Bar struct {
 	Value float64
 }
 
-// Bars writes a PNG bar chart, one bar per entry, in order.
+// Bars writes a PNG bar chart, one bar per entry, in order. The value
+// axis starts at 0 with round ticks, whole numbers when every bar is one
+// (counts), and the category axis is titled c.XLabel.
 func Bars(w io.Writer, c Chart, bars []Bar) error {
-	if len(bars) == 0 {
-		return ErrNoData
+	sp, err := barsSpec(c, bars)
+	if err != nil {
+		return err
 	}
-	width, height := c.size()
+	width, height := sp.size()
 	vals := make([]gochart.Value, len(bars))
 	for i, b := range bars {
-		if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
-			return fmt.Errorf("chart: bar %q is not finite", b.Label)
-		}
 		vals[i] = gochart.Value{Label: b.Label, Value: b.Value, Style: gochart.Style{FillColor: color(0), StrokeColor: color(0)}}
 	}
 	bw := max(4, (width-120)/len(bars)-4)
 	g := gochart.BarChart{
-		Title:      c.Title,
+		Title:      sp.Title,
 		Width:      width,
 		Height:     height,
 		BarWidth:   bw,
 		BarSpacing: 4,
-		Background: gochart.Style{Padding: gochart.Box{Top: 40, Left: 20, Right: 20, Bottom: 20}},
-		YAxis:      gochart.YAxis{Name: c.YLabel, Range: axisRange(c.YRange)},
-		Bars:       vals,
+		Background: gochart.Style{Padding: gochart.Box{Top: 40, Left: 20, Right: 20, Bottom: 50}},
+		YAxis: gochart.YAxis{Name: sp.YLabel, Range: &gochart.ContinuousRange{Min: sp.Y.Min, Max: sp.Y.Max},
+			Ticks: tickLabels(sp.Y.Ticks)},
+		Bars: vals,
+	}
+	if sp.XLabel != "" {
+		g.Elements = []gochart.Renderable{xTitle(sp.XLabel)}
 	}
 	loadFont()
 	if err := g.Render(gochart.PNG, w); err != nil {
@@ -237,11 +276,58 @@ func Bars(w io.Writer, c Chart, bars []Bar) error {
 	return nil
 }
 
-// Histogram writes a PNG histogram of values in the given number of
-// equal-width bins over [min, max] of the values.
+// barsSpec lays out a bar chart: a value axis from 0 (or below, for
+// negative bars) to a round value above the tallest bar.
+func barsSpec(c Chart, bars []Bar) (spec, error) {
+	if len(bars) == 0 {
+		return spec{}, ErrNoData
+	}
+	lo, hi, whole := 0.0, 0.0, true
+	for _, b := range bars {
+		if math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
+			return spec{}, fmt.Errorf("chart: bar %q is not finite", b.Label)
+		}
+		lo, hi = math.Min(lo, b.Value), math.Max(hi, b.Value)
+		whole = whole && b.Value == math.Trunc(b.Value)
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+	y := layoutAxis(c.YRange, c.YTicks, lo, hi)
+	if whole && c.YTicks == nil && len(y.Ticks) > 1 && y.Ticks[1]-y.Ticks[0] < 1 {
+		y = layoutAxis(nil, NiceTicks(lo, math.Max(hi, lo+1), int(math.Max(hi, 1))), lo, hi)
+	}
+	return spec{Chart: c, Y: y}, nil
+}
+
+// xTitle draws an axis title centred under the plot, which go-chart's
+// bar charts do not have.
+func xTitle(text string) gochart.Renderable {
+	return func(r gochart.Renderer, plot gochart.Box, defaults gochart.Style) {
+		r.SetFont(defaults.GetFont())
+		r.SetFontSize(10)
+		r.SetFontColor(drawing.ColorBlack)
+		tb := r.MeasureText(text)
+		r.Text(text, plot.Left+(plot.Width()-tb.Width())/2, plot.Bottom+42)
+	}
+}
+
+// Histogram writes a PNG histogram of values in about the given number of
+// bins with round edges covering the values; each bar is labelled by its
+// lower edge.
 func Histogram(w io.Writer, c Chart, values []float64, bins int) error {
+	bars, err := histogramBars(values, bins)
+	if err != nil {
+		return err
+	}
+	return Bars(w, c, bars)
+}
+
+// histogramBars counts values into bins between round edges (NiceTicks),
+// so that labels read 0, 50, 100 rather than 5.71, 11.4.
+func histogramBars(values []float64, bins int) ([]Bar, error) {
 	if len(values) == 0 {
-		return ErrNoData
+		return nil, ErrNoData
 	}
 	if bins <= 0 {
 		bins = 10
@@ -249,23 +335,21 @@ func Histogram(w io.Writer, c Chart, values []float64, bins int) error {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range values {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return errors.New("chart: histogram value is not finite")
+			return nil, errors.New("chart: histogram value is not finite")
 		}
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	if hi == lo {
-		hi = lo + 1
-	}
-	counts := make([]float64, bins)
-	step := (hi - lo) / float64(bins)
-	for _, v := range values {
-		counts[min(bins-1, int((v-lo)/step))]++
-	}
-	bars := make([]Bar, bins)
+	edges := NiceTicks(lo, hi, bins) // the top value counts in the last bin
+	step := edges[1] - edges[0]
+	labels := tickLabels(edges)
+	bars := make([]Bar, len(edges)-1)
 	for i := range bars {
-		bars[i] = Bar{Label: fmt.Sprintf("%.3g", lo+step*float64(i)), Value: counts[i]}
+		bars[i].Label = labels[i].Label
 	}
-	return Bars(w, c, bars)
+	for _, v := range values {
+		bars[min(len(bars)-1, int((v-edges[0])/step))].Value++
+	}
+	return bars, nil
 }
 
 // Reliability writes a reliability diagram: the observed frequency against
