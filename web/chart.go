@@ -13,8 +13,83 @@ import (
 // Chart geometry in SVG user units; the SVG scales to its container's width.
 const (
 	chartW, chartH                 = 480, 260
-	chartL, chartR, chartT, chartB = 48, 10, 12, 30
+	chartL, chartR, chartT, chartB = 48, 10, 12, 44
 )
+
+// chartLayout is the player chart's axes as drawn, kept apart from the SVG
+// so tests check ranges and ticks rather than markup.
+type chartLayout struct {
+	YMin, YMax float64
+	YTicks     []float64
+	// XTicks are match positions (0 is the oldest point shown) with the
+	// date of that match; at most four, none repeating its neighbour's date.
+	XTicks []xTick
+	XTitle string
+}
+
+type xTick struct {
+	Index int
+	Label string
+}
+
+// xTitle names the time axis: points are spaced by match, not by time.
+const xTitle = "matches, oldest to newest"
+
+// ratingChartLayout picks the axes for points (not empty): a rating range
+// in round 50s covering every rating ± RD, labelled every 100 (200, 400
+// when wide), and a few dated positions along the matches.
+func ratingChartLayout(points []ladder.HistoryPoint) chartLayout {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range points {
+		lo, hi = min(lo, p.Rating-p.RD), max(hi, p.Rating+p.RD)
+	}
+	lo, hi = niceFloor(lo), niceCeil(hi)
+	if hi-lo < 100 {
+		hi = lo + 100
+	}
+	l := chartLayout{YMin: lo, YMax: hi, XTitle: xTitle}
+	step := 100.0
+	for (hi-lo)/step > 6 {
+		step *= 2
+	}
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		l.YTicks = append(l.YTicks, v)
+	}
+	n := len(points)
+	format := "Jan 2"
+	if points[0].At.UTC().Year() != points[n-1].At.UTC().Year() {
+		format = "Jan 2006"
+	}
+	last := ""
+	for k := range min(n, 4) {
+		i := 0
+		if n > 1 {
+			i = k * (n - 1) / max(min(n, 4)-1, 1)
+		}
+		label := points[i].At.UTC().Format(format)
+		if label == last {
+			continue
+		}
+		last = label
+		l.XTicks = append(l.XTicks, xTick{Index: i, Label: label})
+	}
+	return l
+}
+
+// historyNote says when the chart shows only the latest points of a longer
+// history (the page asks for 200): "" when it shows every match.
+func historyNote(points []ladder.HistoryPoint, games int) string {
+	matches := 0
+	for _, p := range points {
+		if p.MatchID != 0 {
+			matches++
+		}
+	}
+	if games <= matches {
+		return ""
+	}
+	return fmt.Sprintf("The chart shows the last %d of %d matches.", matches, games)
+}
 
 // ratingChartSVG draws a player's rating history as an inline SVG, server
 // side, so the page needs no JavaScript: the shaded band is rating ± RD, the
@@ -29,14 +104,8 @@ func ratingChartSVG(points []ladder.HistoryPoint) template.HTML {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">No rated matches yet</text></svg>`, chartW/2, chartH/2)
 		return template.HTML(b.String())
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range points {
-		lo, hi = min(lo, p.Rating-p.RD), max(hi, p.Rating+p.RD)
-	}
-	lo, hi = niceFloor(lo), niceCeil(hi)
-	if hi-lo < 100 {
-		hi = lo + 100
-	}
+	l := ratingChartLayout(points)
+	lo, hi := l.YMin, l.YMax
 	x := func(i int) float64 {
 		if len(points) == 1 {
 			return (chartL + chartW - chartR) / 2
@@ -46,12 +115,7 @@ func ratingChartSVG(points []ladder.HistoryPoint) template.HTML {
 	y := func(v float64) float64 {
 		return chartT + (hi-v)*float64(chartH-chartT-chartB)/(hi-lo)
 	}
-	// Grid lines and labels every 100 (or 200, 500 when the range is wide).
-	step := 100.0
-	for (hi-lo)/step > 6 {
-		step *= 2
-	}
-	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+	for _, v := range l.YTicks {
 		fmt.Fprintf(&b, `<line class="grid" x1="%d" x2="%d" y1="%s" y2="%s"/>`, chartL, chartW-chartR, f1(y(v)), f1(y(v)))
 		fmt.Fprintf(&b, `<text class="ylabel" x="%d" y="%s" text-anchor="end">%.0f</text>`, chartL-6, f1(y(v)+4), v)
 	}
@@ -72,9 +136,18 @@ func ratingChartSVG(points []ladder.HistoryPoint) template.HTML {
 		fmt.Fprintf(&b, `<circle class="pt" cx="%s" cy="%s" r="3"><title>%s: %.1f ± %.1f</title></circle>`,
 			f1(x(i)), f1(y(p.Rating)), template.HTMLEscapeString(pointLabel(p)), p.Rating, p.RD)
 	}
-	first, last := points[0].At, points[len(points)-1].At
-	fmt.Fprintf(&b, `<text class="xlabel" x="%d" y="%d">%s</text>`, chartL, chartH-8, first.UTC().Format("2006-01-02"))
-	fmt.Fprintf(&b, `<text class="xlabel" x="%d" y="%d" text-anchor="end">%s</text>`, chartW-chartR, chartH-8, last.UTC().Format("2006-01-02"))
+	for k, t := range l.XTicks {
+		anchor := "middle"
+		switch {
+		case len(points) == 1:
+		case k == 0:
+			anchor = "start"
+		case t.Index == len(points)-1:
+			anchor = "end"
+		}
+		fmt.Fprintf(&b, `<text class="xlabel" x="%s" y="%d" text-anchor="%s">%s</text>`, f1(x(t.Index)), chartH-chartB+18, anchor, t.Label)
+	}
+	fmt.Fprintf(&b, `<text class="xtitle" x="%d" y="%d" text-anchor="middle">%s</text>`, (chartL+chartW-chartR)/2, chartH-4, l.XTitle)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }

@@ -239,12 +239,14 @@ func (s *Server) leaderboardHTML(w http.ResponseWriter, r *http.Request) {
 
 // playerPage is the data of the player page.
 type playerPage struct {
-	GuildID  string
-	Profile  ladder.Profile
-	Chart    template.HTML
-	Streak   string
-	Recent   []recentRow
-	Partners []partnerRow
+	GuildID string
+	Profile ladder.Profile
+	Chart   template.HTML
+	// ChartNote says when the chart shows only the latest matches.
+	ChartNote string
+	Streak    string
+	Recent    []recentRow
+	Partners  []partnerRow
 }
 
 // personLink is a player with the name to show.
@@ -301,7 +303,8 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 	if prof.Standing.Name == "" {
 		prof.Standing.Name = id
 	}
-	p := playerPage{GuildID: guild, Profile: prof, Chart: ratingChartSVG(prof.History), Streak: streak(prof.Standing.Streak)}
+	p := playerPage{GuildID: guild, Profile: prof, Chart: ratingChartSVG(prof.History),
+		ChartNote: historyNote(prof.History, prof.Standing.Games), Streak: streak(prof.Standing.Streak)}
 	person := func(u string) personLink {
 		if n := names[u]; n != "" {
 			return personLink{u, n}
