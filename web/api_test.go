@@ -331,7 +331,12 @@ func TestMatchesCSV(t *testing.T) {
 				t.Errorf("Got(record %d) = %+v, want %+v", i, r, m)
 			}
 		}
-		if !strings.HasPrefix(rec.Body.String(), "seq,date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n") {
+		for i, m := range fixtureMatches { // the fixture's players have names, and they come along
+			if n := recs[i].Names[m.team1[0]]; n != fixtureNames[m.team1[0]] {
+				t.Errorf("Got(record %d name of %s) = %q, want %q", i, m.team1[0], n, fixtureNames[m.team1[0]])
+			}
+		}
+		if !strings.HasPrefix(rec.Body.String(), "seq,date,team1_p1,team1_p1_name,team1_p2,team1_p2_name,team2_p1,team2_p1_name,team2_p2,team2_p2_name,winner\n") {
 			t.Errorf("Got(header) = %q", strings.SplitN(rec.Body.String(), "\n", 2)[0])
 		}
 		if got := call(e, "GET", "/api/v1/guilds/"+guildG+"/matches.csv?season=2", ""); got.Code != 404 {

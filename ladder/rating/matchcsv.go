@@ -157,7 +157,7 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 			seen[id] = true
 			players = append(players, id)
 			if nc := c.name[t][p]; nc >= 0 {
-				if name := strings.TrimSpace(row[nc]); name != "" {
+				if name := csvUnescape(strings.TrimSpace(row[nc])); name != "" {
 					if rec.Names == nil {
 						rec.Names = map[string]string{}
 					}
@@ -318,13 +318,15 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 		row = append(row, strconv.Itoa(r.Seq), formatMatchDate(r.Date))
 		for _, team := range [2][]string{r.Team1, r.Team2} {
 			for p := 0; p < size; p++ {
-				id := ""
+				id, name := "", ""
 				if p < len(team) {
-					id = csvEscape(team[p])
+					id, name = csvEscape(team[p]), r.Names[team[p]]
 				}
 				row = append(row, id)
 				if named {
-					row = append(row, r.Names[id])
+					// Names are free text too: a display name "=HYPERLINK(…)"
+					// must not run in the operator's spreadsheet.
+					row = append(row, csvEscape(name))
 				}
 			}
 		}

@@ -180,7 +180,7 @@ func TestWriteMatchCSVRoundTrip(t *testing.T) {
 func TestWriteMatchCSVNamesRoundTrip(t *testing.T) {
 	recs := []MatchRecord{
 		{Seq: 0, Date: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), Team1: []string{"a", "b"}, Team2: []string{"c", "d"}, Winner: 2,
-			Names: map[string]string{"a": "Ann", "b": "Bo, the second", "d": "Dee"}},
+			Names: map[string]string{"a": "Ann", "b": "Bo, the second", "d": "=HYPERLINK(x)"}},
 		{Seq: 1, Date: time.Date(2024, 3, 2, 0, 0, 0, 0, time.UTC), Team1: []string{"a", "c"}, Team2: []string{"b", "d"}, Winner: 1},
 	}
 	var buf bytes.Buffer
@@ -188,7 +188,7 @@ func TestWriteMatchCSVNamesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantHead := "seq,date,team1_p1,team1_p1_name,team1_p2,team1_p2_name,team2_p1,team2_p1_name,team2_p2,team2_p2_name,winner\n" +
-		"0,2024-03-01,a,Ann,b,\"Bo, the second\",c,,d,Dee,2\n1,2024-03-02,a,,c,,b,,d,,1\n"
+		"0,2024-03-01,a,Ann,b,\"Bo, the second\",c,,d,'=HYPERLINK(x),2\n1,2024-03-02,a,,c,,b,,d,,1\n"
 	if buf.String() != wantHead {
 		t.Errorf("Got(WriteMatchCSV) = %q, want %q", buf.String(), wantHead)
 	}
