@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -25,6 +26,7 @@ const (
 	classInternal    = "internal"    // "something went wrong" with a reference
 	classTimeout     = "timeout"     // no complete answer in time
 	classNoSession   = "no-session"  // the fake had no gateway session for the shard
+	classFailed      = "failed"      // an HTTP interaction's POST failed: "This interaction failed"
 )
 
 // load drives many guilds of players through the fake Discord at once:
@@ -126,6 +128,9 @@ func (l *load) do(ctx context.Context, send func() (*fakediscord.Pending, error)
 	wctx, cancel := context.WithTimeout(ctx, l.wait)
 	defer cancel()
 	r, err := p.Result(wctx)
+	if errors.Is(err, fakediscord.ErrDeliveryFailed) {
+		return l.note(answer{class: classFailed, text: err.Error(), p: p})
+	}
 	if err != nil {
 		return l.note(answer{class: classTimeout, text: err.Error(), p: p})
 	}

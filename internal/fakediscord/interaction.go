@@ -124,6 +124,17 @@ type Pending struct {
 	ID string
 }
 
+// Pending returns the handle of the interaction with ID id, which must
+// exist: for redelivering an interaction found through Interactions.
+func (s *Server) Pending(id string) *Pending {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.interactions[id] == nil {
+		panic("fakediscord: no interaction " + id)
+	}
+	return &Pending{s: s, ID: id}
+}
+
 // Snapshot returns the interaction's record as it is now.
 func (p *Pending) Snapshot() Interaction {
 	p.s.mu.Lock()
