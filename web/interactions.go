@@ -2,14 +2,15 @@ package web
 
 import "net/http"
 
-// interactionRoutes mounts Discord's HTTP interactions (docs/spec.md 10)
-// when this process answers them. The handler (package bot) checks the
-// signature before it reads anything; the server's own body limit and
-// request log apply to it like to any route. It needs no API token: the
-// Ed25519 signature is the authentication.
-func (s *Server) interactionRoutes(mux *http.ServeMux) {
-	if s.interactions == nil {
-		return
+// MountInteractions serves Discord's HTTP interactions on POST
+// /interactions (docs/spec.md 10) with h, the bot's handler, when this
+// process answers them (DISCORD_TRANSPORT=http); nil mounts nothing. Call
+// it before serving. The handler checks the signature before it reads
+// anything; the server's request log, metrics and panic recovery apply to
+// it like to any route. It needs no API token: the Ed25519 signature is
+// the authentication.
+func (s *Server) MountInteractions(h http.Handler) {
+	if h != nil {
+		s.mux.Handle("POST /interactions", h)
 	}
-	mux.Handle("POST /interactions", s.interactions)
 }

@@ -45,9 +45,6 @@ type Options struct {
 	CacheTTL time.Duration
 	// Now is the clock for rate limits and cache ages (default time.Now).
 	Now func() time.Time
-	// Interactions answers Discord's HTTP interactions on POST
-	// /interactions (DISCORD_TRANSPORT=http); nil: not served.
-	Interactions http.Handler
 }
 
 // Server is ladderbot's HTTP server: pages, JSON API and operations endpoints.
@@ -67,7 +64,6 @@ type Server struct {
 	now          func() time.Time
 	mux          *http.ServeMux
 	handler      http.Handler
-	interactions http.Handler
 }
 
 // New returns a Server with its routes ready; serve it with Serve or mount
@@ -83,7 +79,6 @@ func New(opts Options) *Server {
 		maxBody: opts.MaxBody,
 		now:     opts.Now,
 	}
-	s.interactions = opts.Interactions
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -131,7 +126,6 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metrics.Handler())
-	s.interactionRoutes(mux)
 	if s.svc == nil {
 		return mux
 	}
