@@ -3,11 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/migrations"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
@@ -33,7 +36,7 @@ func TestImportExportVerify(t *testing.T) {
 		wantCode int
 		wantOut  string
 	}{
-		{[]string{"migrate"}, 0, "schema at version 1"},
+		{[]string{"migrate"}, 0, fmt.Sprintf("schema at version %d", latestMigration(t))},
 		{[]string{"import", "--guild", "123456789012345678", "--data", data}, 0, "imported 4 matches, skipped 0"},
 		{[]string{"import", "--guild", "123456789012345678", "--data", data}, 0, "imported 0 matches, skipped 4"},
 		{[]string{"verify"}, 0, "4 matches, 4 players: 0 differences"},
@@ -58,4 +61,15 @@ func TestImportExportVerify(t *testing.T) {
 	if code, out, _ := run("verify"); code != 1 || !strings.Contains(out, "DIFF") || !strings.Contains(out, "player c") {
 		t.Errorf("ladderbot verify after tampering = %d, %q; want 1 and a DIFF line for player c", code, out)
 	}
+}
+
+// latestMigration is the number of migrations embedded, the version a
+// fresh database migrates to.
+func latestMigration(t *testing.T) int {
+	t.Helper()
+	files, err := fs.Glob(migrations.SQLite, "sqlite/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("Got(embedded migrations) = %v, %v, want some", files, err)
+	}
+	return len(files)
 }
