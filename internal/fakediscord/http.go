@@ -34,6 +34,17 @@ type Delivery struct {
 	At     time.Time
 }
 
+// newDeliveryClient is the client of interaction POSTs: Discord's 3 s for
+// the response, and kept-alive connections enough for many interactions at
+// once, as Discord keeps them (the default two per host would make most
+// deliveries of a burst open a new connection).
+func newDeliveryClient() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns = 256
+	tr.MaxIdleConnsPerHost = 256
+	return &http.Client{Timeout: interactionDeadline, Transport: tr}
+}
+
 // PublicKeyHex is the application's public key as the developer portal
 // shows it, for DISCORD_PUBLIC_KEY.
 func (s *Server) PublicKeyHex() string { return hex.EncodeToString(s.public) }

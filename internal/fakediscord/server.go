@@ -92,7 +92,7 @@ func New() *Server {
 		interactions: map[string]*Interaction{},
 		byToken:      map[string]*Interaction{},
 		messages:     map[string]*Message{},
-		client:       &http.Client{Timeout: interactionDeadline},
+		client:       newDeliveryClient(),
 	}
 	var err error
 	s.public, s.private, err = ed25519.GenerateKey(rand.Reader)
