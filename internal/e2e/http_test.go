@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -166,13 +167,21 @@ func TestHTTPScaleOut(t *testing.T) {
 	l := newLoad(t, fake, dsn, 4, 16, 1)
 	l.wait = 8 * time.Second
 	target := loadTarget(t, 2000)
+	half := make(chan struct{})
+	var once sync.Once
+	l.onSent = func(n int64) {
+		if n >= target/2 {
+			once.Do(func() { close(half) })
+		}
+	}
 	killed := make(chan struct{})
 	go func() {
 		defer close(killed)
-		for l.sent.Load() < target/2 && ctx.Err() == nil {
-			time.Sleep(10 * time.Millisecond)
+		select {
+		case <-half:
+			procs[1].kill()
+		case <-ctx.Done():
 		}
-		procs[1].kill()
 	}()
 	start := time.Now()
 	l.run(ctx, target)

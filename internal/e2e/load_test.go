@@ -43,6 +43,8 @@ type load struct {
 	guilds []*lguild
 
 	sent atomic.Int64
+	// onSent, when set before run, is told the count after each send.
+	onSent func(n int64)
 
 	mu       sync.Mutex
 	classes  map[string]int
@@ -120,7 +122,9 @@ type answer struct {
 
 // do sends one interaction and waits for its complete answer.
 func (l *load) do(ctx context.Context, send func() (*fakediscord.Pending, error)) answer {
-	l.sent.Add(1)
+	if n := l.sent.Add(1); l.onSent != nil {
+		l.onSent(n)
+	}
 	p, err := send()
 	if err != nil {
 		return l.note(answer{class: classNoSession, text: err.Error()})
