@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,6 +52,19 @@ type Config struct {
 	// that touched storage, for example to drop cached leaderboard pages
 	// (nil: nobody is told).
 	OnResult func(guildID string)
+	// Transport is how interactions arrive: TransportGateway (the default)
+	// over this process's gateway shard, or TransportHTTP as signed POSTs
+	// to Interactions(), with no gateway connection at all.
+	Transport string
+	// PublicKey is the application's Ed25519 key that signs HTTP
+	// interactions; required with TransportHTTP.
+	PublicKey ed25519.PublicKey
+	// Deliveries remembers HTTP interactions across processes, so one
+	// delivered twice to different processes is handled once (nil: this
+	// process only remembers).
+	Deliveries Deliveries
+	// Now is the clock for signature timestamps (default time.Now).
+	Now func() time.Time
 }
 
 // Bot is one Discord shard serving a command set.
@@ -76,6 +90,8 @@ type Bot struct {
 	registered atomic.Bool
 	appID      atomic.Value // string
 	seen       dedupe
+	// httpSeen drops HTTP redeliveries when no Config.Deliveries is shared.
+	httpSeen dedupe
 	// chain is the dispatch chain every interaction runs (chain.go).
 	chain handler
 }
@@ -106,6 +122,20 @@ func New(cfg Config, set *commands.Set, log *slog.Logger) (*Bot, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = max(1, runtime.GOMAXPROCS(0)-1)
 	}
+	switch cfg.Transport {
+	case "":
+		cfg.Transport = TransportGateway
+	case TransportGateway:
+	case TransportHTTP:
+		if len(cfg.PublicKey) != ed25519.PublicKeySize {
+			return nil, errors.New("bot: HTTP interactions need the application's Ed25519 public key")
+		}
+	default:
+		return nil, fmt.Errorf("bot: transport %q: want %s or %s", cfg.Transport, TransportGateway, TransportHTTP)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	if log == nil {
 		log = slog.Default()
 	}
@@ -133,6 +163,9 @@ func New(cfg Config, set *commands.Set, log *slog.Logger) (*Bot, error) {
 	s.Dialer = &websocket.Dialer{HandshakeTimeout: 15 * time.Second, Proxy: websocket.DefaultDialer.Proxy}
 	b := &Bot{cfg: cfg, set: set, log: log, session: s, ready: make(chan struct{}), workers: make(chan struct{}, cfg.Workers)}
 	b.appID.Store("")
+	// The handlers' context exists from the start: HTTP interactions may
+	// arrive (through the web server) before Run.
+	b.base, b.stop = context.WithCancel(context.Background())
 	b.chain = b.dispatch()
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
@@ -156,24 +189,39 @@ func (b *Bot) Registered() bool { return b.registered.Load() }
 // Run connects, serves interactions until ctx ends, then stops taking new
 // interactions, waits for those in flight (up to DrainTimeout) and closes
 // the gateway. Transient failures (network, Discord errors) are retried
-// with backoff and never end Run; a rejected token does.
+// with backoff and never end Run; a rejected token does. With
+// TransportHTTP it opens no gateway: it learns the application by REST
+// and syncs the commands, and interactions come through Interactions().
 func (b *Bot) Run(ctx context.Context) error {
-	b.base, b.stop = context.WithCancel(context.WithoutCancel(ctx))
 	defer b.stop()
+	if b.cfg.Transport == TransportHTTP {
+		if err := b.startREST(ctx); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		b.finish()
+		return nil
+	}
 	if err := b.open(ctx); err != nil {
 		return err
 	}
 	<-ctx.Done()
+	b.finish()
+	if err := b.session.Close(); err != nil {
+		b.log.Warn("closing gateway", "err", err)
+	}
+	return nil
+}
+
+// finish drains the interactions in flight at shutdown, cancelling those
+// still running after DrainTimeout.
+func (b *Bot) finish() {
 	select {
 	case <-b.drain():
 	case <-time.After(b.cfg.DrainTimeout):
 		b.log.Warn("shutdown: interactions still running after the drain timeout; cancelling them")
 		b.stop()
 	}
-	if err := b.session.Close(); err != nil {
-		b.log.Warn("closing gateway", "err", err)
-	}
-	return nil
 }
 
 // admit lets an interaction in unless the bot is draining; each true
@@ -317,8 +365,18 @@ func (d *dedupe) first(id string, now time.Time) bool {
 	return true
 }
 
-// Connected reports whether the gateway connection is up (for /readyz).
+// Connected reports whether the gateway connection is up (for /readyz);
+// with TransportHTTP, whether the application is known, so interactions
+// can be answered and posts sent.
 func (b *Bot) Connected() bool {
+	if b.cfg.Transport == TransportHTTP {
+		select {
+		case <-b.ready:
+			return true
+		default:
+			return false
+		}
+	}
 	b.session.RLock()
 	defer b.session.RUnlock()
 	return b.session.DataReady

@@ -20,24 +20,42 @@ func freshDSN(t testing.TB, backend string) string { return testdb.DSN(t, backen
 // env is a real bot with the real command set over a real database,
 // driven through a fake Discord.
 type env struct {
-	t    testing.TB
-	ctx  context.Context
-	fake *fakediscord.Server
-	db   *storage.DB
-	svc  *ladder.Service
-	h    *harness
+	t testing.TB
+	// transport is how the fake delivers interactions: TransportGateway
+	// or TransportHTTP.
+	transport string
+	ctx       context.Context
+	fake      *fakediscord.Server
+	db        *storage.DB
+	svc       *ladder.Service
+	h         *harness
 }
 
 func newEnv(t testing.TB, dsn string) *env {
+	t.Helper()
+	return newEnvOver(t, dsn, TransportGateway)
+}
+
+// newEnvOver is newEnv with interactions delivered over transport.
+func newEnvOver(t testing.TB, dsn, transport string) *env {
 	t.Helper()
 	db, err := openDB(dsn)
 	if err != nil {
 		t.Fatalf("storage.Open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
-	e := &env{t: t, ctx: waitCtx(t), fake: newFake(t), db: db, svc: ladder.NewService(db, nil)}
-	e.h = startBot(t, e.fake, e.set())
+	e := &env{t: t, transport: transport, ctx: waitCtx(t), fake: newFake(t), db: db, svc: ladder.NewService(db, nil)}
+	e.start()
 	return e
+}
+
+// start starts the env's bot over its transport.
+func (e *env) start() {
+	if e.transport == TransportHTTP {
+		e.h = startBotHTTP(e.t, e.fake, e.set(), e.db)
+		return
+	}
+	e.h = startBot(e.t, e.fake, e.set())
 }
 
 func openDB(dsn string) (*storage.DB, error) {
@@ -52,7 +70,7 @@ func (e *env) set() *commands.Set {
 // database and fake Discord.
 func (e *env) restart() {
 	e.h.stop()
-	e.h = startBot(e.t, e.fake, e.set())
+	e.start()
 }
 
 func (e *env) slash(u fakediscord.User, path string, opts map[string]any) fakediscord.Response {
@@ -204,11 +222,18 @@ func TestEndToEnd(t *testing.T) {
 		{"restart between report and confirm", testRestart},
 		{"parties by invitation", testParties},
 	}
-	testdb.ForEach(t, func(t *testing.T, backend string) {
-		for _, sc := range scenarios {
-			t.Run(sc.name, func(t *testing.T) { sc.run(t, newEnv(t, freshDSN(t, backend))) })
-		}
-	})
+	// Every scenario over both transports: the gateway, and HTTP
+	// interactions (signed POSTs answered in the response, the rest by
+	// the same webhook REST calls).
+	for _, transport := range []string{TransportGateway, TransportHTTP} {
+		t.Run(transport, func(t *testing.T) {
+			testdb.ForEach(t, func(t *testing.T, backend string) {
+				for _, sc := range scenarios {
+					t.Run(sc.name, func(t *testing.T) { sc.run(t, newEnvOver(t, freshDSN(t, backend), transport)) })
+				}
+			})
+		})
+	}
 }
 
 func testQueueToLeaderboard(t *testing.T, e *env) {
@@ -376,8 +401,11 @@ func testRestart(t *testing.T, e *env) {
 	e.clickLabel(userByID(m.Teams[1][0]), ann, "We lost")
 	ask := e.channelMessage(fmt.Sprintf("reported match #%d", m.ID))
 	e.restart()
-	if st := e.fake.Gateway(); st.Identifies != 2 {
+	// Over HTTP there is no session: nothing but the database carries over.
+	if st := e.fake.Gateway(); e.transport == TransportGateway && st.Identifies != 2 {
 		t.Errorf("Got(identifies) = %d, want 2 (a new session)", st.Identifies)
+	} else if e.transport == TransportHTTP && st.Identifies != 0 {
+		t.Errorf("Got(identifies over HTTP) = %d, want 0 (no gateway at all)", st.Identifies)
 	}
 	conf := e.clickLabel(userByID(m.Teams[0][1]), ask, "Confirm")
 	wantText(t, "confirm after restart", conf, "confirmed: Team 1 won")

@@ -26,6 +26,21 @@ type gatewayResponder struct {
 	deferred discordgo.InteractionResponseType // 0 until deferred
 	ephDefer bool
 	acked    time.Time
+
+	// initial, when set, delivers the interaction's first response instead
+	// of the REST callback: over HTTP interactions the first response must
+	// be the body of Discord's POST (interactions.go), and only the later
+	// edits and followups go through REST.
+	initial func(ctx context.Context, resp *discordgo.InteractionResponse) error
+}
+
+// callback sends the interaction's first response: by the transport's
+// initial hook, or as the REST callback the gateway transport uses.
+func (g *gatewayResponder) callback(ctx context.Context, resp *discordgo.InteractionResponse) error {
+	if g.initial != nil {
+		return g.initial(ctx, resp)
+	}
+	return g.session.InteractionRespond(g.ic, resp, discordgo.WithContext(ctx))
 }
 
 // Acked implements responder.
@@ -49,7 +64,7 @@ func (g *gatewayResponder) Defer(ctx context.Context, ephemeral bool) error {
 		typ, data = discordgo.InteractionResponseDeferredMessageUpdate, nil
 	}
 	err := retryTransient(ctx, func() error {
-		return g.session.InteractionRespond(g.ic, &discordgo.InteractionResponse{Type: typ, Data: data}, discordgo.WithContext(ctx))
+		return g.callback(ctx, &discordgo.InteractionResponse{Type: typ, Data: data})
 	})
 	if err != nil {
 		return markDuplicate(err)
@@ -146,7 +161,7 @@ func (g *gatewayResponder) respond(ctx context.Context, resp *discordgo.Interact
 				f.Reader = bytes.NewReader(files[i])
 			}
 		}
-		return g.session.InteractionRespond(g.ic, resp, discordgo.WithContext(ctx))
+		return g.callback(ctx, resp)
 	})
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/ed25519"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -30,6 +32,28 @@ type Config struct {
 	// APIRateBurst its burst (SPEC 8); API_RATE_LIMIT=0 turns the limit off.
 	APIRateLimit float64 `env:"API_RATE_LIMIT" envDefault:"20" help:"requests per second per API token; 0 turns the limit off"`
 	APIRateBurst int     `env:"API_RATE_BURST" envDefault:"40" help:"burst per API token"`
+	// DiscordTransport "" means gateway; see Transport.
+	DiscordTransport string `env:"DISCORD_TRANSPORT" help:"gateway (the default), or http: take interactions only at POST /interactions, no gateway"`
+	DiscordPublicKey string `env:"DISCORD_PUBLIC_KEY" help:"the application's Ed25519 public key in hex; required with DISCORD_TRANSPORT=http"`
+}
+
+// Transport is how the bot receives interactions: DISCORD_TRANSPORT, or
+// gateway when it is not set.
+func (c Config) Transport() string {
+	if c.DiscordTransport == "" {
+		return "gateway"
+	}
+	return c.DiscordTransport
+}
+
+// PublicKey is DISCORD_PUBLIC_KEY decoded; nil when unset (validate has
+// checked any value).
+func (c Config) PublicKey() ed25519.PublicKey {
+	k, err := hex.DecodeString(c.DiscordPublicKey)
+	if err != nil || len(k) != ed25519.PublicKeySize {
+		return nil
+	}
+	return k
 }
 
 // LoadConfig parses and validates the configuration from environ, a list of
@@ -50,6 +74,7 @@ func (c Config) validate() error {
 	checks := []func() error{
 		func() error { return validateDatabaseURL("DATABASE_URL", c.DatabaseURL) },
 		c.validateDiscord,
+		c.validateTransport,
 		c.validateHTTPAddr,
 		c.validateShards,
 		c.validateLogging,
@@ -116,6 +141,35 @@ func (c Config) validateDiscord() error {
 	}
 	if strings.ContainsAny(c.DiscordToken, " \t\n") {
 		return fmt.Errorf("DISCORD_TOKEN: contains whitespace; paste the bot token alone")
+	}
+	return nil
+}
+
+// validateTransport checks DISCORD_TRANSPORT and what http needs: the
+// token (answers, posts and command sync are REST calls), the public key
+// (every interaction's signature), and no shards (any process takes any
+// interaction, so sharding means nothing).
+func (c Config) validateTransport() error {
+	if c.DiscordPublicKey != "" {
+		k, err := hex.DecodeString(c.DiscordPublicKey)
+		if err != nil || len(k) != ed25519.PublicKeySize {
+			return fmt.Errorf("DISCORD_PUBLIC_KEY: want the %d hex digits of the application's public key from the developer portal", 2*ed25519.PublicKeySize)
+		}
+	}
+	switch c.DiscordTransport {
+	case "", "gateway":
+		return nil
+	case "http":
+	default:
+		return fmt.Errorf("DISCORD_TRANSPORT=%q: want gateway or http", c.DiscordTransport)
+	}
+	switch {
+	case c.DiscordToken == "":
+		return errors.New("DISCORD_TRANSPORT=http: needs DISCORD_TOKEN for the REST calls (answers, posts, command sync)")
+	case c.DiscordPublicKey == "":
+		return errors.New("DISCORD_TRANSPORT=http: needs DISCORD_PUBLIC_KEY, the application's public key, to verify interactions")
+	case c.ShardCount != 1:
+		return fmt.Errorf("SHARD_COUNT=%d: shards are for the gateway; with DISCORD_TRANSPORT=http any process answers any interaction", c.ShardCount)
 	}
 	return nil
 }

@@ -115,3 +115,45 @@ func TestLoadConfigRedactsPassword(t *testing.T) {
 		t.Errorf("LoadConfig() error = %v, want an error without the password", err)
 	}
 }
+
+// TestLoadConfigTransport checks DISCORD_TRANSPORT and DISCORD_PUBLIC_KEY:
+// what http needs, and each mistake named in the message.
+func TestLoadConfigTransport(t *testing.T) {
+	key := strings.Repeat("ab", 32)
+	tests := []struct {
+		name    string
+		env     []string
+		want    string // the transport, when valid
+		wantErr string // a substring of the error, when not
+	}{
+		{"default is the gateway", []string{"DISCORD_TOKEN=t"}, "gateway", ""},
+		{"gateway with a key set", []string{"DISCORD_TOKEN=t", "DISCORD_PUBLIC_KEY=" + key}, "gateway", ""},
+		{"http", []string{"DISCORD_TRANSPORT=http", "DISCORD_TOKEN=t", "DISCORD_PUBLIC_KEY=" + key}, "http", ""},
+		{"unknown transport", []string{"DISCORD_TRANSPORT=webhook"}, "", "DISCORD_TRANSPORT=\"webhook\": want gateway or http"},
+		{"http without token", []string{"DISCORD_TRANSPORT=http", "DISCORD_PUBLIC_KEY=" + key}, "", "needs DISCORD_TOKEN"},
+		{"http without key", []string{"DISCORD_TRANSPORT=http", "DISCORD_TOKEN=t"}, "", "needs DISCORD_PUBLIC_KEY"},
+		{"key not hex", []string{"DISCORD_PUBLIC_KEY=" + strings.Repeat("zz", 32)}, "", "DISCORD_PUBLIC_KEY: want the 64 hex digits"},
+		{"key too short", []string{"DISCORD_PUBLIC_KEY=abcd"}, "", "DISCORD_PUBLIC_KEY: want the 64 hex digits"},
+		{"http with shards", []string{"DISCORD_TRANSPORT=http", "DISCORD_TOKEN=t", "DISCORD_PUBLIC_KEY=" + key, "SHARD_COUNT=2"}, "", "SHARD_COUNT=2: shards are for the gateway"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := LoadConfig(tt.env)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("Got(LoadConfig(%q) error) = %v, want one containing %q", tt.env, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Got(LoadConfig(%q) error) = %v, want nil", tt.env, err)
+			}
+			if got := cfg.Transport(); got != tt.want {
+				t.Errorf("Got(Transport()) = %q, want %q", got, tt.want)
+			}
+			if tt.want == "http" && len(cfg.PublicKey()) != 32 {
+				t.Errorf("Got(PublicKey()) = %x, want the 32 bytes of %s", cfg.PublicKey(), key)
+			}
+		})
+	}
+}

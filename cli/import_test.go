@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/migrations"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
@@ -34,7 +37,7 @@ func TestImportExportVerify(t *testing.T) {
 		wantCode int
 		wantOut  string
 	}{
-		{[]string{"migrate"}, 0, "schema at version 1"},
+		{[]string{"migrate"}, 0, fmt.Sprintf("schema at version %d", latestMigration(t))},
 		{[]string{"import", "--guild", "123456789012345678", "--data", data}, 0, "imported 4 matches, skipped 0"},
 		{[]string{"import", "--guild", "123456789012345678", "--data", data}, 0, "imported 0 matches, skipped 4"},
 		{[]string{"verify"}, 0, "4 matches, 4 players: 0 differences"},
@@ -101,4 +104,25 @@ func TestImportSummary(t *testing.T) {
 		"0,2024-01-01,a,Player A,b,Player B,c,Player C,d,Player D,1\n"; !strings.HasPrefix(stdout.String(), head) {
 		t.Errorf("Got(ladderbot export) = %q, want prefix %q", stdout.String()[:min(300, stdout.Len())], head)
 	}
+}
+
+// latestMigration is the number of migrations embedded, the version a
+// fresh database migrates to.
+func latestMigration(t *testing.T) int {
+	t.Helper()
+	files, err := fs.Glob(migrations.SQLite, "sqlite/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("Got(embedded migrations) = %v, %v, want some", files, err)
+	}
+	// Versions may leave gaps (issues take number ranges), so the version
+	// is the highest file number, not the count.
+	latest := 0
+	for _, f := range files {
+		n, err := strconv.Atoi(strings.SplitN(filepath.Base(f), "_", 2)[0])
+		if err != nil {
+			t.Fatalf("Got(migration file %q) not numbered: %v", f, err)
+		}
+		latest = max(latest, n)
+	}
+	return latest
 }

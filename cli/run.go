@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -50,14 +51,18 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	var comps []component
 	var gatewayReady func() bool
 	var poster jobs.Poster
+	var interactions http.Handler
 	if e.cfg.DiscordToken != "" {
-		b, err := newBot(e, svc, metrics, onResult)
+		b, err := newBot(e, db, svc, metrics, onResult)
 		if err != nil {
 			return err
 		}
 		comps = append(comps, component{"bot", b.Run})
 		gatewayReady = b.Connected
 		poster = b
+		if e.cfg.Transport() == bot.TransportHTTP {
+			interactions = b.Interactions()
+		}
 	} else {
 		e.log.Info("DISCORD_TOKEN is not set: running the web page, API and jobs without the bot")
 	}
@@ -65,6 +70,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	if err != nil {
 		return err
 	}
+	srv.MountInteractions(interactions)
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
 		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult}))
@@ -88,7 +94,7 @@ func runJobs(ctx context.Context, s *jobs.Scheduler) error {
 // command set over svc, internal/chart for /profile's chart, metrics (nil:
 // none) and onResult, told the guild of every interaction that may have
 // changed its ratings (nil: nobody).
-func newBot(e invocation, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, error) {
+func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, error) {
 	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics})
 	return bot.New(bot.Config{
 		Token:      e.cfg.DiscordToken,
@@ -98,6 +104,10 @@ func newBot(e invocation, svc *ladder.Service, metrics *web.Metrics, onResult fu
 		ShardCount: e.cfg.ShardCount,
 		Metrics:    metrics,
 		OnResult:   onResult,
+		Transport:  e.cfg.Transport(),
+		PublicKey:  e.cfg.PublicKey(),
+		// HTTP redeliveries may reach any process: the database decides.
+		Deliveries: db,
 	}, set, e.log)
 }
 

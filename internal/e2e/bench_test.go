@@ -10,41 +10,57 @@ import (
 	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
-// BenchmarkLoad measures the load of the scale-out test against 1 and 2
-// ladderbot processes (one per shard) on one database: interactions per
-// second end to end (each sent and its complete answer waited for, many at
-// once) and the acknowledgement latency percentiles (dispatch on the
-// gateway to the first callback Discord receives). One op is one
-// interaction; run it with a fixed count, e.g.
+// BenchmarkLoad measures the load of the scale-out tests, side by side in
+// one run, against ladderbot processes on one database: over the gateway
+// with 1 and 2 processes (one per shard), and over HTTP interactions
+// (DISCORD_TRANSPORT=http) with 1, 2 and 3 identical processes behind a
+// round-robin proxy (PostgreSQL only: the embedded database serves one
+// process, so SQLite runs the 1-process cases). It reports interactions
+// per second end to end (each sent and its complete answer waited for,
+// many at once) and the acknowledgement latency percentiles (from the
+// dispatch to the first callback Discord receives: a REST callback on the
+// gateway, the POST's response over HTTP). One op is one interaction; run
+// it with a fixed count, e.g.
 //
 //	go test ./internal/e2e -run '^$' -bench Load -benchtime 2000x
 func BenchmarkLoad(b *testing.B) {
 	testdb.ForEach(b, func(b *testing.B, backend string) {
-		for _, procs := range []int{1, 2} {
-			if backend == "sqlite" && procs > 1 {
-				continue // the embedded database serves one process
+		for _, tc := range []struct {
+			transport string
+			procs     []int
+		}{{"gateway", []int{1, 2}}, {"http", []int{1, 2, 3}}} {
+			for _, procs := range tc.procs {
+				if backend == "sqlite" && procs > 1 {
+					continue // the embedded database serves one process
+				}
+				b.Run(fmt.Sprintf("%s/procs=%d", tc.transport, procs), func(b *testing.B) { benchLoad(b, backend, tc.transport, procs) })
 			}
-			b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) { benchLoad(b, backend, procs) })
 		}
 	})
 }
 
-func benchLoad(b *testing.B, backend string, n int) {
+func benchLoad(b *testing.B, backend, transport string, n int) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	dsn := freshDSN(b, backend)
 	fake := startFake(b)
 	var procs []*proc
-	for i := range n {
-		p := newProc(b, fmt.Sprintf("shard%d", i), dsn, fake, i, n)
-		p.start()
-		procs = append(procs, p)
+	shards := n
+	if transport == "http" {
+		procs, _ = startHTTPProcs(b, ctx, dsn, fake, n)
+		shards = 1
+	} else {
+		for i := range n {
+			p := newProc(b, fmt.Sprintf("shard%d", i), dsn, fake, i, n)
+			p.start()
+			procs = append(procs, p)
+		}
+		for _, p := range procs {
+			p.waitConnected(ctx, fake, 1)
+		}
+		waitCommands(b, ctx, fake, procs...)
 	}
-	for _, p := range procs {
-		p.waitConnected(ctx, fake, 1)
-	}
-	waitCommands(b, ctx, fake, procs...)
-	l := newLoad(b, fake, dsn, 4, 16, n)
+	l := newLoad(b, fake, dsn, 4, 16, shards)
 	first := len(fake.Interactions())
 
 	b.ResetTimer()

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -25,6 +26,7 @@ const (
 	classInternal    = "internal"    // "something went wrong" with a reference
 	classTimeout     = "timeout"     // no complete answer in time
 	classNoSession   = "no-session"  // the fake had no gateway session for the shard
+	classFailed      = "failed"      // an HTTP interaction's POST failed: "This interaction failed"
 )
 
 // load drives many guilds of players through the fake Discord at once:
@@ -41,6 +43,8 @@ type load struct {
 	guilds []*lguild
 
 	sent atomic.Int64
+	// onSent, when set before run, is told the count after each send.
+	onSent func(n int64)
 
 	mu       sync.Mutex
 	classes  map[string]int
@@ -118,7 +122,9 @@ type answer struct {
 
 // do sends one interaction and waits for its complete answer.
 func (l *load) do(ctx context.Context, send func() (*fakediscord.Pending, error)) answer {
-	l.sent.Add(1)
+	if n := l.sent.Add(1); l.onSent != nil {
+		l.onSent(n)
+	}
 	p, err := send()
 	if err != nil {
 		return l.note(answer{class: classNoSession, text: err.Error()})
@@ -126,6 +132,9 @@ func (l *load) do(ctx context.Context, send func() (*fakediscord.Pending, error)
 	wctx, cancel := context.WithTimeout(ctx, l.wait)
 	defer cancel()
 	r, err := p.Result(wctx)
+	if errors.Is(err, fakediscord.ErrDeliveryFailed) {
+		return l.note(answer{class: classFailed, text: err.Error(), p: p})
+	}
 	if err != nil {
 		return l.note(answer{class: classTimeout, text: err.Error(), p: p})
 	}

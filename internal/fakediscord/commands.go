@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -146,4 +147,10 @@ func (s *Server) Overwrites() []Overwrite {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Overwrite(nil), s.overwrites...)
+}
+
+// WaitCommands waits until commands are registered for guild ("" for
+// global): the readiness of an application without a gateway session.
+func (s *Server) WaitCommands(ctx context.Context, guild string) error {
+	return s.Wait(ctx, "commands registered for "+guild, func() bool { return len(s.commands[guild]) > 0 })
 }

@@ -3,7 +3,9 @@
 // interaction callbacks, webhook followups and edits, channel messages, with
 // multipart file uploads) and of the gateway (hello, identify → READY,
 // heartbeat → ack, resume → replay and RESUMED, INTERACTION_CREATE
-// dispatch) to drive a real discordgo session. It records everything and
-// offers waiting helpers, so tests assert on what the bot sent without
-// sleeping. Only tests import it.
+// dispatch) to drive a real discordgo session; or, with an interactions
+// endpoint set, it signs each interaction with its own Ed25519 key and POSTs
+// it there, taking the response as the one callback within 3 s (http.go).
+// It records everything and offers waiting helpers, so tests assert on what
+// the bot sent without sleeping. Only tests import it.
 package fakediscord

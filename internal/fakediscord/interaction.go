@@ -78,6 +78,17 @@ type Interaction struct {
 	// Rejected counts REST calls about this interaction the fake refused
 	// (a second callback, a late first one, an edit before any callback).
 	Rejected []string
+	// Deliveries are the POSTs of an HTTP interaction (http.go).
+	Deliveries []Delivery
+
+	payload    []byte // the signed body of an HTTP interaction
+	delivering int    // POSTs in flight
+}
+
+// failed reports whether every POST of an HTTP interaction has come back
+// without a callback: Discord tells the user it failed.
+func (ix *Interaction) failed() bool {
+	return ix.payload != nil && ix.delivering == 0 && len(ix.Callbacks) == 0 && len(ix.Deliveries) > 0
 }
 
 // AckLatency is the time from dispatch to the first callback, or -1.
@@ -111,6 +122,17 @@ func (s *Server) answered(ix *Interaction) bool {
 type Pending struct {
 	s  *Server
 	ID string
+}
+
+// Pending returns the handle of the interaction with ID id, which must
+// exist: for redelivering an interaction found through Interactions.
+func (s *Server) Pending(id string) *Pending {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.interactions[id] == nil {
+		panic("fakediscord: no interaction " + id)
+	}
+	return &Pending{s: s, ID: id}
 }
 
 // Snapshot returns the interaction's record as it is now.
@@ -157,8 +179,13 @@ func (r Response) Ephemeral() bool { return r.Message.Ephemeral() }
 // Result waits until the bot's answer is complete and returns it.
 func (p *Pending) Result(ctx context.Context) (Response, error) {
 	var r Response
+	failed := false
 	err := p.s.Wait(ctx, "the answer to interaction "+p.ID, func() bool {
 		ix := p.s.interactions[p.ID]
+		if ix.failed() {
+			failed = true
+			return true
+		}
 		if !p.s.answered(ix) {
 			return false
 		}
@@ -172,6 +199,9 @@ func (p *Pending) Result(ctx context.Context) (Response, error) {
 		}
 		return true
 	})
+	if failed {
+		return r, fmt.Errorf("interaction %s: %w", p.ID, ErrDeliveryFailed)
+	}
 	return r, err
 }
 
@@ -454,6 +484,9 @@ func (s *Server) dispatch(c Call, typ int, data, message map[string]any, init fu
 	}
 	if message != nil {
 		payload["message"] = message
+	}
+	if s.endpoint != "" {
+		return s.dispatchHTTP(ix, payload)
 	}
 	ss := s.sessionFor(c.GuildID)
 	if ss == nil {

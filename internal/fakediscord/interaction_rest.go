@@ -28,6 +28,7 @@ func (s *Server) serveCallback(w http.ResponseWriter, r *http.Request) {
 		httpError(w, 404, "Unknown interaction")
 		return
 	}
+	s.awaitDelivery(ix)
 	status, msg := s.callback(ix, p.Type, p.Data, files)
 	if status != 0 {
 		ix.Rejected = append(ix.Rejected, fmt.Sprintf("callback %d: %s", p.Type, msg))
@@ -156,6 +157,7 @@ func (s *Server) serveFollowup(w http.ResponseWriter, r *http.Request) {
 		httpError(w, 404, "Unknown Webhook")
 		return
 	}
+	s.awaitDelivery(ix)
 	if len(ix.Callbacks) == 0 {
 		ix.Rejected = append(ix.Rejected, "followup before any callback")
 		s.notify()
@@ -196,6 +198,7 @@ func (s *Server) serveWebhookMessage(w http.ResponseWriter, r *http.Request) {
 		httpError(w, 404, "Unknown Webhook")
 		return
 	}
+	s.awaitDelivery(ix)
 	id := r.PathValue("msg")
 	if id == "@original" {
 		id = ix.OriginalID

@@ -2,6 +2,8 @@ package fakediscord
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -46,6 +48,14 @@ type Server struct {
 	callbackHook func(ix *Interaction)
 	fanOut       bool // see SetFanOut
 	failures     []failure
+
+	// HTTP interactions (http.go): the endpoint POSTs go to ("" for the
+	// gateway), the application's signing key pair, and the client with
+	// Discord's 3 s limit for the response.
+	endpoint string
+	private  ed25519.PrivateKey
+	public   ed25519.PublicKey
+	client   *http.Client
 }
 
 // failure is an injected REST failure: the next n requests whose path
@@ -82,8 +92,15 @@ func New() *Server {
 		interactions: map[string]*Interaction{},
 		byToken:      map[string]*Interaction{},
 		messages:     map[string]*Message{},
+		client:       newDeliveryClient(),
+	}
+	var err error
+	s.public, s.private, err = ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		panic("fakediscord: ed25519 key: " + err.Error())
 	}
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/{v}/oauth2/applications/{app}", s.serveApplication)
 	mux.HandleFunc("GET /gateway", s.serveGateway)
 	mux.HandleFunc("GET /gateway/", s.serveGateway)
 	mux.HandleFunc("GET /api/{v}/gateway", s.serveGatewayURL)
