@@ -46,8 +46,7 @@ func (m *OpenSkill) Update(a, b []State, score float64, at time.Time) {
 	mua, va := teamSums(a, tau2)
 	mub, vb := teamSums(b, tau2)
 	c := math.Sqrt(va + vb + 2*m.Beta*m.Beta)
-	ea, eb := math.Exp(mua/c), math.Exp(mub/c)
-	pa, pb := ea/(ea+eb), eb/(ea+eb) // each team's share of the full sum
+	pa, pb := plShares((mua - mub) / c) // each team's share of the full sum
 	var omegaA, omegaB, deltaA, deltaB float64
 	switch {
 	case score > 0.5:
@@ -70,6 +69,20 @@ func (m *OpenSkill) Update(a, b []State, score float64, at time.Time) {
 	}
 	m.updateTeam(a, va, omegaA, deltaA, c, tau2, at)
 	m.updateTeam(b, vb, omegaB, deltaB, c, tau2, at)
+}
+
+// plShares returns the Plackett-Luce shares e^a/(e^a + e^b) and
+// e^b/(e^a + e^b) of two teams from d = a − b. Both exponents are shifted
+// by the larger one first (log-sum-exp), so a large mu, where e^a alone
+// overflows to +Inf and Inf/Inf is NaN, still gives finite shares; taking
+// the difference of the team means before dividing by c keeps the bits a
+// large common mu would cost.
+func plShares(d float64) (pa, pb float64) {
+	ea, eb := 1.0, math.Exp(-d)
+	if d < 0 {
+		ea, eb = math.Exp(d), 1
+	}
+	return ea / (ea + eb), eb / (ea + eb)
 }
 
 // updateTeam spreads a team's Ω and Δ over its players by their share of

@@ -31,19 +31,51 @@ func normPDF(x float64) float64 { return math.Exp(-x*x/2) / math.Sqrt(2*math.Pi)
 func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
 // truncV and truncW are TrueSkill's v(t) = φ(t)/Φ(t) and w(t) = v(v + t)
-// for a win without a draw margin. Far in the lower tail Φ underflows, so
-// the asymptotic series of the Mills ratio takes over.
+// for a win without a draw margin. In the lower tail Φ underflows and
+// loses digits first, so below tailT they come from Laplace's continued
+// fraction of the Mills ratio instead (see millsTail).
 func truncV(t float64) float64 {
-	if t < -30 {
-		t2 := t * t
-		return -t / (1 - 1/t2 + 3/(t2*t2) - 15/(t2*t2*t2))
+	if t < tailT {
+		d := millsTail(-t)
+		return -t + 1/d
 	}
 	return normPDF(t) / normCDF(t)
 }
 
 func truncW(t float64) float64 {
+	if t < tailT {
+		// v + t is exactly 1/d here; forming it as v + t would subtract
+		// two numbers that agree to about log10(t²) digits.
+		d := millsTail(-t)
+		return math.Min(1, math.Max(0, (-t+1/d)/d))
+	}
 	v := truncV(t)
 	return math.Min(1, math.Max(0, v*(v+t)))
+}
+
+// tailT is where truncV and truncW leave φ/Φ for the continued fraction.
+// Below it φ/Φ loses digits: exp and erfc of large arguments carry the
+// relative error of their argument times its size, and w = v(v + t)
+// subtracts nearly equal numbers, so at t = −30 w was off by 1e−10 and
+// the asymptotic series that served below −30 by up to 1.4e−7 (issue 14).
+// At x = 5 the fraction has converged to the last bit with 24 terms;
+// tailTerms leaves a margin.
+const (
+	tailT     = -5
+	tailTerms = 32
+)
+
+// millsTail returns D(x) = x + 2/(x + 3/(x + 4/(x + …))), the tail of
+// Laplace's continued fraction Φ(−x)/φ(x) = 1/(x + 1/D(x)), for x ≥ 5.
+// Then v(−x) = x + 1/D and v(−x) − x = 1/D without cancellation. The
+// fraction, evaluated backwards from a fixed depth, converges for every
+// x > 0, and the faster the larger x is.
+func millsTail(x float64) float64 {
+	f := x
+	for k := tailTerms; k >= 2; k-- {
+		f = x + float64(k)/f
+	}
+	return f
 }
 
 // teamSums returns a team's summed means and summed variances, each
