@@ -67,7 +67,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTra
 		SkipDefaultTransaction: true,
 		TranslateError:         true,
 		Logger:                 logger.Discard,
-		NowFunc:                func() time.Time { return time.Now().UTC() },
+		NowFunc:                dbNow,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", dialect, err)

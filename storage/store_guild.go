@@ -330,7 +330,7 @@ func (t *tx) UpsertPlayers(ctx context.Context, ps []ladder.Player) error {
 		return nil
 	}
 	rows := make([]playerRow, len(ps))
-	now := time.Now().UTC()
+	now := dbNow()
 	for i, p := range ps {
 		rows[i] = playerRow{GuildID: p.GuildID, UserID: p.UserID, Name: p.Name, CreatedAt: now}
 	}

@@ -161,13 +161,13 @@ func (disputeRow) TableName() string { return "disputes" }
 // when the match leaves that state.
 func (t *tx) syncDispute(ctx context.Context, m ladder.Match) error {
 	if m.State == ladder.StateDisputed {
-		r := disputeRow{MatchID: m.ID, GuildID: m.GuildID, UserID: m.DisputedBy, Reason: m.DisputeReason, Evidence: m.Evidence, CreatedAt: time.Now().UTC()}
+		r := disputeRow{MatchID: m.ID, GuildID: m.GuildID, UserID: m.DisputedBy, Reason: m.DisputeReason, Evidence: m.Evidence, CreatedAt: dbNow()}
 		err := t.q(ctx).Exec("INSERT INTO disputes (match_id, guild_id, user_id, reason, evidence, created_at) VALUES (?, ?, ?, ?, ?, ?) "+
 			"ON CONFLICT (match_id) DO UPDATE SET user_id = excluded.user_id, reason = excluded.reason, evidence = excluded.evidence, created_at = excluded.created_at, resolved_at = NULL",
 			r.MatchID, r.GuildID, r.UserID, r.Reason, r.Evidence, r.CreatedAt).Error
 		return wrap("record dispute", err, "")
 	}
-	err := t.q(ctx).Model(&disputeRow{}).Where("match_id = ? AND resolved_at IS NULL", m.ID).Update("resolved_at", time.Now().UTC()).Error
+	err := t.q(ctx).Model(&disputeRow{}).Where("match_id = ? AND resolved_at IS NULL", m.ID).Update("resolved_at", dbNow()).Error
 	return wrap("close dispute", err, "")
 }
 
