@@ -52,6 +52,8 @@ func commandTable() map[string]subcommand {
 		"export":   {"write a guild's confirmed matches as CSV", database, runExport},
 		"import":   {"load a match CSV as confirmed matches of a guild", database, runImport},
 		"verify":   {"replay the match log and compare with stored ratings", database, runVerify},
+		"backup":   {"write a consistent snapshot of the whole ladder to a SQLite file", database, runBackup},
+		"restore":  {"load a backup into an empty database and verify it", database, runRestore},
 		"token":    {"create, list or revoke API tokens", database, runToken},
 		"help":     {"show the commands, or one command's flags and environment", nil, runHelp},
 		"version":  {"print the version, VCS revision and Go version", nil, runVersion},
