@@ -67,6 +67,10 @@ func (db *DB) Backup(ctx context.Context, path string) (BackupStats, error) {
 	if err != nil {
 		return BackupStats{}, err
 	}
+	// Discord IDs and token hashes: readable by the owner only.
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return BackupStats{}, fmt.Errorf("storage: backup: %w", err)
+	}
 	if err := os.Rename(tmp, path); err != nil {
 		return BackupStats{}, fmt.Errorf("storage: backup: %w", err)
 	}
