@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -336,7 +335,7 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 			r.State, r.Winner, r.PTeam1, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
 			r.DisputeReason, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.ID)
 		b.sql(`, mp AS (UPDATE match_players SET active = false FROM m WHERE match_players.match_id = m.id AND match_players.active)
-, dp AS (UPDATE disputes SET resolved_at = ? FROM m WHERE disputes.match_id = m.id AND disputes.resolved_at IS NULL)`, time.Now().UTC())
+, dp AS (UPDATE disputes SET resolved_at = ? FROM m WHERE disputes.match_id = m.id AND disputes.resolved_at IS NULL)`, dbNow())
 	}
 	if len(w.Changes) > 0 {
 		b.sql(`, c AS (INSERT INTO rating_changes (seq, queue_id, season_id, match_id, user_id, team, kind,
