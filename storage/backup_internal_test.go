@@ -141,7 +141,7 @@ func writeWhile(t *testing.T, svc *ladder.Service, stop <-chan struct{}, started
 func TestBackupRestore(t *testing.T) {
 	for _, from := range testdb.Backends() {
 		for _, to := range testdb.Backends() {
-			t.Run(from+"→"+to, func(t *testing.T) {
+			t.Run(from+"-to-"+to, func(t *testing.T) {
 				ctx := context.Background()
 				src := openBackend(t, from)
 				srcSvc := ladder.NewService(src, nil)
