@@ -22,7 +22,7 @@ var backupTables = []string{
 	"matches", "match_players", "rating_seq", "rating_changes",
 	"season_results", "disputes",
 	"queue_entries", "queue_entry_members", "party_invites", "queue_bans",
-	"audit_log", "job_runs", "api_tokens", "idempotency_keys",
+	"audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
 }
 
 // BackupStats says what a backup or a restore copied.
