@@ -432,3 +432,44 @@ func TestWebhookDeleted(t *testing.T) {
 		}
 	})
 }
+
+// TestWebhookPrune keeps an event while a delivery of it waits, and
+// deletes it with its log EventRetention after it once nothing does.
+func TestWebhookPrune(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		c := ladder.NewManualClock(time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
+		p := newProc(t, testdb.DSN(t, b), c, nil)
+		setupGuild(t, p.svc, 0)
+		formMatch(t, p.svc, users(1, 2), users(3, 4)) // no webhook yet: an event without deliveries
+		r := newReceiver(t, c, -1)
+		subscribe(t, p.svc, r)
+		formMatch(t, p.svc, users(5, 6), users(7, 8))
+		prune := func() int64 {
+			t.Helper()
+			n, err := p.svc.PruneEvents(ctx)
+			if err != nil {
+				t.Fatalf("PruneEvents() = %v", err)
+			}
+			return n
+		}
+		if n := prune(); n != 0 {
+			t.Errorf("Got(pruned at once) = %d, want 0", n)
+		}
+		c.Add(ladder.EventRetention + time.Hour)
+		if n := prune(); n != 1 {
+			t.Errorf("Got(pruned with one delivery pending) = %d, want 1 (the event without deliveries)", n)
+		}
+		// The late attempt fails past the retry window: the delivery ends.
+		if n := runOnce(t, deliverer(p, 0)); n != 1 {
+			t.Fatalf("Got(late attempts) = %d, want 1", n)
+		}
+		if n := prune(); n != 1 {
+			t.Errorf("Got(pruned after the delivery failed) = %d, want 1", n)
+		}
+		ws, err := p.svc.Webhooks(ctx, guild, 10)
+		if err != nil || len(ws) != 1 || len(ws[0].Recent) != 0 {
+			t.Errorf("Got(Webhooks after pruning) = %+v, %v; want the webhook with an empty log", ws, err)
+		}
+	})
+}

@@ -27,6 +27,9 @@ type WebhookStore interface {
 	// nobody holds, holding them until now+lease: two processes never
 	// claim the same delivery while its claim lasts.
 	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Delivery, error)
+	// PruneEvents deletes the events from before before that no delivery
+	// still waits for, with their deliveries and attempts.
+	PruneEvents(ctx context.Context, before time.Time) (int64, error)
 	// FinishDelivery logs attempt a of delivery d and moves d to state,
 	// due again at next when state is DeliveryPending; it releases the claim.
 	FinishDelivery(ctx context.Context, d Delivery, a DeliveryAttempt, state DeliveryState, next time.Time) error
@@ -175,6 +178,21 @@ func (s *Service) DeleteWebhook(ctx context.Context, actor Actor, guildID string
 		return fmt.Errorf("ladder: delete webhook: %w", err)
 	}
 	return nil
+}
+
+// EventRetention is how long events and their delivery log are kept once
+// no delivery waits for them: long enough to read a week's failures in the
+// webhook list, short enough that the outbox stays small.
+const EventRetention = 7 * 24 * time.Hour
+
+// PruneEvents deletes the events older than EventRetention whose
+// deliveries have all ended (the daily job calls it).
+func (s *Service) PruneEvents(ctx context.Context) (int64, error) {
+	n, err := s.store.PruneEvents(ctx, s.now().Add(-EventRetention))
+	if err != nil {
+		return 0, fmt.Errorf("ladder: prune events: %w", err)
+	}
+	return n, nil
 }
 
 // ClaimDeliveries takes up to limit due deliveries for this process,

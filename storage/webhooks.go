@@ -247,3 +247,11 @@ func eventCTE(b *sqlBuilder, w ladder.RatedWrite) error {
 		e.ID, string(ladder.DeliveryPending), at, at, e.GuildID, "%,"+string(e.Type)+",%")
 	return nil
 }
+
+// PruneEvents implements ladder.Tx.
+func (t *tx) PruneEvents(ctx context.Context, before time.Time) (int64, error) {
+	res := t.q(ctx).Exec(`DELETE FROM webhook_events WHERE at < ? AND NOT EXISTS
+ (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id AND d.state = ?)`,
+		before.UTC(), string(ladder.DeliveryPending))
+	return res.RowsAffected, wrap("prune events", res.Error, "")
+}
