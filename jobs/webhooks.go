@@ -169,7 +169,12 @@ func (d *Deliverer) Run(ctx context.Context, interval time.Duration) {
 func (d *Deliverer) attempt(ctx context.Context, dl ladder.Delivery) error {
 	start := time.Now()
 	status, errText := d.post(ctx, dl)
-	state, err := d.svc.FinishDelivery(ctx, dl, status, errText, time.Since(start))
+	// The outcome is recorded even when a shutdown cancelled ctx
+	// meanwhile: a receiver that answered 2xx must not get the event again
+	// because the process was stopping.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	state, err := d.svc.FinishDelivery(rctx, dl, status, errText, time.Since(start))
 	if err != nil {
 		return err
 	}
