@@ -35,6 +35,9 @@ type Config struct {
 	// DiscordTransport "" means gateway; see Transport.
 	DiscordTransport string `env:"DISCORD_TRANSPORT" help:"gateway (the default), or http: take interactions only at POST /interactions, no gateway"`
 	DiscordPublicKey string `env:"DISCORD_PUBLIC_KEY" help:"the application's Ed25519 public key in hex; required with DISCORD_TRANSPORT=http"`
+	// WebhookAllowHTTP lets outgoing webhooks use http:// to loopback
+	// addresses, for tests with a local receiver (issue 16).
+	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
 }
 
 // Transport is how the bot receives interactions: DISCORD_TRANSPORT, or

@@ -75,8 +75,19 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
 		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult}))
 	}})
+	// Webhook deliveries are claimed per row, so every replica may run
+	// the deliverer; the outbox keeps what a stopped one left.
+	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP}})
+	comps = append(comps, component{"webhooks", func(ctx context.Context) error {
+		deliverer.Run(ctx, webhookInterval)
+		return nil
+	}})
 	return runComponents(ctx, e.log, comps)
 }
+
+// webhookInterval is how often the deliverer looks for due webhook
+// deliveries: events reach receivers within seconds of their commit.
+const webhookInterval = 2 * time.Second
 
 // runJobs runs the scheduled jobs until ctx ends, then waits up to 30 s
 // for running ones.

@@ -52,5 +52,6 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		GatewayReady: gatewayReady,
 		RatePerToken: e.cfg.webRate(),
 		RateBurst:    e.cfg.APIRateBurst,
+		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 	}), nil
 }

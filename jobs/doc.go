@@ -12,6 +12,12 @@
 // pass (every 5 s, announcing the matches it forms) claims nothing: the
 // queue's lock already makes it safe across processes (matchmake.go).
 //
+// The Deliverer (webhooks.go) posts the outbox of outgoing webhooks (issue
+// 16): it claims due deliveries row by row, so every replica may run it,
+// signs each body with the webhook's secret and retries with backoff for
+// 24 h. Its HTTP client dials only public addresses, checked on the
+// resolved IP at connect time.
+//
 // It renders its Discord messages with package commands and posts them
 // through Poster, which the bot implements. It may import ladder, commands,
 // cron and slog.

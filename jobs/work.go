@@ -32,6 +32,9 @@ func (s *Scheduler) stale(ctx context.Context, _ time.Time) error {
 	if _, err := s.svc.PruneJobRuns(ctx, []string{JobConfirm, JobQueue, JobSeasons}, s.opt.KeepRuns); err != nil {
 		errs = append(errs, err)
 	}
+	if _, err := s.svc.PruneEvents(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 

@@ -85,6 +85,9 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 				at := r.Date.UTC().Truncate(time.Microsecond)
 				res, w, err := s.rateNew(ctx, tx, lad, nil, r.Team1, r.Team2, r.Winner, at, "import", key)
 				if err == nil {
+					// An import loads history: its matches are not news,
+					// and thousands of webhook events would bury the live ones.
+					w.Event = ""
 					_, err = save(ctx, tx, res, w)
 				}
 				if err != nil {

@@ -95,7 +95,11 @@ func (s *Service) CreateMatchTx(ctx context.Context, tx Tx, in NewMatch) (Match,
 		PTeam1: model.Predict(teams[0], teams[1], now), Quality: in.Quality,
 		CreatedAt: now, Source: source, ChannelID: in.ChannelID,
 	}
-	return tx.CreateMatch(ctx, m)
+	m, err = tx.CreateMatch(ctx, m)
+	if err != nil {
+		return Match{}, err
+	}
+	return m, emitMatch(ctx, tx, EventMatchFormed, m, now)
 }
 
 // Match returns one match of a guild; CodeNotFound for another guild's.
@@ -319,7 +323,10 @@ func (s *Service) Report(ctx context.Context, actor Actor, guildID string, match
 			default:
 				m.State, m.DisputedBy = StateDisputed, actor.UserID
 				m.DisputeReason = fmt.Sprintf("conflicting reports: %s says %s", actor.UserID, o)
-				return MatchResult{Match: m}, nil, tx.UpdateMatch(ctx, m)
+				if err := tx.UpdateMatch(ctx, m); err != nil {
+					return MatchResult{}, nil, err
+				}
+				return MatchResult{Match: m}, nil, emitMatch(ctx, tx, EventMatchDisputed, m, now)
 			}
 		case StateConfirmed, StateResolved:
 			if m.Winner == winner {
@@ -420,7 +427,10 @@ func (s *Service) Dispute(ctx context.Context, actor Actor, guildID string, matc
 			if m.PlayedAt.IsZero() {
 				m.PlayedAt = s.now()
 			}
-			return MatchResult{Match: m}, tx.UpdateMatch(ctx, m)
+			if err := tx.UpdateMatch(ctx, m); err != nil {
+				return MatchResult{}, err
+			}
+			return MatchResult{Match: m}, emitMatch(ctx, tx, EventMatchDisputed, m, s.now())
 		case StateConfirmed, StateResolved:
 			return MatchResult{}, Errorf(CodeConflict, "match %d is already rated; ask a moderator to correct it", m.ID)
 		}

@@ -149,6 +149,16 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 	if err := nameReplayed(ctx, tx, guildID, res.Carried); err != nil {
 		return Correction{}, err
 	}
+	// A first rating (the default case) recorded match.resolved with the
+	// rated write; voids and re-ratings record their event here.
+	if void {
+		err = emitMatch(ctx, tx, EventMatchVoided, m, s.now())
+	} else if wasRated || before.Seq > 0 {
+		err = emitMatch(ctx, tx, EventMatchResolved, m, s.now())
+	}
+	if err != nil {
+		return Correction{}, err
+	}
 	after := matchAudit(m)
 	after["changed"] = res.Changed
 	if len(res.Refrozen) > 0 {

@@ -214,7 +214,11 @@ func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m
 	}
 	m.Seq, m.RatedAt = 0, s.now()
 	changes := lk.apply(&m)
-	w := &RatedWrite{Match: m, Changes: changes, Ratings: lk.sorted(), IdempotencyKey: key, At: s.now()}
+	w := &RatedWrite{Match: m, Changes: changes, Ratings: lk.sorted(), IdempotencyKey: key, At: s.now(),
+		Event: EventMatchConfirmed}
+	if m.State == StateResolved {
+		w.Event = EventMatchResolved
+	}
 	return MatchResult{Match: m, Changes: deltas(model, changes)}, w, nil
 }
 

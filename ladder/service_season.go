@@ -72,6 +72,9 @@ func (s *Service) EndSeason(ctx context.Context, actor Actor, guildID string, nu
 			return err
 		}
 		out.Ended, out.Started = cur, next
+		if err := emitSeasonClosed(ctx, tx, cur, next.Number, now); err != nil {
+			return err
+		}
 		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "season.end", Target: fmt.Sprint(cur.Number), At: now},
 			map[string]any{"season": cur.Number}, map[string]any{"season": next.Number})
 	})

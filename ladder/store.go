@@ -35,6 +35,7 @@ type Tx interface {
 	TokenStore
 	JobStore
 	QueueStore
+	WebhookStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.
@@ -51,6 +52,9 @@ type RatedWrite struct {
 	Ratings        []Rating
 	IdempotencyKey string
 	At             time.Time
+	// Event, when set, is the match.* event the store records with the
+	// match (Outbox), once the match has its ID.
+	Event EventType
 }
 
 // BoardQuery selects a leaderboard page. Rows are listed by Display

@@ -244,6 +244,15 @@ func (t *tx) saveRated(ctx context.Context, w ladder.RatedWrite, last bool) (lad
 			return ladder.Match{}, err
 		}
 	}
+	if w.Event != "" {
+		e, err := ladder.MatchEvent(w.Event, m, w.At)
+		if err != nil {
+			return ladder.Match{}, err
+		}
+		if err := t.AddEvent(ctx, e); err != nil {
+			return ladder.Match{}, err
+		}
+	}
 	return m, nil
 }
 
@@ -374,6 +383,11 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 			b.WriteString(c + " = excluded." + c)
 		}
 		b.WriteString(`)`)
+	}
+	if w.Event != "" {
+		if err := eventCTE(&b, w); err != nil {
+			return ladder.Match{}, err
+		}
 	}
 	// A taken key fails the statement (a unique violation), so nothing
 	// is written even when COMMIT follows in the same round trip.

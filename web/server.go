@@ -45,6 +45,8 @@ type Options struct {
 	CacheTTL time.Duration
 	// Now is the clock for rate limits and cache ages (default time.Now).
 	Now func() time.Time
+	// Webhooks is the URL policy of new outgoing webhooks (WEBHOOK_ALLOW_HTTP).
+	Webhooks ladder.URLPolicy
 }
 
 // Server is ladderbot's HTTP server: pages, JSON API and operations endpoints.
@@ -62,6 +64,7 @@ type Server struct {
 	limiter      *rateLimiter
 	authFailures *rateLimiter
 	now          func() time.Time
+	webhooks     ladder.URLPolicy
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -70,14 +73,15 @@ type Server struct {
 // Handler elsewhere.
 func New(opts Options) *Server {
 	s := &Server{
-		svc:     opts.Service,
-		pages:   parsePages(),
-		log:     opts.Log,
-		metrics: opts.Metrics,
-		ping:    opts.Ping,
-		gateway: opts.GatewayReady,
-		maxBody: opts.MaxBody,
-		now:     opts.Now,
+		svc:      opts.Service,
+		pages:    parsePages(),
+		log:      opts.Log,
+		metrics:  opts.Metrics,
+		ping:     opts.Ping,
+		gateway:  opts.GatewayReady,
+		maxBody:  opts.MaxBody,
+		now:      opts.Now,
+		webhooks: opts.Webhooks,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -149,6 +153,9 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("PUT "+g+"/admin/players/{id}/rating", s.authed(s.apiAdminSetRating))
 	mux.HandleFunc("POST "+g+"/admin/players/{id}/rating/reset", s.authed(s.apiAdminResetRating))
 	mux.HandleFunc("GET "+g+"/admin/health", s.authed(s.apiAdminHealth))
+	mux.HandleFunc("POST "+g+"/webhooks", s.authed(s.apiCreateWebhook))
+	mux.HandleFunc("GET "+g+"/webhooks", s.authed(s.apiWebhooks))
+	mux.HandleFunc("DELETE "+g+"/webhooks/{id}", s.authed(s.apiDeleteWebhook))
 	return mux
 }
 
