@@ -23,6 +23,7 @@ var backupTables = []string{
 	"season_results", "disputes",
 	"queue_entries", "queue_entry_members", "party_invites", "queue_bans",
 	"audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
+	"webhooks", "webhook_events", "webhook_deliveries", "webhook_attempts",
 }
 
 // BackupStats says what a backup or a restore copied.
