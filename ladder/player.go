@@ -175,6 +175,11 @@ type RatingStore interface {
 	// the rows of userIDs (sorted) that exist, locked until the
 	// transaction ends, ordered by user ID.
 	LockLadder(ctx context.Context, guildID, queue string, userIDs []string) (Ladder, []Rating, error)
+	// LockMatchLadder is LockMatch, then LadderOf the match's queue and
+	// season and the existing rating rows of its players, locked and
+	// ordered by user ID, in one read where the store can: a confirm then
+	// costs that read and its write.
+	LockMatchLadder(ctx context.Context, id int64) (Match, Ladder, []Rating, error)
 	// SaveRated writes a rated match in one go: it inserts w.Match (ID 0)
 	// with its players or updates it, gives it the next Seq of the log,
 	// inserts w.Changes with that Seq and the match ID, writes w.Ratings

@@ -90,6 +90,58 @@ func TestRecordResultRoundTrips(t *testing.T) {
 	}
 }
 
+// TestConfirmRoundTrips counts the round trips to PostgreSQL of a Discord
+// confirm of a reported 2v2 whose players have ratings: BenchmarkConfirm's
+// throughput is bound by them.
+func TestConfirmRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	var log statementLog
+	db, err := open(ctx, testdb.DSN(t, testdb.Postgres), nil, &log)
+	if err != nil {
+		t.Fatalf("open() = %v", err)
+	}
+	defer db.Close()
+	svc := ladder.NewService(db, nil)
+	const g = "100000000000000001"
+	if _, err := svc.EnsureGuild(ctx, g); err != nil {
+		t.Fatalf("EnsureGuild() = %v", err)
+	}
+	u := func(i int) string { return fmt.Sprintf("2000000000000%05d", i) }
+	in := ladder.ResultInput{GuildID: g, Team1: []string{u(1), u(2)}, Team2: []string{u(3), u(4)}, Winner: 1}
+	if _, err := svc.RecordResult(ctx, in); err != nil {
+		t.Fatalf("RecordResult() = %v", err)
+	}
+	qs, err := svc.Queues(ctx, g)
+	if err != nil {
+		t.Fatalf("Queues() = %v", err)
+	}
+	m, err := svc.CreateMatch(ctx, ladder.NewMatch{GuildID: g, QueueID: qs[0].ID, Teams: [2][]string{{u(1), u(3)}, {u(2), u(4)}}})
+	if err != nil {
+		t.Fatalf("CreateMatch() = %v", err)
+	}
+	if _, err := svc.Report(ctx, ladder.Actor{UserID: u(1)}, g, m.ID, ladder.Win); err != nil {
+		t.Fatalf("Report() = %v", err)
+	}
+	log.reset()
+	res, err := svc.Confirm(ctx, ladder.Actor{UserID: u(2)}, g, m.ID)
+	if err != nil || res.AlreadyDone || res.Match.State != ladder.StateConfirmed || len(res.Changes) != 4 {
+		t.Fatalf("Confirm() = %s, AlreadyDone %v, %d changes, %v; want confirmed, false, 4, nil", res.Match.State, res.AlreadyDone, len(res.Changes), err)
+	}
+	stmts := log.reset()
+	for i, s := range stmts {
+		t.Logf("round trip %d: %.60s … %.40s", i+1, s, s[max(0, len(s)-40):])
+	}
+	// BEGIN with the read that locks the match, its ladder and the
+	// players' rows, then the write with COMMIT.
+	const want = 2
+	if len(stmts) != want {
+		t.Errorf("Confirm() took %d round trips, want %d", len(stmts), want)
+	}
+	if rep, err := svc.Verify(ctx, g); err != nil || rep.Matches != 2 || len(rep.Diffs) != 0 {
+		t.Errorf("Verify() = %d matches, %d diffs, %v, want 2, 0, nil", rep.Matches, len(rep.Diffs), err)
+	}
+}
+
 // TestRecordResultAfterLostConnection records a result on a pooled
 // PostgreSQL connection whose server process was terminated: the round
 // trip carrying BEGIN fails, and InTx runs the transaction again on a new

@@ -27,12 +27,17 @@ WHERE g.id = ? AND (q.name = ? OR ? = '')`
 const ladderSQL = `SELECT ` + ladderColumns + ladderFrom + `
 ORDER BY q.id LIMIT 1`
 
+// lockedRatingColumns are the columns of the rating rows r that the lock
+// queries read beside the ladder, in ratingRow.ptrs order.
+const lockedRatingColumns = `, r.queue_id, r.season_id, r.user_id, r.guild_id, r.rating, r.dev, r.games, r.last_at, r.recent,
+ r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, r.stale,
+ r.display, r.display_dev, r.provisional`
+
 // lockLadderSQL reads the ladder and locks its rating rows in one
 // statement: only the rating rows are locked, in user ID order, as
-// LockRatings does.
-const lockLadderSQL = `SELECT ` + ladderColumns + `, r.queue_id, r.season_id, r.user_id, r.guild_id, r.rating, r.dev, r.games, r.last_at, r.recent,
- r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, r.stale,
- r.display, r.display_dev, r.provisional
+// LockRatings does. Written once in gorm's ? placeholders; pgSQL turns it
+// into PostgreSQL's for pgx.
+const lockLadderSQL = `SELECT ` + ladderColumns + lockedRatingColumns + `
 FROM guilds g
 JOIN queues q ON q.id = (SELECT q2.id FROM queues q2 WHERE q2.guild_id = g.id AND (q2.name = ? OR ? = '') ORDER BY q2.id LIMIT 1)
 JOIN seasons s ON s.guild_id = g.id AND s.ended_at IS NULL
@@ -40,16 +45,47 @@ JOIN ratings r ON r.queue_id = q.id AND r.season_id = s.id AND r.user_id IN ?
 WHERE g.id = ?
 ORDER BY r.user_id`
 
-// lockLadderPG is lockLadderSQL in PostgreSQL's placeholders, for pgx.
-const lockLadderPG = `SELECT ` + ladderColumns + `, r.queue_id, r.season_id, r.user_id, r.guild_id, r.rating, r.dev, r.games, r.last_at, r.recent,
- r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, r.stale,
- r.display, r.display_dev, r.provisional
-FROM guilds g
-JOIN queues q ON q.id = (SELECT q2.id FROM queues q2 WHERE q2.guild_id = g.id AND (q2.name = $1 OR $1 = '') ORDER BY q2.id LIMIT 1)
-JOIN seasons s ON s.guild_id = g.id AND s.ended_at IS NULL
-JOIN ratings r ON r.queue_id = q.id AND r.season_id = s.id AND r.user_id = ANY($2::text[])
-WHERE g.id = $3
+// matchColumns are the columns of matchRow, in matchRow.ptrs order.
+const matchColumns = `id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, quality, created_at, played_at,
+ reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id`
+
+// lockMatchPG locks a match (LockMatch) for pgx.
+const lockMatchPG = `SELECT ` + matchColumns + ` FROM matches WHERE id = $1 FOR UPDATE`
+
+// matchLadderPG reads the ladder of a match and locks its players'
+// existing rating rows in user ID order, after lockMatchPG in the same
+// round trip, so that the match is locked before the ratings as on every
+// other path.
+const matchLadderPG = `SELECT ` + ladderColumns + lockedRatingColumns + `
+FROM matches m
+JOIN guilds g ON g.id = m.guild_id
+JOIN queues q ON q.id = m.queue_id
+JOIN seasons s ON s.id = m.season_id
+JOIN ratings r ON r.queue_id = m.queue_id AND r.season_id = m.season_id
+ AND r.user_id IN (SELECT mp.user_id FROM match_players mp WHERE mp.match_id = m.id)
+WHERE m.id = $1
 ORDER BY r.user_id FOR UPDATE OF r`
+
+// pgSQL turns a statement in gorm's ? placeholders into PostgreSQL's
+// numbered ones for pgx; a slice bound by "IN ?" becomes "= ANY(?)", an
+// array parameter.
+func pgSQL(text string) string {
+	text = strings.ReplaceAll(text, " IN ?", " = ANY(?)")
+	var b strings.Builder
+	n := 0
+	for _, c := range text {
+		if c == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// lockLadderPG is lockLadderSQL for pgx.
+var lockLadderPG = pgSQL(lockLadderSQL) + " FOR UPDATE OF r"
 
 // ladderRow is one row of ladderSQL.
 type ladderRow struct {
@@ -155,7 +191,7 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 	)
 	if t.pg != nil {
 		// BEGIN, when not sent yet, goes in the same round trip.
-		err := t.pg.batch(ctx, func(b *pgx.Batch) { b.Queue(lockLadderPG, queue, userIDs, guildID) }, func(br pgx.BatchResults) error {
+		err := t.pg.batch(ctx, func(b *pgx.Batch) { b.Queue(lockLadderPG, queue, queue, userIDs, guildID) }, func(br pgx.BatchResults) error {
 			rows, err := br.Query()
 			if err != nil {
 				return err
@@ -428,4 +464,79 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 	}
 	m.ID, m.Seq = out.ID, out.Seq
 	return m, nil
+}
+
+// ptrs returns the scan targets of matchColumns.
+func (r *matchRow) ptrs() []any {
+	return []any{&r.ID, &r.GuildID, &r.QueueID, &r.SeasonID, &r.Team1, &r.Team2, &r.State, &r.Winner, &r.Seq, &r.PTeam1,
+		&r.Quality, &r.CreatedAt, &r.PlayedAt, &r.ReportedBy, &r.ReportedWinner, &r.Deadline, &r.DisputedBy, &r.DisputeReason,
+		&r.Evidence, &r.RatedAt, &r.ResolvedBy, &r.Source, &r.ChannelID}
+}
+
+// LockMatchLadder implements ladder.RatingStore. In a PostgreSQL
+// transaction it is one round trip, carrying BEGIN when not sent yet: the
+// match lock and the ladder with the players' locked rows, pipelined. A
+// match whose players have no rows yet costs one more read (LadderOf); the
+// caller creates and locks them.
+func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladder.Ladder, []ladder.Rating, error) {
+	if t.pg == nil {
+		m, err := t.LockMatch(ctx, id)
+		if err != nil {
+			return ladder.Match{}, ladder.Ladder{}, nil, err
+		}
+		l, err := t.LadderOf(ctx, m.QueueID, m.SeasonID)
+		if err != nil {
+			return ladder.Match{}, ladder.Ladder{}, nil, err
+		}
+		users := m.Players()
+		slices.Sort(users)
+		rs, err := t.LockRatings(ctx, l.Key(), users)
+		return m, l, rs, err
+	}
+	var (
+		mr    matchRow
+		found bool
+		l     ladderRow
+		r     ratingRow
+		rs    []ladder.Rating
+		dst   = append(l.ptrs(), r.ptrs()...)
+	)
+	err := t.pg.batch(ctx, func(b *pgx.Batch) {
+		b.Queue(lockMatchPG, id)
+		b.Queue(matchLadderPG, id)
+	}, func(br pgx.BatchResults) error {
+		err := br.QueryRow().Scan(mr.ptrs()...)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := rows.Scan(dst...); err != nil {
+				return err
+			}
+			rs = append(rs, r.rating())
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return ladder.Match{}, ladder.Ladder{}, nil, wrap("lock match ladder", err, "")
+	}
+	if !found {
+		return ladder.Match{}, ladder.Ladder{}, nil, ladder.Errorf(ladder.CodeNotFound, "match %d not found", id)
+	}
+	m := mr.match()
+	if len(rs) == 0 {
+		lad, err := t.LadderOf(ctx, m.QueueID, m.SeasonID)
+		return m, lad, nil, err
+	}
+	lad, err := l.ladder()
+	return m, lad, rs, err
 }

@@ -242,6 +242,11 @@ func winnerFor(team int, o Outcome) (int, error) {
 
 // lockPlayerMatch locks match id of the guild, or the actor's active match when id is 0.
 func lockPlayerMatch(ctx context.Context, tx Tx, guildID, userID string, id int64) (Match, error) {
+	return lockPlayerMatchBy(ctx, tx, guildID, userID, id, tx.LockMatch)
+}
+
+// lockPlayerMatchBy is lockPlayerMatch that locks the match with lock.
+func lockPlayerMatchBy(ctx context.Context, tx Tx, guildID, userID string, id int64, lock func(context.Context, int64) (Match, error)) (Match, error) {
 	if id == 0 {
 		ms, err := tx.Matches(ctx, MatchFilter{GuildID: guildID, UserID: userID, States: []MatchState{StateOpen, StateReported}, Limit: 1})
 		if err != nil {
@@ -252,7 +257,7 @@ func lockPlayerMatch(ctx context.Context, tx Tx, guildID, userID string, id int6
 		}
 		id = ms[0].ID
 	}
-	m, err := tx.LockMatch(ctx, id)
+	m, err := lock(ctx, id)
 	if err != nil {
 		return Match{}, err
 	}
@@ -266,9 +271,14 @@ func lockPlayerMatch(ctx context.Context, tx Tx, guildID, userID string, id int6
 // that lockPlayerMatch finds for the actor, and names op in its errors. A
 // rated write f returns ends the transaction (Store.InRatedTx).
 func (s *Service) inPlayerMatch(ctx context.Context, op string, actor Actor, guildID string, matchID int64, f func(tx Tx, m Match) (MatchResult, *RatedWrite, error)) (MatchResult, error) {
+	return s.inPlayerMatchBy(ctx, op, actor, guildID, matchID, Tx.LockMatch, f)
+}
+
+// inPlayerMatchBy is inPlayerMatch that locks the match with lock.
+func (s *Service) inPlayerMatchBy(ctx context.Context, op string, actor Actor, guildID string, matchID int64, lock func(Tx, context.Context, int64) (Match, error), f func(tx Tx, m Match) (MatchResult, *RatedWrite, error)) (MatchResult, error) {
 	var res MatchResult
 	saved, err := s.store.InRatedTx(ctx, func(tx Tx) (*RatedWrite, error) {
-		m, err := lockPlayerMatch(ctx, tx, guildID, actor.UserID, matchID)
+		m, err := lockPlayerMatchBy(ctx, tx, guildID, actor.UserID, matchID, func(ctx context.Context, id int64) (Match, error) { return lock(tx, ctx, id) })
 		if err != nil {
 			return nil, err
 		}
@@ -342,8 +352,21 @@ func (s *Service) Report(ctx context.Context, actor Actor, guildID string, match
 
 // Confirm accepts the other side's report and rates the match. Only a player
 // of the other team (or a moderator) may confirm; confirming again answers AlreadyDone.
+//
+// The match, its ladder and its players' rows are locked in one read
+// (LockMatchLadder), so that a confirm costs that read and the rated write:
+// the common case is a reported match that this confirm rates.
 func (s *Service) Confirm(ctx context.Context, actor Actor, guildID string, matchID int64) (MatchResult, error) {
-	return s.inPlayerMatch(ctx, "confirm", actor, guildID, matchID, func(tx Tx, m Match) (MatchResult, *RatedWrite, error) {
+	var (
+		l    Ladder
+		rows []Rating
+	)
+	lock := func(tx Tx, ctx context.Context, id int64) (Match, error) {
+		m, lad, rs, err := tx.LockMatchLadder(ctx, id)
+		l, rows = lad, rs
+		return m, err
+	}
+	return s.inPlayerMatchBy(ctx, "confirm", actor, guildID, matchID, lock, func(tx Tx, m Match) (MatchResult, *RatedWrite, error) {
 		team := m.Team(actor.UserID)
 		if team == 0 && !actor.Moderator {
 			return MatchResult{}, nil, Errorf(CodeForbidden, "you are not a player of match %d", m.ID)
@@ -354,7 +377,7 @@ func (s *Service) Confirm(ctx context.Context, actor Actor, guildID string, matc
 				return MatchResult{}, nil, Errorf(CodeForbidden, "the other team must confirm match %d", m.ID)
 			}
 			m.State, m.Winner = StateConfirmed, m.ReportedWinner
-			return s.prepareExisting(ctx, tx, m)
+			return s.prepare(ctx, tx, l, rows, m, "")
 		case StateConfirmed, StateResolved:
 			return MatchResult{Match: m, AlreadyDone: true}, nil, nil
 		case StateOpen:
