@@ -309,6 +309,9 @@ func (s *Service) Report(ctx context.Context, actor Actor, guildID string, match
 		if err != nil {
 			return MatchResult{}, nil, err
 		}
+		if err := refuseWhileReadyCheck(ctx, tx, m); err != nil {
+			return MatchResult{}, err
+		}
 		now := s.now()
 		switch m.State {
 		case StateOpen:

@@ -62,6 +62,8 @@ type FormedMatch struct {
 	Match    Match
 	Proposal matchmaking.Proposal
 	Queue    Queue
+	// Ready is the match's ready check; MatchID 0 when the queue has none.
+	Ready ReadyCheck
 }
 
 // inQueueTx runs fn in one transaction.
@@ -81,6 +83,9 @@ func (s *Service) free(ctx context.Context, qt Tx, guildID, userID string, now t
 		}
 		return Ticket{}, Errorf(CodeForbidden, "<@%s> is banned from the queue until %s", userID, b.Until.Format(time.RFC3339))
 	case err != nil && ErrorCode(err) != CodeNotFound:
+		return Ticket{}, err
+	}
+	if err := cooldownCheck(ctx, qt, guildID, userID, now); err != nil {
 		return Ticket{}, err
 	}
 	active, err := qt.ActivePlayers(ctx, guildID, []string{userID})

@@ -55,7 +55,11 @@ func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, 
 			if err != nil {
 				return err
 			}
-			formed = append(formed, FormedMatch{Match: m, Proposal: p, Queue: q})
+			rc, err := s.openReadyCheck(ctx, qt, m, p.EntryIDs, byID, now)
+			if err != nil {
+				return err
+			}
+			formed = append(formed, FormedMatch{Match: m, Proposal: p, Queue: q, Ready: rc})
 		}
 		return nil
 	})

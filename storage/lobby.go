@@ -1,0 +1,212 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"gorm.io/gorm/clause"
+)
+
+var _ ladder.LobbyTx = (*tx)(nil)
+
+type lobbyRow struct {
+	QueueID        int64 `gorm:"primaryKey"`
+	ReadyWindowMS  int64 `gorm:"column:ready_window_ms"`
+	Cooldowns      string
+	AbandonAfterMS int64 `gorm:"column:abandon_after_ms"`
+	CancelShare    float64
+}
+
+func (lobbyRow) TableName() string { return "queue_lobby" }
+
+type readyCheckRow struct {
+	MatchID  int64 `gorm:"primaryKey"`
+	GuildID  string
+	QueueID  int64
+	Deadline time.Time
+	State    string
+}
+
+func (readyCheckRow) TableName() string { return "ready_checks" }
+
+type readyPlayerRow struct {
+	MatchID   int64  `gorm:"primaryKey"`
+	UserID    string `gorm:"primaryKey"`
+	Ticket    int
+	JoinedAt  time.Time
+	ChannelID string
+	ReadyAt   *time.Time
+}
+
+func (readyPlayerRow) TableName() string { return "ready_players" }
+
+type cooldownRow struct {
+	ID        int64 `gorm:"primaryKey"`
+	GuildID   string
+	UserID    string
+	MatchID   int64
+	Reason    string
+	CreatedAt time.Time
+	Until     time.Time
+	ClearedAt *time.Time
+}
+
+func (cooldownRow) TableName() string { return "queue_cooldowns" }
+
+type cancelVoteRow struct {
+	MatchID   int64  `gorm:"primaryKey"`
+	UserID    string `gorm:"primaryKey"`
+	CreatedAt time.Time
+}
+
+func (cancelVoteRow) TableName() string { return "cancel_votes" }
+
+// Lobby implements ladder.LobbyTx.
+func (t *tx) Lobby(ctx context.Context, queueID int64) (ladder.Lobby, error) {
+	var rows []lobbyRow
+	if err := t.q(ctx).Where("queue_id = ?", queueID).Limit(1).Find(&rows).Error; err != nil {
+		return ladder.Lobby{}, wrap("lobby", err, "")
+	}
+	if len(rows) == 0 {
+		return ladder.DefaultLobby(queueID), nil
+	}
+	r := rows[0]
+	cds, err := ladder.ParseCooldowns(r.Cooldowns)
+	if err != nil {
+		return ladder.Lobby{}, fmt.Errorf("storage: lobby of queue %d: %w", queueID, err)
+	}
+	return ladder.Lobby{QueueID: queueID, ReadyWindow: time.Duration(r.ReadyWindowMS) * time.Millisecond, Cooldowns: cds,
+		AbandonAfter: time.Duration(r.AbandonAfterMS) * time.Millisecond, CancelShare: r.CancelShare}, nil
+}
+
+// SaveLobby implements ladder.LobbyTx.
+func (t *tx) SaveLobby(ctx context.Context, l ladder.Lobby) error {
+	r := lobbyRow{QueueID: l.QueueID, ReadyWindowMS: l.ReadyWindow.Milliseconds(), Cooldowns: ladder.FormatCooldowns(l.Cooldowns),
+		AbandonAfterMS: l.AbandonAfter.Milliseconds(), CancelShare: l.CancelShare}
+	err := t.q(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}}, UpdateAll: true}).Create(&r).Error
+	return wrap("save lobby", err, "")
+}
+
+// AddReadyCheck implements ladder.LobbyTx.
+func (t *tx) AddReadyCheck(ctx context.Context, rc ladder.ReadyCheck) error {
+	r := readyCheckRow{MatchID: rc.MatchID, GuildID: rc.GuildID, QueueID: rc.QueueID, Deadline: rc.Deadline.UTC(), State: string(rc.State)}
+	if err := t.q(ctx).Create(&r).Error; err != nil {
+		return wrap("add ready check", err, "the match already has a ready check")
+	}
+	ps := make([]readyPlayerRow, len(rc.Seats))
+	for i, s := range rc.Seats {
+		ps[i] = readyPlayerRow{MatchID: rc.MatchID, UserID: s.UserID, Ticket: s.Ticket, JoinedAt: s.JoinedAt.UTC(), ChannelID: s.ChannelID}
+	}
+	return wrap("add ready check", t.q(ctx).Create(&ps).Error, "")
+}
+
+// ReadyCheck implements ladder.LobbyTx.
+func (t *tx) ReadyCheck(ctx context.Context, matchID int64) (ladder.ReadyCheck, error) {
+	var r readyCheckRow
+	if err := t.q(ctx).Where("match_id = ?", matchID).Take(&r).Error; err != nil {
+		return ladder.ReadyCheck{}, wrap("ready check", err, fmt.Sprintf("match %d has no ready check", matchID))
+	}
+	var ps []readyPlayerRow
+	if err := t.q(ctx).Where("match_id = ?", matchID).Order("ticket, user_id").Find(&ps).Error; err != nil {
+		return ladder.ReadyCheck{}, wrap("ready check", err, "")
+	}
+	rc := ladder.ReadyCheck{MatchID: r.MatchID, GuildID: r.GuildID, QueueID: r.QueueID, Deadline: r.Deadline.UTC(), State: ladder.ReadyState(r.State)}
+	for _, p := range ps {
+		s := ladder.Seat{UserID: p.UserID, Ticket: p.Ticket, JoinedAt: p.JoinedAt.UTC(), ChannelID: p.ChannelID}
+		if p.ReadyAt != nil {
+			s.ReadyAt = p.ReadyAt.UTC()
+		}
+		rc.Seats = append(rc.Seats, s)
+	}
+	return rc, nil
+}
+
+// SetReady implements ladder.LobbyTx.
+func (t *tx) SetReady(ctx context.Context, matchID int64, userID string, at time.Time) error {
+	at = at.UTC()
+	res := t.q(ctx).Model(&readyPlayerRow{}).Where("match_id = ? AND user_id = ?", matchID, userID).Update("ready_at", &at)
+	return wrap("set ready", found(res), fmt.Sprintf("%s is not in the ready check of match %d", userID, matchID))
+}
+
+// SetReadyState implements ladder.LobbyTx: the update applies only to a
+// pending row, so of two writers racing only one sees a row changed.
+func (t *tx) SetReadyState(ctx context.Context, matchID int64, state ladder.ReadyState) (bool, error) {
+	res := t.q(ctx).Model(&readyCheckRow{}).Where("match_id = ? AND state = ?", matchID, string(ladder.ReadyPending)).Update("state", string(state))
+	if res.Error != nil {
+		return false, wrap("set ready state", res.Error, "")
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// DueReadyChecks implements ladder.LobbyTx.
+func (t *tx) DueReadyChecks(ctx context.Context, at time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	err := t.q(ctx).Model(&readyCheckRow{}).Where("state = ? AND deadline <= ?", string(ladder.ReadyPending), at.UTC()).
+		Order("deadline, match_id").Limit(max(limit, 1)).Pluck("match_id", &ids).Error
+	return ids, wrap("due ready checks", err, "")
+}
+
+// AddCooldown implements ladder.LobbyTx.
+func (t *tx) AddCooldown(ctx context.Context, c ladder.Cooldown) (ladder.Cooldown, error) {
+	r := cooldownRow{GuildID: c.GuildID, UserID: c.UserID, MatchID: c.MatchID, Reason: c.Reason, CreatedAt: c.CreatedAt.UTC(), Until: c.Until.UTC()}
+	if err := t.q(ctx).Create(&r).Error; err != nil {
+		return ladder.Cooldown{}, wrap("add cooldown", err, "")
+	}
+	c.ID = r.ID
+	return c, nil
+}
+
+// Cooldowns implements ladder.LobbyTx.
+func (t *tx) Cooldowns(ctx context.Context, guildID, userID string, since time.Time) ([]ladder.Cooldown, error) {
+	var rows []cooldownRow
+	err := t.q(ctx).Where("guild_id = ? AND user_id = ? AND created_at >= ?", guildID, userID, since.UTC()).
+		Order("created_at DESC, id DESC").Find(&rows).Error
+	if err != nil {
+		return nil, wrap("cooldowns", err, "")
+	}
+	out := make([]ladder.Cooldown, len(rows))
+	for i, r := range rows {
+		out[i] = ladder.Cooldown{ID: r.ID, GuildID: r.GuildID, UserID: r.UserID, MatchID: r.MatchID, Reason: r.Reason,
+			CreatedAt: r.CreatedAt.UTC(), Until: r.Until.UTC()}
+		if r.ClearedAt != nil {
+			out[i].ClearedAt = r.ClearedAt.UTC()
+		}
+	}
+	return out, nil
+}
+
+// ClearCooldowns implements ladder.LobbyTx.
+func (t *tx) ClearCooldowns(ctx context.Context, guildID, userID string, at time.Time) (int, error) {
+	at = at.UTC()
+	res := t.q(ctx).Model(&cooldownRow{}).Where("guild_id = ? AND user_id = ? AND cleared_at IS NULL AND until > ?", guildID, userID, at).
+		Update("cleared_at", &at)
+	return int(res.RowsAffected), wrap("clear cooldowns", res.Error, "")
+}
+
+// AddCancelVote implements ladder.LobbyTx.
+func (t *tx) AddCancelVote(ctx context.Context, matchID int64, userID string, at time.Time) (bool, error) {
+	res := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&cancelVoteRow{MatchID: matchID, UserID: userID, CreatedAt: at.UTC()})
+	if res.Error != nil {
+		return false, wrap("add cancel vote", res.Error, "")
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// CancelVotes implements ladder.LobbyTx.
+func (t *tx) CancelVotes(ctx context.Context, matchID int64) ([]string, error) {
+	var us []string
+	err := t.q(ctx).Model(&cancelVoteRow{}).Where("match_id = ?", matchID).Order("user_id").Pluck("user_id", &us).Error
+	return us, wrap("cancel votes", err, "")
+}
+
+// OpenMatchesBefore implements ladder.LobbyTx.
+func (t *tx) OpenMatchesBefore(ctx context.Context, at time.Time, limit int) ([]ladder.Match, error) {
+	var rows []matchRow
+	err := t.q(ctx).Where("state = ? AND created_at < ?", string(ladder.StateOpen), at.UTC()).Order("created_at, id").Limit(max(limit, 1)).Find(&rows).Error
+	if err != nil {
+		return nil, wrap("open matches", err, "")
+	}
+	return matches(rows), nil
+}
