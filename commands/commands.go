@@ -39,6 +39,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.reportComponents()...)
 	comps = append(comps, h.leaderboardComponents()...)
 	comps = append(comps, h.modComponents()...)
+	comps = append(comps, h.lobbyComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 

@@ -32,13 +32,13 @@ func (h *handlers) configCommand() Command {
 			group("queue", "Add or change queues",
 				sub("add", "Add a queue", Option{Type: OptString, Name: "name", Description: "queue name", Required: true, MaxLength: 32}, teamOpt(true), modelOpt,
 					opt(OptChannel, "channel", "where its matches are announced", false)),
-				sub("set", "Change a queue",
-					Option{Type: OptString, Name: "queue", Description: "queue name", Required: true, Autocomplete: true, MaxLength: 32},
+				sub("set", "Change a queue", append([]Option{
+					{Type: OptString, Name: "queue", Description: "queue name", Required: true, Autocomplete: true, MaxLength: 32},
 					teamOpt(false), modelOpt,
-					Option{Type: OptNumber, Name: "q_start", Description: "quality needed at first (0-1)", Min: &zeroF, Max: &oneF},
-					Option{Type: OptNumber, Name: "q_floor", Description: "quality accepted after waiting (0-1)", Min: &zeroF, Max: &oneF},
+					{Type: OptNumber, Name: "q_start", Description: "quality needed at first (0-1)", Min: &zeroF, Max: &oneF},
+					{Type: OptNumber, Name: "q_floor", Description: "quality accepted after waiting (0-1)", Min: &zeroF, Max: &oneF},
 					opt(OptChannel, "channel", "where its matches are announced", false),
-					opt(OptBool, "open", "accept new players", false))),
+					opt(OptBool, "open", "accept new players", false)}, lobbyOptions()...)...)),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
@@ -182,7 +182,14 @@ func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("Queue **%s** saved: %s", q.Name, queueLine(q))), nil
+	if !hasLobbyOption(req) {
+		return Whisper(fmt.Sprintf("Queue **%s** saved: %s", q.Name, queueLine(q))), nil
+	}
+	l, err := h.configLobby(ctx, req, q)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Whisper(fmt.Sprintf("Queue **%s** saved: %s\nLobby: %s", q.Name, queueLine(q), lobbyLine(l))), nil
 }
 
 func queueLine(q ladder.Queue) string {

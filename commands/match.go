@@ -12,8 +12,11 @@ func (h *handlers) matchCommand() Command {
 	return Command{
 		Name:        "match",
 		Description: "A match's teams, win probability and what each player stands to gain or lose",
-		Options:     []Option{matchOpt(false)},
-		Handle:      h.match,
+		Options: []Option{
+			sub("show", "Teams, win probability and stakes of a match (default: your latest)", matchOpt(false)),
+			sub("cancel", "Vote to cancel your open match; a majority of its players cancels it", matchOpt(false)),
+		},
+		Handle: h.match,
 	}
 }
 
@@ -22,6 +25,9 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	id, ok := req.Int("match")
+	if req.Command == "match cancel" {
+		return h.doCancelVote(ctx, req, id)
+	}
 	if !ok {
 		ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, UserID: req.UserID, Limit: 1})
 		if err != nil {

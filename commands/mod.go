@@ -49,6 +49,8 @@ func (h *handlers) modCommand() Command {
 					Option{Type: OptInteger, Name: "hours", Description: "for how long (default: until unbanned)", Min: &hour, Max: &year},
 					reasonOpt()),
 				sub("unban", "Lift a queue ban", opt(OptUser, "player", "the player", true))),
+			group("cooldown", "Queue cooldowns given for missing ready checks",
+				sub("clear", "Clear a player's cooldown", opt(OptUser, "player", "the player", true))),
 			group("season", "Close the season and open the next",
 				sub("end", "End the current season: freeze and post its standings, open the next"),
 				sub("start", "Start a new season now (ends the current one first)")),
@@ -83,6 +85,8 @@ func (h *handlers) mod(ctx context.Context, req Request) (Reply, error) {
 		return h.modRating(ctx, req)
 	case "mod queue ban", "mod queue unban":
 		return h.modQueue(ctx, req)
+	case "mod cooldown clear":
+		return h.modCooldown(ctx, req)
 	case "mod season end", "mod season start":
 		return h.modSeason(ctx, req)
 	case "mod token create", "mod token list", "mod token revoke":

@@ -36,6 +36,9 @@ func announcements(formed []ladder.FormedMatch, fallback string) []Post {
 // win probability and the report buttons.
 func announce(f ladder.FormedMatch) Reply {
 	m := f.Match
+	if f.Ready.MatchID != 0 && f.Ready.State == ladder.ReadyPending {
+		return readyAnnouncement(m, f.Ready, f.Queue.Name)
+	}
 	p := m.PTeam1
 	return Reply{
 		Content:  fmt.Sprintf("**Match #%d** is ready: %s vs %s", m.ID, mentions(m.Teams[0]), mentions(m.Teams[1])),

@@ -111,6 +111,8 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobSeasons, "* * * * *", minute, s.seasons},
 		{JobWeekly, "0 0 * * 1", week, s.weeklyTop},
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake
+		{JobReady, readySpec, nil, s.expireReady},       // unclaimed, see JobReady
+		{JobAbandon, "* * * * *", minute, s.abandon},
 	}
 	return s
 }

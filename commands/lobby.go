@@ -1,0 +1,255 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// Component actions of the match lobby (issue 15). The buttons carry only
+// the match ID: the ready check's state is in the database, so a button
+// posted before a restart works after it.
+const (
+	actReady      = "rdy"
+	actNotReady   = "nrdy"
+	actCancelVote = "cxv"
+)
+
+func (h *handlers) lobbyComponents() []Component {
+	return []Component{
+		{Action: actReady, Handle: h.readyButton},
+		{Action: actNotReady, Handle: h.readyButton},
+		{Action: actCancelVote, Handle: h.cancelVoteButton},
+	}
+}
+
+// readyAnnouncement is a formed match's message while its ready check
+// runs: who is ready, the deadline, and the Ready / Not ready buttons. The
+// report buttons come once everyone is ready.
+func readyAnnouncement(m ladder.Match, rc ladder.ReadyCheck, queue string) Reply {
+	var ready strings.Builder
+	for _, s := range rc.Seats {
+		mark := "⏳"
+		if !s.ReadyAt.IsZero() {
+			mark = "✅"
+		}
+		fmt.Fprintf(&ready, "%s %s\n", mark, mention(s.UserID))
+	}
+	n := len(rc.Seats) - len(rc.Missing())
+	return Reply{
+		Content: fmt.Sprintf("**Match #%d** formed: %s vs %s. Click **Ready** <t:%d:R>, or the match is cancelled.",
+			m.ID, mentions(m.Teams[0]), mentions(m.Teams[1]), rc.Deadline.Unix()),
+		Mentions: m.Players(),
+		Embeds: []Embed{{
+			Title: fmt.Sprintf("Match #%d · %s · ready check", m.ID, queue),
+			Color: ColorInfo,
+			Fields: append(teamFields(m),
+				Field{Name: fmt.Sprintf("Ready %d/%d", n, len(rc.Seats)), Value: ready.String()}),
+			Footer: "Players who are not ready in time get a queue cooldown; the others go back to the front of the queue.",
+		}},
+		Buttons: [][]Button{{
+			{Label: "Ready", Style: Success, CustomID: ID(actReady, m.ID)},
+			{Label: "Not ready", Style: Danger, CustomID: ID(actNotReady, m.ID)},
+		}},
+	}
+}
+
+// teamFields are the two teams with their chance to win.
+func teamFields(m ladder.Match) []Field {
+	p := m.PTeam1
+	return []Field{
+		{Name: "Team 1 · " + percent(p) + " to win", Value: mentions(m.Teams[0]), Inline: true},
+		{Name: "Team 2 · " + percent(1-p) + " to win", Value: mentions(m.Teams[1]), Inline: true},
+	}
+}
+
+// matchOnView replaces the ready check once everyone is ready: the match
+// is on, with the report buttons and a button to vote it off.
+func matchOnView(m ladder.Match, queue string) Reply {
+	return Reply{
+		Content: fmt.Sprintf("**Match #%d** is on: everyone is ready. %s vs %s", m.ID, mentions(m.Teams[0]), mentions(m.Teams[1])),
+		Embeds: []Embed{{
+			Title:  fmt.Sprintf("Match #%d · %s", m.ID, queue),
+			Color:  ColorSuccess,
+			Fields: append(teamFields(m), Field{Name: "Match quality", Value: fmt.Sprintf("%.2f", m.Quality)}),
+			Footer: "Once played, report the result with the buttons below or /report.",
+		}},
+		Buttons: [][]Button{reportButtons(m.ID), {{Label: "Vote to cancel", Style: Secondary, CustomID: ID(actCancelVote, m.ID)}}},
+	}
+}
+
+// ReadyFailed tells a match's channel that its ready check failed: the
+// match is cancelled, who went back to the queue, and who got a cooldown
+// for how long. It pings the players only. The ready-check job posts it
+// for checks that ran out; a Not ready click shows it in place.
+func ReadyFailed(res ladder.ReadyResult) Reply {
+	m := res.Match
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Match #%d** is cancelled: the ready check failed. It is not rated.", m.ID)
+	var back []string
+	for _, t := range res.Requeued {
+		back = append(back, t.UserIDs...)
+	}
+	if len(back) > 0 {
+		fmt.Fprintf(&b, "\nBack at the front of the queue, keeping their wait: %s.", mentions(back))
+	}
+	for _, c := range res.Penalised {
+		fmt.Fprintf(&b, "\n%s was not ready: queue cooldown of %s.", mention(c.UserID), ladder.TimeLeft(c.Until.Sub(c.CreatedAt)))
+	}
+	return Reply{Content: b.String(), Mentions: m.Players()}
+}
+
+// Abandoned tells a match's channel that nobody reported it in time and it
+// was cancelled, pinging its players only.
+func Abandoned(m ladder.Match) Reply {
+	return Reply{Content: fmt.Sprintf("**Match #%d** was cancelled: nobody reported a result in time. It is not rated; %s may queue again.",
+		m.ID, mentions(m.Players())), Mentions: m.Players()}
+}
+
+// queueName finds a queue's name for a message about one of its matches.
+func (h *handlers) queueName(ctx context.Context, guildID string, queueID int64) string {
+	qs, err := h.Service.Queues(ctx, guildID)
+	if err == nil {
+		for _, q := range qs {
+			if q.ID == queueID {
+				return q.Name
+			}
+		}
+	}
+	return ""
+}
+
+// readyButton answers Ready and Not ready: it updates the announcement in
+// place (who is ready; the match on; or the match cancelled).
+func (h *handlers) readyButton(ctx context.Context, req Request) (Reply, error) {
+	if req.CustomID.ID == 0 {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid")
+	}
+	res, err := h.Service.Ready(ctx, actor(req), req.GuildID, req.CustomID.ID, req.CustomID.Action == actReady)
+	if err != nil {
+		return Reply{}, err
+	}
+	m, rc := res.Match, res.Check
+	if res.AlreadyDone {
+		switch rc.State {
+		case ladder.ReadyPassed:
+			return Whisper(fmt.Sprintf("The ready check of match #%d is over: the match is on (already done).", m.ID)), nil
+		case ladder.ReadyFailed:
+			return Whisper(fmt.Sprintf("The ready check of match #%d is over: the match was cancelled (already done).", m.ID)), nil
+		}
+		return Whisper(fmt.Sprintf("You are already ready for match #%d (already done).", m.ID)), nil
+	}
+	var r Reply
+	switch rc.State {
+	case ladder.ReadyPassed:
+		r = matchOnView(m, h.queueName(ctx, req.GuildID, m.QueueID))
+	case ladder.ReadyFailed:
+		r = ReadyFailed(res)
+	default:
+		r = readyAnnouncement(m, rc, h.queueName(ctx, req.GuildID, m.QueueID))
+		// The update must not ping everyone again at each click.
+		r.Mentions = []string{}
+	}
+	r.Update = true
+	return r, nil
+}
+
+func (h *handlers) cancelVoteButton(ctx context.Context, req Request) (Reply, error) {
+	if req.CustomID.ID == 0 {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid; use /match cancel")
+	}
+	return h.doCancelVote(ctx, req, req.CustomID.ID)
+}
+
+// doCancelVote records a vote privately and, when it cancels the match,
+// says so in the match's channel.
+func (h *handlers) doCancelVote(ctx context.Context, req Request, id int64) (Reply, error) {
+	res, err := h.Service.CancelVote(ctx, actor(req), req.GuildID, id)
+	if err != nil {
+		return Reply{}, err
+	}
+	m := res.Match
+	switch {
+	case res.AlreadyDone && res.Cancelled:
+		return Whisper(fmt.Sprintf("Match #%d is already cancelled (already done).", m.ID)), nil
+	case res.AlreadyDone:
+		return Whisper(fmt.Sprintf("You already voted to cancel match #%d: %d of %d votes needed (already done).", m.ID, len(res.Votes), res.Needed)), nil
+	case res.Cancelled:
+		return Reply{Ephemeral: true, Content: fmt.Sprintf("Your vote cancelled match #%d.", m.ID), Posts: []Post{{ChannelID: matchChannel(m, req),
+			Message: Reply{Content: fmt.Sprintf("**Match #%d** is cancelled by a vote of its players (%d of %d). It is not rated.", m.ID, len(res.Votes), len(m.Players())),
+				Mentions: m.Players()}}}}, nil
+	}
+	return Whisper(fmt.Sprintf("Vote recorded: %d of %d votes needed to cancel match #%d.", len(res.Votes), res.Needed, m.ID)), nil
+}
+
+// lobbyOptions are /config queue set's lobby settings.
+func lobbyOptions() []Option {
+	zero, hour, oneF := 0.0, 3600.0, 0.99
+	return []Option{
+		{Type: OptInteger, Name: "ready_window", Description: "seconds to click Ready after a match forms (0: no ready check)", Min: &zero, Max: &hour},
+		{Type: OptString, Name: "cooldowns", Description: "cooldowns for missing a ready check, escalating within 24 h, e.g. 5m,30m,2h", MaxLength: 100},
+		{Type: OptString, Name: "abandon_after", Description: "cancel an open match with no report after this long, e.g. 3h", MaxLength: 20},
+		{Type: OptNumber, Name: "cancel_share", Description: "share of players a cancel vote must exceed (0.5: a majority)", Min: &zero, Max: &oneF},
+	}
+}
+
+// hasLobbyOption reports whether req changes a lobby setting.
+func hasLobbyOption(req Request) bool {
+	for _, o := range lobbyOptions() {
+		if req.Has(o.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// configLobby applies /config queue set's lobby options to queue q.
+func (h *handlers) configLobby(ctx context.Context, req Request, q ladder.Queue) (ladder.Lobby, error) {
+	_, l, err := h.Service.Lobby(ctx, req.GuildID, q.Name)
+	if err != nil {
+		return ladder.Lobby{}, err
+	}
+	if n, ok := req.Int("ready_window"); ok {
+		l.ReadyWindow = time.Duration(n) * time.Second
+	}
+	if s, ok := req.String("cooldowns"); ok {
+		if l.Cooldowns, err = ladder.ParseCooldowns(s); err != nil {
+			return ladder.Lobby{}, err
+		}
+	}
+	if s, ok := req.String("abandon_after"); ok {
+		if l.AbandonAfter, err = time.ParseDuration(strings.TrimSpace(s)); err != nil {
+			return ladder.Lobby{}, ladder.Errorf(ladder.CodeInvalid, "abandon_after must be a duration like 3h or 90m, not %q", s)
+		}
+	}
+	if f, ok := req.Float("cancel_share"); ok {
+		l.CancelShare = f
+	}
+	return h.Service.UpdateLobby(ctx, actor(req), req.GuildID, l)
+}
+
+// lobbyLine describes a queue's lobby settings in /config answers.
+func lobbyLine(l ladder.Lobby) string {
+	ready := "no ready check"
+	if l.ReadyWindow > 0 {
+		ready = fmt.Sprintf("ready check %d s", int(l.ReadyWindow/time.Second))
+	}
+	return fmt.Sprintf("%s · cooldowns %s · abandon after %s · cancel vote > %.0f%%", ready,
+		ladder.FormatCooldowns(l.Cooldowns), ladder.FormatCooldowns([]time.Duration{l.AbandonAfter}), 100*l.CancelShare)
+}
+
+// modCooldown clears a player's queue cooldown.
+func (h *handlers) modCooldown(ctx context.Context, req Request) (Reply, error) {
+	player, _ := req.String("player")
+	already, err := h.Service.ClearCooldown(ctx, actor(req), req.GuildID, player)
+	if err != nil {
+		return Reply{}, err
+	}
+	if already {
+		return Whisper(fmt.Sprintf("%s has no cooldown running (already done).", mention(player))), nil
+	}
+	return Whisper(fmt.Sprintf("%s's queue cooldown is cleared; they may queue again.", mention(player))), nil
+}

@@ -1,0 +1,60 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"github.com/ladderbot/ladderbot/commands"
+)
+
+// Job names of the match lobby (issue 15).
+const (
+	// JobReady closes ready checks whose deadline passed. Like the
+	// matchmaking pass it claims no job_runs row: a 120 s window wants a
+	// tick of seconds, not minutes, and every step is safe to repeat
+	// across processes (ladder.Service.ExpireReadyChecks locks the match
+	// row and moves the check out of pending with a conditional update, so
+	// a racing click or another process's run leaves it nothing to do).
+	JobReady = "ready-checks"
+	// JobAbandon cancels open matches nobody reported within their
+	// queue's abandon_after; a claimed run per minute.
+	JobAbandon = "abandon"
+)
+
+// readySpec is how often ready deadlines are looked at: a player who
+// missed the check waits at most this long past the deadline to hear it.
+const readySpec = "@every 5s"
+
+// expireReady fails the ready checks that ran out — also those that ran
+// out while every process was down, since the checks are rows — and tells
+// each match's channel who went back to the queue and who got a cooldown.
+func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
+	if s.poster == nil {
+		// As with the matchmaking pass: a process that cannot tell the
+		// players leaves the checks to the bot processes.
+		return nil
+	}
+	rs, err := s.svc.ExpireReadyChecks(ctx)
+	for _, r := range rs {
+		m := r.Match
+		s.log.Info("ready check failed at its deadline", "guild_id", m.GuildID, "match_id", m.ID,
+			"requeued", len(r.Requeued), "penalised", len(r.Penalised))
+		if m.ChannelID != "" {
+			s.post(ctx, m.GuildID, m.ChannelID, commands.ReadyFailed(r))
+		}
+	}
+	return err
+}
+
+// abandon cancels the matches nobody reported in time and says so in each
+// match's channel.
+func (s *Scheduler) abandon(ctx context.Context, _ time.Time) error {
+	ms, err := s.svc.AbandonMatches(ctx)
+	for _, m := range ms {
+		s.log.Info("match abandoned", "guild_id", m.GuildID, "match_id", m.ID)
+		if m.ChannelID != "" {
+			s.post(ctx, m.GuildID, m.ChannelID, commands.Abandoned(m))
+		}
+	}
+	return err
+}
