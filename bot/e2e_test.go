@@ -171,6 +171,9 @@ func (e *env) establish() {
 // and the match.
 func (e *env) formMatch() (fakediscord.Message, ladder.Match) {
 	e.t.Helper()
+	// These scenarios play from the announcement; the ready check has its
+	// own (lobby_e2e_test.go).
+	wantText(e.t, "ready check off", e.slash(owner, "config queue set", map[string]any{"queue": "2v2", "ready_window": 0}), "no ready check")
 	before := len(e.fake.ChannelMessages(testChannel))
 	for _, p := range players {
 		r := e.slash(p, "queue join", nil)
@@ -317,7 +320,7 @@ func testQueueToLeaderboard(t *testing.T, e *env) {
 	}
 	wantText(t, "profile", prof, "won 1 in a row")
 
-	md := e.slash(alice, "match", map[string]any{"match": int(m.ID)})
+	md := e.slash(alice, "match show", map[string]any{"match": int(m.ID)})
 	wantText(t, "match", md, "Team 1 won")
 
 	bal := e.slash(alice, "balance", map[string]any{"p1": players[0].ID, "p2": players[1].ID, "p3": players[2].ID, "p4": players[3].ID})

@@ -155,6 +155,7 @@ func setupGuild(t *testing.T, svc *ladder.Service, placement int) ladder.Guild {
 	if g, err = svc.UpdateGuild(ctx, moderator, g); err != nil {
 		t.Fatalf("UpdateGuild() = %v", err)
 	}
+	setReadyWindow(t, svc, 0) // the ready check has its own tests (lobby_test.go)
 	return g
 }
 

@@ -2,7 +2,6 @@ package storage_test
 
 import (
 	"context"
-	"io/fs"
 	"log/slog"
 	"math"
 	"path"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/migrations"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
@@ -57,7 +55,8 @@ func TestStore(t *testing.T) {
 			defer db.Close()
 			for _, table := range []string{"guilds", "queues", "seasons", "players", "ratings", "matches", "match_players",
 				"rating_changes", "season_results", "disputes", "queue_entries", "queue_entry_members", "party_invites",
-				"queue_bans", "audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries"} {
+				"queue_bans", "audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
+				"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes"} {
 				if !db.Gorm().Migrator().HasTable(table) {
 					t.Errorf("HasTable(%q) = false, want true", table)
 				}

@@ -235,7 +235,7 @@ func TestHostileInteractions(t *testing.T) {
 			{"season schedule that is not cron", slash(e.g.owner, "config season", map[string]any{"schedule": "every tuesday"}), ""},
 			{"queue with an absurd name", slash(e.g.owner, "config queue add", map[string]any{"name": "   ", "team_size": 2}), ""},
 			{"a queue named like an existing one", slash(e.g.owner, "config queue add", map[string]any{"name": "2v2", "team_size": 2}), ""},
-			{"match ID beyond int64 in /match", slash(loser, "match", map[string]any{"match": int64(9223372036854775807)}), "not found"},
+			{"match ID beyond int64 in /match", slash(loser, "match show", map[string]any{"match": int64(9223372036854775807)}), "not found"},
 		}
 		for _, tt := range tests {
 			a := tt.do()

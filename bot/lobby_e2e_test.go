@@ -1,0 +1,329 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/fakediscord"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/jobs"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// lobbyStart is the manual clock's start in the lobby scenarios.
+var lobbyStart = time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
+
+// lobbyEnv is env on a manual clock with the scheduled jobs posting
+// through the running bot, so deadlines are crossed by moving the clock
+// and running the job, never by waiting.
+type lobbyEnv struct {
+	*env
+	clock *ladder.ManualClock
+	sched *jobs.Scheduler
+}
+
+func newLobbyEnv(t *testing.T, dsn string) *lobbyEnv {
+	t.Helper()
+	db, err := openDB(dsn)
+	if err != nil {
+		t.Fatalf("storage.Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	c := ladder.NewManualClock(lobbyStart)
+	e := &env{t: t, ctx: waitCtx(t), fake: newFake(t), db: db, svc: ladder.NewService(db, c)}
+	e.h = startBot(t, e.fake, e.set())
+	l := &lobbyEnv{env: e, clock: c}
+	l.sched = jobs.New(e.svc, e.h.bot, nil, jobs.Options{PostBackoff: time.Millisecond})
+	return l
+}
+
+// restart is env.restart with a new scheduler posting through the new bot.
+func (l *lobbyEnv) restart() {
+	l.env.restart()
+	l.sched = jobs.New(l.svc, l.h.bot, nil, jobs.Options{PostBackoff: time.Millisecond})
+}
+
+func (l *lobbyEnv) run(job string) {
+	l.t.Helper()
+	if _, err := l.sched.Run(l.ctx, job); err != nil {
+		l.t.Fatalf("Run(%s) = %v", job, err)
+	}
+}
+
+// formReady queues the four players a second apart and returns the ready
+// check's announcement and its match.
+func (l *lobbyEnv) formReady() (fakediscord.Message, ladder.Match) {
+	l.t.Helper()
+	for _, p := range players {
+		l.slash(p, "queue join", nil)
+		l.clock.Add(time.Second)
+	}
+	ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
+	if err != nil || len(ms) != 1 {
+		l.t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
+	}
+	ann := l.channelMessage(fmt.Sprintf("**Match #%d** formed", ms[0].ID))
+	var labels []string
+	for _, b := range ann.Buttons() {
+		labels = append(labels, b.Label)
+	}
+	if !slices.Equal(labels, []string{"Ready", "Not ready"}) {
+		l.t.Fatalf("Got(announcement buttons) = %v, want [Ready Not ready]", labels)
+	}
+	if !strings.Contains(ann.Text(), "Ready 0/4") {
+		l.t.Errorf("Got(announcement) = %q, want Ready 0/4", ann.Text())
+	}
+	return ann, ms[0]
+}
+
+func (l *lobbyEnv) match(id int64) ladder.Match {
+	l.t.Helper()
+	m, err := l.svc.Match(l.ctx, testGuild, id)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return m
+}
+
+// audited counts the audit entries of action about target ("" any).
+func (l *lobbyEnv) audited(action, target string) int {
+	l.t.Helper()
+	es, err := l.svc.Audit(l.ctx, testGuild, 500)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	n := 0
+	for _, e := range es {
+		if e.Action == action && (target == "" || e.Target == target) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestLobbyEndToEnd(t *testing.T) {
+	scenarios := []struct {
+		name string
+		run  func(t *testing.T, l *lobbyEnv)
+	}{
+		{"all ready", testAllReady},
+		{"deadline missed: requeue at the front, cooldown", testReadyDeadline},
+		{"not ready cancels at once", testNotReady},
+		{"restart in the middle of a ready check", testReadyRestart},
+		{"cancel vote", testCancelVote},
+		{"abandoned after a restart", testAbandoned},
+	}
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		for _, sc := range scenarios {
+			t.Run(sc.name, func(t *testing.T) { sc.run(t, newLobbyEnv(t, freshDSN(t, backend))) })
+		}
+	})
+}
+
+func testAllReady(t *testing.T, l *lobbyEnv) {
+	ann, m := l.formReady()
+	first := userByID(m.Teams[0][0])
+
+	// Not on yet: reports are refused until everyone is ready.
+	wantText(t, "report before ready", l.slash(first, "report", map[string]any{"outcome": "win"}), "everyone must click Ready first")
+	// Somebody else's match.
+	wantText(t, "outsider", l.clickLabel(alice, ann, "Ready"), "not a player")
+
+	r := l.clickLabel(first, ann, "Ready")
+	if r.Message.ID != ann.ID || !strings.Contains(r.Message.Text(), "Ready 1/4") || !strings.Contains(r.Message.Text(), "✅ <@"+first.ID+">") {
+		t.Errorf("Got(first click) = %q on %s, want the announcement %s updated to Ready 1/4", r.Message.Text(), r.Message.ID, ann.ID)
+	}
+	again := l.clickLabel(first, r.Message, "Ready")
+	if !again.Ephemeral() || !strings.Contains(again.Message.Content, "already ready") {
+		t.Errorf("Got(double click) = %q (ephemeral %v), want a private 'already ready'", again.Message.Content, again.Ephemeral())
+	}
+	var last fakediscord.Response
+	for _, u := range m.Players()[1:] {
+		last = l.clickLabel(userByID(u), ann, "Ready")
+	}
+	if last.Message.ID != ann.ID || !strings.Contains(last.Message.Text(), "is on") {
+		t.Fatalf("Got(last click) = %q, want the announcement saying the match is on", last.Message.Text())
+	}
+	if _, ok := last.Message.ButtonByLabel("We won"); !ok {
+		t.Errorf("Got(buttons once on) = %v, want the report buttons", last.Message.Buttons())
+	}
+	// A stale Not ready (a second tab that still shows the old message).
+	late := l.clickRaced(first, ann.ID, commands.ID("nrdy", m.ID))
+	wantText(t, "not ready after the check passed", late, "the match is on (already done)")
+
+	// The deadline passing changes nothing any more.
+	l.clock.Add(10 * time.Minute)
+	l.run(jobs.JobReady)
+	if got := l.match(m.ID).State; got != ladder.StateOpen {
+		t.Errorf("Got(state after the deadline) = %s, want open", got)
+	}
+	rep := l.clickLabel(first, last.Message, "We won")
+	wantText(t, "report once on", rep, "Reported match")
+	if n := l.audited("penalty.cooldown", ""); n != 0 {
+		t.Errorf("Got(penalties) = %d, want 0", n)
+	}
+}
+
+func testReadyDeadline(t *testing.T, l *lobbyEnv) {
+	ann, m := l.formReady()
+	ready := m.Players()[:2]
+	missing := m.Players()[2:]
+	for _, u := range ready {
+		l.clickLabel(userByID(u), ann, "Ready")
+	}
+	// The match formed at +3 s; the clock reads +4 s, so +118 s is one
+	// second before the 120 s deadline.
+	l.clock.Add(118 * time.Second)
+	l.run(jobs.JobReady)
+	if got := l.match(m.ID).State; got != ladder.StateOpen {
+		t.Fatalf("Got(state 1 s before the deadline) = %s, want open", got)
+	}
+	l.clock.Add(2 * time.Second)
+	l.run(jobs.JobReady)
+	if got := l.match(m.ID).State; got != ladder.StateCancelled {
+		t.Fatalf("Got(state after the deadline) = %s, want cancelled", got)
+	}
+	note := l.channelMessage(fmt.Sprintf("**Match #%d** is cancelled: the ready check failed", m.ID))
+	for _, u := range missing {
+		if !strings.Contains(note.Content, "<@"+u+"> was not ready: queue cooldown of 5 min") {
+			t.Errorf("Got(notice) = %q, want %s's 5 min cooldown", note.Content, u)
+		}
+	}
+	// A second run, here or in another process, finds nothing.
+	l.run(jobs.JobReady)
+	if n := len(l.fake.ChannelMessages(testChannel)); n != 2 {
+		t.Errorf("Got(channel messages) = %d, want the announcement and one notice", n)
+	}
+
+	// The ready players are queued again with their original wait: the
+	// first joined at the start, 4 s before the match formed.
+	for i, u := range ready {
+		st, err := l.svc.QueueStatus(l.ctx, testGuild, u)
+		if err != nil || st.Ticket.ID == 0 {
+			t.Fatalf("QueueStatus(%s) = %+v, %v, want queued", u, st, err)
+		}
+		joined := lobbyStart.Add(time.Duration(slices.Index(playerIDs(), u)) * time.Second)
+		if !st.Ticket.JoinedAt.Equal(joined) {
+			t.Errorf("ready player %d: Got(joined at) = %s, want the original %s", i, st.Ticket.JoinedAt, joined)
+		}
+	}
+	// The missing ones are refused, with the time left.
+	p := userByID(missing[0])
+	wantText(t, "join on cooldown", l.slash(p, "queue join", nil), "5 min left")
+	l.clock.Add(2*time.Minute + 30*time.Second)
+	wantText(t, "join later on cooldown", l.slash(p, "queue join", nil), "2 min 30 s left")
+	if n := l.audited("penalty.cooldown", p.ID); n != 1 {
+		t.Errorf("Got(audit penalty.cooldown of %s) = %d, want 1", p.ID, n)
+	}
+	// A moderator clears it; a second clear is already done.
+	wantText(t, "clear", l.slash(owner, "mod cooldown clear", map[string]any{"player": p.ID}), "cleared")
+	wantText(t, "clear again", l.slash(owner, "mod cooldown clear", map[string]any{"player": p.ID}), "already done")
+	wantText(t, "join after clear", l.slash(p, "queue join", nil), "You joined queue")
+	if n := l.audited("penalty.clear", p.ID); n != 1 {
+		t.Errorf("Got(audit penalty.clear) = %d, want 1", n)
+	}
+	// Late clicks on the old buttons say the check is over.
+	wantText(t, "late click", l.clickRaced(userByID(missing[1]), ann.ID, commands.ID("rdy", m.ID)), "was cancelled (already done)")
+}
+
+func playerIDs() []string {
+	var out []string
+	for _, p := range players {
+		out = append(out, p.ID)
+	}
+	return out
+}
+
+func testNotReady(t *testing.T, l *lobbyEnv) {
+	ann, m := l.formReady()
+	u := userByID(m.Players()[1])
+	l.clickLabel(userByID(m.Players()[0]), ann, "Ready")
+	r := l.clickLabel(u, ann, "Not ready")
+	if r.Message.ID != ann.ID || !strings.Contains(r.Message.Text(), "is cancelled") || len(r.Message.Buttons()) != 0 {
+		t.Errorf("Got(not ready) = %q with buttons %v, want the announcement replaced by the cancellation", r.Message.Text(), r.Message.Buttons())
+	}
+	if got := l.match(m.ID).State; got != ladder.StateCancelled {
+		t.Errorf("Got(state) = %s, want cancelled", got)
+	}
+	// Declining is penalised like missing; everyone else goes back.
+	wantText(t, "decliner joins", l.slash(u, "queue join", nil), "cooldown")
+	for _, o := range m.Players() {
+		if o == u.ID {
+			continue
+		}
+		st, err := l.svc.QueueStatus(l.ctx, testGuild, o)
+		if err != nil || st.Ticket.ID == 0 {
+			t.Errorf("QueueStatus(%s) = %+v, %v, want queued again", o, st.Ticket, err)
+		}
+	}
+}
+
+func testReadyRestart(t *testing.T, l *lobbyEnv) {
+	ann, m := l.formReady()
+	for _, u := range m.Players()[:2] {
+		l.clickLabel(userByID(u), ann, "Ready")
+	}
+	l.restart()
+	// The buttons posted before the restart carry the match ID; the state
+	// is in the database.
+	again := l.clickLabel(userByID(m.Players()[0]), ann, "Ready")
+	wantText(t, "ready again after restart", again, "already ready")
+	var last fakediscord.Response
+	for _, u := range m.Players()[2:] {
+		last = l.clickLabel(userByID(u), ann, "Ready")
+	}
+	wantText(t, "last ready after restart", last, "is on")
+}
+
+func testCancelVote(t *testing.T, l *lobbyEnv) {
+	ann, m := l.formReady()
+	var on fakediscord.Response
+	for _, u := range m.Players() {
+		on = l.clickLabel(userByID(u), ann, "Ready")
+	}
+	ps := m.Players()
+	wantText(t, "outsider vote", l.slash(alice, "match cancel", map[string]any{"match": int(m.ID)}), "not a player")
+	wantText(t, "first vote", l.clickLabel(userByID(ps[0]), on.Message, "Vote to cancel"), "1 of 3 votes needed")
+	wantText(t, "double vote", l.slash(userByID(ps[0]), "match cancel", nil), "already voted")
+	wantText(t, "second vote", l.slash(userByID(ps[1]), "match cancel", nil), "2 of 3 votes needed")
+	if got := l.match(m.ID).State; got != ladder.StateOpen {
+		t.Fatalf("Got(state after 2 of 4 votes) = %s, want open", got)
+	}
+	wantText(t, "third vote", l.slash(userByID(ps[2]), "match cancel", nil), "cancelled match")
+	l.channelMessage(fmt.Sprintf("**Match #%d** is cancelled by a vote of its players (3 of 4)", m.ID))
+	if got := l.match(m.ID); got.State != ladder.StateCancelled || got.Seq != 0 {
+		t.Errorf("Got(match) = %s seq %d, want cancelled and never rated", got.State, got.Seq)
+	}
+	wantText(t, "report after cancel", l.clickLabel(userByID(ps[0]), on.Message, "We won"), "cancelled")
+	if n := l.audited("match.cancel_vote", ""); n != 1 {
+		t.Errorf("Got(audit match.cancel_vote) = %d, want 1", n)
+	}
+}
+
+func testAbandoned(t *testing.T, l *lobbyEnv) {
+	ann, m := l.formReady()
+	for _, u := range m.Players() {
+		l.clickLabel(userByID(u), ann, "Ready")
+	}
+	l.clock.Add(2*time.Hour + 59*time.Minute)
+	l.run(jobs.JobAbandon)
+	if got := l.match(m.ID).State; got != ladder.StateOpen {
+		t.Fatalf("Got(state before abandon_after) = %s, want open", got)
+	}
+	// The bot is down across the deadline; the job catches up after.
+	l.restart()
+	l.clock.Add(5 * time.Minute)
+	l.run(jobs.JobAbandon)
+	if got := l.match(m.ID).State; got != ladder.StateCancelled {
+		t.Fatalf("Got(state after abandon_after) = %s, want cancelled", got)
+	}
+	l.channelMessage(fmt.Sprintf("**Match #%d** was cancelled: nobody reported a result in time", m.ID))
+	wantText(t, "queue again", l.slash(userByID(m.Players()[0]), "queue join", nil), "You joined queue")
+	if n := l.audited("match.abandon", ""); n != 1 {
+		t.Errorf("Got(audit match.abandon) = %d, want 1", n)
+	}
+}
