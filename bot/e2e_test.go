@@ -171,9 +171,7 @@ func (e *env) establish() {
 // and the match.
 func (e *env) formMatch() (fakediscord.Message, ladder.Match) {
 	e.t.Helper()
-	// These scenarios play from the announcement; the ready check has its
-	// own (lobby_e2e_test.go).
-	wantText(e.t, "ready check off", e.slash(owner, "config queue set", map[string]any{"queue": "2v2", "ready_window": 0}), "no ready check")
+	e.noReadyCheck()
 	before := len(e.fake.ChannelMessages(testChannel))
 	for _, p := range players {
 		r := e.slash(p, "queue join", nil)
@@ -204,6 +202,14 @@ func (e *env) formMatch() (fakediscord.Message, ladder.Match) {
 		}
 	}
 	return ann, m
+}
+
+// noReadyCheck turns the default queue's ready check off through
+// /config: these scenarios play from the announcement; the ready check has
+// its own (lobby_e2e_test.go).
+func (e *env) noReadyCheck() {
+	e.t.Helper()
+	wantText(e.t, "ready check off", e.slash(owner, "config queue set", map[string]any{"queue": "2v2", "ready_window": 0}), "no ready check")
 }
 
 func (e *env) standing(u string) ladder.Standing {
@@ -419,6 +425,7 @@ func testRestart(t *testing.T, e *env) {
 
 func testParties(t *testing.T, e *env) {
 	e.establish()
+	e.noReadyCheck()
 	for _, pair := range [][2]fakediscord.User{{players[0], players[1]}, {players[2], players[3]}} {
 		inviter, partner := pair[0], pair[1]
 		r := e.slash(inviter, "queue join", map[string]any{"partner": partner.ID})
