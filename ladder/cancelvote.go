@@ -32,7 +32,7 @@ func votesNeeded(share float64, n int) int {
 // answers AlreadyDone.
 func (s *Service) CancelVote(ctx context.Context, actor Actor, guildID string, matchID int64) (CancelVoteResult, error) {
 	var res CancelVoteResult
-	err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+	err := s.store.InTx(ctx, func(lt Tx) error {
 		res = CancelVoteResult{}
 		m, err := lockPlayerMatch(ctx, lt, guildID, actor.UserID, matchID)
 		if err != nil {
@@ -94,7 +94,7 @@ func (s *Service) CancelVote(ctx context.Context, actor Actor, guildID string, m
 func (s *Service) AbandonMatches(ctx context.Context) ([]Match, error) {
 	now := s.now()
 	var cands []Match
-	err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+	err := s.store.InTx(ctx, func(lt Tx) error {
 		var err error
 		cands, err = lt.OpenMatchesBefore(ctx, now.Add(-minAbandonAfter), 500)
 		return err
@@ -105,7 +105,7 @@ func (s *Service) AbandonMatches(ctx context.Context) ([]Match, error) {
 	var out []Match
 	for _, c := range cands {
 		var done *Match
-		err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+		err := s.store.InTx(ctx, func(lt Tx) error {
 			done = nil
 			l, err := lt.Lobby(ctx, c.QueueID)
 			if err != nil {

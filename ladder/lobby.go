@@ -178,10 +178,8 @@ type Cooldown struct {
 	ClearedAt time.Time
 }
 
-// LobbyTx is the lobby's persistence; the transactions of package storage
-// implement it beside QueueTx.
-type LobbyTx interface {
-	QueueTx
+// LobbyStore is the lobby's persistence, one of the concerns of Tx.
+type LobbyStore interface {
 	// Lobby returns a queue's lobby settings, DefaultLobby when none are stored.
 	Lobby(ctx context.Context, queueID int64) (Lobby, error)
 	// SaveLobby inserts or replaces a queue's lobby settings.
@@ -218,31 +216,11 @@ type LobbyTx interface {
 	OpenMatchesBefore(ctx context.Context, t time.Time, limit int) ([]Match, error)
 }
 
-// lobbyTx returns tx's lobby persistence.
-func lobbyTx(tx Tx) (LobbyTx, error) {
-	lt, ok := tx.(LobbyTx)
-	if !ok {
-		return nil, Errorf(CodeInternal, "the store does not keep lobbies")
-	}
-	return lt, nil
-}
-
-// inLobbyTx runs fn in one transaction with the lobby persistence.
-func (s *Service) inLobbyTx(ctx context.Context, fn func(lt LobbyTx) error) error {
-	return s.store.InTx(ctx, func(tx Tx) error {
-		lt, err := lobbyTx(tx)
-		if err != nil {
-			return err
-		}
-		return fn(lt)
-	})
-}
-
 // Lobby returns a queue's lobby settings (by name; "" the default queue).
 func (s *Service) Lobby(ctx context.Context, guildID, queue string) (Queue, Lobby, error) {
 	var q Queue
 	var l Lobby
-	err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+	err := s.store.InTx(ctx, func(lt Tx) error {
 		var err error
 		if q, err = resolveQueue(ctx, lt, guildID, queue); err != nil {
 			return err
@@ -265,7 +243,7 @@ func (s *Service) UpdateLobby(ctx context.Context, actor Actor, guildID string, 
 	if err := l.Validate(); err != nil {
 		return Lobby{}, err
 	}
-	err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+	err := s.store.InTx(ctx, func(lt Tx) error {
 		q, err := lt.Queue(ctx, l.QueueID)
 		if err != nil {
 			return err
@@ -296,11 +274,7 @@ func lobbyAudit(l Lobby) map[string]any {
 // cooldownCheck refuses a player who is on a running cooldown, saying how
 // long is left, so they know when to come back.
 func cooldownCheck(ctx context.Context, tx Tx, guildID, userID string, now time.Time) error {
-	lt, ok := tx.(LobbyTx)
-	if !ok {
-		return nil // a store without lobbies has no cooldowns
-	}
-	cs, err := lt.Cooldowns(ctx, guildID, userID, now.Add(-30*24*time.Hour))
+	cs, err := tx.Cooldowns(ctx, guildID, userID, now.Add(-30*24*time.Hour))
 	if err != nil {
 		return err
 	}
@@ -339,7 +313,7 @@ func TimeLeft(d time.Duration) string {
 
 // penalise gives each of users the next cooldown of the escalation and
 // writes it to the audit log.
-func (s *Service) penalise(ctx context.Context, lt LobbyTx, l Lobby, m Match, users []string, reason string, now time.Time) ([]Cooldown, error) {
+func (s *Service) penalise(ctx context.Context, lt Tx, l Lobby, m Match, users []string, reason string, now time.Time) ([]Cooldown, error) {
 	var out []Cooldown
 	for _, u := range users {
 		recent, err := lt.Cooldowns(ctx, m.GuildID, u, now.Add(-PenaltyWindow))
@@ -371,7 +345,7 @@ func (s *Service) ClearCooldown(ctx context.Context, actor Actor, guildID, userI
 		return false, err
 	}
 	now := s.now()
-	err = s.inLobbyTx(ctx, func(lt LobbyTx) error {
+	err = s.store.InTx(ctx, func(lt Tx) error {
 		n, err := lt.ClearCooldowns(ctx, guildID, userID, now)
 		if err != nil || n == 0 {
 			alreadyDone = n == 0

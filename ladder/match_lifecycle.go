@@ -310,7 +310,7 @@ func (s *Service) Report(ctx context.Context, actor Actor, guildID string, match
 			return MatchResult{}, nil, err
 		}
 		if err := refuseWhileReadyCheck(ctx, tx, m); err != nil {
-			return MatchResult{}, err
+			return MatchResult{}, nil, err
 		}
 		now := s.now()
 		switch m.State {

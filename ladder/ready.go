@@ -12,10 +12,7 @@ import (
 // keeps each player's ticket and original join time so that a failed check
 // puts the ready ones back at the front of the queue.
 func (s *Service) openReadyCheck(ctx context.Context, tx Tx, m Match, entryIDs []int64, tickets map[int64]Ticket, now time.Time) (ReadyCheck, error) {
-	lt, ok := tx.(LobbyTx)
-	if !ok {
-		return ReadyCheck{}, nil
-	}
+	lt := tx
 	l, err := lt.Lobby(ctx, m.QueueID)
 	if err != nil || l.ReadyWindow == 0 {
 		return ReadyCheck{}, err
@@ -52,7 +49,7 @@ type ReadyResult struct {
 // processes, so the check ends once.
 func (s *Service) Ready(ctx context.Context, actor Actor, guildID string, matchID int64, ready bool) (ReadyResult, error) {
 	var res ReadyResult
-	err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+	err := s.store.InTx(ctx, func(lt Tx) error {
 		res = ReadyResult{}
 		m, err := lt.LockMatch(ctx, matchID)
 		if err != nil {
@@ -120,7 +117,7 @@ func (s *Service) Ready(ctx context.Context, actor Actor, guildID string, matchI
 // original join time, so ahead of everyone who joined after them, and the
 // missing ones get the next cooldown of their escalation. Every step is
 // audited.
-func (s *Service) failReadyCheck(ctx context.Context, lt LobbyTx, res *ReadyResult, missing []string, reason string, now time.Time) error {
+func (s *Service) failReadyCheck(ctx context.Context, lt Tx, res *ReadyResult, missing []string, reason string, now time.Time) error {
 	m, rc := res.Match, res.Check
 	won, err := lt.SetReadyState(ctx, m.ID, ReadyFailed)
 	if err != nil {
@@ -181,7 +178,7 @@ func (s *Service) failReadyCheck(ctx context.Context, lt LobbyTx, res *ReadyResu
 // wins the race against the job leaves it nothing to do.
 func (s *Service) ExpireReadyChecks(ctx context.Context) ([]ReadyResult, error) {
 	var due []int64
-	err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+	err := s.store.InTx(ctx, func(lt Tx) error {
 		var err error
 		due, err = lt.DueReadyChecks(ctx, s.now(), 200)
 		return err
@@ -192,7 +189,7 @@ func (s *Service) ExpireReadyChecks(ctx context.Context) ([]ReadyResult, error) 
 	var out []ReadyResult
 	for _, id := range due {
 		var res ReadyResult
-		err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+		err := s.store.InTx(ctx, func(lt Tx) error {
 			res = ReadyResult{}
 			m, err := lt.LockMatch(ctx, id)
 			if err != nil {
@@ -223,7 +220,7 @@ func (s *Service) ExpireReadyChecks(ctx context.Context) ([]ReadyResult, error) 
 // ReadyCheck returns a match's ready check; CodeNotFound when it has none.
 func (s *Service) ReadyCheck(ctx context.Context, guildID string, matchID int64) (ReadyCheck, error) {
 	var rc ReadyCheck
-	err := s.inLobbyTx(ctx, func(lt LobbyTx) error {
+	err := s.store.InTx(ctx, func(lt Tx) error {
 		var err error
 		rc, err = lt.ReadyCheck(ctx, matchID)
 		return err
@@ -240,11 +237,10 @@ func (s *Service) ReadyCheck(ctx context.Context, guildID string, matchID int64)
 // refuseWhileReadyCheck refuses a report of a match whose ready check has
 // not passed: until everyone is ready the match is not on.
 func refuseWhileReadyCheck(ctx context.Context, tx Tx, m Match) error {
-	lt, ok := tx.(LobbyTx)
-	if !ok || m.Source != "queue" {
+	if m.Source != "queue" {
 		return nil
 	}
-	rc, err := lt.ReadyCheck(ctx, m.ID)
+	rc, err := tx.ReadyCheck(ctx, m.ID)
 	switch {
 	case ErrorCode(err) == CodeNotFound:
 		return nil

@@ -9,7 +9,7 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-var _ ladder.LobbyTx = (*tx)(nil)
+var _ ladder.LobbyStore = (*tx)(nil)
 
 type lobbyRow struct {
 	QueueID        int64 `gorm:"primaryKey"`
@@ -63,7 +63,7 @@ type cancelVoteRow struct {
 
 func (cancelVoteRow) TableName() string { return "cancel_votes" }
 
-// Lobby implements ladder.LobbyTx.
+// Lobby implements ladder.LobbyStore.
 func (t *tx) Lobby(ctx context.Context, queueID int64) (ladder.Lobby, error) {
 	var rows []lobbyRow
 	if err := t.q(ctx).Where("queue_id = ?", queueID).Limit(1).Find(&rows).Error; err != nil {
@@ -81,7 +81,7 @@ func (t *tx) Lobby(ctx context.Context, queueID int64) (ladder.Lobby, error) {
 		AbandonAfter: time.Duration(r.AbandonAfterMS) * time.Millisecond, CancelShare: r.CancelShare}, nil
 }
 
-// SaveLobby implements ladder.LobbyTx.
+// SaveLobby implements ladder.LobbyStore.
 func (t *tx) SaveLobby(ctx context.Context, l ladder.Lobby) error {
 	r := lobbyRow{QueueID: l.QueueID, ReadyWindowMS: l.ReadyWindow.Milliseconds(), Cooldowns: ladder.FormatCooldowns(l.Cooldowns),
 		AbandonAfterMS: l.AbandonAfter.Milliseconds(), CancelShare: l.CancelShare}
@@ -89,7 +89,7 @@ func (t *tx) SaveLobby(ctx context.Context, l ladder.Lobby) error {
 	return wrap("save lobby", err, "")
 }
 
-// AddReadyCheck implements ladder.LobbyTx.
+// AddReadyCheck implements ladder.LobbyStore.
 func (t *tx) AddReadyCheck(ctx context.Context, rc ladder.ReadyCheck) error {
 	r := readyCheckRow{MatchID: rc.MatchID, GuildID: rc.GuildID, QueueID: rc.QueueID, Deadline: rc.Deadline.UTC(), State: string(rc.State)}
 	if err := t.q(ctx).Create(&r).Error; err != nil {
@@ -102,7 +102,7 @@ func (t *tx) AddReadyCheck(ctx context.Context, rc ladder.ReadyCheck) error {
 	return wrap("add ready check", t.q(ctx).Create(&ps).Error, "")
 }
 
-// ReadyCheck implements ladder.LobbyTx.
+// ReadyCheck implements ladder.LobbyStore.
 func (t *tx) ReadyCheck(ctx context.Context, matchID int64) (ladder.ReadyCheck, error) {
 	var r readyCheckRow
 	if err := t.q(ctx).Where("match_id = ?", matchID).Take(&r).Error; err != nil {
@@ -123,14 +123,14 @@ func (t *tx) ReadyCheck(ctx context.Context, matchID int64) (ladder.ReadyCheck, 
 	return rc, nil
 }
 
-// SetReady implements ladder.LobbyTx.
+// SetReady implements ladder.LobbyStore.
 func (t *tx) SetReady(ctx context.Context, matchID int64, userID string, at time.Time) error {
 	at = at.UTC()
 	res := t.q(ctx).Model(&readyPlayerRow{}).Where("match_id = ? AND user_id = ?", matchID, userID).Update("ready_at", &at)
 	return wrap("set ready", found(res), fmt.Sprintf("%s is not in the ready check of match %d", userID, matchID))
 }
 
-// SetReadyState implements ladder.LobbyTx: the update applies only to a
+// SetReadyState implements ladder.LobbyStore: the update applies only to a
 // pending row, so of two writers racing only one sees a row changed.
 func (t *tx) SetReadyState(ctx context.Context, matchID int64, state ladder.ReadyState) (bool, error) {
 	res := t.q(ctx).Model(&readyCheckRow{}).Where("match_id = ? AND state = ?", matchID, string(ladder.ReadyPending)).Update("state", string(state))
@@ -140,7 +140,7 @@ func (t *tx) SetReadyState(ctx context.Context, matchID int64, state ladder.Read
 	return res.RowsAffected == 1, nil
 }
 
-// DueReadyChecks implements ladder.LobbyTx.
+// DueReadyChecks implements ladder.LobbyStore.
 func (t *tx) DueReadyChecks(ctx context.Context, at time.Time, limit int) ([]int64, error) {
 	var ids []int64
 	err := t.q(ctx).Model(&readyCheckRow{}).Where("state = ? AND deadline <= ?", string(ladder.ReadyPending), at.UTC()).
@@ -148,7 +148,7 @@ func (t *tx) DueReadyChecks(ctx context.Context, at time.Time, limit int) ([]int
 	return ids, wrap("due ready checks", err, "")
 }
 
-// AddCooldown implements ladder.LobbyTx.
+// AddCooldown implements ladder.LobbyStore.
 func (t *tx) AddCooldown(ctx context.Context, c ladder.Cooldown) (ladder.Cooldown, error) {
 	r := cooldownRow{GuildID: c.GuildID, UserID: c.UserID, MatchID: c.MatchID, Reason: c.Reason, CreatedAt: c.CreatedAt.UTC(), Until: c.Until.UTC()}
 	if err := t.q(ctx).Create(&r).Error; err != nil {
@@ -158,7 +158,7 @@ func (t *tx) AddCooldown(ctx context.Context, c ladder.Cooldown) (ladder.Cooldow
 	return c, nil
 }
 
-// Cooldowns implements ladder.LobbyTx.
+// Cooldowns implements ladder.LobbyStore.
 func (t *tx) Cooldowns(ctx context.Context, guildID, userID string, since time.Time) ([]ladder.Cooldown, error) {
 	var rows []cooldownRow
 	err := t.q(ctx).Where("guild_id = ? AND user_id = ? AND created_at >= ?", guildID, userID, since.UTC()).
@@ -177,7 +177,7 @@ func (t *tx) Cooldowns(ctx context.Context, guildID, userID string, since time.T
 	return out, nil
 }
 
-// ClearCooldowns implements ladder.LobbyTx.
+// ClearCooldowns implements ladder.LobbyStore.
 func (t *tx) ClearCooldowns(ctx context.Context, guildID, userID string, at time.Time) (int, error) {
 	at = at.UTC()
 	res := t.q(ctx).Model(&cooldownRow{}).Where("guild_id = ? AND user_id = ? AND cleared_at IS NULL AND until > ?", guildID, userID, at).
@@ -185,7 +185,7 @@ func (t *tx) ClearCooldowns(ctx context.Context, guildID, userID string, at time
 	return int(res.RowsAffected), wrap("clear cooldowns", res.Error, "")
 }
 
-// AddCancelVote implements ladder.LobbyTx.
+// AddCancelVote implements ladder.LobbyStore.
 func (t *tx) AddCancelVote(ctx context.Context, matchID int64, userID string, at time.Time) (bool, error) {
 	res := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&cancelVoteRow{MatchID: matchID, UserID: userID, CreatedAt: at.UTC()})
 	if res.Error != nil {
@@ -194,14 +194,14 @@ func (t *tx) AddCancelVote(ctx context.Context, matchID int64, userID string, at
 	return res.RowsAffected == 1, nil
 }
 
-// CancelVotes implements ladder.LobbyTx.
+// CancelVotes implements ladder.LobbyStore.
 func (t *tx) CancelVotes(ctx context.Context, matchID int64) ([]string, error) {
 	var us []string
 	err := t.q(ctx).Model(&cancelVoteRow{}).Where("match_id = ?", matchID).Order("user_id").Pluck("user_id", &us).Error
 	return us, wrap("cancel votes", err, "")
 }
 
-// OpenMatchesBefore implements ladder.LobbyTx.
+// OpenMatchesBefore implements ladder.LobbyStore.
 func (t *tx) OpenMatchesBefore(ctx context.Context, at time.Time, limit int) ([]ladder.Match, error) {
 	var rows []matchRow
 	err := t.q(ctx).Where("state = ? AND created_at < ?", string(ladder.StateOpen), at.UTC()).Order("created_at, id").Limit(max(limit, 1)).Find(&rows).Error
