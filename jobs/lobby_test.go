@@ -2,9 +2,15 @@ package jobs_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -20,4 +26,104 @@ func setReadyWindow(t *testing.T, svc *ladder.Service, d time.Duration) {
 	if _, err := svc.UpdateLobby(ctx, moderator, guild, l); err != nil {
 		t.Fatalf("UpdateLobby() = %v", err)
 	}
+}
+
+// TestReadyClickRacesDeadline races the last Ready click of a match (a
+// process whose clock is before the deadline) against the ready-check job
+// in two other processes (clocks past it), on one database, many times.
+// Whoever takes the match's row lock first decides, and there is exactly
+// one outcome: either the match is on and nobody is requeued or
+// penalised, or it is cancelled once, its three ready players are queued
+// again, the last one has one cooldown, and one notice is posted.
+func TestReadyClickRacesDeadline(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		dsn := testdb.DSN(t, b)
+		start := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+		clickClock := ladder.NewManualClock(start)
+		jobClock := ladder.NewManualClock(start)
+		posts := &poster{}
+		click := newProc(t, dsn, clickClock, posts)
+		jobA, jobB := newProc(t, dsn, jobClock, posts), newProc(t, dsn, jobClock, posts)
+		setupGuild(t, click.svc, 0)
+		setReadyWindow(t, click.svc, 2*time.Minute)
+		outcomes := map[ladder.ReadyState]int{}
+		for round := range 8 {
+			base := start.Add(time.Duration(round) * time.Hour)
+			clickClock.Set(base)
+			ps := users(10*round+1, 10*round+4)
+			var formed []ladder.FormedMatch
+			for _, u := range ps {
+				formed = append(formed, join(t, click.svc, u)...)
+			}
+			if len(formed) != 1 || formed[0].Ready.MatchID == 0 {
+				t.Fatalf("round %d: Got(formed) = %+v, want one match with a ready check", round, formed)
+			}
+			m := formed[0].Match
+			last := m.Players()[3]
+			for _, u := range m.Players()[:3] {
+				if _, err := click.svc.Ready(ctx, ladder.Actor{UserID: u}, guild, m.ID, true); err != nil {
+					t.Fatalf("Ready(%s) = %v", u, err)
+				}
+			}
+			clickClock.Set(base.Add(119 * time.Second))
+			jobClock.Set(base.Add(121 * time.Second))
+			var wg sync.WaitGroup
+			var res ladder.ReadyResult
+			var clickErr error
+			wg.Go(func() { res, clickErr = click.svc.Ready(ctx, ladder.Actor{UserID: last}, guild, m.ID, true) })
+			for _, p := range []*proc{jobA, jobB} {
+				wg.Go(func() {
+					if _, err := p.sched.Run(ctx, jobs.JobReady); err != nil {
+						t.Errorf("Run(%s) = %v", jobs.JobReady, err)
+					}
+				})
+			}
+			wg.Wait()
+			if clickErr != nil {
+				t.Fatalf("round %d: Ready(last) = %v", round, clickErr)
+			}
+			rc, err := click.svc.ReadyCheck(ctx, guild, m.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := click.svc.Match(ctx, guild, m.ID)
+			notices := len(posts.matching(func(r commands.Reply) bool {
+				return strings.Contains(r.Content, fmt.Sprintf("**Match #%d** is cancelled", m.ID))
+			}))
+			outcomes[rc.State]++
+			switch rc.State {
+			case ladder.ReadyPassed:
+				if res.AlreadyDone || got.State != ladder.StateOpen || notices != 0 {
+					t.Errorf("round %d: passed, but Got(click already done %v, match %s, notices %d), want false, open, 0", round, res.AlreadyDone, got.State, notices)
+				}
+				for _, u := range ps {
+					if st, _ := click.svc.QueueStatus(ctx, guild, u); st.Ticket.ID != 0 {
+						t.Errorf("round %d: %s queued after a passed check", round, u)
+					}
+				}
+			case ladder.ReadyFailed:
+				if !res.AlreadyDone || got.State != ladder.StateCancelled || notices != 1 {
+					t.Errorf("round %d: failed, but Got(click already done %v, match %s, notices %d), want true, cancelled, 1", round, res.AlreadyDone, got.State, notices)
+				}
+				for _, u := range m.Players()[:3] {
+					st, _ := click.svc.QueueStatus(ctx, guild, u)
+					if st.Ticket.ID == 0 {
+						t.Errorf("round %d: ready player %s not queued again", round, u)
+					}
+					// Out of the way of the next round's players.
+					if _, _, err := click.svc.LeaveQueue(ctx, guild, u); err != nil {
+						t.Fatal(err)
+					}
+				}
+				_, err := click.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guild, UserID: last, ChannelID: channel})
+				if ladder.ErrorCode(err) != ladder.CodeForbidden || !strings.Contains(err.Error(), "cooldown") {
+					t.Errorf("round %d: Got(join of the late player) = %v, want a cooldown refusal", round, err)
+				}
+			default:
+				t.Errorf("round %d: Got(check state) = %s, want passed or failed", round, rc.State)
+			}
+		}
+		t.Logf("outcomes over 8 rounds: %v", outcomes)
+	})
 }
