@@ -116,6 +116,7 @@ func TestLobbyEndToEnd(t *testing.T) {
 		{"restart in the middle of a ready check", testReadyRestart},
 		{"cancel vote", testCancelVote},
 		{"abandoned after a restart", testAbandoned},
+		{"substitutes: requested and accepted, and one forced", testSubs},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {
@@ -325,5 +326,73 @@ func testAbandoned(t *testing.T, l *lobbyEnv) {
 	wantText(t, "queue again", l.slash(userByID(m.Players()[0]), "queue join", nil), "You joined queue")
 	if n := l.audited("match.abandon", ""); n != 1 {
 		t.Errorf("Got(audit match.abandon) = %d, want 1", n)
+	}
+}
+
+func testSubs(t *testing.T, l *lobbyEnv) {
+	ann, m := l.formReady()
+	var on fakediscord.Response
+	for _, u := range m.Players() {
+		on = l.clickLabel(userByID(u), ann, "Ready")
+	}
+	leaver, stays := userByID(m.Teams[0][0]), userByID(m.Teams[0][1])
+	wantText(t, "request", l.slash(leaver, "sub request", nil), "Asked for a substitute")
+	wantText(t, "request again", l.slash(leaver, "sub request", nil), "already done")
+	ask := l.channelMessage(fmt.Sprintf("**Match #%d** needs a substitute for <@%s>", m.ID, leaver.ID))
+	if len(ask.Mentions) != 0 {
+		t.Errorf("Got(sub request pings) = %v, want nobody", ask.Mentions)
+	}
+
+	// Refused: a player of the match, a queued player.
+	wantText(t, "player of the match", l.clickLabel(stays, ask, "Take the seat"), "already plays")
+	wantText(t, "alice queues", l.slash(alice, "queue join", nil), "You joined queue")
+	wantText(t, "queued player", l.clickLabel(alice, ask, "Take the seat"), "leave the queue first")
+
+	took := l.clickLabel(bob, ask, "Take the seat")
+	if took.Message.ID != ask.ID || !strings.Contains(took.Message.Text(), fmt.Sprintf("<@%s> takes <@%s>'s seat", bob.ID, leaver.ID)) {
+		t.Fatalf("Got(take the seat) = %q on %s, want the request updated with the new teams", took.Message.Text(), took.Message.ID)
+	}
+	if !strings.Contains(took.Message.Text(), "to win") {
+		t.Errorf("Got(after sub) = %q, want the new win probability", took.Message.Text())
+	}
+	wantText(t, "bob again", l.clickRaced(bob, ask.ID, commands.ID("suba", m.ID, leaver.ID)), "already done")
+	l.slash(alice, "queue leave", nil)
+	wantText(t, "alice too late", l.clickRaced(alice, ask.ID, commands.ID("suba", m.ID, leaver.ID)), "already took that seat")
+	if got := l.match(m.ID); got.Team(bob.ID) != 1 || got.Team(leaver.ID) != 0 {
+		t.Errorf("Got(teams) = %v, want bob in team 1 instead of %s", got.Teams, leaver.ID)
+	}
+	wantText(t, "the replaced player queues", l.slash(leaver, "queue join", nil), "You joined queue")
+	l.slash(leaver, "queue leave", nil)
+
+	// A moderator forces one; players may not.
+	wantText(t, "player forces", l.slash(stays, "mod sub", map[string]any{"match": int(m.ID), "out": stays.ID, "in": alice.ID}), "not allowed")
+	wantText(t, "forced", l.slash(owner, "mod sub", map[string]any{"match": int(m.ID), "out": stays.ID, "in": alice.ID}), "now plays")
+	l.channelMessage(fmt.Sprintf("<@%s> takes <@%s>'s seat", alice.ID, stays.ID))
+
+	// The seated players are rated; the replaced ones are not.
+	rep := l.clickLabel(bob, on.Message, "We won")
+	wantText(t, "sub reports", rep, "Reported match")
+	conf := l.clickLabel(userByID(m.Teams[1][0]), l.channelMessage(fmt.Sprintf("reported match #%d", m.ID)), "Confirm")
+	wantText(t, "confirm", conf, "confirmed")
+	d, err := l.svc.MatchDetail(l.ctx, testGuild, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rated []string
+	for _, c := range d.Changes {
+		rated = append(rated, c.UserID)
+	}
+	for _, u := range []string{bob.ID, alice.ID} {
+		if !slices.Contains(rated, u) {
+			t.Errorf("Got(rated) = %v, want substitute %s", rated, u)
+		}
+	}
+	for _, u := range []string{leaver.ID, stays.ID} {
+		if slices.Contains(rated, u) {
+			t.Errorf("Got(rated) = %v, want replaced %s not rated", rated, u)
+		}
+	}
+	if l.audited("sub.accept", leaver.ID) != 1 || l.audited("sub.force", stays.ID) != 1 {
+		t.Errorf("Got(audit sub.accept, sub.force) = %d, %d, want 1, 1", l.audited("sub.accept", leaver.ID), l.audited("sub.force", stays.ID))
 	}
 }

@@ -33,6 +33,7 @@ func New(d Deps) *Set {
 		h.balanceCommand(),
 		h.modCommand(),
 		h.configCommand(),
+		h.subCommand(),
 	}
 	var comps []Component
 	comps = append(comps, h.queueComponents()...)
@@ -40,6 +41,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.leaderboardComponents()...)
 	comps = append(comps, h.modComponents()...)
 	comps = append(comps, h.lobbyComponents()...)
+	comps = append(comps, h.subComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 

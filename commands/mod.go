@@ -49,6 +49,8 @@ func (h *handlers) modCommand() Command {
 					Option{Type: OptInteger, Name: "hours", Description: "for how long (default: until unbanned)", Min: &hour, Max: &year},
 					reasonOpt()),
 				sub("unban", "Lift a queue ban", opt(OptUser, "player", "the player", true))),
+			sub("sub", "Put a substitute in a player's seat of an open match", matchOpt(true),
+				opt(OptUser, "out", "the player leaving", true), opt(OptUser, "in", "the player taking the seat", true)),
 			group("cooldown", "Queue cooldowns given for missing ready checks",
 				sub("clear", "Clear a player's cooldown", opt(OptUser, "player", "the player", true))),
 			group("season", "Close the season and open the next",
@@ -85,6 +87,8 @@ func (h *handlers) mod(ctx context.Context, req Request) (Reply, error) {
 		return h.modRating(ctx, req)
 	case "mod queue ban", "mod queue unban":
 		return h.modQueue(ctx, req)
+	case "mod sub":
+		return h.modSub(ctx, req)
 	case "mod cooldown clear":
 		return h.modCooldown(ctx, req)
 	case "mod season end", "mod season start":

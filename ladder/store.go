@@ -37,6 +37,7 @@ type Tx interface {
 	QueueStore
 	WebhookStore
 	LobbyStore
+	SubStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

@@ -210,3 +210,61 @@ func (t *tx) OpenMatchesBefore(ctx context.Context, at time.Time, limit int) ([]
 	}
 	return matches(rows), nil
 }
+
+type subRequestRow struct {
+	MatchID   int64  `gorm:"primaryKey"`
+	UserID    string `gorm:"primaryKey"`
+	CreatedAt time.Time
+	FilledBy  string
+	FilledAt  *time.Time
+}
+
+func (subRequestRow) TableName() string { return "sub_requests" }
+
+var _ ladder.SubStore = (*tx)(nil)
+
+// AddSubRequest implements ladder.SubStore.
+func (t *tx) AddSubRequest(ctx context.Context, r ladder.SubRequest) (bool, error) {
+	res := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&subRequestRow{MatchID: r.MatchID, UserID: r.UserID, CreatedAt: r.CreatedAt.UTC()})
+	if res.Error != nil {
+		return false, wrap("add sub request", res.Error, "")
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// SubRequests implements ladder.SubStore.
+func (t *tx) SubRequests(ctx context.Context, matchID int64) ([]ladder.SubRequest, error) {
+	var rows []subRequestRow
+	if err := t.q(ctx).Where("match_id = ?", matchID).Order("created_at, user_id").Find(&rows).Error; err != nil {
+		return nil, wrap("sub requests", err, "")
+	}
+	out := make([]ladder.SubRequest, len(rows))
+	for i, r := range rows {
+		out[i] = ladder.SubRequest{MatchID: r.MatchID, UserID: r.UserID, CreatedAt: r.CreatedAt.UTC(), FilledBy: r.FilledBy}
+		if r.FilledAt != nil {
+			out[i].FilledAt = r.FilledAt.UTC()
+		}
+	}
+	return out, nil
+}
+
+// FillSubRequest implements ladder.SubStore.
+func (t *tx) FillSubRequest(ctx context.Context, matchID int64, userID, by string, at time.Time) error {
+	at = at.UTC()
+	res := t.q(ctx).Model(&subRequestRow{}).Where("match_id = ? AND user_id = ?", matchID, userID).
+		Updates(map[string]any{"filled_by": by, "filled_at": &at})
+	return wrap("fill sub request", found(res), fmt.Sprintf("no sub request of %s in match %d", userID, matchID))
+}
+
+// ReplacePlayer implements ladder.SubStore. The partial unique index on
+// active match_players turns a player already in an active match into
+// CodeConflict.
+func (t *tx) ReplacePlayer(ctx context.Context, m ladder.Match, out, in string) error {
+	r := toMatchRow(m)
+	res := t.q(ctx).Model(&matchRow{}).Where("id = ?", m.ID).Updates(map[string]any{"team1": r.Team1, "team2": r.Team2})
+	if err := found(res); err != nil {
+		return wrap("replace player", err, fmt.Sprintf("match %d not found", m.ID))
+	}
+	res = t.q(ctx).Model(&matchPlayerRow{}).Where("match_id = ? AND user_id = ?", m.ID, out).Update("user_id", in)
+	return wrap("replace player", found(res), fmt.Sprintf("%s is not in match %d", out, m.ID))
+}

@@ -54,7 +54,19 @@ CREATE TABLE cancel_votes (
     PRIMARY KEY (match_id, user_id)
 );
 
+-- A player's request for a substitute in an open match; filled_by is who
+-- took the seat (first eligible accept wins under the match's row lock).
+CREATE TABLE sub_requests (
+    match_id   bigint NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    user_id    text NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    filled_by  text NOT NULL DEFAULT '',
+    filled_at  TIMESTAMP,
+    PRIMARY KEY (match_id, user_id)
+);
+
 -- +goose Down
+DROP TABLE sub_requests;
 DROP TABLE cancel_votes;
 DROP TABLE queue_cooldowns;
 DROP TABLE ready_players;
