@@ -127,3 +127,54 @@ func TestReadyClickRacesDeadline(t *testing.T) {
 		t.Logf("outcomes over 8 rounds: %v", outcomes)
 	})
 }
+
+// TestSubAcceptRace has four eligible players in two processes accept the
+// same substitute request at once: one takes the seat, the others are told
+// it is taken, and the match holds exactly one of them.
+func TestSubAcceptRace(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		dsn := testdb.DSN(t, b)
+		c := ladder.NewManualClock(time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC))
+		a, bp := newProc(t, dsn, c, nil), newProc(t, dsn, c, nil)
+		setupGuild(t, a.svc, 0) // ready check off
+		var formed []ladder.FormedMatch
+		for _, u := range users(1, 4) {
+			formed = append(formed, join(t, a.svc, u)...)
+		}
+		if len(formed) != 1 {
+			t.Fatalf("Got(formed) = %d, want 1", len(formed))
+		}
+		m := formed[0].Match
+		out := m.Players()[0]
+		if _, err := a.svc.RequestSub(ctx, ladder.Actor{UserID: out}, guild, m.ID); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i, u := range users(11, 14) {
+			p := []*proc{a, bp}[i%2]
+			wg.Go(func() { _, errs[i] = p.svc.AcceptSub(ctx, ladder.Actor{UserID: u}, guild, m.ID, "", "") })
+		}
+		wg.Wait()
+		won := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case ladder.ErrorCode(err) != ladder.CodeConflict || !strings.Contains(err.Error(), "already took"):
+				t.Errorf("accept %d: Got(err) = %v, want the seat taken", i, err)
+			}
+		}
+		got, _ := a.svc.Match(ctx, guild, m.ID)
+		seated := 0
+		for _, u := range users(11, 14) {
+			if got.Team(u) != 0 {
+				seated++
+			}
+		}
+		if won != 1 || seated != 1 || got.Team(out) != 0 {
+			t.Errorf("Got(winners, seated, leaver's team) = %d, %d, %d, want 1, 1, 0", won, seated, got.Team(out))
+		}
+	})
+}

@@ -108,6 +108,13 @@ func (s *Service) AcceptSub(ctx context.Context, actor Actor, guildID string, ma
 			return err
 		}
 		i := slices.IndexFunc(rs, func(r SubRequest) bool { return (out == "" && r.FilledBy == "") || r.UserID == out })
+		if i < 0 && out == "" && len(rs) > 0 {
+			// Every seat offered is taken: say by whom (the actor, maybe).
+			i = slices.IndexFunc(rs, func(r SubRequest) bool { return r.FilledBy == actor.UserID })
+			if i < 0 {
+				i = len(rs) - 1
+			}
+		}
 		if i < 0 {
 			return Errorf(CodeNotFound, "nobody in match %d asked for a substitute", m.ID)
 		}
