@@ -30,6 +30,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	skillSD := fs.Float64("skill-sd", d.SkillSD, "spread of hidden true skill around 1500 (Elo scale)")
 	active := fs.Float64("active", d.ActiveProb, "chance that a player plays on a given day")
 	games := fs.Float64("games", d.GamesPerSession, "mean matches per evening session")
+	noShow := fs.Float64("no-show", d.NoShow, "chance that a player misses a formed match's ready check (0 to below 1)")
 	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
@@ -59,7 +60,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Seed: *seed,
-		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, Log: logger}
+		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, Log: logger}
 	if bar := progress(e, cfg.Days, "simulating days"); bar != nil {
 		cfg.Progress = func(day, _ int) { _ = bar.Set(day) }
 		defer bar.Finish()
@@ -129,6 +130,6 @@ func printSimulation(w io.Writer, r *sim.Result) {
 		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%.1f\t%s\t%d-%d\t%.0f\t\n", s.Rank, s.Name, s.Rating, s.RD, s.GXE, s.Division, s.Wins, s.Losses, skill[s.UserID])
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; ratings verified: %v\n",
-		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), r.Verified)
+	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; %s cancelled by a missed ready check; ratings verified: %v\n",
+		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), count(r.ReadyFailed, "match"), r.Verified)
 }

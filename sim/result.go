@@ -51,6 +51,8 @@ type Result struct {
 	Spearman          float64 `json:"spearman_true_skill"`
 	// Expired counts players whose ticket timed out unmatched.
 	Expired int `json:"expired"`
+	// ReadyFailed counts formed matches cancelled by a missed ready check.
+	ReadyFailed int `json:"ready_failed"`
 	// Verified reports that the stored ratings equal the replay of the log.
 	Verified bool `json:"verified"`
 

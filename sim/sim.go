@@ -42,6 +42,11 @@ type Config struct {
 	// GamesPerSession is the mean number of matches of one evening.
 	ActiveProb      float64
 	GamesPerSession float64
+	// NoShow is the chance that a player misses a formed match's ready
+	// check (issue 15): the match is cancelled at the deadline, the ready
+	// players wait on at the front of the queue, the missing one is
+	// penalised and leaves for the evening.
+	NoShow float64
 	// Progress, when set, is called after each simulated day.
 	Progress func(day, days int)
 	// Log receives the storage's log; nil discards it.
@@ -82,6 +87,8 @@ func (c *Config) fill() error {
 		c.GamesPerSession = d.GamesPerSession
 	}
 	switch {
+	case !(c.NoShow >= 0 && c.NoShow < 1):
+		return fmt.Errorf("sim: no-show probability must be from 0 to below 1, not %v", c.NoShow)
 	case c.Players < 2*c.TeamSize || c.Players > 100000:
 		return fmt.Errorf("players must be from %d (two teams) to 100000, not %d", 2*c.TeamSize, c.Players)
 	case c.Days < 1 || c.Days > 3650:
@@ -203,6 +210,7 @@ const (
 	evWiden        // a waiting ticket enters a new q_min bucket
 	evMatchEnd
 	evExpire
+	evReady // a ready check's deadline
 )
 
 type event struct {
@@ -260,7 +268,7 @@ func (s *season) loop(ctx context.Context) error {
 			if e.player.queued && e.player.ticket == e.ticket {
 				var fs []ladder.FormedMatch
 				if fs, err = s.svc.Matchmake(ctx, s.queue.ID); err == nil {
-					s.formed(fs)
+					err = s.formed(ctx, fs)
 				}
 			}
 		case evExpire:
@@ -269,6 +277,8 @@ func (s *season) loop(ctx context.Context) error {
 			}
 		case evMatchEnd:
 			err = s.play(ctx, e.match)
+		case evReady:
+			err = s.readyDeadline(ctx)
 		}
 		if err != nil {
 			return err
@@ -312,15 +322,23 @@ func (s *season) join(ctx context.Context, p *player) error {
 		s.push(event{at: p.joinedAt.Add(st.Bucket * time.Duration(j*j)), kind: evWiden, player: p, ticket: p.ticket})
 	}
 	s.push(event{at: p.joinedAt.Add(ladder.DefaultQueueTimeout + time.Second), kind: evExpire, player: p, ticket: p.ticket})
-	s.formed(res.Formed)
-	return nil
+	return s.formed(ctx, res.Formed)
 }
 
 // formed books the matches a pass opened: waits, quality, the model's
 // prediction, and when each match ends (5 to 9 minutes of play, a
 // Showdown doubles battle).
-func (s *season) formed(fs []ladder.FormedMatch) {
+func (s *season) formed(ctx context.Context, fs []ladder.FormedMatch) error {
 	for _, f := range fs {
+		for _, u := range f.Match.Players() {
+			s.byID[u].queued, s.byID[u].inMatch = false, true
+		}
+		if f.Ready.MatchID != 0 {
+			on, err := s.readyCheck(ctx, f)
+			if err != nil || !on {
+				return err
+			}
+		}
 		for _, u := range f.Match.Players() {
 			p := s.byID[u]
 			s.res.Waits = append(s.res.Waits, f.Match.CreatedAt.Sub(p.joinedAt).Seconds())
@@ -330,6 +348,58 @@ func (s *season) formed(fs []ladder.FormedMatch) {
 		d := 5*time.Minute + time.Duration(s.rng.Float64()*4*float64(time.Minute))
 		s.push(event{at: f.Match.CreatedAt.Add(d), kind: evMatchEnd, match: f.Match})
 	}
+	return nil
+}
+
+// readyCheck has each player of a formed match click Ready, unless they
+// miss it (NoShow); on is whether everyone did. A missed check waits for
+// its deadline event.
+func (s *season) readyCheck(ctx context.Context, f ladder.FormedMatch) (on bool, err error) {
+	missed := false
+	for _, u := range f.Match.Players() {
+		if s.rng.Float64() < s.cfg.NoShow {
+			missed = true
+			continue
+		}
+		if _, err := s.svc.Ready(ctx, ladder.Actor{UserID: u}, guildID, f.Match.ID, true); err != nil {
+			return false, fmt.Errorf("ready match %d: %w", f.Match.ID, err)
+		}
+	}
+	if missed {
+		s.push(event{at: f.Ready.Deadline, kind: evReady})
+	}
+	return !missed, nil
+}
+
+// readyDeadline closes the ready checks that ran out: the ready players
+// are queued again with their original join time, so their wait goes on;
+// the missing ones leave for the evening.
+func (s *season) readyDeadline(ctx context.Context) error {
+	rs, err := s.svc.ExpireReadyChecks(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		s.res.ReadyFailed++
+		for _, u := range r.Match.Players() {
+			s.byID[u].inMatch = false
+		}
+		for _, c := range r.Penalised {
+			s.byID[c.UserID].gamesLeft = 0
+		}
+		for _, t := range r.Requeued {
+			for _, u := range t.UserIDs {
+				p := s.byID[u]
+				p.queued, p.ticket = true, t.ID
+				s.push(event{at: t.ExpiresAt.Add(time.Second), kind: evExpire, player: p, ticket: t.ID})
+			}
+		}
+	}
+	fs, err := s.svc.Matchmake(ctx, s.queue.ID)
+	if err != nil {
+		return err
+	}
+	return s.formed(ctx, fs)
 }
 
 func (s *season) expire(ctx context.Context) error {

@@ -49,6 +49,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		"no days":         {Days: -1},
 		"team too large":  {TeamSize: 9},
 		"unknown model":   {Model: "chess"},
+		"no-show of 1":    {NoShow: 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := Run(context.Background(), cfg); err == nil {
@@ -92,5 +93,28 @@ func BenchmarkSeason(b *testing.B) {
 		b.ReportMetric(r.Spearman, "spearman")
 		b.ReportMetric(r.WaitP95, "wait_p95_s")
 		b.ReportMetric(r.MeanAbsPMinusHalf, "abs_p_minus_half")
+	}
+}
+
+// TestNoShowLengthensWaits plays the same season with and without missed
+// ready checks: with them some formed matches are cancelled, their ready
+// players wait on from their original join, and the ratings still verify.
+func TestNoShowLengthensWaits(t *testing.T) {
+	cfg := Defaults()
+	cfg.Players, cfg.Days = 40, 3
+	base, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.NoShow = 0.1
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.ReadyFailed != 0 || r.ReadyFailed == 0 || !r.Verified {
+		t.Errorf("Got(ready failed without, with no-shows; verified) = %d, %d; %v, want 0, > 0; true", base.ReadyFailed, r.ReadyFailed, r.Verified)
+	}
+	if !(r.WaitP95 > base.WaitP95) {
+		t.Errorf("Got(wait p95 with no-shows) = %.0f s, want above %.0f s without", r.WaitP95, base.WaitP95)
 	}
 }
