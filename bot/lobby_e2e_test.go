@@ -117,6 +117,7 @@ func TestLobbyEndToEnd(t *testing.T) {
 		{"cancel vote", testCancelVote},
 		{"abandoned after a restart", testAbandoned},
 		{"substitutes: requested and accepted, and one forced", testSubs},
+		{"no-show confirmed by the other team, and one at its deadline", testNoShow},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {
@@ -395,4 +396,71 @@ func testSubs(t *testing.T, l *lobbyEnv) {
 	if l.audited("sub.accept", leaver.ID) != 1 || l.audited("sub.force", stays.ID) != 1 {
 		t.Errorf("Got(audit sub.accept, sub.force) = %d, %d, want 1, 1", l.audited("sub.accept", leaver.ID), l.audited("sub.force", stays.ID))
 	}
+}
+
+func testNoShow(t *testing.T, l *lobbyEnv) {
+	ann, m := l.formReady()
+	wantText(t, "no-show during the ready check", l.slash(userByID(m.Teams[0][0]), "noshow", map[string]any{"absent": m.Teams[1][0]}), "everyone must click Ready first")
+	for _, u := range m.Players() {
+		l.clickLabel(userByID(u), ann, "Ready")
+	}
+	reporter, mate := userByID(m.Teams[0][0]), userByID(m.Teams[0][1])
+	absent, present := userByID(m.Teams[1][0]), userByID(m.Teams[1][1])
+	wantText(t, "self", l.slash(reporter, "noshow", map[string]any{"absent": reporter.ID}), "cannot report yourself")
+	wantText(t, "outsider named", l.slash(reporter, "noshow", map[string]any{"absent": alice.ID}), "not a player")
+	wantText(t, "report", l.slash(reporter, "noshow", map[string]any{"absent": absent.ID}), "No-show reported")
+	wantText(t, "report again", l.slash(reporter, "noshow", map[string]any{"absent": absent.ID}), "already done")
+	ask := l.channelMessage(fmt.Sprintf("reports a **no-show** in match #%d", m.ID))
+	if !slices.Equal(slices.Sorted(slices.Values(ask.Mentions)), slices.Sorted(slices.Values(m.Teams[1]))) {
+		t.Errorf("Got(no-show pings) = %v, want the other team %v", ask.Mentions, m.Teams[1])
+	}
+	wantText(t, "own team confirms", l.clickLabel(mate, ask, "Confirm no-show"), "other team must confirm")
+	wantText(t, "absent confirms", l.clickLabel(absent, ask, "Confirm no-show"), "other team must confirm")
+	conf := l.clickLabel(present, ask, "Confirm no-show")
+	if conf.Message.ID != ask.ID || !strings.Contains(conf.Message.Text(), "no-show of <@"+absent.ID+"> is confirmed") {
+		t.Errorf("Got(confirm) = %q, want the request updated: no-show confirmed", conf.Message.Text())
+	}
+	if got := l.match(m.ID); got.State != ladder.StateCancelled || got.Seq != 0 {
+		t.Errorf("Got(match) = %s seq %d, want cancelled, never rated", got.State, got.Seq)
+	}
+	wantText(t, "absent joins", l.slash(absent, "queue join", nil), "5 min left")
+	wantText(t, "present joins", l.slash(present, "queue join", nil), "You joined queue")
+	l.slash(present, "queue leave", nil)
+	if l.audited("noshow.confirm", "") != 1 || l.audited("penalty.cooldown", absent.ID) != 1 {
+		t.Errorf("Got(audit noshow.confirm, penalty) = %d, %d, want 1, 1", l.audited("noshow.confirm", ""), l.audited("penalty.cooldown", absent.ID))
+	}
+
+	// A second match: nobody answers the report, and it confirms itself.
+	l.clock.Add(10 * time.Minute)
+	ann2, m2 := l.formReadyOf([]fakediscord.User{reporter, mate, present, bob})
+	for _, u := range m2.Players() {
+		l.clickLabel(userByID(u), ann2, "Ready")
+	}
+	r2 := userByID(m2.Teams[0][0])
+	l.slash(r2, "noshow", map[string]any{"absent": m2.Teams[1][0]})
+	l.clock.Add(29 * time.Minute)
+	l.run(jobs.JobReady)
+	if got := l.match(m2.ID).State; got != ladder.StateOpen {
+		t.Fatalf("Got(state before the confirm window ends) = %s, want open", got)
+	}
+	l.clock.Add(2 * time.Minute)
+	l.run(jobs.JobReady)
+	if got := l.match(m2.ID).State; got != ladder.StateCancelled {
+		t.Fatalf("Got(state after the confirm window) = %s, want cancelled", got)
+	}
+	l.channelMessage(fmt.Sprintf("**Match #%d** is cancelled: the no-show of <@%s> is confirmed", m2.ID, m2.Teams[1][0]))
+}
+
+// formReadyOf is formReady for other players.
+func (l *lobbyEnv) formReadyOf(ps []fakediscord.User) (fakediscord.Message, ladder.Match) {
+	l.t.Helper()
+	for _, p := range ps {
+		wantText(l.t, "join", l.slash(p, "queue join", nil), "queue")
+		l.clock.Add(time.Second)
+	}
+	ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
+	if err != nil || len(ms) != 1 {
+		l.t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
+	}
+	return l.channelMessage(fmt.Sprintf("**Match #%d** formed", ms[0].ID)), ms[0]
 }

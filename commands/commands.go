@@ -34,6 +34,7 @@ func New(d Deps) *Set {
 		h.modCommand(),
 		h.configCommand(),
 		h.subCommand(),
+		h.noShowCommand(),
 	}
 	var comps []Component
 	comps = append(comps, h.queueComponents()...)
@@ -42,6 +43,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.modComponents()...)
 	comps = append(comps, h.lobbyComponents()...)
 	comps = append(comps, h.subComponents()...)
+	comps = append(comps, h.noShowComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 

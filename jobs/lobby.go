@@ -43,6 +43,18 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 			s.post(ctx, m.GuildID, m.ChannelID, commands.ReadyFailed(r))
 		}
 	}
+	if err != nil {
+		return err
+	}
+	// No-show reports confirm themselves at their deadline on the same tick.
+	ns, err := s.svc.ExpireNoShows(ctx)
+	for _, r := range ns {
+		m := r.Match
+		s.log.Info("no-show confirmed at its deadline", "guild_id", m.GuildID, "match_id", m.ID, "penalised", len(r.Penalised))
+		if m.ChannelID != "" {
+			s.post(ctx, m.GuildID, m.ChannelID, commands.NoShowConfirmed(r))
+		}
+	}
 	return err
 }
 

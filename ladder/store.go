@@ -38,6 +38,7 @@ type Tx interface {
 	WebhookStore
 	LobbyStore
 	SubStore
+	NoShowStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -267,4 +268,48 @@ func (t *tx) ReplacePlayer(ctx context.Context, m ladder.Match, out, in string) 
 	}
 	res = t.q(ctx).Model(&matchPlayerRow{}).Where("match_id = ? AND user_id = ?", m.ID, out).Update("user_id", in)
 	return wrap("replace player", found(res), fmt.Sprintf("%s is not in match %d", out, m.ID))
+}
+
+type noShowRow struct {
+	MatchID    int64 `gorm:"primaryKey"`
+	ReportedBy string
+	Absent     string
+	CreatedAt  time.Time
+	Deadline   time.Time
+	State      string
+}
+
+func (noShowRow) TableName() string { return "no_shows" }
+
+var _ ladder.NoShowStore = (*tx)(nil)
+
+// AddNoShow implements ladder.NoShowStore.
+func (t *tx) AddNoShow(ctx context.Context, n ladder.NoShow) error {
+	r := noShowRow{MatchID: n.MatchID, ReportedBy: n.ReportedBy, Absent: strings.Join(n.Absent, ","), CreatedAt: n.CreatedAt.UTC(),
+		Deadline: n.Deadline.UTC(), State: n.State}
+	return wrap("add no-show", t.q(ctx).Create(&r).Error, "a no-show is already reported in this match")
+}
+
+// NoShow implements ladder.NoShowStore.
+func (t *tx) NoShow(ctx context.Context, matchID int64) (ladder.NoShow, error) {
+	var r noShowRow
+	if err := t.q(ctx).Where("match_id = ?", matchID).Take(&r).Error; err != nil {
+		return ladder.NoShow{}, wrap("no-show", err, fmt.Sprintf("no no-show is reported in match %d", matchID))
+	}
+	return ladder.NoShow{MatchID: r.MatchID, ReportedBy: r.ReportedBy, Absent: strings.Split(r.Absent, ","), CreatedAt: r.CreatedAt.UTC(),
+		Deadline: r.Deadline.UTC(), State: r.State}, nil
+}
+
+// ConfirmNoShowRow implements ladder.NoShowStore.
+func (t *tx) ConfirmNoShowRow(ctx context.Context, matchID int64) (bool, error) {
+	res := t.q(ctx).Model(&noShowRow{}).Where("match_id = ? AND state = ?", matchID, "pending").Update("state", "confirmed")
+	return res.RowsAffected == 1, wrap("confirm no-show", res.Error, "")
+}
+
+// DueNoShows implements ladder.NoShowStore.
+func (t *tx) DueNoShows(ctx context.Context, at time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	err := t.q(ctx).Model(&noShowRow{}).Where("state = ? AND deadline <= ?", "pending", at.UTC()).
+		Order("deadline, match_id").Limit(max(limit, 1)).Pluck("match_id", &ids).Error
+	return ids, wrap("due no-shows", err, "")
 }

@@ -65,7 +65,20 @@ CREATE TABLE sub_requests (
     PRIMARY KEY (match_id, user_id)
 );
 
+-- A reported no-show after the start: the other side confirms (or the
+-- deadline does) and the match is cancelled, the absent penalised.
+CREATE TABLE no_shows (
+    match_id    bigint PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+    reported_by text NOT NULL,
+    absent      text NOT NULL,
+    created_at  timestamptz NOT NULL,
+    deadline    timestamptz NOT NULL,
+    state       text NOT NULL DEFAULT 'pending'
+);
+CREATE INDEX no_shows_due ON no_shows (state, deadline);
+
 -- +goose Down
+DROP TABLE no_shows;
 DROP TABLE sub_requests;
 DROP TABLE cancel_votes;
 DROP TABLE queue_cooldowns;
