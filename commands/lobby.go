@@ -187,12 +187,13 @@ func (h *handlers) doCancelVote(ctx context.Context, req Request, id int64) (Rep
 
 // lobbyOptions are /config queue set's lobby settings.
 func lobbyOptions() []Option {
-	zero, hour, oneF := 0.0, 3600.0, 0.99
+	zero, hour, oneF, fiveHundred := 0.0, 3600.0, 0.99, 500.0
 	return []Option{
 		{Type: OptInteger, Name: "ready_window", Description: "seconds to click Ready after a match forms (0: no ready check)", Min: &zero, Max: &hour},
 		{Type: OptString, Name: "cooldowns", Description: "cooldowns for missing a ready check, escalating within 24 h, e.g. 5m,30m,2h", MaxLength: 100},
 		{Type: OptString, Name: "abandon_after", Description: "cancel an open match with no report after this long, e.g. 3h", MaxLength: 20},
 		{Type: OptNumber, Name: "cancel_share", Description: "share of players a cancel vote must exceed (0.5: a majority)", Min: &zero, Max: &oneF},
+		{Type: OptNumber, Name: "rating_penalty", Description: "rating taken off a player who misses a ready check or no-shows (0: off)", Min: &zero, Max: &fiveHundred},
 	}
 }
 
@@ -228,6 +229,9 @@ func (h *handlers) configLobby(ctx context.Context, req Request, q ladder.Queue)
 	if f, ok := req.Float("cancel_share"); ok {
 		l.CancelShare = f
 	}
+	if f, ok := req.Float("rating_penalty"); ok {
+		l.RatingPenalty = f
+	}
 	return h.Service.UpdateLobby(ctx, actor(req), req.GuildID, l)
 }
 
@@ -237,8 +241,12 @@ func lobbyLine(l ladder.Lobby) string {
 	if l.ReadyWindow > 0 {
 		ready = fmt.Sprintf("ready check %d s", int(l.ReadyWindow/time.Second))
 	}
-	return fmt.Sprintf("%s · cooldowns %s · abandon after %s · cancel vote > %.0f%%", ready,
+	s := fmt.Sprintf("%s · cooldowns %s · abandon after %s · cancel vote > %.0f%%", ready,
 		ladder.FormatCooldowns(l.Cooldowns), ladder.FormatCooldowns([]time.Duration{l.AbandonAfter}), 100*l.CancelShare)
+	if l.RatingPenalty > 0 {
+		s += fmt.Sprintf(" · rating penalty %g", l.RatingPenalty)
+	}
+	return s
 }
 
 // modCooldown clears a player's queue cooldown.

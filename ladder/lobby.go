@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // Lobby is a queue's settings for what happens between "match formed" and
@@ -26,6 +28,10 @@ type Lobby struct {
 	// CancelShare is the share of a match's players that a cancel vote
 	// must exceed: 0.5 is a strict majority.
 	CancelShare float64
+	// RatingPenalty is taken off the rating (in the model's own units) of
+	// each penalised player, as a logged adjustment that replays and
+	// verify keep; 0, the default, takes nothing.
+	RatingPenalty float64
 }
 
 // PenaltyWindow is how far back penalties count towards the next,
@@ -53,6 +59,8 @@ func (l Lobby) Validate() error {
 		return Errorf(CodeInvalid, "abandon_after must be from 10m to 168h")
 	case !(l.CancelShare >= 0 && l.CancelShare < 1):
 		return Errorf(CodeInvalid, "the cancel vote share must be from 0 to below 1")
+	case !(l.RatingPenalty >= 0 && l.RatingPenalty <= 500):
+		return Errorf(CodeInvalid, "rating_penalty must be from 0 (off) to 500")
 	}
 	for _, d := range l.Cooldowns {
 		if d < 0 || d > 30*24*time.Hour {
@@ -268,7 +276,7 @@ func (s *Service) UpdateLobby(ctx context.Context, actor Actor, guildID string, 
 
 func lobbyAudit(l Lobby) map[string]any {
 	return map[string]any{"ready_window_s": l.ReadyWindow.Seconds(), "cooldowns": FormatCooldowns(l.Cooldowns),
-		"abandon_after": shortDuration(l.AbandonAfter), "cancel_share": l.CancelShare}
+		"abandon_after": shortDuration(l.AbandonAfter), "cancel_share": l.CancelShare, "rating_penalty": l.RatingPenalty}
 }
 
 // cooldownCheck refuses a player who is on a running cooldown, saying how
@@ -330,6 +338,9 @@ func (s *Service) penalise(ctx context.Context, lt Tx, l Lobby, m Match, users [
 		if err != nil {
 			return nil, err
 		}
+		if err := s.ratingPenalty(ctx, lt, l, m, u, reason); err != nil {
+			return nil, err
+		}
 		out = append(out, c)
 	}
 	return out, nil
@@ -357,4 +368,26 @@ func (s *Service) ClearCooldown(ctx context.Context, actor Actor, guildID, userI
 		return false, fmt.Errorf("ladder: clear cooldown: %w", err)
 	}
 	return alreadyDone, nil
+}
+
+// ratingPenalty takes the queue's rating penalty off a penalised player as
+// a "set" row of the rating log, the kind a moderator's adjustment is, so
+// replays and verify keep it, audited as penalty.rating beside the
+// rating.set entry the adjustment writes.
+func (s *Service) ratingPenalty(ctx context.Context, tx Tx, l Lobby, m Match, userID, reason string) error {
+	if l.RatingPenalty == 0 {
+		return nil
+	}
+	q, err := tx.Queue(ctx, m.QueueID)
+	if err != nil {
+		return err
+	}
+	r, err := s.adjustTx(ctx, tx, System, m.GuildID, q.Name, userID, reason, "set", func(_ rating.Model, cur rating.State) (float64, float64, error) {
+		return cur.Rating - l.RatingPenalty, cur.Dev, nil
+	})
+	if err != nil {
+		return err
+	}
+	return audit(ctx, tx, AuditEntry{GuildID: m.GuildID, ActorID: System.UserID, Action: "penalty.rating", MatchID: m.ID, Target: userID,
+		Reason: reason, At: s.now()}, r.Before, r.After)
 }

@@ -124,6 +124,39 @@ func TestLobby(t *testing.T) {
 				t.Errorf("Got(penalty after a quiet day) = %+v, %v, want 5 min again", res.Penalised, err)
 			}
 		}},
+		{"the optional rating penalty is a logged adjustment that verify keeps", func(t *testing.T, e *env) {
+			q, l, err := e.svc.Lobby(e.ctx, guild, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.RatingPenalty = 20
+			if _, err := e.svc.UpdateLobby(e.ctx, mod, guild, l); err != nil {
+				t.Fatal(err)
+			}
+			m := formReady(t, e)
+			if _, err := e.svc.Ready(e.ctx, ladder.Actor{UserID: users[3]}, guild, m.ID, false); err != nil {
+				t.Fatal(err)
+			}
+			st, err := e.svc.CurrentStandings(e.ctx, guild, q.Name, []string{users[3]})
+			if err != nil || len(st) != 1 || !near(st[0].Rating, 1480, 1e-9) {
+				t.Fatalf("Got(standing after the penalty) = %+v, %v, want rating 1480", st, err)
+			}
+			if n := count(t, e.db, "rating_changes"); n != 1 {
+				t.Errorf("Got(rating log rows) = %d, want the one adjustment", n)
+			}
+			es, err := e.svc.Audit(e.ctx, guild, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, a := range es {
+				found = found || a.Action == "penalty.rating" && a.Target == users[3]
+			}
+			if !found {
+				t.Errorf("Got(audit) = %+v, want a penalty.rating entry for %s", es, users[3])
+			}
+			mustVerify(t, e)
+		}},
 		{"a match in its ready check cannot be reported and the check refuses strangers", func(t *testing.T, e *env) {
 			m := formReady(t, e)
 			_, err := e.svc.Report(e.ctx, ladder.Actor{UserID: users[0]}, guild, m.ID, ladder.Win)

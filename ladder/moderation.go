@@ -229,7 +229,7 @@ func (s *Service) SetRating(ctx context.Context, actor Actor, guildID, queue, us
 	if math.IsNaN(r) || math.IsInf(r, 0) || math.IsNaN(dev) || math.IsInf(dev, 0) {
 		return Replayed{}, Errorf(CodeInvalid, "rating and RD must be finite numbers")
 	}
-	return s.adjust(ctx, actor, guildID, queue, userID, reason, "set", func(m rating.Model) (float64, float64, error) {
+	return s.adjust(ctx, actor, guildID, queue, userID, reason, "set", func(m rating.Model, _ rating.State) (float64, float64, error) {
 		rMin, rMax, dMin, dMax := setBoundsOf(m)
 		if r < rMin || r > rMax {
 			return 0, 0, Errorf(CodeInvalid, "rating %g is outside %g to %g for the %s model", r, rMin, rMax, m.Name())
@@ -263,13 +263,17 @@ func setBoundsOf(m rating.Model) (rMin, rMax, devMin, devMax float64) {
 // ResetRating puts a player back to the model's new-player rating and
 // deviation in a queue's current season; games and record are kept.
 func (s *Service) ResetRating(ctx context.Context, actor Actor, guildID, queue, userID, reason string) (Replayed, error) {
-	return s.adjust(ctx, actor, guildID, queue, userID, reason, "reset", func(m rating.Model) (float64, float64, error) {
+	return s.adjust(ctx, actor, guildID, queue, userID, reason, "reset", func(m rating.Model, _ rating.State) (float64, float64, error) {
 		st := m.New()
 		return st.Rating, st.Dev, nil
 	})
 }
 
-func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userID, reason, kind string, to func(rating.Model) (float64, float64, error)) (Replayed, error) {
+// adjustTo computes an adjustment's new rating and deviation from the
+// model and the player's current state.
+type adjustTo func(m rating.Model, current rating.State) (r, dev float64, err error)
+
+func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userID, reason, kind string, to adjustTo) (Replayed, error) {
 	if !actor.Moderator {
 		return Replayed{}, Errorf(CodeForbidden, "only moderators can change ratings")
 	}
@@ -278,6 +282,21 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 	}
 	var out Replayed
 	err := s.store.InTx(ctx, func(tx Tx) error {
+		var err error
+		out, err = s.adjustTx(ctx, tx, actor, guildID, queue, userID, reason, kind, to)
+		return err
+	})
+	if err != nil {
+		return Replayed{}, fmt.Errorf("ladder: %s rating: %w", kind, err)
+	}
+	return out, nil
+}
+
+// adjustTx is adjust inside the caller's transaction, so that a lobby
+// penalty's rating change commits with the cooldown it goes with.
+func (s *Service) adjustTx(ctx context.Context, tx Tx, actor Actor, guildID, queue, userID, reason, kind string, to adjustTo) (Replayed, error) {
+	var out Replayed
+	err := func() error {
 		g, err := tx.Guild(ctx, guildID)
 		if err != nil {
 			return err
@@ -294,15 +313,15 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 		if err != nil {
 			return err
 		}
-		rating, dev, err := to(model)
-		if err != nil {
-			return err
-		}
 		l, err := Ladder{Guild: g, Queue: q, Season: season}.lock(ctx, tx, model, []string{userID}, nil)
 		if err != nil {
 			return err
 		}
 		r := l.rows[userID]
+		rating, dev, err := to(model, r.State)
+		if err != nil {
+			return err
+		}
 		seq, err := tx.NextSeq(ctx)
 		if err != nil {
 			return err
@@ -328,11 +347,8 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 		}
 		out = rs[0]
 		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "rating." + kind, Target: userID, Reason: reason, At: s.now()}, out.Before, out.After)
-	})
-	if err != nil {
-		return Replayed{}, fmt.Errorf("ladder: %s rating: %w", kind, err)
-	}
-	return out, nil
+	}()
+	return out, err
 }
 
 // AuditStore keeps the moderators' audit log and the idempotency keys of

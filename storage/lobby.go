@@ -18,6 +18,7 @@ type lobbyRow struct {
 	Cooldowns      string
 	AbandonAfterMS int64 `gorm:"column:abandon_after_ms"`
 	CancelShare    float64
+	RatingPenalty  float64
 }
 
 func (lobbyRow) TableName() string { return "queue_lobby" }
@@ -79,13 +80,13 @@ func (t *tx) Lobby(ctx context.Context, queueID int64) (ladder.Lobby, error) {
 		return ladder.Lobby{}, fmt.Errorf("storage: lobby of queue %d: %w", queueID, err)
 	}
 	return ladder.Lobby{QueueID: queueID, ReadyWindow: time.Duration(r.ReadyWindowMS) * time.Millisecond, Cooldowns: cds,
-		AbandonAfter: time.Duration(r.AbandonAfterMS) * time.Millisecond, CancelShare: r.CancelShare}, nil
+		AbandonAfter: time.Duration(r.AbandonAfterMS) * time.Millisecond, CancelShare: r.CancelShare, RatingPenalty: r.RatingPenalty}, nil
 }
 
 // SaveLobby implements ladder.LobbyStore.
 func (t *tx) SaveLobby(ctx context.Context, l ladder.Lobby) error {
 	r := lobbyRow{QueueID: l.QueueID, ReadyWindowMS: l.ReadyWindow.Milliseconds(), Cooldowns: ladder.FormatCooldowns(l.Cooldowns),
-		AbandonAfterMS: l.AbandonAfter.Milliseconds(), CancelShare: l.CancelShare}
+		AbandonAfterMS: l.AbandonAfter.Milliseconds(), CancelShare: l.CancelShare, RatingPenalty: l.RatingPenalty}
 	err := t.q(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}}, UpdateAll: true}).Create(&r).Error
 	return wrap("save lobby", err, "")
 }

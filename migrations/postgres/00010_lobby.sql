@@ -8,7 +8,8 @@ CREATE TABLE queue_lobby (
     ready_window_ms bigint NOT NULL DEFAULT 120000,
     cooldowns       text NOT NULL DEFAULT '5m,30m,2h',
     abandon_after_ms bigint NOT NULL DEFAULT 10800000,
-    cancel_share    double precision NOT NULL DEFAULT 0.5
+    cancel_share    double precision NOT NULL DEFAULT 0.5,
+    rating_penalty  double precision NOT NULL DEFAULT 0
 );
 
 -- A ready check is a deadline row the ready-check job catches up on after
