@@ -10,7 +10,10 @@
 // while no process was up. Periods are named by the Service's clock, so
 // tests move time by moving that clock and calling Run. The matchmaking
 // pass (every 5 s, announcing the matches it forms) claims nothing: the
-// queue's lock already makes it safe across processes (matchmake.go).
+// queue's lock already makes it safe across processes (matchmake.go). So
+// does the ready-check pass (every 5 s): ready checks and no-show reports
+// are deadline rows it catches up on, each closed under its match's row
+// lock (lobby.go). Abandoned matches are cancelled every minute.
 //
 // The Deliverer (webhooks.go) posts the outbox of outgoing webhooks (issue
 // 16): it claims due deliveries row by row, so every replica may run it,
