@@ -211,6 +211,11 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 	var queues strings.Builder
 	for _, q := range qs {
 		fmt.Fprintf(&queues, "**%s**: %s\n", q.Name, queueLine(q))
+		_, l, err := h.Service.Lobby(ctx, g.ID, q.Name)
+		if err != nil {
+			return Reply{}, err
+		}
+		fmt.Fprintf(&queues, "  lobby: %s\n", lobbyLine(l))
 	}
 	orNone := func(prefix, id string) string {
 		if id == "" {
