@@ -43,8 +43,12 @@ type folder struct {
 	rows  map[string]*Rating
 	// log receives the new log rows when non-nil.
 	log []RatingChange
-	a   [rating.MaxTeamSize]rating.State
-	b   [rating.MaxTeamSize]rating.State
+	// predict makes fold record the model's raw P(team 1 wins) of every
+	// match in preds, for verify's calibration check (issue 18).
+	predict bool
+	preds   []float64
+	a       [rating.MaxTeamSize]rating.State
+	b       [rating.MaxTeamSize]rating.State
 }
 
 // fold applies evs in order. Every player of evs must have a row.
@@ -79,6 +83,9 @@ func (f *folder) fold(evs []event, keepLog bool) error {
 			}
 		}
 		score := Score(m.Winner)
+		if f.predict {
+			f.preds = append(f.preds, f.model.Predict(f.a[:n], f.b[:n], m.PlayedAt))
+		}
 		f.model.Update(f.a[:n], f.b[:n], score, m.PlayedAt)
 		for t, src := range [2][]rating.State{f.a[:n], f.b[:n]} {
 			own := score
