@@ -23,7 +23,7 @@ type loggedPrediction struct {
 // which is the chance shown when the match formed and is not rewritten by
 // a correction: the log is, so a replay after a correction changes the
 // predictions exactly as it changes the ratings.
-func logPredictions(ctx context.Context, tx Tx, model rating.Model, k Key) ([]loggedPrediction, error) {
+func logPredictions(ctx context.Context, tx Tx, models *modelLog, k Key) ([]loggedPrediction, error) {
 	ms, err := tx.RatedMatches(ctx, k, 0)
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func logPredictions(ctx context.Context, tx Tx, model rating.Model, k Key) ([]lo
 				teams[t] = append(teams[t], st)
 			}
 		}
-		out = append(out, loggedPrediction{seq: m.Seq, p: model.Predict(teams[0], teams[1], m.PlayedAt), score: Score(m.Winner)})
+		out = append(out, loggedPrediction{seq: m.Seq, p: models.at(m.Seq).Predict(teams[0], teams[1], m.PlayedAt), score: Score(m.Winner)})
 	}
 	return out, nil
 }
@@ -67,14 +67,18 @@ func logPredictions(ctx context.Context, tx Tx, model rating.Model, k Key) ([]lo
 // every rated match of queue q, every season, in log (Seq) order. It is a
 // pure function of the confirmed log, so replay, verify and every process
 // agree on it to the bit; its cost is one read of the queue's log.
-func queueCalibrator(ctx context.Context, tx Tx, q Queue, model rating.Model) (*rating.Calibrator, error) {
+func queueCalibrator(ctx context.Context, tx Tx, q Queue) (*rating.Calibrator, error) {
+	models, err := modelsOf(ctx, tx, q)
+	if err != nil {
+		return nil, err
+	}
 	ss, err := tx.Seasons(ctx, q.GuildID)
 	if err != nil {
 		return nil, err
 	}
 	var all []loggedPrediction
 	for _, season := range ss {
-		ps, err := logPredictions(ctx, tx, model, Key{QueueID: q.ID, SeasonID: season.ID})
+		ps, err := logPredictions(ctx, tx, models, Key{QueueID: q.ID, SeasonID: season.ID})
 		if err != nil {
 			return nil, err
 		}
@@ -96,11 +100,7 @@ func (s *Service) Calibrator(ctx context.Context, guildID, queue string) (*ratin
 	if err != nil {
 		return nil, fmt.Errorf("ladder: calibrator: %w", err)
 	}
-	model, err := modelFor(q)
-	if err != nil {
-		return nil, fmt.Errorf("ladder: calibrator: %w", err)
-	}
-	cal, err := queueCalibrator(ctx, s.store, q, model)
+	cal, err := queueCalibrator(ctx, s.store, q)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: calibrator: %w", err)
 	}

@@ -47,8 +47,11 @@ type folder struct {
 	// match in preds, for verify's calibration check (issue 18).
 	predict bool
 	preds   []float64
-	a       [rating.MaxTeamSize]rating.State
-	b       [rating.MaxTeamSize]rating.State
+	// models, when not nil, gives the model in force at each match's seq:
+	// a queue that adopted new constants mid-log (issue 18).
+	models *modelLog
+	a      [rating.MaxTeamSize]rating.State
+	b      [rating.MaxTeamSize]rating.State
 }
 
 // fold applies evs in order. Every player of evs must have a row.
@@ -81,6 +84,9 @@ func (f *folder) fold(evs []event, keepLog bool) error {
 				}
 				dst[i] = r.State
 			}
+		}
+		if f.models != nil {
+			f.model = f.models.at(m.Seq)
 		}
 		score := Score(m.Winner)
 		if f.predict {
@@ -168,7 +174,11 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 		}
 		rows, lockedU = lk.sorted(), all
 	}
-	f := &folder{model: model, rows: make(map[string]*Rating, len(rows))}
+	models, err := modelsOf(ctx, tx, q)
+	if err != nil {
+		return nil, err
+	}
+	f := &folder{model: model, rows: make(map[string]*Rating, len(rows)), models: models}
 	before := make(map[string]Rating, len(rows))
 	for i := range rows {
 		r := rows[i]
