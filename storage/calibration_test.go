@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -130,5 +131,19 @@ func TestCalibratedChances(t *testing.T) {
 			t.Errorf("after correction Got(Calibrator) = %+v, want %+v", *got, *want)
 		}
 		mustVerify(t, e)
+
+		// A log whose Before states no longer match the replay feeds the
+		// calibrator other predictions: verify says so, though every
+		// player's final rating still equals the replay.
+		if err := e.db.Gorm().Exec("UPDATE rating_changes SET before_rating = before_rating + 50 WHERE match_id = ? AND user_id = ?", first, p[0]).Error; err != nil {
+			t.Fatal(err)
+		}
+		rep, err := e.svc.Verify(e.ctx, guild)
+		if err != nil {
+			t.Fatalf("Verify() = %v", err)
+		}
+		if len(rep.Diffs) != 1 || !strings.Contains(rep.Diffs[0].Problem, "calibration") {
+			t.Errorf("Got(Verify of an edited log) = %+v, want one calibration difference", rep.Diffs)
+		}
 	})
 }
