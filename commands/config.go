@@ -38,7 +38,8 @@ func (h *handlers) configCommand() Command {
 					{Type: OptNumber, Name: "q_start", Description: "quality needed at first (0-1)", Min: &zeroF, Max: &oneF},
 					{Type: OptNumber, Name: "q_floor", Description: "quality accepted after waiting (0-1)", Min: &zeroF, Max: &oneF},
 					opt(OptChannel, "channel", "where its matches are announced", false),
-					opt(OptBool, "open", "accept new players", false)}, lobbyOptions()...)...)),
+					opt(OptBool, "open", "accept new players", false),
+					opt(OptBool, "self_tune", "learn the model's constants from this queue's log at each season end", false)}, lobbyOptions()...)...)),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
@@ -178,6 +179,9 @@ func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) 
 	if open, ok := req.Bool("open"); ok {
 		q.Disabled = !open
 	}
+	if on, ok := req.Bool("self_tune"); ok {
+		q.SelfTune = on
+	}
 	q, err = h.Service.UpdateQueue(ctx, actor(req), q)
 	if err != nil {
 		return Reply{}, err
@@ -199,6 +203,9 @@ func queueLine(q ladder.Queue) string {
 	}
 	if q.Disabled {
 		s += " · closed"
+	}
+	if q.SelfTune {
+		s += " · self-tuning"
 	}
 	return s
 }

@@ -56,6 +56,9 @@ func (h *handlers) modCommand() Command {
 			group("season", "Close the season and open the next",
 				sub("end", "End the current season: freeze and post its standings, open the next"),
 				sub("start", "Start a new season now (ends the current one first)")),
+			group("tune", "Self-tuning of a queue's model constants",
+				sub("preview", "Show the constants its log suggests and the adoption rule's verdict", queueOpt()),
+				sub("apply", "Adopt them, if the adoption rule agrees", queueOpt())),
 			group("token", "API tokens for game servers",
 				sub("create", "Create a token (shown once)", Option{Type: OptString, Name: "name", Description: "a name for it", Required: true, MaxLength: 64}),
 				sub("list", "List tokens"),
@@ -93,6 +96,8 @@ func (h *handlers) mod(ctx context.Context, req Request) (Reply, error) {
 		return h.modCooldown(ctx, req)
 	case "mod season end", "mod season start":
 		return h.modSeason(ctx, req)
+	case "mod tune preview", "mod tune apply":
+		return h.modTune(ctx, req)
 	case "mod token create", "mod token list", "mod token revoke":
 		return h.modToken(ctx, req)
 	}

@@ -121,7 +121,10 @@ type Queue struct {
 	Boost   float64
 	RDMax   float64
 	// Disabled queues accept no new entries.
-	Disabled  bool
+	Disabled bool
+	// SelfTune lets the season-close job adopt constants fitted on the
+	// queue's own log, by the adoption rule only (issue 18; off by default).
+	SelfTune  bool
 	CreatedAt time.Time
 }
 

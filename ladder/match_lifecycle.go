@@ -84,6 +84,11 @@ func (s *Service) CreateMatchTx(ctx context.Context, tx Tx, in NewMatch) (Match,
 			teams[t] = append(teams[t], st)
 		}
 	}
+	// The chance shown is calibrated on the queue's own log (issue 18).
+	cal, err := queueCalibrator(ctx, tx, q)
+	if err != nil {
+		return Match{}, err
+	}
 	source := in.Source
 	if source == "" {
 		source = "queue"
@@ -92,7 +97,7 @@ func (s *Service) CreateMatchTx(ctx context.Context, tx Tx, in NewMatch) (Match,
 		GuildID: in.GuildID, QueueID: q.ID, SeasonID: season.ID,
 		Teams: [2][]string{slices.Clone(in.Teams[0]), slices.Clone(in.Teams[1])},
 		State: StateOpen, Winner: NoResult, ReportedWinner: NoResult,
-		PTeam1: model.Predict(teams[0], teams[1], now), Quality: in.Quality,
+		PTeam1: cal.Predict(model.Predict(teams[0], teams[1], now), 0), Quality: in.Quality,
 		CreatedAt: now, Source: source, ChannelID: in.ChannelID,
 	}
 	m, err = tx.CreateMatch(ctx, m)

@@ -43,8 +43,15 @@ type folder struct {
 	rows  map[string]*Rating
 	// log receives the new log rows when non-nil.
 	log []RatingChange
-	a   [rating.MaxTeamSize]rating.State
-	b   [rating.MaxTeamSize]rating.State
+	// predict makes fold record the model's raw P(team 1 wins) of every
+	// match in preds, for verify's calibration check (issue 18).
+	predict bool
+	preds   []float64
+	// models, when not nil, gives the model in force at each match's seq:
+	// a queue that adopted new constants mid-log (issue 18).
+	models *modelLog
+	a      [rating.MaxTeamSize]rating.State
+	b      [rating.MaxTeamSize]rating.State
 }
 
 // fold applies evs in order. Every player of evs must have a row.
@@ -78,7 +85,13 @@ func (f *folder) fold(evs []event, keepLog bool) error {
 				dst[i] = r.State
 			}
 		}
+		if f.models != nil {
+			f.model = f.models.at(m.Seq)
+		}
 		score := Score(m.Winner)
+		if f.predict {
+			f.preds = append(f.preds, f.model.Predict(f.a[:n], f.b[:n], m.PlayedAt))
+		}
 		f.model.Update(f.a[:n], f.b[:n], score, m.PlayedAt)
 		for t, src := range [2][]rating.State{f.a[:n], f.b[:n]} {
 			own := score
@@ -161,7 +174,11 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 		}
 		rows, lockedU = lk.sorted(), all
 	}
-	f := &folder{model: model, rows: make(map[string]*Rating, len(rows))}
+	models, err := modelsOf(ctx, tx, q)
+	if err != nil {
+		return nil, err
+	}
+	f := &folder{model: model, rows: make(map[string]*Rating, len(rows)), models: models}
 	before := make(map[string]Rating, len(rows))
 	for i := range rows {
 		r := rows[i]

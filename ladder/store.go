@@ -39,6 +39,7 @@ type Tx interface {
 	LobbyStore
 	SubStore
 	NoShowStore
+	ConstantsStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

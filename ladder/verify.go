@@ -90,7 +90,11 @@ func (s *Service) verifyLadder(ctx context.Context, g Guild, q Queue, season Sea
 	rep.Ladders++
 	rep.Matches += len(ms)
 	rep.Players += len(stored)
-	f := &folder{model: model, rows: make(map[string]*Rating, len(stored))}
+	models, err := modelsOf(ctx, s.store, q)
+	if err != nil {
+		return err
+	}
+	f := &folder{model: model, rows: make(map[string]*Rating, len(stored)), predict: true, models: models}
 	replayed := make([]Rating, len(stored))
 	for i, r := range stored {
 		replayed[i] = Rating{QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID, State: r.Base, Base: r.Base, Stale: r.Stale}
@@ -99,6 +103,13 @@ func (s *Service) verifyLadder(ctx context.Context, g Guild, q Queue, season Sea
 	if err := f.fold(mergeEvents(ms, adjs), false); err != nil {
 		rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, Problem: err.Error()})
 		return nil
+	}
+	logged, err := logPredictions(ctx, s.store, models, k)
+	if err != nil {
+		return err
+	}
+	if problem := verifyPredictions(f.preds, logged); problem != "" {
+		rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, Problem: problem})
 	}
 	for i, r := range stored {
 		p := replayed[i]

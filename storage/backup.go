@@ -19,7 +19,7 @@ import (
 // missing here.
 var backupTables = []string{
 	"guilds", "queues", "seasons", "players", "ratings",
-	"matches", "match_players", "rating_seq", "rating_changes",
+	"matches", "match_players", "rating_seq", "rating_changes", "rating_constants",
 	"season_results", "disputes",
 	"queue_entries", "queue_entry_members", "party_invites", "queue_bans",
 	"audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
@@ -256,7 +256,8 @@ func (db *DB) restoreCounters(ctx context.Context, in, out *sql.Tx) error {
 	err := in.QueryRowContext(ctx, `SELECT max(v) FROM (
 		SELECT value AS v FROM rating_seq
 		UNION ALL SELECT coalesce(max(seq), 0) FROM matches
-		UNION ALL SELECT coalesce(max(seq), 0) FROM rating_changes)`).Scan(&seq)
+		UNION ALL SELECT coalesce(max(seq), 0) FROM rating_changes
+		UNION ALL SELECT coalesce(max(seq), 0) FROM rating_constants)`).Scan(&seq)
 	if err != nil {
 		return fmt.Errorf("storage: restore: rating_seq: %w", err)
 	}

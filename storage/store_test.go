@@ -58,7 +58,7 @@ func TestStore(t *testing.T) {
 			for _, table := range []string{"guilds", "queues", "seasons", "players", "ratings", "matches", "match_players",
 				"rating_changes", "season_results", "disputes", "queue_entries", "queue_entry_members", "party_invites",
 				"queue_bans", "audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
-				"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes"} {
+				"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes", "rating_constants"} {
 				if !db.Gorm().Migrator().HasTable(table) {
 					t.Errorf("HasTable(%q) = false, want true", table)
 				}
