@@ -36,6 +36,7 @@ type Tx interface {
 	JobStore
 	QueueStore
 	WebhookStore
+	ShowdownStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.
