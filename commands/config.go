@@ -17,6 +17,7 @@ func (h *handlers) configCommand() Command {
 		models = append(models, Choice{Name: m, Value: m})
 	}
 	one, eight, zeroF, oneF := 1.0, float64(rating.MaxTeamSize), 0.0, 1.0
+	tenF := 10.0
 	hundred, days, week, day := 100.0, 3650.0, 7*24*60.0, 24*60.0
 	modelOpt := Option{Type: OptString, Name: "model", Description: "rating model", Choices: models}
 	teamOpt := func(required bool) Option {
@@ -38,7 +39,10 @@ func (h *handlers) configCommand() Command {
 					Option{Type: OptNumber, Name: "q_start", Description: "quality needed at first (0-1)", Min: &zeroF, Max: &oneF},
 					Option{Type: OptNumber, Name: "q_floor", Description: "quality accepted after waiting (0-1)", Min: &zeroF, Max: &oneF},
 					opt(OptChannel, "channel", "where its matches are announced", false),
-					opt(OptBool, "open", "accept new players", false))),
+					opt(OptBool, "open", "accept new players", false),
+					Option{Type: OptNumber, Name: "party_max_weight", Description: "party rating: weight of its best player (0-10; 0 and 0 off)", Min: &zeroF, Max: &tenF},
+					Option{Type: OptNumber, Name: "party_median_weight", Description: "party rating: weight of its median player (0-10)", Min: &zeroF, Max: &tenF},
+					Option{Type: OptNumber, Name: "ordinal_deviations", Description: "party rating: RDs taken off (0-10)", Min: &zeroF, Max: &tenF})),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
@@ -178,6 +182,7 @@ func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) 
 	if open, ok := req.Bool("open"); ok {
 		q.Disabled = !open
 	}
+	setPartyRating(req, &q)
 	q, err = h.Service.UpdateQueue(ctx, actor(req), q)
 	if err != nil {
 		return Reply{}, err
@@ -193,6 +198,7 @@ func queueLine(q ladder.Queue) string {
 	if q.Disabled {
 		s += " · closed"
 	}
+	s += partyRatingText(q)
 	return s
 }
 

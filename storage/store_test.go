@@ -2,7 +2,6 @@ package storage_test
 
 import (
 	"context"
-	"io/fs"
 	"log/slog"
 	"math"
 	"path"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/migrations"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
