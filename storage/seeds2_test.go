@@ -1,34 +1,10 @@
 package storage_test
 
 import (
-	"io/fs"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/migrations"
 )
-
-// latestMigration is the highest version among the embedded migrations,
-// what Migrate reports on a fresh database.
-func latestMigration(t *testing.T) int64 {
-	t.Helper()
-	names, err := fs.Glob(migrations.SQLite, "sqlite/*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v int64
-	for _, n := range names {
-		base := strings.TrimPrefix(n, "sqlite/")
-		i, err := strconv.ParseInt(base[:strings.IndexByte(base, '_')], 10, 64)
-		if err != nil {
-			t.Fatalf("migration %s: %v", n, err)
-		}
-		v = max(v, i)
-	}
-	return v
-}
 
 func TestShowdownLinksAndPartyRating(t *testing.T) {
 	suite(t, map[string]func(t *testing.T, b string){

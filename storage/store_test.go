@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"io/fs"
 	"log/slog"
 	"math"
 	"path"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/migrations"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
