@@ -22,12 +22,14 @@ type Config struct {
 	DatabaseURL    string `env:"DATABASE_URL" envDefault:"sqlite:ladder.db" help:"the database: sqlite:PATH (embedded, a file PATH) or postgres://…"`
 	DiscordToken   string `env:"DISCORD_TOKEN" help:"the bot token; without it run serves the web page, API and jobs only"`
 	DiscordAPIBase string `env:"DISCORD_API_BASE" envDefault:"https://discord.com" help:"where REST and gateway discovery go (proxies, a fake Discord in tests)"`
-	DevGuildID     string `env:"DEV_GUILD_ID" help:"register the slash commands to this guild only (instant) instead of globally"`
-	HTTPAddr       string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080" help:"listen address of the web page and API"`
-	ShardID        int    `env:"SHARD_ID" envDefault:"0" help:"this process's Discord shard"`
-	ShardCount     int    `env:"SHARD_COUNT" envDefault:"1" help:"the number of Discord shards"`
-	LogLevel       string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
-	LogFormat      string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
+	// ShowdownReplayBase is the only host /report replay fetches from.
+	ShowdownReplayBase string `env:"SHOWDOWN_REPLAY_BASE" envDefault:"https://replay.pokemonshowdown.com" help:"the Pokémon Showdown replay server /report replay reads from"`
+	DevGuildID         string `env:"DEV_GUILD_ID" help:"register the slash commands to this guild only (instant) instead of globally"`
+	HTTPAddr           string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080" help:"listen address of the web page and API"`
+	ShardID            int    `env:"SHARD_ID" envDefault:"0" help:"this process's Discord shard"`
+	ShardCount         int    `env:"SHARD_COUNT" envDefault:"1" help:"the number of Discord shards"`
+	LogLevel           string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+	LogFormat          string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
 	// APIRateLimit is the steady requests per second of one API token and
 	// APIRateBurst its burst (SPEC 8); API_RATE_LIMIT=0 turns the limit off.
 	APIRateLimit float64 `env:"API_RATE_LIMIT" envDefault:"20" help:"requests per second per API token; 0 turns the limit off"`

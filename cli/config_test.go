@@ -11,14 +11,15 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatalf("LoadConfig(nil) error = %v, want nil", err)
 	}
 	want := Config{
-		DatabaseURL:    "sqlite:ladder.db",
-		DiscordAPIBase: "https://discord.com",
-		HTTPAddr:       "127.0.0.1:8080",
-		ShardCount:     1,
-		LogLevel:       "info",
-		LogFormat:      "text",
-		APIRateLimit:   20,
-		APIRateBurst:   40,
+		DatabaseURL:        "sqlite:ladder.db",
+		DiscordAPIBase:     "https://discord.com",
+		ShowdownReplayBase: "https://replay.pokemonshowdown.com",
+		HTTPAddr:           "127.0.0.1:8080",
+		ShardCount:         1,
+		LogLevel:           "info",
+		LogFormat:          "text",
+		APIRateLimit:       20,
+		APIRateBurst:       40,
 	}
 	if cfg != want {
 		t.Errorf("LoadConfig(nil) = %+v, want %+v", cfg, want)

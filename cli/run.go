@@ -12,6 +12,7 @@ import (
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/chart"
+	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -106,7 +107,11 @@ func runJobs(ctx context.Context, s *jobs.Scheduler) error {
 // none) and onResult, told the guild of every interaction that may have
 // changed its ratings (nil: nobody).
 func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, error) {
-	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics})
+	replays, err := showdown.NewClient(e.cfg.ShowdownReplayBase, nil)
+	if err != nil {
+		return nil, err
+	}
+	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify})
 	return bot.New(bot.Config{
 		Token:      e.cfg.DiscordToken,
 		APIBase:    e.cfg.DiscordAPIBase,

@@ -19,6 +19,11 @@ type Deps struct {
 	Chart func(title string, at []time.Time, rating []float64) ([]byte, error)
 	// Metrics counts the matches queue joins form; nil counts nothing.
 	Metrics Metrics
+	// VerifyReplay fetches a Showdown replay and checks it against the two
+	// teams' linked Showdown names, answering the winning team (1, 2, or 0
+	// for a tie) or an error saying why the replay proves nothing. main
+	// wires internal/showdown's Client.Verify; nil refuses /report replay.
+	VerifyReplay func(ctx context.Context, url string, team1, team2 []string) (int, error)
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -35,6 +40,7 @@ func New(d Deps) *Set {
 		h.configCommand(),
 		h.subCommand(),
 		h.noShowCommand(),
+		h.linkCommand(),
 	}
 	var comps []Component
 	comps = append(comps, h.queueComponents()...)

@@ -17,6 +17,7 @@ func (h *handlers) configCommand() Command {
 		models = append(models, Choice{Name: m, Value: m})
 	}
 	one, eight, zeroF, oneF := 1.0, float64(rating.MaxTeamSize), 0.0, 1.0
+	tenF := 10.0
 	hundred, days, week, day := 100.0, 3650.0, 7*24*60.0, 24*60.0
 	modelOpt := Option{Type: OptString, Name: "model", Description: "rating model", Choices: models}
 	teamOpt := func(required bool) Option {
@@ -39,6 +40,9 @@ func (h *handlers) configCommand() Command {
 					{Type: OptNumber, Name: "q_floor", Description: "quality accepted after waiting (0-1)", Min: &zeroF, Max: &oneF},
 					opt(OptChannel, "channel", "where its matches are announced", false),
 					opt(OptBool, "open", "accept new players", false),
+					Option{Type: OptNumber, Name: "party_max_weight", Description: "party rating: weight of its best player (0-10; 0 and 0 off)", Min: &zeroF, Max: &tenF},
+					Option{Type: OptNumber, Name: "party_median_weight", Description: "party rating: weight of its median player (0-10)", Min: &zeroF, Max: &tenF},
+					Option{Type: OptNumber, Name: "ordinal_deviations", Description: "party rating: RDs taken off (0-10)", Min: &zeroF, Max: &tenF},
 					opt(OptBool, "self_tune", "learn the model's constants from this queue's log at each season end", false)}, lobbyOptions()...)...)),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
@@ -182,6 +186,7 @@ func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) 
 	if on, ok := req.Bool("self_tune"); ok {
 		q.SelfTune = on
 	}
+	setPartyRating(req, &q)
 	q, err = h.Service.UpdateQueue(ctx, actor(req), q)
 	if err != nil {
 		return Reply{}, err
@@ -207,6 +212,7 @@ func queueLine(q ladder.Queue) string {
 	if q.SelfTune {
 		s += " · self-tuning"
 	}
+	s += partyRatingText(q)
 	return s
 }
 

@@ -43,7 +43,11 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return h.profileReply(p), nil
+	r := h.profileReply(p)
+	if sd, err := h.Service.ShowdownName(ctx, req.GuildID, user); err == nil && len(r.Embeds) > 0 {
+		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "Showdown", Value: sd, Inline: true})
+	}
+	return r, nil
 }
 
 func (h *handlers) profileReply(p ladder.Profile) Reply {

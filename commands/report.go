@@ -10,13 +10,14 @@ import (
 func (h *handlers) reportCommand() Command {
 	return Command{
 		Name:        "report",
-		Description: "Report the result of your match; the other team confirms",
+		Description: "Report the result of your match; the other team confirms, or a Showdown replay does",
 		Ephemeral:   true,
 		Options: []Option{
 			{Type: OptString, Name: "outcome", Description: "how it went for your team", Required: true, Choices: []Choice{
 				{Name: "win", Value: string(ladder.Win)}, {Name: "loss", Value: string(ladder.Loss)}, {Name: "draw", Value: string(ladder.Tie)},
 			}},
 			matchOpt(false),
+			replayOpt(),
 		},
 		Handle: h.report,
 	}
@@ -39,6 +40,9 @@ func (h *handlers) report(ctx context.Context, req Request) (Reply, error) {
 	}
 	outcome, _ := req.String("outcome")
 	id, _ := req.Int("match")
+	if url, ok := req.String("replay"); ok && url != "" {
+		return h.reportReplay(ctx, req, id, ladder.Outcome(outcome), url)
+	}
 	return h.doReport(ctx, req, id, ladder.Outcome(outcome))
 }
 

@@ -120,6 +120,10 @@ type Queue struct {
 	Bucket  time.Duration
 	Boost   float64
 	RDMax   float64
+	// PartyMaxWeight, PartyMedianWeight and OrdinalDeviations are seed
+	// 003's party rating (matchmaking.Settings.PartyRating); both weights
+	// 0, the default, keep the members' mean rating.
+	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
 	// Disabled queues accept no new entries.
 	Disabled bool
 	// SelfTune lets the season-close job adopt constants fitted on the
@@ -133,7 +137,7 @@ type Queue struct {
 func NewQueue(guildID, name string, k int) Queue {
 	return Queue{
 		GuildID: guildID, Name: name, TeamSize: k, Model: rating.DefaultModel,
-		QStart: 0.80, QFloor: 0.50, Buckets: 5, Bucket: 30 * time.Second, Boost: 0.5, RDMax: 350,
+		QStart: 0.80, QFloor: 0.50, Buckets: 5, Bucket: 30 * time.Second, Boost: 0.5, RDMax: 350, OrdinalDeviations: 3,
 	}
 }
 
@@ -155,6 +159,10 @@ func (q Queue) Validate() error {
 		return Errorf(CodeInvalid, "boost must be from 0 to 10, not %g", q.Boost)
 	case !(q.RDMax > 0 && q.RDMax <= 1000):
 		return Errorf(CodeInvalid, "rd_max must be above 0 and at most 1000, not %g", q.RDMax)
+	case !(q.PartyMaxWeight >= 0 && q.PartyMaxWeight <= 10 && q.PartyMedianWeight >= 0 && q.PartyMedianWeight <= 10):
+		return Errorf(CodeInvalid, "party weights must be from 0 to 10, not %g and %g", q.PartyMaxWeight, q.PartyMedianWeight)
+	case !(q.OrdinalDeviations >= 0 && q.OrdinalDeviations <= 10):
+		return Errorf(CodeInvalid, "ordinal_deviations must be from 0 to 10, not %g", q.OrdinalDeviations)
 	}
 	_, err := rating.NewModel(q.Model, q.Params)
 	return err

@@ -17,7 +17,8 @@ const InviteTimeout = 5 * time.Minute
 func (q Queue) Matchmaking() matchmaking.Settings {
 	d := matchmaking.DefaultSettings()
 	s := matchmaking.Settings{TeamSize: q.TeamSize, QStart: q.QStart, QFloor: q.QFloor,
-		Buckets: q.Buckets, Bucket: q.Bucket, Boost: q.Boost, RDMax: q.RDMax}
+		Buckets: q.Buckets, Bucket: q.Bucket, Boost: q.Boost, RDMax: q.RDMax,
+		PartyMaxWeight: q.PartyMaxWeight, PartyMedianWeight: q.PartyMedianWeight, OrdinalDeviations: q.OrdinalDeviations}
 	if s.Buckets == 0 {
 		s.Buckets = d.Buckets
 	}

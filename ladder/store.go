@@ -40,6 +40,7 @@ type Tx interface {
 	SubStore
 	NoShowStore
 	ConstantsStore
+	ShowdownStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

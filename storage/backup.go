@@ -24,6 +24,7 @@ var backupTables = []string{
 	"queue_entries", "queue_entry_members", "party_invites", "queue_bans",
 	"audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
 	"webhooks", "webhook_events", "webhook_deliveries", "webhook_attempts",
+	"showdown_links",
 }
 
 // BackupStats says what a backup or a restore copied.

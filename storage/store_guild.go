@@ -108,9 +108,13 @@ type queueRow struct {
 	BucketMs  int64 `gorm:"column:bucket_ms"`
 	Boost     float64
 	RDMax     float64 `gorm:"column:rd_max"`
-	Disabled  bool
-	SelfTune  bool `gorm:"column:self_tune"`
-	CreatedAt time.Time
+	// The party rating of seed 003 (migration 00048).
+	PartyMaxWeight    float64
+	PartyMedianWeight float64
+	OrdinalDeviations float64
+	Disabled          bool
+	SelfTune          bool `gorm:"column:self_tune"`
+	CreatedAt         time.Time
 }
 
 func (queueRow) TableName() string { return "queues" }
@@ -124,6 +128,7 @@ func toQueueRow(q ladder.Queue) queueRow {
 	return queueRow{
 		ID: q.ID, GuildID: q.GuildID, Name: q.Name, TeamSize: q.TeamSize, Model: q.Model, Params: params, ChannelID: q.ChannelID,
 		QStart: q.QStart, QFloor: q.QFloor, Buckets: q.Buckets, BucketMs: q.Bucket.Milliseconds(), Boost: q.Boost, RDMax: q.RDMax,
+		PartyMaxWeight: q.PartyMaxWeight, PartyMedianWeight: q.PartyMedianWeight, OrdinalDeviations: q.OrdinalDeviations,
 		Disabled: q.Disabled, SelfTune: q.SelfTune, CreatedAt: q.CreatedAt.UTC(),
 	}
 }
@@ -132,7 +137,8 @@ func (r queueRow) queue() (ladder.Queue, error) {
 	q := ladder.Queue{
 		ID: r.ID, GuildID: r.GuildID, Name: r.Name, TeamSize: r.TeamSize, Model: r.Model, ChannelID: r.ChannelID,
 		QStart: r.QStart, QFloor: r.QFloor, Buckets: r.Buckets, Bucket: time.Duration(r.BucketMs) * time.Millisecond,
-		Boost: r.Boost, RDMax: r.RDMax, Disabled: r.Disabled, SelfTune: r.SelfTune, CreatedAt: r.CreatedAt.UTC(),
+		Boost: r.Boost, RDMax: r.RDMax, Disabled: r.Disabled, SelfTune: r.SelfTune,
+		PartyMaxWeight: r.PartyMaxWeight, PartyMedianWeight: r.PartyMedianWeight, OrdinalDeviations: r.OrdinalDeviations, CreatedAt: r.CreatedAt.UTC(),
 	}
 	if r.Params != "" && r.Params != "{}" {
 		if err := json.Unmarshal([]byte(r.Params), &q.Params); err != nil {

@@ -24,6 +24,10 @@ type Settings struct {
 	// Boost and RDMax define the certainty boost b(RD) = Boost·(RDMax − RD) of
 	// seed 000, used for effective ratings.
 	Boost, RDMax float64
+	// PartyMaxWeight, PartyMedianWeight and OrdinalDeviations are seed
+	// 003's musigma party rating (see PartyRating). Both weights 0, the
+	// default, turn it off; the seed's values are 2, 1 and 3.
+	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
 }
 
 // DefaultSettings returns SPEC 3's defaults: 2v2, q_min from 0.80 down to
@@ -48,7 +52,7 @@ func (s Settings) Validate() error {
 	case !(s.RDMax > 0 && !math.IsInf(s.RDMax, 0)):
 		return invalidf("rd_max must be a finite number above 0, not %g", s.RDMax)
 	}
-	return nil
+	return s.validParty()
 }
 
 // QMin is the minimum quality accepted for an anchor that has waited wait

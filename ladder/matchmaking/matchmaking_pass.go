@@ -47,7 +47,8 @@ type Matcher struct {
 
 type mmEntry struct {
 	r, rd2   float64 // mean rating, mean RD² (RD_T² of the party)
-	sumR     float64
+	sumR     float64 // includes size × shift
+	shift    float64 // partyShift of the members (0 with party rating off)
 	sumRD2   float64
 	band     int
 	size     int
@@ -69,7 +70,7 @@ func rdBand(rd float64) int { return int(math.Floor(rd / 25)) }
 
 // Form is FormMatches reusing m's buffers.
 func (m *Matcher) Form(entries []Entry, s Settings, now time.Time) []Proposal {
-	if s.Validate() != nil || !m.index(entries, s.TeamSize) {
+	if s.Validate() != nil || !m.index(entries, s) {
 		return nil
 	}
 	var out proposalBuilder
@@ -101,7 +102,8 @@ func (m *Matcher) Form(entries []Entry, s Settings, now time.Time) []Proposal {
 }
 
 // index builds the per-pass arrays; it reports false when nothing can match.
-func (m *Matcher) index(entries []Entry, k int) bool {
+func (m *Matcher) index(entries []Entry, s Settings) bool {
+	k := s.TeamSize
 	m.ent = m.ent[:0]
 	for i, qe := range entries {
 		n := len(qe.Members)
@@ -113,6 +115,8 @@ func (m *Matcher) index(entries []Entry, k int) bool {
 			e.sumR += mb.Rating
 			e.sumRD2 += mb.RD * mb.RD
 		}
+		e.shift = s.partyShift(qe.Members)
+		e.sumR += float64(n) * e.shift
 		e.r = e.sumR / float64(n)
 		e.rd2 = e.sumRD2 / float64(n)
 		e.band = rdBand(math.Sqrt(e.rd2))
@@ -458,7 +462,10 @@ func (m *Matcher) bestSplit(entries []Entry, s Settings) (uint32, Evaluation) {
 		if i > 0 && bestMask&(1<<(i-1)) == 0 {
 			t = 1
 		}
-		team[t] = append(team[t], entries[m.ent[e].src].Members...)
+		for _, mb := range entries[m.ent[e].src].Members {
+			mb.Rating += m.ent[e].shift
+			team[t] = append(team[t], mb)
+		}
 	}
 	return bestMask, s.Evaluate(team[0], team[1])
 }

@@ -1,0 +1,87 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// replayOpt is /report's replay option (issue 19).
+func replayOpt() Option {
+	return Option{Type: OptString, Name: "replay", Description: "a Pokémon Showdown replay URL of the battle: it confirms the match at once", MaxLength: 300}
+}
+
+// reportReplay proves a report with a Showdown replay: when the replay is
+// a 2v2 multi battle of the match's four linked players in the right teams
+// and its winner agrees with the reported outcome, the match is confirmed
+// and rated at once; otherwise the report goes the normal way (the other
+// team confirms) and the reporter is told why the replay did not count.
+// A replay can only be checked against linked names, so a missing link is
+// a reason to fall back too, not an error.
+func (h *handlers) reportReplay(ctx context.Context, req Request, id int64, o ladder.Outcome, url string) (Reply, error) {
+	m, winner, reason, err := h.verifyReplay(ctx, req, id, o, url)
+	if err != nil {
+		return Reply{}, err
+	}
+	if reason != "" {
+		r, err := h.doReport(ctx, req, id, o)
+		if err != nil {
+			return Reply{}, err
+		}
+		r.Content = "The replay did not confirm the match: " + reason + ".\n" + r.Content
+		return r, nil
+	}
+	res, err := h.Service.ReportReplay(ctx, actor(req), req.GuildID, m.ID, winner, url)
+	if err != nil {
+		return Reply{}, err
+	}
+	if res.AlreadyDone {
+		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", res.Match.ID, res.Match.State)), nil
+	}
+	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(res.Match, req), Message: matchReply(res)}}}
+	r.Content = fmt.Sprintf("The replay proves it: match #%d is confirmed and rated (%s).", res.Match.ID, winnerText(winner))
+	return r, nil
+}
+
+// verifyReplay returns the winner the replay proves for the reporter's
+// match, or the reason it proves nothing.
+func (h *handlers) verifyReplay(ctx context.Context, req Request, id int64, o ladder.Outcome, url string) (ladder.Match, int, string, error) {
+	if h.VerifyReplay == nil {
+		return ladder.Match{}, 0, "replay checks are not configured on this bot", nil
+	}
+	m, teams, err := h.Service.ReplayTeams(ctx, actor(req), req.GuildID, id)
+	if ladder.ErrorCode(err) == ladder.CodeInvalid {
+		return ladder.Match{}, 0, ladder.ErrorMessage(err), nil
+	}
+	if err != nil {
+		return ladder.Match{}, 0, "", err
+	}
+	winner, err := h.VerifyReplay(ctx, url, teams[0], teams[1])
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return m, 0, "", err
+		}
+		return m, 0, replayReason(err), nil
+	}
+	if winner == 0 {
+		winner = ladder.Draw
+	}
+	want := map[ladder.Outcome]int{ladder.Win: m.Team(req.UserID), ladder.Loss: 3 - m.Team(req.UserID), ladder.Tie: ladder.Draw}[o]
+	if winner != want {
+		return m, 0, fmt.Sprintf("the replay shows %s, but you reported %s", strings.ToLower(winnerText(winner)), o), nil
+	}
+	return m, winner, "", nil
+}
+
+// replayReason is a verification error as the reporter reads it, without
+// the package prefixes of the error chain.
+func replayReason(err error) string {
+	s := err.Error()
+	for _, p := range []string{"replay does not match: ", "showdown: "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
+}
