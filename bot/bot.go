@@ -18,7 +18,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 )
 
-// Config is what the bot needs from the environment (SPEC 8), passed as
+// Config is what the bot needs from the environment (docs/spec.md 8), passed as
 // plain values by main.
 type Config struct {
 	// Token is the bot token, with or without the "Bot " prefix.

@@ -224,7 +224,7 @@ func routing(find func(commands.Request) (route, error)) step {
 }
 
 // acknowledge defers the calls whose handlers touch storage, within
-// Discord's 3 s, before any storage is touched (SPEC 6). An interaction
+// Discord's 3 s, before any storage is touched (docs/spec.md 6). An interaction
 // another process acknowledged ends here as a duplicate; without an
 // acknowledgement nothing can be shown, so that error is only logged.
 func acknowledge(next handler) handler {
@@ -326,7 +326,7 @@ func answer(log *slog.Logger) step {
 	}
 }
 
-// authorize checks the route's access in the handler's path (SPEC 6: not
+// authorize checks the route's access in the handler's path (docs/spec.md 6: not
 // only by default_member_permissions, which guild admins can override).
 func authorize(check func(context.Context, *commands.Request, commands.Access) error) step {
 	return func(next handler) handler {

@@ -171,7 +171,7 @@ func (g *gatewayResponder) respond(ctx context.Context, resp *discordgo.Interact
 }
 
 // retryTransient runs fn, and again after 250 ms and 500 ms while it fails
-// with a transient error: a 5xx from Discord or a network error (SPEC 9).
+// with a transient error: a 5xx from Discord or a network error (docs/spec.md 9).
 // discordgo itself retries 502 and waits out 429. Only idempotent calls go
 // through here (callbacks, edits): a callback that did arrive answers
 // "already acknowledged" on the retry, which counts as done.

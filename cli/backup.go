@@ -8,7 +8,7 @@ import (
 )
 
 // runBackup writes a consistent snapshot of the whole ladder, from either
-// backend, to a SQLite database file (SPEC 10) while the bot keeps
+// backend, to a SQLite database file (docs/spec.md 10) while the bot keeps
 // running; restore reads it back into either backend.
 func runBackup(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--out FILE")

@@ -12,7 +12,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// balanceJSON is one split as `ladderbot balance --json` prints it (SPEC 8):
+// balanceJSON is one split as `ladderbot balance --json` prints it (docs/spec.md 8):
 // a, b and sit_out are 0-based indexes into the ratings given.
 type balanceJSON struct {
 	TeamSize int     `json:"team_size"`
@@ -25,7 +25,7 @@ type balanceJSON struct {
 	Exact    bool    `json:"exact"`
 }
 
-// runBalance prints the optimal split of a lobby's ratings (SPEC 3 and 8).
+// runBalance prints the optimal split of a lobby's ratings (docs/spec.md 3 and 8).
 func runBalance(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "[--json] [--size K | --all-sizes] R1 R2 … RN")
 	asJSON := fs.Bool("json", false, "print JSON: gap, a, b, sit_out (0-based indexes), team_size, sum_a, sum_b, exact")

@@ -16,7 +16,7 @@ import (
 	"github.com/caarlos0/env/v11"
 )
 
-// Config is everything ladderbot reads from the environment (SPEC 8). It is
+// Config is everything ladderbot reads from the environment (docs/spec.md 8). It is
 // read once in main and passed on as plain values; no package keeps a copy.
 type Config struct {
 	DatabaseURL    string `env:"DATABASE_URL" envDefault:"sqlite:ladder.db" help:"the database: sqlite:PATH (embedded, a file PATH) or postgres://…"`
@@ -31,7 +31,7 @@ type Config struct {
 	LogLevel           string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
 	LogFormat          string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
 	// APIRateLimit is the steady requests per second of one API token and
-	// APIRateBurst its burst (SPEC 8); API_RATE_LIMIT=0 turns the limit off.
+	// APIRateBurst its burst (docs/spec.md 8); API_RATE_LIMIT=0 turns the limit off.
 	APIRateLimit float64 `env:"API_RATE_LIMIT" envDefault:"20" help:"requests per second per API token; 0 turns the limit off"`
 	APIRateBurst int     `env:"API_RATE_BURST" envDefault:"40" help:"burst per API token"`
 	// DiscordTransport "" means gateway; see Transport.

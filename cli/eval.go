@@ -14,7 +14,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
-// evalReport is the --json output of eval (SPEC 2.3).
+// evalReport is the --json output of eval (docs/spec.md 2.3).
 type evalReport struct {
 	Model    string             `json:"model"`
 	Params   map[string]float64 `json:"params"`
@@ -50,7 +50,7 @@ type autoTuneRound struct {
 }
 
 // runEval replays a match CSV with one model and scores its predictions on
-// the part after the warm-up (SPEC 2.3).
+// the part after the warm-up (docs/spec.md 2.3).
 func runEval(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--data FILE [--model M] [--params k=v,...] [--warmup 0.8] [--auto-tune [--retune-every N]] [--skip-invalid] [--predictions OUT.csv] [--plot FILE.png] [--json]")
 	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")

@@ -76,7 +76,7 @@ func TestEvalJSON(t *testing.T) {
 				}
 			}
 			if len(got) != 8 {
-				t.Errorf("Got(%d keys), want exactly the 8 of SPEC 2.3: %v", len(got), got)
+				t.Errorf("Got(%d keys), want exactly the 8 of docs/spec.md 2.3: %v", len(got), got)
 			}
 			want, _ := smallResult(t, tt.model, tt.params, tt.warmup)
 			if got["model"] != tt.model || got["matches"] != 400.0 || got["scored"] != float64(want.Scored) {

@@ -9,7 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// runExport writes a guild's rated matches as match CSV (SPEC 2.3, 8) to
+// runExport writes a guild's rated matches as match CSV (docs/spec.md 2.3, 8) to
 // stdout or --out, in replay order.
 func runExport(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--guild ID [--queue NAME] [--season N] [--out FILE.csv]")

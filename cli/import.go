@@ -9,8 +9,8 @@ import (
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// runImport loads a match CSV (SPEC 2.3) as confirmed matches of a guild's
-// queue and rates them (SPEC 8). Importing the same file again records nothing twice.
+// runImport loads a match CSV (docs/spec.md 2.3) as confirmed matches of a guild's
+// queue and rates them (docs/spec.md 8). Importing the same file again records nothing twice.
 func runImport(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--guild ID --data FILE.csv [--queue NAME] [--skip-invalid]")
 	guild := fs.String("guild", "", "Discord guild ID; required")
@@ -58,7 +58,7 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 }
 
 // importSummary tells the operator what the board will show of an import:
-// the board lists only some players (SPEC 4), and an imported history is
+// the board lists only some players (docs/spec.md 4), and an imported history is
 // usually old enough that the stale rule hides everyone at the next `run`,
 // which used to surprise operators with an empty board.
 func importSummary(w io.Writer, u ladder.Unlisted) {

@@ -9,7 +9,7 @@ import (
 )
 
 // runRestore loads a backup into the empty database at DATABASE_URL,
-// either backend, and verifies the result (SPEC 10): a restored ladder
+// either backend, and verifies the result (docs/spec.md 10): a restored ladder
 // whose stored ratings differ from the replay of its log exits 1, as
 // verify does. A database that holds anything is refused unchanged.
 func runRestore(ctx context.Context, e invocation, args []string) error {

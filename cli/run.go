@@ -28,7 +28,7 @@ type component struct {
 
 // runRun runs the bot (when DISCORD_TOKEN is set) and the web page and API
 // on HTTP_ADDR until a signal arrives, then shuts every part down
-// gracefully (SPEC 8). The scheduled jobs join the components list.
+// gracefully (docs/spec.md 8). The scheduled jobs join the components list.
 func runRun(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "")
 	if err := parseNoArgs(e, fs, args); err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // runServe serves the web leaderboard, the JSON and game-server API and the
-// operations endpoints alone, without the bot or the jobs (SPEC 7, 8), until
+// operations endpoints alone, without the bot or the jobs (docs/spec.md 7, 8), until
 // a signal arrives; then it drains requests in flight and exits 0.
 func runServe(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "[--addr HOST:PORT]")

@@ -14,7 +14,7 @@ import (
 )
 
 // runSimulate runs a whole season offline through the real service and
-// storage (SPEC 8) and prints the final leaderboard or, with --json, the
+// storage (docs/spec.md 8) and prints the final leaderboard or, with --json, the
 // metrics. Every flag is checked before a database is opened, so a typo
 // never leaves a migrated --db file behind.
 func runSimulate(ctx context.Context, e invocation, args []string) error {

@@ -17,7 +17,7 @@ import (
 // run ladderbot against the database is trusted like a moderator.
 var operator = ladder.Actor{UserID: "cli", Moderator: true}
 
-// runToken manages a guild's API tokens (SPEC 7, 8): create prints a new
+// runToken manages a guild's API tokens (docs/spec.md 7, 8): create prints a new
 // secret once (only its hash is stored), list shows names and states,
 // revoke ends a token's use at once.
 func runToken(ctx context.Context, e invocation, args []string) error {

@@ -37,7 +37,7 @@ type tuneReport struct {
 }
 
 // runTune grid-searches a model's parameters on the warm-up part of a match
-// CSV only, then scores the best point on the part after it (SPEC 2.3).
+// CSV only, then scores the best point on the part after it (docs/spec.md 2.3).
 func runTune(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--data FILE --model M --grid k=a:b:step,... [--params k=v,...] [--warmup 0.8] [--burnin 0.5] [--skip-invalid] [--json]")
 	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")

@@ -13,7 +13,7 @@ import (
 var errDifferences = errors.New("stored ratings differ from the replay of the match log")
 
 // runVerify replays every ladder (of one guild with --guild) and compares
-// the result with the stored ratings (SPEC 5, 8); any difference exits 1.
+// the result with the stored ratings (docs/spec.md 5, 8); any difference exits 1.
 func runVerify(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "[--guild ID]")
 	guild := fs.String("guild", "", "verify one guild only (Discord guild ID); default every guild")

@@ -13,7 +13,7 @@ type Handler func(ctx context.Context, req Request) (Reply, error)
 // Access says who may run a command or press a component.
 type Access int
 
-// Access levels (SPEC 6). Moderators are members with Manage Guild or the
+// Access levels (docs/spec.md 6). Moderators are members with Manage Guild or the
 // guild's configured moderator role; admins need Manage Guild.
 const (
 	Everyone Access = iota

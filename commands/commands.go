@@ -112,7 +112,7 @@ func winnerText(w int) string {
 }
 
 // ensure creates the guild on first use so every command works before
-// anyone configures anything (SPEC 3).
+// anyone configures anything (docs/spec.md 3).
 func (h *handlers) ensure(ctx context.Context, req Request) (ladder.Guild, error) {
 	return h.Service.EnsureGuild(ctx, req.GuildID)
 }

@@ -105,7 +105,7 @@ func (h *handlers) mod(ctx context.Context, req Request) (Reply, error) {
 }
 
 // modMatch resolves or voids a match, or previews a correction with an
-// Apply button (SPEC 5: the moderator sees whose rating changes first).
+// Apply button (docs/spec.md 5: the moderator sees whose rating changes first).
 func (h *handlers) modMatch(ctx context.Context, req Request) (Reply, error) {
 	a := actor(req)
 	id, _ := req.Int("match")

@@ -26,7 +26,7 @@ const standingsEmbedRows = 25
 // pass forms.
 func Announcement(f ladder.FormedMatch) Reply { return announce(f) }
 
-// FinalStandings renders one queue's final table of a closed season (SPEC
+// FinalStandings renders one queue's final table of a closed season (docs/spec.md
 // 4, 6): an embed of the top 25 (rank, badge, name, R ± RD, division,
 // W-L-D) and, past 25 rows, the full table as season-N-QUEUE.csv. Nobody
 // is pinged: a table of every ranked player must not ping them all.
@@ -61,7 +61,7 @@ func FinalStandings(st ladder.SeasonStandings) Reply {
 	return msg
 }
 
-// WeeklyTop renders a leaderboard page as the weekly top (SPEC 6): rank,
+// WeeklyTop renders a leaderboard page as the weekly top (docs/spec.md 6): rank,
 // name, R ± RD, division and W-L-D. Nobody is pinged.
 func WeeklyTop(page ladder.LeaderboardPage) Reply {
 	e := Embed{
@@ -77,7 +77,7 @@ func WeeklyTop(page ladder.LeaderboardPage) Reply {
 }
 
 // AutoConfirmed tells a match's players that its report confirmed itself
-// at the deadline because nobody answered it (SPEC 5), pinging them only.
+// at the deadline because nobody answered it (docs/spec.md 5), pinging them only.
 func AutoConfirmed(m ladder.Match) Reply {
 	players := append(append([]string{}, m.Teams[0]...), m.Teams[1]...)
 	text := fmt.Sprintf("Match #%d was confirmed automatically: nobody answered the report in time. %s", m.ID, autoOutcome(m.Winner))
@@ -96,7 +96,7 @@ func autoOutcome(winner int) string {
 }
 
 // QueueExpired tells a ticket's players, pinging them only, that they left
-// the queue after its idle timeout (SPEC 3) and how to queue again.
+// the queue after its idle timeout (docs/spec.md 3) and how to queue again.
 func QueueExpired(t ladder.Ticket) Reply {
 	waited := t.ExpiresAt.Sub(t.JoinedAt).Round(time.Minute)
 	text := fmt.Sprintf("%s: you left the queue after waiting %s without a match. Use /queue join to queue again.",

@@ -16,7 +16,7 @@ const (
 )
 
 // announcements are the posts of formed matches, each in its queue's
-// channel (SPEC 6), else where the match formed, else fallback.
+// channel (docs/spec.md 6), else where the match formed, else fallback.
 func announcements(formed []ladder.FormedMatch, fallback string) []Post {
 	var out []Post
 	for _, f := range formed {

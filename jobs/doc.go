@@ -1,4 +1,4 @@
-// Package jobs runs ladderbot's scheduled work (SPEC 4, 5): stale flags
+// Package jobs runs ladderbot's scheduled work (docs/spec.md 4, 5): stale flags
 // (daily), auto-confirmation of unanswered reports and dropping of idle
 // queue tickets (every minute), and the season rollover on each guild's
 // cron schedule with the final standings posted to the guild's channel.

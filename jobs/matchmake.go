@@ -13,7 +13,7 @@ import (
 // row, so the name never appears in that table.
 const JobMatchmake = "matchmake"
 
-// matchmakeSpec is how often the pass runs. SPEC 3's first bucket is 30 s
+// matchmakeSpec is how often the pass runs. docs/spec.md 3's first bucket is 30 s
 // and later ones longer, so a 5 s tick lets a waiting anchor's q_min step
 // down at most 5 s after its bucket ends, at the cost of one cheap query
 // (the queues that hold tickets) per tick while the queues are empty.
@@ -21,8 +21,8 @@ const matchmakeSpec = "@every 5s"
 
 // matchmake runs one matchmaking pass over every queue that has tickets
 // and announces each match it forms in the match's channel, as /queue join
-// does (SPEC 3, 6). Without the pass, q_min widens for a waiting anchor
-// (SPEC 3's buckets) only when someone joins; with it, a queue whose best
+// does (docs/spec.md 3, 6). Without the pass, q_min widens for a waiting anchor
+// (docs/spec.md 3's buckets) only when someone joins; with it, a queue whose best
 // match falls short of q_start forms that match once the anchor has waited
 // into a bucket whose q_min it reaches, even if nobody else joins.
 //

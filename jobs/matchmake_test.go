@@ -89,7 +89,7 @@ func join(t *testing.T, svc *ladder.Service, u string) []ladder.FormedMatch {
 }
 
 // gapFor is the effective rating gap Δ_eff that gives a 2v2 of players
-// with RD 50 the quality q (SPEC 3 step 4: Q = 1/(1 + (Δ/400)² + RD_comb²/400²),
+// with RD 50 the quality q (docs/spec.md 3 step 4: Q = 1/(1 + (Δ/400)² + RD_comb²/400²),
 // RD_comb² = 50² + 50²).
 func gapFor(q float64) float64 {
 	return 400 * math.Sqrt(1/q-1-(50*50+50*50)/(400.0*400.0))
@@ -114,7 +114,7 @@ func rateFour(t *testing.T, svc *ladder.Service, ps []string, gap float64) {
 // quality below q_start (0.80) and no one else: nobody joins after them,
 // so only the scheduled pass can form their match. It must not form at
 // wait 0 nor a second before the anchor's wait enters the first bucket
-// whose q_min (SPEC 3 defaults: 0.80, 0.725, 0.65, 0.575, 0.50 from 0, 30,
+// whose q_min (docs/spec.md 3 defaults: 0.80, 0.725, 0.65, 0.575, 0.50 from 0, 30,
 // 120, 270 and 480 s) the quality reaches, and must form there, announced
 // once in the queue's channel. A match below q_floor never forms.
 func TestMatchmakeWidensOverWait(t *testing.T) {

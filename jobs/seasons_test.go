@@ -207,7 +207,7 @@ func seasonRace(t *testing.T, b string, offsets [3]time.Duration, wantRan int) {
 }
 
 // checkSoftReset plays one season-2 match and checks the ratings it
-// started from: R' = r0 + α(R − r0), RD' = rd0 (SPEC 4).
+// started from: R' = r0 + α(R − r0), RD' = rd0 (docs/spec.md 4).
 func checkSoftReset(t *testing.T, p *proc, g ladder.Guild, before map[string]ladder.Standing) {
 	t.Helper()
 	model, err := rating.NewModel(rating.DefaultModel, nil)

@@ -10,11 +10,11 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// weeklyTopSize is how many players the weekly post lists (SPEC 6).
+// weeklyTopSize is how many players the weekly post lists (docs/spec.md 6).
 const weeklyTopSize = 10
 
 // weeklyTop posts each queue's top 10 to the announcement channel of the
-// guilds that turned the weekly post on (SPEC 6, Monday 00:00 UTC). Started
+// guilds that turned the weekly post on (docs/spec.md 6, Monday 00:00 UTC). Started
 // later in the week, it posts that week's table late rather than not at all.
 func (s *Scheduler) weeklyTop(ctx context.Context, _ time.Time) error {
 	if s.poster == nil {

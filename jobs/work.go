@@ -10,7 +10,7 @@ import (
 )
 
 // stale flags the players of every guild who have not played a rated match
-// for the guild's stale_days (SPEC 4, daily), and prunes old runs of the
+// for the guild's stale_days (docs/spec.md 4, daily), and prunes old runs of the
 // every-minute jobs.
 func (s *Scheduler) stale(ctx context.Context, _ time.Time) error {
 	gs, err := s.svc.AllGuilds(ctx)
@@ -38,7 +38,7 @@ func (s *Scheduler) stale(ctx context.Context, _ time.Time) error {
 	return errors.Join(errs...)
 }
 
-// confirm confirms the reports whose confirm window has passed (SPEC 5)
+// confirm confirms the reports whose confirm window has passed (docs/spec.md 5)
 // and tells the match's channel.
 func (s *Scheduler) confirm(ctx context.Context, _ time.Time) error {
 	rs, err := s.svc.ConfirmExpired(ctx)
@@ -55,7 +55,7 @@ func (s *Scheduler) confirm(ctx context.Context, _ time.Time) error {
 }
 
 // expireQueue drops queue tickets that waited past the guild's queue
-// timeout (SPEC 3) and tells their players where they queued.
+// timeout (docs/spec.md 3) and tells their players where they queued.
 func (s *Scheduler) expireQueue(ctx context.Context, _ time.Time) error {
 	ts, err := s.svc.ExpireQueue(ctx)
 	if err != nil {

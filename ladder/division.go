@@ -7,13 +7,13 @@ import (
 )
 
 // Division is a named band of the leaderboard: every rating at or above Min
-// and below the next division's Min (SPEC 4).
+// and below the next division's Min (docs/spec.md 4).
 type Division struct {
 	Name string  `json:"name"`
 	Min  float64 `json:"min"`
 }
 
-// DefaultDivisions returns SPEC 4's default divisions, lowest first:
+// DefaultDivisions returns docs/spec.md 4's default divisions, lowest first:
 // Bronze < 1400 ≤ Silver < 1550 ≤ Gold < 1700 ≤ Platinum < 1850 ≤ Diamond.
 func DefaultDivisions() []Division {
 	return []Division{

@@ -5,7 +5,7 @@
 // lobby balancer in ladder/matchmaking; ladder imports both, never the
 // reverse.
 //
-// It imports only the standard library (SPEC 1): storage, Discord and the web
+// It imports only the standard library (docs/spec.md 1): storage, Discord and the web
 // are adapters that implement or consume the small interfaces declared here,
 // so the rules can be tested and benchmarked without any of them.
 package ladder

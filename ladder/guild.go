@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Guild is one Discord server's ladder and its settings (SPEC 4, 5, 6).
+// Guild is one Discord server's ladder and its settings (docs/spec.md 4, 5, 6).
 // Channel and role IDs are Discord snowflakes; "" means not configured.
 type Guild struct {
 	ID string
@@ -20,7 +20,7 @@ type Guild struct {
 	// LogChannelID, when set, receives moderator actions.
 	LogChannelID string
 	// PlacementGames is how many rated matches a player needs before leaving
-	// placement (SPEC 4, default 5).
+	// placement (docs/spec.md 4, default 5).
 	PlacementGames int
 	// StaleDays is how long without a rated match flags a player stale (default 30).
 	StaleDays int
@@ -41,7 +41,7 @@ type Guild struct {
 	CreatedAt time.Time
 }
 
-// Defaults of a new guild (SPEC 3, 4, 5).
+// Defaults of a new guild (docs/spec.md 3, 4, 5).
 const (
 	DefaultPlacementGames = 5
 	DefaultStaleDays      = 30
@@ -49,13 +49,13 @@ const (
 	DefaultSeasonCarry    = 0.5
 	DefaultConfirmWindow  = 30 * time.Minute
 	DefaultQueueTimeout   = 60 * time.Minute
-	// ProvisionalRD is the deviation above which a player is provisional (SPEC 4).
+	// ProvisionalRD is the deviation above which a player is provisional (docs/spec.md 4).
 	ProvisionalRD = 100
 	// DefaultQueueName is the name of the queue every guild starts with.
 	DefaultQueueName = "2v2"
 )
 
-// NewGuild returns a guild with SPEC's default settings.
+// NewGuild returns a guild with the specification's default settings.
 func NewGuild(id string, now time.Time) Guild {
 	return Guild{
 		ID:             id,
@@ -99,7 +99,7 @@ func (g Guild) Validate() error {
 func (g Guild) Division(rating float64) string { return DivisionFor(g.Divisions, rating) }
 
 // Queue is one ladder of a guild: a team size, a rating model with its
-// parameters, and matchmaking settings (SPEC 3). Ratings are kept per
+// parameters, and matchmaking settings (docs/spec.md 3). Ratings are kept per
 // (queue, season).
 type Queue struct {
 	ID      int64
@@ -113,7 +113,7 @@ type Queue struct {
 	// ChannelID is where formed matches are announced; "" means the channel
 	// where /queue join was last used.
 	ChannelID string
-	// Matchmaking settings (SPEC 3); zero values mean the defaults.
+	// Matchmaking settings (docs/spec.md 3); zero values mean the defaults.
 	QStart  float64
 	QFloor  float64
 	Buckets int
@@ -133,7 +133,7 @@ type Queue struct {
 }
 
 // NewQueue returns a queue named name with team size k, the default model and
-// the default matchmaking settings of SPEC 3.
+// the default matchmaking settings of docs/spec.md 3.
 func NewQueue(guildID, name string, k int) Queue {
 	return Queue{
 		GuildID: guildID, Name: name, TeamSize: k, Model: rating.DefaultModel,

@@ -24,9 +24,9 @@ type ImportReport struct {
 // enough to amortize the commit, small enough to keep locks short.
 const importBatch = 500
 
-// ImportMatches loads a match history (SPEC 2.3 records, in order) as
+// ImportMatches loads a match history (docs/spec.md 2.3 records, in order) as
 // confirmed matches of the guild's queue ("" is the default) in the current
-// season and rates them (SPEC 8 `import`). Each record carries an
+// season and rates them (docs/spec.md 8 `import`). Each record carries an
 // idempotency key derived from its position and content, so importing the
 // same file again records nothing twice. progress, when not nil, is called
 // after each batch with the number of records handled so far.
@@ -134,7 +134,7 @@ func importKey(i int, r rating.MatchRecord) string {
 }
 
 // ExportMatches returns the rated matches of a guild's queue as match CSV
-// records (SPEC 8 `export`); see MatchLog.
+// records (docs/spec.md 8 `export`); see MatchLog.
 func (s *Service) ExportMatches(ctx context.Context, guildID, queue string, season int) ([]rating.MatchRecord, error) {
 	return s.MatchLog(ctx, guildID, queue, season)
 }

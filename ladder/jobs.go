@@ -8,7 +8,7 @@ import (
 
 // ClaimJobLease claims one run of job for period, as ClaimJob does, and
 // also takes over a run claimed more than lease ago that never finished:
-// its process died, and the period would otherwise be lost (SPEC 4 catches
+// its process died, and the period would otherwise be lost (docs/spec.md 4 catches
 // up on missed periods).
 func (s *Service) ClaimJobLease(ctx context.Context, job, period string, lease time.Duration) (bool, error) {
 	now := s.now()
@@ -40,7 +40,7 @@ func (s *Service) PruneJobRuns(ctx context.Context, jobs []string, keep time.Dur
 // periods by the same clock the Service acts on.
 func (s *Service) Now() time.Time { return s.now() }
 
-// JobStore claims runs of scheduled jobs once across replicas (SPEC 4), and
+// JobStore claims runs of scheduled jobs once across replicas (docs/spec.md 4), and
 // takes over a run whose process died mid-run.
 type JobStore interface {
 	// ClaimJob inserts job_runs(job, period) and reports whether this caller

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// LeaderboardQuery selects a leaderboard page (SPEC 6, 7).
+// LeaderboardQuery selects a leaderboard page (docs/spec.md 6, 7).
 type LeaderboardQuery struct {
 	GuildID string
 	// Queue is a queue name; "" is the default queue.
@@ -25,7 +25,7 @@ type LeaderboardQuery struct {
 }
 
 // LeaderboardPage is one page of listed players; provisional and stale
-// players are not listed (SPEC 4).
+// players are not listed (docs/spec.md 4).
 type LeaderboardPage struct {
 	Guild     Guild
 	Queue     Queue

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// MatchState is where a match is in its lifecycle (SPEC 5).
+// MatchState is where a match is in its lifecycle (docs/spec.md 5).
 type MatchState string
 
-// The states of SPEC 5. Confirmed and resolved matches are rated; cancelled
+// The states of docs/spec.md 5. Confirmed and resolved matches are rated; cancelled
 // and voided ones never are.
 const (
 	StateOpen      MatchState = "open"
@@ -157,7 +157,7 @@ type MatchResult struct {
 	Changes     []PlayerDelta
 }
 
-// AuditEntry is one moderator action (SPEC 5): who, what, when, and the
+// AuditEntry is one moderator action (docs/spec.md 5): who, what, when, and the
 // state before and after as JSON.
 type AuditEntry struct {
 	ID      int64

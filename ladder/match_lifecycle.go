@@ -301,7 +301,7 @@ func (s *Service) inPlayerMatchBy(ctx context.Context, op string, actor Actor, g
 }
 
 // Report records a player's result of their match (id 0: their open match).
-// The first report waits for the other side (SPEC 5); a report from the
+// The first report waits for the other side (docs/spec.md 5); a report from the
 // other side with the same result confirms and rates the match at once, a
 // conflicting one disputes it. Repeating a report answers AlreadyDone.
 func (s *Service) Report(ctx context.Context, actor Actor, guildID string, matchID int64, o Outcome) (MatchResult, error) {
@@ -396,7 +396,7 @@ func (s *Service) Confirm(ctx context.Context, actor Actor, guildID string, matc
 }
 
 // ConfirmExpired confirms every reported match whose confirm window has
-// passed (the auto-confirm job, SPEC 5) and returns what it rated.
+// passed (the auto-confirm job, docs/spec.md 5) and returns what it rated.
 func (s *Service) ConfirmExpired(ctx context.Context) ([]MatchResult, error) {
 	due, err := s.store.Matches(ctx, MatchFilter{States: []MatchState{StateReported}, DueBefore: s.now(), Limit: 500})
 	if err != nil {

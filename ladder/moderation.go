@@ -32,7 +32,7 @@ func (s *Service) Resolve(ctx context.Context, actor Actor, guildID string, matc
 }
 
 // Correct changes the result of any match to winner and replays the ladder
-// from that match on, in one transaction (SPEC 5).
+// from that match on, in one transaction (docs/spec.md 5).
 func (s *Service) Correct(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason string) (Correction, error) {
 	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.correct", false)
 }

@@ -30,7 +30,7 @@ type Rating struct {
 	// leaderboard sorts by an index.
 	Display    float64
 	DisplayDev float64
-	// Provisional is kept with the row for the same reason (SPEC 4).
+	// Provisional is kept with the row for the same reason (docs/spec.md 4).
 	Provisional bool
 }
 
@@ -52,7 +52,7 @@ type Record struct {
 	Streak int
 }
 
-// IsProvisional reports SPEC 4's placement rule: fewer than placement rated
+// IsProvisional reports docs/spec.md 4's placement rule: fewer than placement rated
 // matches, or a deviation above ProvisionalRD.
 func IsProvisional(games, placement int, dev float64) bool {
 	return games < placement || dev > ProvisionalRD

@@ -12,7 +12,7 @@ import (
 const InviteTimeout = 5 * time.Minute
 
 // Matchmaking returns the queue's matchmaking settings; unset (zero) bucket
-// settings and RD_max take SPEC 3's defaults. QFloor 0 is kept: it is the
+// settings and RD_max take docs/spec.md 3's defaults. QFloor 0 is kept: it is the
 // "match immediately" mode.
 func (q Queue) Matchmaking() matchmaking.Settings {
 	d := matchmaking.DefaultSettings()
@@ -32,7 +32,7 @@ func (q Queue) Matchmaking() matchmaking.Settings {
 }
 
 // JoinRequest asks to queue UserID, alone or, with PartnerID, as a party
-// once the partner accepts (SPEC 3, 6).
+// once the partner accepts (docs/spec.md 3, 6).
 type JoinRequest struct {
 	GuildID string
 	// Queue is the queue's name; "" is the guild's default queue.

@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Matchmake runs one matchmaking pass over a queue (SPEC 3) and opens the
+// Matchmake runs one matchmaking pass over a queue (docs/spec.md 3) and opens the
 // matches it forms. The pass and the match creation are one transaction
 // holding the queue's lock, so two processes never form matches from the
 // same tickets; the tickets of each formed match leave the queue in the
@@ -104,7 +104,7 @@ func queuedPlayers(ts []Ticket) int {
 
 // queueEntries turns tickets into matchmaking entries with each member's
 // current rating and deviation in the queue's ladder. Team-glicko's RD is
-// grown for the time idle (SPEC 2.1 step 1), as the match would see it.
+// grown for the time idle (docs/spec.md 2.1 step 1), as the match would see it.
 func (s *Service) queueEntries(ctx context.Context, qt Tx, q Queue, ts []Ticket, now time.Time) ([]matchmaking.Entry, error) {
 	season, err := qt.CurrentSeason(ctx, q.GuildID)
 	if err != nil {
@@ -174,7 +174,7 @@ func (s *Service) MatchmakeAll(ctx context.Context) ([]FormedMatch, error) {
 }
 
 // ExpireQueue drops the tickets that waited past the guild's queue timeout
-// (SPEC 3, default 60 min) and the invitations nobody answered, and returns
+// (docs/spec.md 3, default 60 min) and the invitations nobody answered, and returns
 // the dropped tickets so their players can be told.
 func (s *Service) ExpireQueue(ctx context.Context) ([]Ticket, error) {
 	var out []Ticket

@@ -6,7 +6,7 @@ import (
 )
 
 // Ticket is a stored queue entry: one player, or a party that accepted to
-// play together (SPEC 3). A player holds at most one ticket per guild.
+// play together (docs/spec.md 3). A player holds at most one ticket per guild.
 type Ticket struct {
 	ID      int64
 	GuildID string

@@ -264,7 +264,7 @@ type locked struct {
 
 // lock is the one place that locks and creates rating rows: it locks the
 // rows of users in ladder l, creating the missing ones first, carried over
-// from the previous season's row when there is one (SPEC 4), else the
+// from the previous season's row when there is one (docs/spec.md 4), else the
 // model's new-player state. have, when not nil, are the existing rows of
 // users, locked already (LockLadder).
 func (l Ladder) lock(ctx context.Context, tx Tx, model rating.Model, users []string, have []Rating) (*locked, error) {

@@ -7,7 +7,7 @@ import (
 )
 
 // Season is one period of a guild's ladder; ratings restart from a carry of
-// the previous season's (SPEC 4). Number counts from 1 within the guild.
+// the previous season's (docs/spec.md 4). Number counts from 1 within the guild.
 type Season struct {
 	ID        int64
 	GuildID   string
@@ -37,7 +37,7 @@ type SeasonResult struct {
 	Draws  int
 }
 
-// Badge returns the badge of a final rank (SPEC 4: top 3/30/100).
+// Badge returns the badge of a final rank (docs/spec.md 4: top 3/30/100).
 func Badge(rank int) string {
 	switch {
 	case rank < 1:
@@ -53,7 +53,7 @@ func Badge(rank int) string {
 }
 
 // CarryOver returns a player's first state of a new season from their final
-// state of the previous one: R' = r0 + α(R − r0), RD' = rd0 (SPEC 4), where
+// state of the previous one: R' = r0 + α(R − r0), RD' = rd0 (docs/spec.md 4), where
 // fresh is the model's new-player state. Games restart at 0; Last is kept so
 // models that grow RD while idle keep counting.
 func CarryOver(prev, fresh rating.State, alpha float64) rating.State {

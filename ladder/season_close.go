@@ -11,7 +11,7 @@ import (
 const SchedulerActor = "scheduler"
 
 // SeasonStandings is one queue's frozen final table of a closed season,
-// what the season post shows (SPEC 4, 6).
+// what the season post shows (docs/spec.md 4, 6).
 type SeasonStandings struct {
 	GuildID string
 	Season  Season
@@ -22,7 +22,7 @@ type SeasonStandings struct {
 
 // CloseSeasonDue closes the guild's running season on the schedule's
 // behalf when it started before due (the scheduled time it should end at),
-// then opens the next one with the soft reset of SPEC 4 (see EndSeason).
+// then opens the next one with the soft reset of docs/spec.md 4 (see EndSeason).
 // A season that started at or after due is not due: that is how a close
 // that already happened, here or in another process, answers AlreadyDone,
 // so running it twice for one due time closes one season only. A close

@@ -10,7 +10,7 @@ import (
 // through the seasons after it, in the correction's transaction: the
 // closed season's final standings are frozen again from the corrected
 // ratings, and every later season that players entered with a carry-over
-// of a changed final rating (SPEC 4's soft reset) gets their new base and
+// of a changed final rating (docs/spec.md 4's soft reset) gets their new base and
 // is replayed from the first of them. Frozen standings of the later
 // closed seasons are frozen again too. It returns the numbers of the
 // seasons whose standings it froze again and the players whose ratings

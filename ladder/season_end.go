@@ -19,7 +19,7 @@ type SeasonRollover struct {
 
 // EndSeason closes the guild's season number (0: the current one), freezes
 // its final standings with ranks, divisions and top 3/30/100 badges, and
-// opens the next season (SPEC 4). Players enter the next season carried
+// opens the next season (docs/spec.md 4). Players enter the next season carried
 // over, R' = r0 + α(R − r0) and RD' = rd0, when they first play in it. If
 // season number has already ended it answers AlreadyDone, so a double click
 // or a job run twice closes one season only.
@@ -122,7 +122,7 @@ func (s *Service) SeasonResults(ctx context.Context, guildID, queue string, numb
 }
 
 // MarkStale flags the players of the guild's current season who have not
-// played a rated match for the guild's StaleDays (the daily job, SPEC 4)
+// played a rated match for the guild's StaleDays (the daily job, docs/spec.md 4)
 // and returns how many it flagged. One rated match clears the flag.
 func (s *Service) MarkStale(ctx context.Context, guildID string) (int, error) {
 	g, err := s.store.Guild(ctx, guildID)
@@ -146,7 +146,7 @@ func (s *Service) MarkStale(ctx context.Context, guildID string) (int, error) {
 }
 
 // ClaimJob claims one run of a scheduled job for a period (e.g. "2026-01-05"),
-// so that it runs once across replicas (SPEC 4); false means another process
+// so that it runs once across replicas (docs/spec.md 4); false means another process
 // has it. FinishJob records how the run ended.
 func (s *Service) ClaimJob(ctx context.Context, job, period string) (bool, error) {
 	return s.store.ClaimJob(ctx, job, period, s.now())

@@ -32,7 +32,7 @@ func NewService(store Store, clock Clock) *Service {
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
 // EnsureGuild returns guild id, creating it first with the defaults, one
-// 2v2 team-glicko queue and season 1 (SPEC 3) if it does not exist.
+// 2v2 team-glicko queue and season 1 (docs/spec.md 3) if it does not exist.
 func (s *Service) EnsureGuild(ctx context.Context, id string) (Guild, error) {
 	if err := validateSnowflake("guild", id); err != nil {
 		return Guild{}, err

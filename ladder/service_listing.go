@@ -9,7 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
-// The board lists only some players (SPEC 4). An operator who imports a
+// The board lists only some players (docs/spec.md 4). An operator who imports a
 // history of 1,800 players and sees 136 needs to know why the others are
 // missing, and a player marked "unranked" needs to know what lists them;
 // this file answers both from the same rules the board applies.

@@ -128,7 +128,7 @@ func must[T any](v T, err error) T {
 }
 
 // TestRecordResult covers results recorded directly (the game-server API
-// and import path): SPEC 2.1's worked example, refused input, and the
+// and import path): docs/spec.md 2.1's worked example, refused input, and the
 // idempotency key, also under a race.
 func TestRecordResult(t *testing.T) {
 	behaviours(t, []behaviour{
@@ -140,7 +140,7 @@ func TestRecordResult(t *testing.T) {
 			if res.Match.State != ladder.StateConfirmed || res.Match.ID == 0 || len(res.Changes) != 4 {
 				t.Fatalf("RecordResult() = %+v, want a confirmed match with 4 changes", res)
 			}
-			// SPEC 2.1: four new players, A wins: 1540.1606/122.8583 and 1459.8394/122.8583.
+			// docs/spec.md 2.1: four new players, A wins: 1540.1606/122.8583 and 1459.8394/122.8583.
 			for _, c := range res.Changes {
 				want := 1540.1606
 				if c.Team == 2 {
@@ -231,7 +231,7 @@ func TestRecordResult(t *testing.T) {
 	})
 }
 
-// TestMatchLifecycle covers SPEC 5's states: report and confirm, agreeing
+// TestMatchLifecycle covers docs/spec.md 5's states: report and confirm, agreeing
 // and conflicting reports, disputes with evidence, a moderator's resolve,
 // refusals, and auto-confirm at the deadline.
 func TestMatchLifecycle(t *testing.T) {

@@ -214,7 +214,7 @@ func (s *Service) Partners(ctx context.Context, guildID, queue string, season in
 }
 
 // MatchLog returns the rated matches of a guild's queue ("" is the default)
-// as match CSV records (SPEC 2.3) in replay order, numbered from 0: one
+// as match CSV records (docs/spec.md 2.3) in replay order, numbered from 0: one
 // season when season > 0, every season oldest first when it is 0.
 func (s *Service) MatchLog(ctx context.Context, guildID, queue string, season int) ([]rating.MatchRecord, error) {
 	if _, err := s.store.Guild(ctx, guildID); err != nil {

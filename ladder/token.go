@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Token is an API bearer token of a guild (SPEC 7). Only the SHA-256 hash
+// Token is an API bearer token of a guild (docs/spec.md 7). Only the SHA-256 hash
 // of the secret is stored; the secret is shown once, at creation.
 type Token struct {
 	ID        int64

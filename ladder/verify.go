@@ -29,7 +29,7 @@ type VerifyDiff struct {
 
 // Verify replays every ladder of the guild (every guild when guildID is "")
 // from each player's season base and compares the result with the stored
-// ratings and records (SPEC 5: stored ratings always equal the replay).
+// ratings and records (docs/spec.md 5: stored ratings always equal the replay).
 func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, error) {
 	var guilds []Guild
 	if guildID == "" {

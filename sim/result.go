@@ -40,7 +40,7 @@ type Final struct {
 	Trajectory  []Point
 }
 
-// Result is what a season measured (the --json keys of SPEC 8 are tagged).
+// Result is what a season measured (the --json keys of docs/spec.md 8 are tagged).
 type Result struct {
 	Matches           int     `json:"matches"`
 	WaitP50           float64 `json:"wait_p50_s"`

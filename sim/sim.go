@@ -1,4 +1,4 @@
-// Package sim runs a ladder season offline (SPEC 8, `ladderbot simulate`):
+// Package sim runs a ladder season offline (docs/spec.md 8, `ladderbot simulate`):
 // a population with hidden true skill arrives over simulated days, queues,
 // plays matches whose outcomes are drawn from true skill, reports and
 // confirms them — all through the real ladder.Service and storage on a
@@ -31,7 +31,7 @@ type Config struct {
 	TeamSize int
 	Model    string
 	Seed     uint64
-	// QStart and QFloor are the queue's quality thresholds (SPEC 3).
+	// QStart and QFloor are the queue's quality thresholds (docs/spec.md 3).
 	QStart, QFloor float64
 	// DSN is the database; "" makes a temporary SQLite file, removed after.
 	DSN string

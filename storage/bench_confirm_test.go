@@ -18,7 +18,7 @@ const confirmPlayers = 40000
 // other side reported, through the Service as the Confirm button does. Only
 // the confirms are timed; the matches are created and reported first.
 // confirms/s is meant to be compared with pgbench -c 8 TPS run beside it
-// in one session (SPEC 5's write path against the server's own transaction
+// in one session (docs/spec.md 5's write path against the server's own transaction
 // rate). Run it with -benchtime=Nx, N ≤ confirmPlayers/4.
 func BenchmarkConfirm(b *testing.B) {
 	svc, ms := reportedMatches(b, true)

@@ -9,7 +9,7 @@ import (
 
 // TestLeaderboardGXE checks that a queue off the Glicko scale shows its
 // model's GXE (ladder.ModelGXE): a TrueSkill ladder's unbeaten player is well
-// above 50%, its winless one below, and nobody is near 0 as SPEC 4's
+// above 50%, its winless one below, and nobody is near 0 as docs/spec.md 4's
 // 1500/130 formula would put ratings near 25.
 func TestLeaderboardGXE(t *testing.T) {
 	p := []string{user(1), user(2), user(3), user(4), user(5), user(6), user(7), user(8)}
@@ -72,7 +72,7 @@ func TestLeaderboardGXE(t *testing.T) {
 			if err != nil || pr.Standing.GXE != 50 {
 				t.Errorf("Got(Profile(fresh in ts).GXE) = %g, %v, want 50", pr.Standing.GXE, err)
 			}
-			// The default team-glicko queue keeps SPEC 4's GXE(R, RD).
+			// The default team-glicko queue keeps docs/spec.md 4's GXE(R, RD).
 			pr, err = e.svc.Profile(e.ctx, ladder.ProfileQuery{GuildID: guild, UserID: p[4]})
 			if err != nil || pr.Standing.GXE != rating.GXE(pr.Standing.Rating, pr.Standing.RD) {
 				t.Errorf("Got(Profile(2v2).GXE) = %g, %v, want GXE(%g, %g) = %g", pr.Standing.GXE, err,

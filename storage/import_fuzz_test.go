@@ -12,7 +12,7 @@ import (
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// FuzzImportCSV imports arbitrary CSV text (SPEC 2.3) into a fresh guild
+// FuzzImportCSV imports arbitrary CSV text (docs/spec.md 2.3) into a fresh guild
 // of one embedded SQLite database, as `ladderbot import` does: a file is
 // refused with a clear error and nothing stored, or imported so that the
 // stored ratings equal the replay of the log (Verify), and importing the

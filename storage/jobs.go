@@ -6,7 +6,7 @@ import (
 )
 
 // ReclaimJob takes over a claimed job run that never finished and was
-// started before staleBefore: the process that claimed it died (SPEC 4, a
+// started before staleBefore: the process that claimed it died (docs/spec.md 4, a
 // missed run is caught up). It answers true to one caller only, because the
 // update matches the old started_at and sets a new one in one statement.
 // It implements ladder.JobLeases.

@@ -46,7 +46,7 @@ func TestQueueAdmin(t *testing.T) {
 			}
 			for _, s := range d.Stakes {
 				if !near(s.IfWin, 40.1606, 1e-4) || !near(s.IfLoss, -40.1606, 1e-4) {
-					t.Errorf("stake of %s = +%.4f/%.4f, want ±40.1606 (SPEC 2.1)", s.UserID, s.IfWin, s.IfLoss)
+					t.Errorf("stake of %s = +%.4f/%.4f, want ±40.1606 (docs/spec.md 2.1)", s.UserID, s.IfWin, s.IfLoss)
 				}
 			}
 			if _, err := e.svc.MatchDetail(e.ctx, "100000000000000009", m.ID); ladder.ErrorCode(err) != ladder.CodeNotFound {

@@ -91,7 +91,7 @@ func TestStore(t *testing.T) {
 				t.Fatalf("EnsureGuild() again = %v", err)
 			}
 			if g.PlacementGames != 5 || g.StaleDays != 30 || g.SeasonCarry != 0.5 || len(g.Divisions) != 5 {
-				t.Errorf("EnsureGuild() = %+v, want SPEC defaults", g)
+				t.Errorf("EnsureGuild() = %+v, want the specified defaults", g)
 			}
 			qs, err := e.svc.Queues(e.ctx, guild)
 			if err != nil || len(qs) != 1 || qs[0].TeamSize != 2 || qs[0].Model != "team-glicko" {

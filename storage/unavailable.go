@@ -16,7 +16,7 @@ import (
 )
 
 // unavailableMessage is what a user sees when the database is down for a
-// moment (SPEC 9: a clear "try again" rather than an internal error).
+// moment (docs/spec.md 9: a clear "try again" rather than an internal error).
 const unavailableMessage = "the ladder's database is not reachable right now"
 
 // unavailable marks err as ladder.CodeUnavailable when it is a transient

@@ -12,7 +12,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// The JSON shapes of SPEC 7. Ratings are the model's unrounded numbers.
+// The JSON shapes of docs/spec.md 7. Ratings are the model's unrounded numbers.
 
 type playerJSON struct {
 	Rank     int     `json:"rank"`
@@ -307,7 +307,7 @@ func publicRead(w http.ResponseWriter) {
 }
 
 // apiMatchesCSV serves GET /api/v1/guilds/{guild}/matches.csv: the rated
-// matches of a queue (query queue) in the SPEC 2.3 format, one season
+// matches of a queue (query queue) in the docs/spec.md 2.3 format, one season
 // (query season) or all of them, ready for ladderbot eval or import.
 func (s *Server) apiMatchesCSV(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()

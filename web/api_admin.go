@@ -6,7 +6,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// The admin endpoints of seed 001's service (SPEC 7): get, set and reset a
+// The admin endpoints of seed 001's service (docs/spec.md 7): get, set and reset a
 // player's rating, and the pool's health. All need a bearer token.
 
 // adminRatingJSON is a player's rating as the admin endpoints show it.

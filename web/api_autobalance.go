@@ -11,7 +11,7 @@ import (
 )
 
 // autobalanceRequest is the body of POST /api/v1/guilds/{guild}/autobalance
-// (SPEC 10, seed 001 F11): a running lobby between rounds. Players are IDs
+// (docs/spec.md 10, seed 001 F11): a running lobby between rounds. Players are IDs
 // (strings, rated by the queue's current season) or bare ratings (numbers),
 // as in /balance.
 type autobalanceRequest struct {

@@ -93,7 +93,7 @@ func TestLeaderboardAPI(t *testing.T) {
 		if a := got.Players[0]; a.Wins != 1 || a.Losses != 1 || a.Draws != 1 {
 			t.Errorf("Got(Alice W-L-D) = %d-%d-%d, want 1-1-1", a.Wins, a.Losses, a.Draws)
 		}
-		// The raw JSON keys are SPEC 7's.
+		// The raw JSON keys are docs/spec.md 7's.
 		var raw struct {
 			Players []map[string]any `json:"players"`
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// recordRequest is the body of POST /api/v1/guilds/{guild}/matches (SPEC 7).
+// recordRequest is the body of POST /api/v1/guilds/{guild}/matches (docs/spec.md 7).
 type recordRequest struct {
 	Team1    []string `json:"team1"`
 	Team2    []string `json:"team2"`
@@ -150,7 +150,7 @@ type balanceResponse struct {
 // maxAPILobby caps lobbies the API balances, keeping each request cheap.
 const maxAPILobby = 64
 
-// apiBalance serves POST /api/v1/guilds/{guild}/balance (SPEC 3, 7).
+// apiBalance serves POST /api/v1/guilds/{guild}/balance (docs/spec.md 3, 7).
 func (s *Server) apiBalance(w http.ResponseWriter, r *http.Request, tok ladder.Token) {
 	var req balanceRequest
 	if err := decodeJSON(r, &req); err != nil {

@@ -13,7 +13,7 @@ import (
 // the guild in its path.
 type tokenHandler func(w http.ResponseWriter, r *http.Request, tok ladder.Token)
 
-// authed guards h with the guild's bearer tokens (SPEC 7): a missing or
+// authed guards h with the guild's bearer tokens (docs/spec.md 7): a missing or
 // malformed Authorization header, an unknown, revoked or other guild's
 // token answer 401; a token over its rate answers 429 with Retry-After.
 // Failed authentications are limited per client address (authFailures):

@@ -1,4 +1,4 @@
-// Package web serves the ladder over HTTP (SPEC 7): the server-rendered
+// Package web serves the ladder over HTTP (docs/spec.md 7): the server-rendered
 // leaderboard, player and match pages, the read-only JSON API, the game-server
 // result API with bearer tokens, and the operations endpoints /healthz,
 // /readyz and /metrics.

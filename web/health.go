@@ -14,7 +14,7 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 
 // readyz answers 200 when the database answers a ping within 2 s and the
 // Discord gateway, if this process runs one, is connected; otherwise 503
-// with what is not ready (readiness, SPEC 7).
+// with what is not ready (readiness, docs/spec.md 7).
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	body := map[string]string{"status": "ok", "database": "ok", "gateway": "off"}

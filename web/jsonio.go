@@ -15,7 +15,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// errorBody is the JSON shape of every API error (SPEC 7).
+// errorBody is the JSON shape of every API error (docs/spec.md 7).
 type errorBody struct {
 	Error string `json:"error"`
 }

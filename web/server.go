@@ -133,7 +133,7 @@ func (s *Server) routes() *http.ServeMux {
 	if s.svc == nil {
 		return mux
 	}
-	// Pages (SPEC 7), server-rendered, no JavaScript.
+	// Pages (docs/spec.md 7), server-rendered, no JavaScript.
 	mux.HandleFunc("/", s.home)
 	mux.HandleFunc("GET /guilds/{guild}", s.leaderboardHTML)
 	mux.HandleFunc("GET /guilds/{guild}/players/{id}", s.playerHTML)

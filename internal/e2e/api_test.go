@@ -29,7 +29,7 @@ func freeAddr(t testing.TB) string {
 
 // gameServer is a game server reporting finished matches to the
 // processes' HTTP API with an Idempotency-Key each, retrying a key (on
-// any process) until one answers it, as SPEC 7 tells clients to do.
+// any process) until one answers it, as docs/spec.md 7 tells clients to do.
 type gameServer struct {
 	guild, token string
 	addrs        []string

@@ -1,6 +1,6 @@
 // Package showdown verifies a reported match against a Pokémon Showdown
 // replay: it fetches a replay's JSON log from the replay server
-// (SHOWDOWN_REPLAY_BASE, SPEC 8), parses the battle protocol it holds
+// (SHOWDOWN_REPLAY_BASE, docs/spec.md 8), parses the battle protocol it holds
 // (players p1–p4, the game type, the |win| line) and checks that a match's
 // two teams are exactly the two sides of a 2v2 multi battle (p1 and p3
 // against p2 and p4), saying which team won or why the replay does not

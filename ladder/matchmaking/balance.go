@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Split is a balanced lobby (SPEC 3, seed 001 F7): two teams of equal size
+// Split is a balanced lobby (docs/spec.md 3, seed 001 F7): two teams of equal size
 // whose rating sums are as close as the search could make them, and who sits
 // out. Indexes refer to the ratings passed to BalanceLobby, ascending; A
 // holds the lowest index that plays.
@@ -33,7 +33,7 @@ const MaxLobby = 1000
 const exactWorkLimit = 64 << 20
 
 // BalanceLobby returns the optimal split of the lobby into two teams of
-// teamSize (0 means ⌊N/2⌋) minimizing |ΣA − ΣB| (SPEC 3, seed 001 F7–F10),
+// teamSize (0 means ⌊N/2⌋) minimizing |ΣA − ΣB| (docs/spec.md 3, seed 001 F7–F10),
 // the rest sitting out. The search is exact — a meet-in-the-middle over
 // each half's signed sums, grouped by how many players each team gets — when
 // its work fits exactWorkLimit (always for N ≤ 32, and for the default team

@@ -1,4 +1,4 @@
-// Package matchmaking owns the matchmaker of SPEC 3: its Settings, the queue
+// Package matchmaking owns the matchmaker of docs/spec.md 3: its Settings, the queue
 // Entry it reads, the Matcher with its split search that forms fair matches
 // from a queue, and lobby balance, which splits a lobby into two fair teams;
 // for lobbies already playing (seed 001's game servers), Autobalance places a

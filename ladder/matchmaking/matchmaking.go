@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Settings are a queue's matchmaking knobs (SPEC 3).
+// Settings are a queue's matchmaking knobs (docs/spec.md 3).
 type Settings struct {
 	// TeamSize is k: players per team, 1..rating.MaxTeamSize.
 	TeamSize int
@@ -30,7 +30,7 @@ type Settings struct {
 	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
 }
 
-// DefaultSettings returns SPEC 3's defaults: 2v2, q_min from 0.80 down to
+// DefaultSettings returns docs/spec.md 3's defaults: 2v2, q_min from 0.80 down to
 // 0.50 in 5 buckets of 30 s·(j+1)², boost 0.5 and RD_max 350.
 func DefaultSettings() Settings {
 	return Settings{TeamSize: 2, QStart: 0.80, QFloor: 0.50, Buckets: 5, Bucket: 30 * time.Second, Boost: 0.5, RDMax: 350}
@@ -56,7 +56,7 @@ func (s Settings) Validate() error {
 }
 
 // QMin is the minimum quality accepted for an anchor that has waited wait
-// (SPEC 3 step 5, after seed 003's buckets): bucket j covers waits up to
+// (docs/spec.md 3 step 5, after seed 003's buckets): bucket j covers waits up to
 // Bucket·(j+1)², q_min falls linearly from QStart in bucket 0 to QFloor in
 // bucket Buckets−1 and stays there. With one bucket q_min is QFloor, and
 // QFloor 0 means "match immediately": QMin is then 0 at any wait.
@@ -78,7 +78,7 @@ func (s Settings) QMin(wait time.Duration) float64 {
 // boost is seed 000's certainty boost b(RD) = Boost·(RDMax − RD).
 func (s Settings) boost(rd float64) float64 { return s.Boost * (s.RDMax - rd) }
 
-// EffectiveRating is a player's R_eff = R + b(RD) (SPEC 3 step 3).
+// EffectiveRating is a player's R_eff = R + b(RD) (docs/spec.md 3 step 3).
 func (s Settings) EffectiveRating(m Member) float64 { return m.Rating + s.boost(m.RD) }
 
 // Member is one player waiting in a queue, with the rating and (inactivity
@@ -111,7 +111,7 @@ type Proposal struct {
 	AnchorWait time.Duration
 }
 
-// Evaluation explains one split: SPEC 3 steps 3 and 4.
+// Evaluation explains one split: docs/spec.md 3 steps 3 and 4.
 type Evaluation struct {
 	// REff is each team's R_eff_T = mean R + b(RD_T), RD_T = √(ΣRD²/n).
 	REff [2]float64
@@ -124,7 +124,7 @@ type Evaluation struct {
 }
 
 // Evaluate computes the effective team ratings and the quality of a match
-// between teams a and b (SPEC 3 steps 3 and 4). Empty teams give a zero
+// between teams a and b (docs/spec.md 3 steps 3 and 4). Empty teams give a zero
 // Evaluation.
 func (s Settings) Evaluate(a, b []Member) Evaluation {
 	if len(a) == 0 || len(b) == 0 {
@@ -148,12 +148,12 @@ func (s Settings) Evaluate(a, b []Member) Evaluation {
 	return ev
 }
 
-// quality is SPEC 3 step 4 with rdComb2 = RD_A² + RD_B².
+// quality is docs/spec.md 3 step 4 with rdComb2 = RD_A² + RD_B².
 func quality(delta, rdComb2 float64) float64 {
 	return 1 / (1 + (delta/400)*(delta/400) + rdComb2/(400*400))
 }
 
-// FormMatches runs one matchmaking pass over a queue (SPEC 3, seed 000's
+// FormMatches runs one matchmaking pass over a queue (docs/spec.md 3, seed 000's
 // clustering) and returns the matches to form, oldest anchor first. It is
 // pure: the caller removes each proposal's entries from the queue atomically
 // and computes the win probability with the queue's rating model.

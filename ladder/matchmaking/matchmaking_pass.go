@@ -19,7 +19,7 @@ const maxScan = 1024
 // proposals it returns. The zero value is ready; a Matcher is not safe for
 // concurrent use.
 //
-// One pass (SPEC 3): entries are anchors oldest first (JoinedAt, then ID).
+// One pass (docs/spec.md 3): entries are anchors oldest first (JoinedAt, then ID).
 // For an anchor, the other entries are ordered by RD band distance (band =
 // ⌊RD/25⌋, a party's RD being the RMS of its members'), then |R − R_anchor|
 // (a party's R being its mean), then age, and taken greedily while their
@@ -65,7 +65,7 @@ type mmBand struct {
 	lo, hi int32 // byBand[lo:hi]
 }
 
-// rdBand is SPEC 3's RD band ⌊RD/25⌋.
+// rdBand is docs/spec.md 3's RD band ⌊RD/25⌋.
 func rdBand(rd float64) int { return int(math.Floor(rd / 25)) }
 
 // Form is FormMatches reusing m's buffers.

@@ -207,7 +207,7 @@ type refEntry struct {
 	band int
 }
 
-// referenceForm is SPEC 3 written plainly: sort the whole queue for every
+// referenceForm is docs/spec.md 3 written plainly: sort the whole queue for every
 // anchor, try every subset of parties for the split (the smallest mask wins
 // among equal ones, as in FormMatches). FormMatches must agree with it exactly.
 func referenceForm(entries []Entry, s Settings, now time.Time) [][2][]string {

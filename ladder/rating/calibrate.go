@@ -53,7 +53,7 @@ func NewCalibrator(prior, memory float64) *Calibrator {
 	return c
 }
 
-// calLogitClip bounds |logit p| like the clip of the log loss (SPEC 2.3):
+// calLogitClip bounds |logit p| like the clip of the log loss (docs/spec.md 2.3):
 // logit(1 − 1e-6) ≈ 13.8.
 var calLogitClip = math.Log((1 - probClip) / probClip)
 

@@ -1,4 +1,4 @@
-// Package rating owns the rating math of SPEC 2 and 4: a player's State, the
+// Package rating owns the rating math of docs/spec.md 2 and 4: a player's State, the
 // Model interface, the registry that builds a model by name from --params,
 // every model (team-glicko, glicko, glicko-boost, elo, synelo, openskill,
 // trueskill), GXE, the offline evaluation of models on a match log, the

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Elo is plain team Elo (SPEC 2.2): a team is its mean rating, the expected
+// Elo is plain team Elo (docs/spec.md 2.2): a team is its mean rating, the expected
 // score is logistic with scale 400, and every player moves by K·(S − E).
 type Elo struct {
 	// R0 is a new player's rating.

@@ -78,7 +78,7 @@ func (d *Dataset) Len() int { return len(d.size1) }
 
 // Predict replays the matches from the first to end (exclusive) with model
 // m from new players: for each match it stores P(team 1 wins) from the
-// states before it in out[i], then updates (SPEC 2.3). out must have at
+// states before it in out[i], then updates (docs/spec.md 2.3). out must have at
 // least end entries. The final states, indexed like Players, are returned.
 func (d *Dataset) Predict(m Model, end int, out []float64) []State {
 	return d.PredictProgress(m, end, out, 0, nil)
@@ -126,7 +126,7 @@ type CalibrationBin struct {
 }
 
 // EvalResult is the score of a model on the scored part of a history
-// (SPEC 2.3).
+// (docs/spec.md 2.3).
 type EvalResult struct {
 	Matches  int
 	Scored   int
@@ -142,7 +142,7 @@ func WarmupStart(n int, warmup float64) int {
 	return int(math.Floor(warmup * float64(n)))
 }
 
-// probClip bounds predictions for the log loss (SPEC 2.3).
+// probClip bounds predictions for the log loss (docs/spec.md 2.3).
 const probClip = 1e-6
 
 // Score scores the predictions preds[start:end] against the results of
@@ -192,7 +192,7 @@ func (d *Dataset) Score(preds []float64, start, end int) EvalResult {
 }
 
 // Evaluate replays the whole history with m and scores the matches from
-// ⌊warmup·n⌋ on (SPEC 2.3). It returns the score and every match's
+// ⌊warmup·n⌋ on (docs/spec.md 2.3). It returns the score and every match's
 // prediction of P(team 1 wins).
 func (d *Dataset) Evaluate(m Model, warmup float64) (EvalResult, []float64) {
 	preds := make([]float64, d.Len())

@@ -29,7 +29,7 @@ func TestNewDatasetRejects(t *testing.T) {
 	}
 }
 
-// TestScore checks the metrics of SPEC 2.3 on four hand-made predictions.
+// TestScore checks the metrics of docs/spec.md 2.3 on four hand-made predictions.
 func TestScore(t *testing.T) {
 	day := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	recs := []MatchRecord{

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Glicko is per-player Glicko-1 against a composite opponent (SPEC 2.2):
+// Glicko is per-player Glicko-1 against a composite opponent (docs/spec.md 2.2):
 // every player is rated as if in a one-game rating period against one
 // opponent whose rating is the other team's mean and whose RD is the other
 // team's RMS RD. As "glicko" it has no certainty boost and no rating scale.

@@ -3,7 +3,7 @@ package rating
 import "testing"
 
 // TestGlickoComposite checks per-player Glicko-1 against the composite
-// opponent on SPEC 2.1's mixed teams, computed by hand (no boost, no scale).
+// opponent on docs/spec.md 2.1's mixed teams, computed by hand (no boost, no scale).
 func TestGlickoComposite(t *testing.T) {
 	m, _ := NewModel("glicko", nil)
 	a := []State{played(1600, 50), played(1450, 120)}
@@ -35,7 +35,7 @@ func TestGlickoInactivity(t *testing.T) {
 }
 
 // TestGlickoBoost checks glicko-boost with its defaults (boost 2, scale
-// 0.75, rd0 150) on SPEC 2.1's mixed teams, computed by hand.
+// 0.75, rd0 150) on docs/spec.md 2.1's mixed teams, computed by hand.
 func TestGlickoBoost(t *testing.T) {
 	m, _ := NewModel("glicko-boost", nil)
 	if m.Name() != "glicko-boost" {

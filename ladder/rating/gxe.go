@@ -2,22 +2,22 @@ package rating
 
 import "math"
 
-// gxeOpponentRD is the deviation of the reference opponent of GXE (SPEC 4).
+// gxeOpponentRD is the deviation of the reference opponent of GXE (docs/spec.md 4).
 const gxeOpponentRD = 130
 
 // GXE returns the Glicko X-Act Estimate in percent (0..100): the Glicko-1
-// chance of beating a 1500-rated opponent with RD 130 (SPEC 4), where the
+// chance of beating a 1500-rated opponent with RD 130 (docs/spec.md 4), where the
 // two deviations combine as √(rd² + 130²). Showdown's published formula has
-// the same shape; SPEC 4 fixes the reference opponent at 1500/130.
+// the same shape; docs/spec.md 4 fixes the reference opponent at 1500/130.
 func GXE(rating, rd float64) float64 {
 	return 100 * glickoE(rating, 1500, math.Sqrt(rd*rd+gxeOpponentRD*gxeOpponentRD))
 }
 
 // ModelGXE returns a player's GXE in percent under model m: the model's own
-// chance that s beats a reference opponent one-on-one (SPEC 4, generalised
-// to every model of SPEC 2).
+// chance that s beats a reference opponent one-on-one (docs/spec.md 4, generalised
+// to every model of docs/spec.md 2).
 //
-// The Glicko-scale models (team-glicko, glicko, glicko-boost) keep SPEC 4
+// The Glicko-scale models (team-glicko, glicko, glicko-boost) keep docs/spec.md 4
 // exactly: GXE(R, RD) of the displayed rating against 1500/130. They do not
 // go through Predict, whose certainty boost and inactivity growth are not
 // part of Showdown's formula.
@@ -36,7 +36,7 @@ func ModelGXE(m Model, s State) float64 {
 }
 
 // glickoScale reports whether m displays ratings on the Glicko scale that
-// SPEC 4's 1500/130 reference opponent belongs to.
+// docs/spec.md 4's 1500/130 reference opponent belongs to.
 func glickoScale(m Model) bool {
 	switch m.(type) {
 	case *TeamGlicko, *Glicko:

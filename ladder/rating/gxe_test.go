@@ -65,7 +65,7 @@ func TestModelGXEValues(t *testing.T) {
 		s     State
 		want  float64
 	}{
-		// The Glicko-scale models are SPEC 4's GXE(R, RD), boost or not.
+		// The Glicko-scale models are docs/spec.md 4's GXE(R, RD), boost or not.
 		{"team-glicko is GXE", "team-glicko", State{Rating: 1700, Dev: 50, Games: 9, Last: at}, GXE(1700, 50)},
 		{"glicko is GXE", "glicko", State{Rating: 1700, Dev: 50, Games: 9, Last: at}, GXE(1700, 50)},
 		{"glicko-boost is GXE", "glicko-boost", State{Rating: 1300, Dev: 40, Games: 9, Last: at}, GXE(1300, 40)},

@@ -11,7 +11,7 @@ import (
 // them, since go test otherwise says only "ok" (testdb.Main).
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m, "ladder/rating")) }
 
-// noDevData is why the tests on the ATP doubles history (SPEC 2.3) skip on
+// noDevData is why the tests on the ATP doubles history (docs/spec.md 2.3) skip on
 // a clean clone.
 var noDevData = testdb.Reason{
 	Why:    "without the dev data " + atpPath,

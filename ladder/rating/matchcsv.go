@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// MatchRecord is one row of the match CSV of SPEC 2.3, the format of eval,
+// MatchRecord is one row of the match CSV of docs/spec.md 2.3, the format of eval,
 // import, export and the web export.
 type MatchRecord struct {
 	// Seq orders the rows; without a seq column it is the 0-based row index.
@@ -177,7 +177,7 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 	return rec, nil
 }
 
-// ReadMatchCSV reads a match CSV (SPEC 2.3): a header naming at least date,
+// ReadMatchCSV reads a match CSV (docs/spec.md 2.3): a header naming at least date,
 // team1_p1, team1_p2, team2_p1, team2_p2 and winner, optionally seq and
 // team1_p3… up to MaxTeamSize per team, and beside any player column an
 // optional teamT_pN_name with that player's display name; other columns
@@ -283,7 +283,7 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 	return recs, skipped, nil
 }
 
-// WriteMatchCSV writes recs in the SPEC 2.3 format: seq, date (YYYY-MM-DD at
+// WriteMatchCSV writes recs in the docs/spec.md 2.3 format: seq, date (YYYY-MM-DD at
 // midnight UTC, RFC 3339 otherwise), team1_p1… and team2_p1… (at least two
 // columns per team, as many as the largest team), winner. When any record
 // carries names, each player column is followed by its teamT_pN_name

@@ -220,7 +220,7 @@ func TestReadMatchCSVATP(t *testing.T) {
 	}
 }
 
-// atpPath is the development data set of SPEC 2.3, read in place.
+// atpPath is the development data set of docs/spec.md 2.3, read in place.
 const atpPath = "../../../shared/data/atp_doubles_2v2.csv"
 
 // FuzzReadMatchCSV checks that any input either fails with a coded error

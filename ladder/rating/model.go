@@ -2,7 +2,7 @@ package rating
 
 import "time"
 
-// Model is a rating model (SPEC 2): it predicts the chance that team a beats
+// Model is a rating model (docs/spec.md 2): it predicts the chance that team a beats
 // team b and updates every player from a result. Models are pure functions of
 // (states, teams, result, time), so a ladder's ratings are a deterministic fold
 // of its confirmed match log.

@@ -46,7 +46,7 @@ func finiteState(s State) bool {
 // outputs, deviations within their bounds, winners never lose rating (nor
 // losers gain), swapping the teams mirrors the result, and a prediction and
 // its mirror sum to 1 (team-glicko: only when both teams have the same RD,
-// since SPEC 2.1 predicts E_A with g(RD_B)).
+// since docs/spec.md 2.1 predicts E_A with g(RD_B)).
 func checkInvariants(t *testing.T, m Model, a, b []State, score float64, at time.Time) {
 	t.Helper()
 	pa, pb := m.Predict(a, b, at), m.Predict(b, a, at)

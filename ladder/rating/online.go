@@ -8,7 +8,7 @@ type AutoOptions struct {
 	// Model and Params are the queue's model and its constants at the start.
 	Model  string
 	Params map[string]float64
-	// Warmup is the fraction of the log that is not scored (SPEC 2.3).
+	// Warmup is the fraction of the log that is not scored (docs/spec.md 2.3).
 	Warmup float64
 	// Tune runs a SelfTune round every Every matches of the warm-up part;
 	// the scored part is never tuned on. Every 0 means a tenth of the

@@ -6,7 +6,7 @@ import (
 )
 
 // OpenSkill is the Weng-Lin Bayesian rating with the Plackett-Luce model
-// (seed 003, SPEC 2.2), for two teams, as the openskill libraries compute
+// (seed 003, docs/spec.md 2.2), for two teams, as the openskill libraries compute
 // it: σ² first grows by τ², team mu and σ² are sums over the players, and
 // each player takes the team's update in proportion to their share of the
 // team's variance. The leaderboard shows the ordinal mu − 3σ.

@@ -2,7 +2,7 @@ package rating
 
 import "testing"
 
-// TestOpenSkillReference checks Plackett-Luce against SPEC 2.2's numbers
+// TestOpenSkillReference checks Plackett-Luce against docs/spec.md 2.2's numbers
 // (the openskill libraries, defaults, 2v2) and the seed 003 rate example
 // (beta 5, epsilon 0.001, no tau).
 func TestOpenSkillReference(t *testing.T) {
@@ -15,7 +15,7 @@ func TestOpenSkillReference(t *testing.T) {
 		wantA, wantB []State
 	}{
 		{
-			name:  "SPEC 2.2 defaults 2v2",
+			name:  "docs/spec.md 2.2 defaults 2v2",
 			m:     def,
 			a:     []State{def.New(), def.New()},
 			b:     []State{def.New(), def.New()},

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// DefaultModel is the model a new queue rates with (SPEC 2.1).
+// DefaultModel is the model a new queue rates with (docs/spec.md 2.1).
 const DefaultModel = "team-glicko"
 
 // Param describes one tunable parameter of a model: its --params key, its
@@ -207,7 +207,7 @@ func ResolveParams(name string, params map[string]float64) (map[string]float64, 
 	return v, nil
 }
 
-// NewModel returns the named model with params over its defaults (SPEC 2).
+// NewModel returns the named model with params over its defaults (docs/spec.md 2).
 // An unknown name or parameter, or a value out of range, is a invalid-input error (*Error).
 func NewModel(name string, params map[string]float64) (Model, error) {
 	v, err := ResolveParams(name, params)
@@ -234,7 +234,7 @@ func paramKeys(ps []Param) string {
 	return strings.Join(keys, ", ")
 }
 
-// ParseParams parses "k=v,k=v" (the --params syntax of SPEC 2.3) into a map.
+// ParseParams parses "k=v,k=v" (the --params syntax of docs/spec.md 2.3) into a map.
 // An empty string gives an empty map; a malformed pair or a repeated key is a
 // invalid-input error (*Error).
 func ParseParams(s string) (map[string]float64, error) {

@@ -19,5 +19,5 @@ type State struct {
 	Recent uint64
 }
 
-// MaxTeamSize is the largest team a queue or a match may have (SPEC: up to 8v8).
+// MaxTeamSize is the largest team a queue or a match may have (docs/spec.md: up to 8v8).
 const MaxTeamSize = 8

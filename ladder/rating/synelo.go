@@ -9,7 +9,7 @@ import (
 // State.Recent: 16 bits each, the rating change and the surprise o − e.
 const synEloSlots = 4
 
-// SynElo is the dynamic-K team Elo of seed 001 (F1–F5, SPEC 2.2): teams are
+// SynElo is the dynamic-K team Elo of seed 001 (F1–F5, docs/spec.md 2.2): teams are
 // compared by the sums of their ratings on a logistic scale Θ (F1), every
 // player moves by K_i(S − P) with the rating floor and banker's rounding
 // (F2), and K_i grows with the player's convergence score C (F3) and shrinks

@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// glickoQ is Glicko-1's q = ln(10)/400 (seed 000, SPEC 2.1).
+// glickoQ is Glicko-1's q = ln(10)/400 (seed 000, docs/spec.md 2.1).
 const glickoQ = math.Ln10 / 400
 
 // glickoG is Glicko-1's g(RD) = 1/√(1 + 3q²RD²/π²), which shrinks a rating
-// difference by the uncertainty of the opponent (seed 000, SPEC 2.1).
+// difference by the uncertainty of the opponent (seed 000, docs/spec.md 2.1).
 func glickoG(rd float64) float64 {
 	return 1 / math.Sqrt(1+3*glickoQ*glickoQ*rd*rd/(math.Pi*math.Pi))
 }
@@ -41,7 +41,7 @@ func idleDays(last, at time.Time) float64 {
 }
 
 // TeamGlicko is the default model, the team extension of Glicko-1 of seed
-// 000 exactly as SPEC 2.1 pins it: RD regrows while idle, a team is rated by
+// 000 exactly as docs/spec.md 2.1 pins it: RD regrows while idle, a team is rated by
 // its mean rating plus a certainty boost with its RMS RD, and every player
 // moves by a Glicko-1 step scaled by scale·max(1/scale, RD/rd_max).
 type TeamGlicko struct {
@@ -59,7 +59,7 @@ type TeamGlicko struct {
 	C float64
 }
 
-// NewTeamGlicko returns team-glicko with the SPEC 2.1 defaults.
+// NewTeamGlicko returns team-glicko with the docs/spec.md 2.1 defaults.
 func NewTeamGlicko() *TeamGlicko {
 	return &TeamGlicko{R0: 1500, RD0: 130, RDMin: 25, RDMax: 350, Scale: 2, Boost: 0.5, C: 6.6775}
 }
@@ -73,7 +73,7 @@ func (m *TeamGlicko) New() State { return State{Rating: m.R0, Dev: m.RD0} }
 // Display returns the rating and RD unchanged.
 func (m *TeamGlicko) Display(s State) (rating, dev float64) { return s.Rating, s.Dev }
 
-// GrownRD is SPEC 2.1 step 1: before a match at time at, RD becomes
+// GrownRD is docs/spec.md 2.1 step 1: before a match at time at, RD becomes
 // min(rd0, √(RD² + c²·days)) for a player who has played before.
 // Exported because the matchmaker rates queued players with the RD they
 // would enter a match with.
@@ -88,7 +88,7 @@ func (m *TeamGlicko) GrownRD(s *State, at time.Time) float64 {
 	return math.Min(m.RD0, math.Sqrt(s.Dev*s.Dev+m.C*m.C*days))
 }
 
-// team is SPEC 2.1 step 2: RD_T = √(ΣRD_i²/n) and R_T = ΣR_i/n + b(RD_T),
+// team is docs/spec.md 2.1 step 2: RD_T = √(ΣRD_i²/n) and R_T = ΣR_i/n + b(RD_T),
 // with each RD first grown for inactivity when grow is set (Update grows the
 // states in place before it calls team).
 func (m *TeamGlicko) team(t []State, at time.Time, grow bool) (r, rd float64) {
@@ -106,14 +106,14 @@ func (m *TeamGlicko) team(t []State, at time.Time, grow bool) (r, rd float64) {
 	return sumR/n + m.Boost*(m.RDMax-rd), rd
 }
 
-// Predict returns E_A of SPEC 2.1 step 3, the chance that a beats b.
+// Predict returns E_A of docs/spec.md 2.1 step 3, the chance that a beats b.
 func (m *TeamGlicko) Predict(a, b []State, at time.Time) float64 {
 	ra, _ := m.team(a, at, true)
 	rb, rdb := m.team(b, at, true)
 	return glickoE(ra, rb, rdb)
 }
 
-// Update applies SPEC 2.1 steps 1–4 in place: score is 1 when a wins, 0.5
+// Update applies docs/spec.md 2.1 steps 1–4 in place: score is 1 when a wins, 0.5
 // for a draw, 0 when b wins.
 func (m *TeamGlicko) Update(a, b []State, score float64, at time.Time) {
 	for i := range a {
@@ -129,7 +129,7 @@ func (m *TeamGlicko) Update(a, b []State, score float64, at time.Time) {
 	m.updateTeam(b, ga, glickoEG(rb, ra, ga), 1-score, at)
 }
 
-// updateTeam is SPEC 2.1 step 4 for the players of one team, against an
+// updateTeam is docs/spec.md 2.1 step 4 for the players of one team, against an
 // opponent team whose RD gives gOpp, with expected score e and result s.
 func (m *TeamGlicko) updateTeam(t []State, gOpp, e, s float64, at time.Time) {
 	invD2 := glickoQ * glickoQ * gOpp * gOpp * e * (1 - e)
@@ -145,7 +145,7 @@ func (m *TeamGlicko) updateTeam(t []State, gOpp, e, s float64, at time.Time) {
 	}
 }
 
-// SetBounds is the range a moderator may set a rating to (SPEC 2.1): RD
+// SetBounds is the range a moderator may set a rating to (docs/spec.md 2.1): RD
 // within [RDMin, RDMax], the model's own floor and the seed's RD_max, and
 // the rating within R0 ± 2500. An RD above RD_max makes rdFactor exceed 1
 // and the next win move a player by millions (issue 14).

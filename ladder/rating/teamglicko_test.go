@@ -13,7 +13,7 @@ func played(r, rd float64) State { return State{Rating: r, Dev: rd, Last: t0, Ga
 
 func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
 
-// TestTeamGlickoWorkedExamples checks the worked examples of SPEC 2.1 to 1e-4.
+// TestTeamGlickoWorkedExamples checks the worked examples of docs/spec.md 2.1 to 1e-4.
 func TestTeamGlickoWorkedExamples(t *testing.T) {
 	type pr struct{ r, rd float64 }
 	tests := []struct {
@@ -96,7 +96,7 @@ func TestTeamGlickoWorkedExamples(t *testing.T) {
 	}
 }
 
-// TestTeamGlickoInactivity checks SPEC 2.1 step 1 and its worked example.
+// TestTeamGlickoInactivity checks docs/spec.md 2.1 step 1 and its worked example.
 func TestTeamGlickoInactivity(t *testing.T) {
 	m := NewTeamGlicko()
 	tests := []struct {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// TrueSkill is exact two-team TrueSkill without draws (SPEC 2.2): a team's
+// TrueSkill is exact two-team TrueSkill without draws (docs/spec.md 2.2): a team's
 // performance is the sum of its players' performances, and the result
 // truncates the difference of the two team performances at zero.
 type TrueSkill struct {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestTrueSkillReference checks SPEC 2.2's 1v1 numbers and a 2v2 case
+// TestTrueSkillReference checks docs/spec.md 2.2's 1v1 numbers and a 2v2 case
 // computed by hand from the exact two-team formulas.
 func TestTrueSkillReference(t *testing.T) {
 	m, _ := NewModel("trueskill", nil)
@@ -17,7 +17,7 @@ func TestTrueSkillReference(t *testing.T) {
 		tol          float64
 	}{
 		{
-			name: "SPEC 2.2 1v1 from defaults", a: []State{m.New()}, b: []State{m.New()}, score: 1, tol: 1e-4,
+			name: "docs/spec.md 2.2 1v1 from defaults", a: []State{m.New()}, b: []State{m.New()}, score: 1, tol: 1e-4,
 			wantA: []State{{Rating: 29.2055, Dev: 7.1948}}, wantB: []State{{Rating: 20.7945, Dev: 7.1948}},
 		},
 		{
