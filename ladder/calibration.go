@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -23,15 +25,15 @@ type loggedPrediction struct {
 // which is the chance shown when the match formed and is not rewritten by
 // a correction: the log is, so a replay after a correction changes the
 // predictions exactly as it changes the ratings.
-func logPredictions(ctx context.Context, tx Tx, models *modelLog, k Key) ([]loggedPrediction, error) {
-	ms, err := tx.RatedMatches(ctx, k, 0)
+func logPredictions(ctx context.Context, tx Tx, models *modelLog, k Key, fromSeq int64) ([]loggedPrediction, error) {
+	ms, err := tx.RatedMatches(ctx, k, fromSeq)
 	if err != nil {
 		return nil, err
 	}
 	if len(ms) == 0 {
 		return nil, nil
 	}
-	cs, err := tx.Changes(ctx, k, 0)
+	cs, err := tx.Changes(ctx, k, fromSeq)
 	if err != nil {
 		return nil, err
 	}
@@ -66,30 +68,98 @@ func logPredictions(ctx context.Context, tx Tx, models *modelLog, k Key) ([]logg
 // queueCalibrator folds a new rating.Calibrator (shipped defaults) over
 // every rated match of queue q, every season, in log (Seq) order. It is a
 // pure function of the confirmed log, so replay, verify and every process
-// agree on it to the bit; its cost is one read of the queue's log.
+// agree on it; its cost is one read of the queue's log.
 func queueCalibrator(ctx context.Context, tx Tx, q Queue) (*rating.Calibrator, error) {
+	cal := rating.NewCalibrator(rating.DefaultCalPrior, rating.DefaultCalMemory)
+	if _, err := foldCalibrator(ctx, tx, q, cal, 0); err != nil {
+		return nil, err
+	}
+	return cal, nil
+}
+
+// foldCalibrator feeds cal the rated matches of q with Seq ≥ fromSeq, in
+// log order, and returns the highest Seq it saw (fromSeq − 1 when none).
+func foldCalibrator(ctx context.Context, tx Tx, q Queue, cal *rating.Calibrator, fromSeq int64) (int64, error) {
 	models, err := modelsOf(ctx, tx, q)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	ss, err := tx.Seasons(ctx, q.GuildID)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	var all []loggedPrediction
 	for _, season := range ss {
-		ps, err := logPredictions(ctx, tx, models, Key{QueueID: q.ID, SeasonID: season.ID})
+		ps, err := logPredictions(ctx, tx, models, Key{QueueID: q.ID, SeasonID: season.ID}, fromSeq)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		all = append(all, ps...)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].seq < all[j].seq })
-	cal := rating.NewCalibrator(rating.DefaultCalPrior, rating.DefaultCalMemory)
+	last := fromSeq - 1
 	for _, lp := range all {
 		cal.Observe(lp.p, 0, lp.score)
+		last = lp.seq
 	}
-	return cal, nil
+	return last, nil
+}
+
+// calCacheTTL bounds how long a cached calibrator is extended from the log
+// rows after it before it is rebuilt from the whole log. A correction (or a
+// result committed out of Seq order by another process) rewrites rows the
+// cache has already folded; this process clears its cache on its own
+// corrections, and the rebuild makes every process see the others' within
+// this time. Only the chance shown to players waits for it: ratings, the
+// log and verify never read the cache.
+const calCacheTTL = 5 * time.Minute
+
+// calCache keeps each queue's calibrator folded up to a Seq, so that opening
+// a match reads only the log rows after it. Without it every opened match
+// read the whole log, which made a season's matches quadratic in its length.
+type calCache struct {
+	mu sync.Mutex
+	m  map[int64]calEntry
+}
+
+type calEntry struct {
+	cal   rating.Calibrator
+	seq   int64
+	built time.Time
+}
+
+func (c *calCache) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m = nil
+}
+
+// calibrator returns q's calibrator as of the log tx sees, extending the
+// cached one with the rows after its Seq, or folding the whole log when
+// there is none or it is older than calCacheTTL.
+func (s *Service) calibrator(ctx context.Context, tx Tx, q Queue) (*rating.Calibrator, error) {
+	now := s.now()
+	s.cals.mu.Lock()
+	e, ok := s.cals.m[q.ID]
+	s.cals.mu.Unlock()
+	if !ok || now.Sub(e.built) > calCacheTTL || now.Before(e.built) {
+		e = calEntry{cal: *rating.NewCalibrator(rating.DefaultCalPrior, rating.DefaultCalMemory), seq: -1, built: now}
+	}
+	cal := e.cal
+	last, err := foldCalibrator(ctx, tx, q, &cal, e.seq+1)
+	if err != nil {
+		return nil, err
+	}
+	s.cals.mu.Lock()
+	defer s.cals.mu.Unlock()
+	if s.cals.m == nil {
+		s.cals.m = map[int64]calEntry{}
+	}
+	if cur, ok := s.cals.m[q.ID]; !ok || cur.seq <= last {
+		s.cals.m[q.ID] = calEntry{cal: cal, seq: last, built: e.built}
+	}
+	out := cal
+	return &out, nil
 }
 
 // Calibrator returns the calibration state of a queue ("" is the default)

@@ -85,7 +85,7 @@ func (s *Service) CreateMatchTx(ctx context.Context, tx Tx, in NewMatch) (Match,
 		}
 	}
 	// The chance shown is calibrated on the queue's own log (issue 18).
-	cal, err := queueCalibrator(ctx, tx, q)
+	cal, err := s.calibrator(ctx, tx, q)
 	if err != nil {
 		return Match{}, err
 	}

@@ -104,7 +104,7 @@ func (s *Service) verifyLadder(ctx context.Context, g Guild, q Queue, season Sea
 		rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, Problem: err.Error()})
 		return nil
 	}
-	logged, err := logPredictions(ctx, s.store, models, k)
+	logged, err := logPredictions(ctx, s.store, models, k, 0)
 	if err != nil {
 		return err
 	}
