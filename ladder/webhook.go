@@ -2,10 +2,11 @@ package ladder
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -69,11 +70,13 @@ type eventEnvelope struct {
 // delivery is retried until it is acknowledged, so a crash between the
 // receiver's 2xx and our record of it sends the same ID again.
 func NewEvent(t EventType, guildID string, at time.Time, data any) (Event, error) {
-	raw := make([]byte, 16)
-	if _, err := rand.Read(raw); err != nil {
-		return Event{}, fmt.Errorf("ladder: event id: %w", err)
-	}
-	e := Event{ID: "evt_" + hex.EncodeToString(raw), Type: t, GuildID: guildID, At: at.UTC()}
+	// The ID only has to be unique, not secret (receivers deduplicate by
+	// it), so the runtime's per-thread ChaCha8 generator, seeded from the
+	// OS, serves without pulling crypto/rand into ladder.
+	var raw [16]byte
+	binary.BigEndian.PutUint64(raw[:8], rand.Uint64())
+	binary.BigEndian.PutUint64(raw[8:], rand.Uint64())
+	e := Event{ID: "evt_" + hex.EncodeToString(raw[:]), Type: t, GuildID: guildID, At: at.UTC()}
 	body, err := json.Marshal(eventEnvelope{ID: e.ID, Type: t, GuildID: guildID, At: e.At, Data: data})
 	if err != nil {
 		return Event{}, fmt.Errorf("ladder: event body: %w", err)
