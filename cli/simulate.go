@@ -24,6 +24,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	days := fs.Int("days", d.Days, "simulated days")
 	teamSize := fs.Int("team-size", d.TeamSize, fmt.Sprintf("players per team (1 to %d)", rating.MaxTeamSize))
 	model := fs.String("model", d.Model, "rating model: "+strings.Join(rating.ModelNames(), ", "))
+	params := fs.String("params", "", "model parameters k=v,k=v over the model's defaults, e.g. placement_games=10 (seed 002's calibration matches)")
 	seed := fs.Uint64("seed", d.Seed, "random seed; the same seed gives the same season")
 	qStart := fs.Float64("q-start", d.QStart, "minimum match quality while the anchor has just joined")
 	qFloor := fs.Float64("q-floor", d.QFloor, "minimum match quality after the last bucket; 0 matches immediately")
@@ -41,6 +42,14 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	// The queue the season plays on, checked by the rules /config applies.
 	q := ladder.NewQueue(sim.GuildID, "simulate", *teamSize)
 	q.Model, q.QStart, q.QFloor = *model, *qStart, *qFloor
+	p, err := rating.ParseParams(*params)
+	if err == nil {
+		_, err = rating.ResolveParams(*model, p)
+	}
+	if err != nil {
+		return usageError(e, fs, "--params: %v", err)
+	}
+	q.Params = p
 	if err := q.Validate(); err != nil {
 		return usageError(e, fs, "%s", sentence(e.name, err))
 	}
@@ -59,7 +68,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Seed: *seed,
+	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
 		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, Log: logger}
 	if bar := progress(e, cfg.Days, "simulating days"); bar != nil {
 		cfg.Progress = func(day, _ int) { _ = bar.Set(day) }
@@ -132,4 +141,18 @@ func printSimulation(w io.Writer, r *sim.Result) {
 	tw.Flush()
 	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; %s cancelled by a missed ready check; ratings verified: %v\n",
 		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), count(r.ReadyFailed, "match"), r.Verified)
+	printPlacement(w, r.Placement)
+}
+
+// printPlacement prints how far newcomers' levels were from their true
+// skill after 1, 2, 3… matches and the true-skill gap of the matches.
+func printPlacement(w io.Writer, pl sim.Placement) {
+	if len(pl.Error) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "placement: mean |level − true skill| (Elo points; line fitted on %s with 30+ games) after", count(pl.Settled, "player"))
+	for i, g := range sim.PlacementGames {
+		fmt.Fprintf(w, " %d: %.0f;", g, pl.Error[i])
+	}
+	fmt.Fprintf(w, " mean true |P−0.5| %.3f (with newcomers %.3f, without %.3f)\n", pl.TrueGap, pl.TrueGapWithNewcomers, pl.TrueGapEstablished)
 }

@@ -57,6 +57,8 @@ func TestSimulateCommandLeaderboardAndErrors(t *testing.T) {
 		{[]string{"simulate", "--team-size", "9"}, 2, "team size"},
 		{[]string{"simulate", "--q-floor", "0.9"}, 2, "q_floor"},
 		{[]string{"simulate", "extra"}, 2, "unexpected argument"},
+		{[]string{"simulate", "--params", "placement_games=2.5"}, 2, "whole number"},
+		{[]string{"simulate", "--params", "nope=1"}, 2, "no parameter \"nope\""},
 	}
 	for _, tc := range tests {
 		stdout.Reset()

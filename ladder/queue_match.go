@@ -126,7 +126,7 @@ func (s *Service) queueEntries(ctx context.Context, qt Tx, q Queue, ts []Ticket,
 	for _, r := range rs {
 		states[r.UserID] = r.State
 	}
-	tg, _ := model.(*rating.TeamGlicko)
+	tg, _ := rating.Unwrap(model).(*rating.TeamGlicko)
 	members := make([]matchmaking.Member, 0, len(users))
 	entries := make([]matchmaking.Entry, 0, len(ts))
 	for _, t := range ts {

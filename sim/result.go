@@ -24,6 +24,11 @@ type Prediction struct {
 	P        float64
 	PTrue    float64
 	Team1Won bool
+	// Newcomers counts the players who had played fewer than
+	// NewcomerGames rated matches when the match was played.
+	Newcomers int
+	// Settled counts the other players of the match.
+	Settled int
 }
 
 // Final is one player at the end of the season, with the hidden skill.
@@ -55,6 +60,9 @@ type Result struct {
 	ReadyFailed int `json:"ready_failed"`
 	// Verified reports that the stored ratings equal the replay of the log.
 	Verified bool `json:"verified"`
+	// Placement measures how fast newcomers reach their level and what
+	// their matches cost everyone else (seed 002's calibration matches).
+	Placement Placement `json:"placement"`
 
 	Waits       []float64    `json:"-"`
 	Qualities   []float64    `json:"-"`
@@ -124,6 +132,7 @@ func (s *season) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	r.Verified = len(rep.Diffs) == 0
+	r.Placement = measurePlacement(r)
 	return r, nil
 }
 

@@ -30,7 +30,10 @@ type Config struct {
 	Days     int
 	TeamSize int
 	Model    string
-	Seed     uint64
+	// Params are the queue's model parameters over the model's defaults,
+	// e.g. placement_games (seed 002's calibration matches).
+	Params map[string]float64
+	Seed   uint64
 	// QStart and QFloor are the queue's quality thresholds (docs/spec.md 3).
 	QStart, QFloor float64
 	// DSN is the database; "" makes a temporary SQLite file, removed after.
@@ -120,6 +123,7 @@ type player struct {
 	joinedAt   time.Time
 	gamesLeft  int
 	inMatch    bool
+	games      int // rated matches played
 	trajectory []Point
 }
 
@@ -184,7 +188,7 @@ func (s *season) setup(ctx context.Context) error {
 		return err
 	}
 	q := qs[0]
-	q.TeamSize, q.Model, q.Params = s.cfg.TeamSize, s.cfg.Model, nil
+	q.TeamSize, q.Model, q.Params = s.cfg.TeamSize, s.cfg.Model, s.cfg.Params
 	q.QStart, q.QFloor = s.cfg.QStart, s.cfg.QFloor
 	q.Name = fmt.Sprintf("%dv%d", q.TeamSize, q.TeamSize)
 	if s.queue, err = s.svc.UpdateQueue(ctx, ladder.System, q); err != nil {
@@ -442,7 +446,15 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 	if !r.Match.State.Rated() {
 		return errors.New("confirmed match is not rated")
 	}
-	s.res.Predictions = append(s.res.Predictions, Prediction{P: m.PTeam1, PTrue: pTrue, Team1Won: won})
+	newcomers := 0
+	for _, u := range m.Players() {
+		if s.byID[u].games < NewcomerGames {
+			newcomers++
+		}
+		s.byID[u].games++
+	}
+	s.res.Predictions = append(s.res.Predictions, Prediction{P: m.PTeam1, PTrue: pTrue, Team1Won: won, Newcomers: newcomers,
+		Settled: len(m.Players()) - newcomers})
 	now := s.clock.Now()
 	for _, c := range r.Changes {
 		p := s.byID[c.UserID]
