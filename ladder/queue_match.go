@@ -42,7 +42,11 @@ func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, 
 		for _, t := range ts {
 			byID[t.ID] = t
 		}
-		for _, p := range matchmaking.FormMatches(entries, q.Matchmaking(), now) {
+		proposals, err := s.formMatches(ctx, qt, q, entries, now)
+		if err != nil {
+			return err
+		}
+		for _, p := range proposals {
 			if err := qt.DeleteTickets(ctx, p.EntryIDs); err != nil {
 				return err
 			}
