@@ -32,6 +32,11 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	active := fs.Float64("active", d.ActiveProb, "chance that a player plays on a given day")
 	games := fs.Float64("games", d.GamesPerSession, "mean matches per evening session")
 	noShow := fs.Float64("no-show", d.NoShow, "chance that a player misses a formed match's ready check (0 to below 1)")
+	parties := fs.Float64("parties", d.Parties, "share of players who queue as premade pairs (0 to 1; teams of 2 or more)")
+	synergy := fs.Float64("party-synergy", 100, "with --parties, how much stronger (Elo points per player) a pair plays on one team")
+	partyMax := fs.Float64("party-max-weight", 0, "the queue's party rating: weight of a party's best player (0-10; 0 and 0 off)")
+	partyMed := fs.Float64("party-median-weight", 0, "the queue's party rating: weight of its median player (0-10)")
+	ordDev := fs.Float64("ordinal-deviations", 3, "the queue's party rating: RDs taken off (0-10)")
 	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
@@ -50,6 +55,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 		return usageError(e, fs, "--params: %v", err)
 	}
 	q.Params = p
+	q.PartyMaxWeight, q.PartyMedianWeight, q.OrdinalDeviations = *partyMax, *partyMed, *ordDev
 	if err := q.Validate(); err != nil {
 		return usageError(e, fs, "%s", sentence(e.name, err))
 	}
@@ -69,7 +75,8 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
-		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, Log: logger}
+		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, Log: logger,
+		Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev}
 	if bar := progress(e, cfg.Days, "simulating days"); bar != nil {
 		cfg.Progress = func(day, _ int) { _ = bar.Set(day) }
 		defer bar.Finish()
@@ -142,6 +149,10 @@ func printSimulation(w io.Writer, r *sim.Result) {
 	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; %s cancelled by a missed ready check; ratings verified: %v\n",
 		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), count(r.ReadyFailed, "match"), r.Verified)
 	printPlacement(w, r.Placement)
+	if ps := r.Parties; ps.Pairs > 0 {
+		fmt.Fprintf(w, "parties: %s; %s with more pairs on one team: that team won %.3f, the model predicted %.3f, true skill %.3f; true |P−0.5| %.3f (other matches %.3f)\n",
+			count(ps.Pairs, "premade pair"), count(ps.Matches, "match"), ps.WinShare, ps.Predicted, ps.True, ps.TrueGap, ps.TrueGapOthers)
+	}
 }
 
 // printPlacement prints how far newcomers' levels were from their true

@@ -29,6 +29,8 @@ type Prediction struct {
 	Newcomers int
 	// Settled counts the other players of the match.
 	Settled int
+	// Parties counts the premade pairs on each team.
+	Parties [2]int
 }
 
 // Final is one player at the end of the season, with the hidden skill.
@@ -63,6 +65,8 @@ type Result struct {
 	// Placement measures how fast newcomers reach their level and what
 	// their matches cost everyone else (seed 002's calibration matches).
 	Placement Placement `json:"placement"`
+	// Parties measures the matches with premade pairs (Config.Parties).
+	Parties PartyStats `json:"parties"`
 
 	Waits       []float64    `json:"-"`
 	Qualities   []float64    `json:"-"`
@@ -133,6 +137,7 @@ func (s *season) finish(ctx context.Context) (*Result, error) {
 	}
 	r.Verified = len(rep.Diffs) == 0
 	r.Placement = measurePlacement(r)
+	r.Parties = measureParties(r)
 	return r, nil
 }
 
