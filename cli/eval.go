@@ -28,6 +28,20 @@ type evalReport struct {
 	Skipped []skippedRow `json:"skipped,omitempty"`
 	// AutoTune describes the learning of --auto-tune.
 	AutoTune *autoTuneReport `json:"auto_tune,omitempty"`
+	// Newcomers splits the score by --newcomers.
+	Newcomers *newcomerReport `json:"newcomers,omitempty"`
+}
+
+// newcomerReport is the --newcomers split of the scored matches: those with
+// a player who had played fewer than Games matches before, and the others.
+type newcomerReport struct {
+	Games         int     `json:"games"`
+	Matches       int     `json:"matches"`
+	LogLoss       float64 `json:"log_loss"`
+	Brier         float64 `json:"brier"`
+	Others        int     `json:"others"`
+	OthersLogLoss float64 `json:"others_log_loss"`
+	OthersBrier   float64 `json:"others_brier"`
 }
 
 // autoTuneReport is what --auto-tune learnt: the constants in force at the
@@ -62,12 +76,16 @@ func runEval(ctx context.Context, e invocation, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	autoTune := fs.Bool("auto-tune", false, "predict as a queue left to learn by itself: re-fit the model's constants on the warm-up so far, adopt them only when they win by two paired SE, and calibrate every prediction online (docs/ratings.md)")
 	retune := fs.Int("retune-every", 0, "with --auto-tune, matches between tuning rounds; 0 is a tenth of the warm-up, at least 1000")
+	newcomers := fs.Int("newcomers", 0, "also score separately the matches with a player who had played fewer than N matches before (placement), and the others; 0 is off")
 	skipInvalid := skipInvalidFlag(fs)
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
 	if *data == "" {
 		return usageError(e, fs, "--data is required")
+	}
+	if *newcomers < 0 {
+		return usageError(e, fs, "--newcomers must be a number of matches ≥ 0, got %d", *newcomers)
 	}
 	if !(*warmup >= 0 && *warmup < 1) {
 		return usageError(e, fs, "--warmup must be in [0, 1), got %g", *warmup)
@@ -123,6 +141,11 @@ func runEval(ctx context.Context, e invocation, args []string) error {
 	rep := evalReport{Model: *model, Params: resolved, Matches: res.Matches, Scored: res.Scored,
 		LogLoss: res.LogLoss, Brier: res.Brier, Accuracy: res.Accuracy, ECE: res.ECE,
 		Skipped: skippedJSON(skipped), AutoTune: auto}
+	if *newcomers > 0 {
+		nw, est := d.ScoreSplit(preds, d.Newcomers(*newcomers, d.Len()), start, d.Len())
+		rep.Newcomers = &newcomerReport{Games: *newcomers, Matches: nw.Scored, LogLoss: nw.LogLoss, Brier: nw.Brier,
+			Others: est.Scored, OthersLogLoss: est.LogLoss, OthersBrier: est.Brier}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		return enc.Encode(rep)
@@ -221,6 +244,17 @@ func evalPrint(w io.Writer, rep evalReport, start int, res rating.EvalResult) {
 	fmt.Fprintf(tw, "brier\t%.4f\n", rep.Brier)
 	fmt.Fprintf(tw, "accuracy\t%.4f\n", rep.Accuracy)
 	fmt.Fprintf(tw, "ece\t%.4f\n", rep.ECE)
+	if n := rep.Newcomers; n != nil {
+		split := func(label string, count int, ll, brier float64) {
+			if count == 0 {
+				fmt.Fprintf(tw, "%s\tno scored matches\n", label)
+				return
+			}
+			fmt.Fprintf(tw, "%s\t%d matches: log loss %.4f, brier %.4f\n", label, count, ll, brier)
+		}
+		split(fmt.Sprintf("with a newcomer (< %d before)", n.Games), n.Matches, n.LogLoss, n.Brier)
+		split("without a newcomer", n.Others, n.OthersLogLoss, n.OthersBrier)
+	}
 	if a := rep.AutoTune; a != nil {
 		fmt.Fprintf(tw, "auto-tuned params\t%s\n", evalFormatParams(a.Params))
 		sign, b := "+", a.CalibrationB

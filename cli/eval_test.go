@@ -193,3 +193,49 @@ func TestEvalIsTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalNewcomers checks --newcomers against the split computed here:
+// every scored match counted once, on the side its players' history puts it.
+func TestEvalNewcomers(t *testing.T) {
+	code, out, errOut := runCmd(t, "eval", "--data", smallCSV, "--warmup", "0.05", "--newcomers", "10", "--json")
+	if code != 0 {
+		t.Fatalf("Got(exit) = %d, want 0 (stderr %q)", code, errOut)
+	}
+	var rep evalReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	n := rep.Newcomers
+	if n == nil || n.Games != 10 || n.Matches+n.Others != rep.Scored || n.Matches == 0 || n.Others == 0 {
+		t.Fatalf("Got(newcomers) = %+v of %d scored, want both parts, summing to the scored", n, rep.Scored)
+	}
+	f, err := os.Open(smallCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := rating.ReadMatchCSV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := map[string]int{}
+	want := 0
+	for i, r := range recs {
+		isNew := false
+		for _, p := range append(append([]string(nil), r.Team1...), r.Team2...) {
+			if played[p] < 10 {
+				isNew = true
+			}
+			played[p]++
+		}
+		if isNew && i >= rating.WarmupStart(len(recs), 0.05) {
+			want++
+		}
+	}
+	if n.Matches != want {
+		t.Errorf("Got(matches with a newcomer) = %d, want %d", n.Matches, want)
+	}
+	if code, _, errOut := runCmd(t, "eval", "--data", smallCSV, "--newcomers", "-1"); code != 2 || !strings.Contains(errOut, "--newcomers") {
+		t.Errorf("Got(eval --newcomers -1) = %d, %q, want 2 and a usage error", code, errOut)
+	}
+}

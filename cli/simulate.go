@@ -24,6 +24,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	days := fs.Int("days", d.Days, "simulated days")
 	teamSize := fs.Int("team-size", d.TeamSize, fmt.Sprintf("players per team (1 to %d)", rating.MaxTeamSize))
 	model := fs.String("model", d.Model, "rating model: "+strings.Join(rating.ModelNames(), ", "))
+	params := fs.String("params", "", "model parameters k=v,k=v over the model's defaults, e.g. placement_games=10 (seed 002's calibration matches)")
 	seed := fs.Uint64("seed", d.Seed, "random seed; the same seed gives the same season")
 	qStart := fs.Float64("q-start", d.QStart, "minimum match quality while the anchor has just joined")
 	qFloor := fs.Float64("q-floor", d.QFloor, "minimum match quality after the last bucket; 0 matches immediately")
@@ -31,6 +32,11 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	active := fs.Float64("active", d.ActiveProb, "chance that a player plays on a given day")
 	games := fs.Float64("games", d.GamesPerSession, "mean matches per evening session")
 	noShow := fs.Float64("no-show", d.NoShow, "chance that a player misses a formed match's ready check (0 to below 1)")
+	parties := fs.Float64("parties", d.Parties, "share of players who queue as premade pairs (0 to 1; teams of 2 or more)")
+	synergy := fs.Float64("party-synergy", 100, "with --parties, how much stronger (Elo points per player) a pair plays on one team")
+	partyMax := fs.Float64("party-max-weight", 0, "the queue's party rating: weight of a party's best player (0-10; 0 and 0 off)")
+	partyMed := fs.Float64("party-median-weight", 0, "the queue's party rating: weight of its median player (0-10)")
+	ordDev := fs.Float64("ordinal-deviations", 3, "the queue's party rating: RDs taken off (0-10)")
 	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
@@ -41,6 +47,15 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	// The queue the season plays on, checked by the rules /config applies.
 	q := ladder.NewQueue(sim.GuildID, "simulate", *teamSize)
 	q.Model, q.QStart, q.QFloor = *model, *qStart, *qFloor
+	p, err := rating.ParseParams(*params)
+	if err == nil {
+		_, err = rating.ResolveParams(*model, p)
+	}
+	if err != nil {
+		return usageError(e, fs, "--params: %v", err)
+	}
+	q.Params = p
+	q.PartyMaxWeight, q.PartyMedianWeight, q.OrdinalDeviations = *partyMax, *partyMed, *ordDev
 	if err := q.Validate(); err != nil {
 		return usageError(e, fs, "%s", sentence(e.name, err))
 	}
@@ -59,8 +74,9 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Seed: *seed,
-		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, Log: logger}
+	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
+		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, Log: logger,
+		Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev}
 	if bar := progress(e, cfg.Days, "simulating days"); bar != nil {
 		cfg.Progress = func(day, _ int) { _ = bar.Set(day) }
 		defer bar.Finish()
@@ -132,4 +148,22 @@ func printSimulation(w io.Writer, r *sim.Result) {
 	tw.Flush()
 	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; %s cancelled by a missed ready check; ratings verified: %v\n",
 		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), count(r.ReadyFailed, "match"), r.Verified)
+	printPlacement(w, r.Placement)
+	if ps := r.Parties; ps.Pairs > 0 {
+		fmt.Fprintf(w, "parties: %s; %s with more pairs on one team: that team won %.3f, the model predicted %.3f, true skill %.3f; true |P−0.5| %.3f (other matches %.3f)\n",
+			count(ps.Pairs, "premade pair"), count(ps.Matches, "match"), ps.WinShare, ps.Predicted, ps.True, ps.TrueGap, ps.TrueGapOthers)
+	}
+}
+
+// printPlacement prints how far newcomers' levels were from their true
+// skill after 1, 2, 3… matches and the true-skill gap of the matches.
+func printPlacement(w io.Writer, pl sim.Placement) {
+	if len(pl.Error) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "placement: mean |level − true skill| (Elo points; line fitted on %s with 30+ games) after", count(pl.Settled, "player"))
+	for i, g := range sim.PlacementGames {
+		fmt.Fprintf(w, " %d: %.0f;", g, pl.Error[i])
+	}
+	fmt.Fprintf(w, " mean true |P−0.5| %.3f (with newcomers %.3f, without %.3f)\n", pl.TrueGap, pl.TrueGapWithNewcomers, pl.TrueGapEstablished)
 }

@@ -57,6 +57,10 @@ func TestSimulateCommandLeaderboardAndErrors(t *testing.T) {
 		{[]string{"simulate", "--team-size", "9"}, 2, "team size"},
 		{[]string{"simulate", "--q-floor", "0.9"}, 2, "q_floor"},
 		{[]string{"simulate", "extra"}, 2, "unexpected argument"},
+		{[]string{"simulate", "--params", "placement_games=2.5"}, 2, "whole number"},
+		{[]string{"simulate", "--params", "nope=1"}, 2, "no parameter \"nope\""},
+		{[]string{"simulate", "--parties", "2"}, 1, "party share must be from 0 to 1"},
+		{[]string{"simulate", "--party-max-weight", "11"}, 2, "party weights"},
 	}
 	for _, tc := range tests {
 		stdout.Reset()

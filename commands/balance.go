@@ -19,15 +19,16 @@ const balanceSlots = 16
 func (h *handlers) balanceCommand() Command {
 	opts := make([]Option, 0, balanceSlots+2)
 	for i := 1; i <= balanceSlots; i++ {
-		opts = append(opts, opt(OptUser, fmt.Sprintf("p%d", i), fmt.Sprintf("player %d", i), i <= 2))
+		opts = append(opts, opt(OptUser, fmt.Sprintf("p%d", i), fmt.Sprintf("player %d", i), false))
 	}
 	one, eight := 1.0, float64(rating.MaxTeamSize)
 	opts = append(opts,
 		Option{Type: OptInteger, Name: "team_size", Description: "players per team (default: half the lobby)", Min: &one, Max: &eight},
-		queueOpt())
+		queueOpt(), matchOpt(false),
+		opt(OptBool, "apply", "with match: write the new teams (moderators; default: preview)", false))
 	return Command{
 		Name:         "balance",
-		Description:  "Split the players present into two fair teams by rating",
+		Description:  "Split the players present into two fair teams by rating, or rebalance an open match",
 		Options:      opts,
 		Handle:       h.balance,
 		Autocomplete: h.autocomplete,
@@ -38,6 +39,9 @@ func (h *handlers) balance(ctx context.Context, req Request) (Reply, error) {
 	if _, err := h.ensure(ctx, req); err != nil {
 		return Reply{}, err
 	}
+	if req.Has("match") {
+		return h.balanceMatch(ctx, req)
+	}
 	var players []string
 	for i := 1; i <= balanceSlots; i++ {
 		if u, ok := req.String(fmt.Sprintf("p%d", i)); ok {
@@ -46,6 +50,12 @@ func (h *handlers) balance(ctx context.Context, req Request) (Reply, error) {
 			}
 			players = append(players, u)
 		}
+	}
+	if len(players) < 2 {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give at least two players (p1, p2, …), or a match to rebalance")
+	}
+	if req.Has("apply") {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "apply goes with match: it writes the new teams of an open match")
 	}
 	queue, _ := req.String("queue")
 	size, _ := req.Int("team_size")

@@ -17,7 +17,7 @@ func (h *handlers) configCommand() Command {
 		models = append(models, Choice{Name: m, Value: m})
 	}
 	one, eight, zeroF, oneF := 1.0, float64(rating.MaxTeamSize), 0.0, 1.0
-	tenF := 10.0
+	tenF, thousandF := 10.0, 1000.0
 	hundred, days, week, day := 100.0, 3650.0, 7*24*60.0, 24*60.0
 	modelOpt := Option{Type: OptString, Name: "model", Description: "rating model", Choices: models}
 	teamOpt := func(required bool) Option {
@@ -43,7 +43,8 @@ func (h *handlers) configCommand() Command {
 					Option{Type: OptNumber, Name: "party_max_weight", Description: "party rating: weight of its best player (0-10; 0 and 0 off)", Min: &zeroF, Max: &tenF},
 					Option{Type: OptNumber, Name: "party_median_weight", Description: "party rating: weight of its median player (0-10)", Min: &zeroF, Max: &tenF},
 					Option{Type: OptNumber, Name: "ordinal_deviations", Description: "party rating: RDs taken off (0-10)", Min: &zeroF, Max: &tenF},
-					opt(OptBool, "self_tune", "learn the model's constants from this queue's log at each season end", false)}, lobbyOptions()...)...)),
+					opt(OptBool, "self_tune", "learn the model's constants from this queue's log at each season end", false),
+					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...)),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
@@ -187,6 +188,7 @@ func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) 
 		q.SelfTune = on
 	}
 	setPartyRating(req, &q)
+	setBehaviourPairing(req, &q)
 	q, err = h.Service.UpdateQueue(ctx, actor(req), q)
 	if err != nil {
 		return Reply{}, err
@@ -213,6 +215,7 @@ func queueLine(q ladder.Queue) string {
 		s += " · self-tuning"
 	}
 	s += partyRatingText(q)
+	s += behaviourPairingText(q)
 	return s
 }
 

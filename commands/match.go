@@ -15,6 +15,7 @@ func (h *handlers) matchCommand() Command {
 		Options: []Option{
 			sub("show", "Teams, win probability and stakes of a match (default: your latest)", matchOpt(false)),
 			sub("cancel", "Vote to cancel your open match; a majority of its players cancels it", matchOpt(false)),
+			flagSub(),
 		},
 		Handle: h.match,
 	}
@@ -27,6 +28,9 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 	id, ok := req.Int("match")
 	if req.Command == "match cancel" {
 		return h.doCancelVote(ctx, req, id)
+	}
+	if req.Command == "match flag" {
+		return h.doFlag(ctx, req)
 	}
 	if !ok {
 		ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, UserID: req.UserID, Limit: 1})

@@ -47,6 +47,13 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 	if sd, err := h.Service.ShowdownName(ctx, req.GuildID, user); err == nil && len(r.Embeds) > 0 {
 		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "Showdown", Value: sd, Inline: true})
 	}
+	b, err := h.Service.Behaviour(ctx, req.GuildID, user)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(r.Embeds) > 0 {
+		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "Behaviour", Value: behaviourText(b), Inline: true})
+	}
 	return r, nil
 }
 

@@ -124,6 +124,10 @@ type Queue struct {
 	// 003's party rating (matchmaking.Settings.PartyRating); both weights
 	// 0, the default, keep the members' mean rating.
 	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
+	// BehaviourPairing, when above 0, is the number of queued players from
+	// which players of low behaviour score are matched only with each
+	// other (seed 002; issue 19); 0, the default, is off.
+	BehaviourPairing int
 	// Disabled queues accept no new entries.
 	Disabled bool
 	// SelfTune lets the season-close job adopt constants fitted on the
@@ -163,6 +167,8 @@ func (q Queue) Validate() error {
 		return Errorf(CodeInvalid, "party weights must be from 0 to 10, not %g and %g", q.PartyMaxWeight, q.PartyMedianWeight)
 	case !(q.OrdinalDeviations >= 0 && q.OrdinalDeviations <= 10):
 		return Errorf(CodeInvalid, "ordinal_deviations must be from 0 to 10, not %g", q.OrdinalDeviations)
+	case q.BehaviourPairing != 0 && (q.BehaviourPairing < 4*q.TeamSize || q.BehaviourPairing > 1000):
+		return Errorf(CodeInvalid, "behaviour_pairing must be 0 (off) or from %d (two matches) to 1000 queued players, not %d", 4*q.TeamSize, q.BehaviourPairing)
 	}
 	_, err := rating.NewModel(q.Model, q.Params)
 	return err

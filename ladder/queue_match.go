@@ -42,7 +42,11 @@ func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, 
 		for _, t := range ts {
 			byID[t.ID] = t
 		}
-		for _, p := range matchmaking.FormMatches(entries, q.Matchmaking(), now) {
+		proposals, err := s.formMatches(ctx, qt, q, entries, now)
+		if err != nil {
+			return err
+		}
+		for _, p := range proposals {
 			if err := qt.DeleteTickets(ctx, p.EntryIDs); err != nil {
 				return err
 			}
@@ -126,7 +130,7 @@ func (s *Service) queueEntries(ctx context.Context, qt Tx, q Queue, ts []Ticket,
 	for _, r := range rs {
 		states[r.UserID] = r.State
 	}
-	tg, _ := model.(*rating.TeamGlicko)
+	tg, _ := rating.Unwrap(model).(*rating.TeamGlicko)
 	members := make([]matchmaking.Member, 0, len(users))
 	entries := make([]matchmaking.Entry, 0, len(ts))
 	for _, t := range ts {

@@ -41,6 +41,8 @@ type Tx interface {
 	NoShowStore
 	ConstantsStore
 	ShowdownStore
+	BehaviourStore
+	TeamStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

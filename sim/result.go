@@ -24,6 +24,13 @@ type Prediction struct {
 	P        float64
 	PTrue    float64
 	Team1Won bool
+	// Newcomers counts the players who had played fewer than
+	// NewcomerGames rated matches when the match was played.
+	Newcomers int
+	// Settled counts the other players of the match.
+	Settled int
+	// Parties counts the premade pairs on each team.
+	Parties [2]int
 }
 
 // Final is one player at the end of the season, with the hidden skill.
@@ -55,6 +62,11 @@ type Result struct {
 	ReadyFailed int `json:"ready_failed"`
 	// Verified reports that the stored ratings equal the replay of the log.
 	Verified bool `json:"verified"`
+	// Placement measures how fast newcomers reach their level and what
+	// their matches cost everyone else (seed 002's calibration matches).
+	Placement Placement `json:"placement"`
+	// Parties measures the matches with premade pairs (Config.Parties).
+	Parties PartyStats `json:"parties"`
 
 	Waits       []float64    `json:"-"`
 	Qualities   []float64    `json:"-"`
@@ -124,6 +136,8 @@ func (s *season) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	r.Verified = len(rep.Diffs) == 0
+	r.Placement = measurePlacement(r)
+	r.Parties = measureParties(r)
 	return r, nil
 }
 

@@ -30,7 +30,10 @@ type Config struct {
 	Days     int
 	TeamSize int
 	Model    string
-	Seed     uint64
+	// Params are the queue's model parameters over the model's defaults,
+	// e.g. placement_games (seed 002's calibration matches).
+	Params map[string]float64
+	Seed   uint64
 	// QStart and QFloor are the queue's quality thresholds (docs/spec.md 3).
 	QStart, QFloor float64
 	// DSN is the database; "" makes a temporary SQLite file, removed after.
@@ -47,6 +50,15 @@ type Config struct {
 	// players wait on at the front of the queue, the missing one is
 	// penalised and leaves for the evening.
 	NoShow float64
+	// Parties is the share of players who queue as premade pairs (issue
+	// 19, seed 003: "friends queuing together have a greater skill than a
+	// simple sum of their solo skills"); each pair plays PartySynergy Elo
+	// points stronger, per player, when on one team. 0 is everyone solo.
+	Parties      float64
+	PartySynergy float64
+	// PartyMaxWeight, PartyMedianWeight and OrdinalDeviations are the
+	// queue's party rating (seed 003's musigma); both weights 0 is off.
+	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
 	// Progress, when set, is called after each simulated day.
 	Progress func(day, days int)
 	// Log receives the storage's log; nil discards it.
@@ -87,6 +99,12 @@ func (c *Config) fill() error {
 		c.GamesPerSession = d.GamesPerSession
 	}
 	switch {
+	case !(c.Parties >= 0 && c.Parties <= 1):
+		return fmt.Errorf("sim: party share must be from 0 to 1, not %v", c.Parties)
+	case c.Parties > 0 && c.TeamSize < 2:
+		return fmt.Errorf("sim: parties need teams of 2 or more, not %d", c.TeamSize)
+	case !(math.Abs(c.PartySynergy) <= 1000):
+		return fmt.Errorf("sim: party synergy must be from -1000 to 1000 Elo points, not %v", c.PartySynergy)
 	case !(c.NoShow >= 0 && c.NoShow < 1):
 		return fmt.Errorf("sim: no-show probability must be from 0 to below 1, not %v", c.NoShow)
 	case c.Players < 2*c.TeamSize || c.Players > 100000:
@@ -120,7 +138,12 @@ type player struct {
 	joinedAt   time.Time
 	gamesLeft  int
 	inMatch    bool
+	games      int // rated matches played
 	trajectory []Point
+	// partner is the other player of a premade pair; the leader queues
+	// both (an invitation the partner accepts).
+	partner *player
+	leader  bool
 }
 
 // Run simulates a season and returns its measurements.
@@ -184,8 +207,12 @@ func (s *season) setup(ctx context.Context) error {
 		return err
 	}
 	q := qs[0]
-	q.TeamSize, q.Model, q.Params = s.cfg.TeamSize, s.cfg.Model, nil
+	q.TeamSize, q.Model, q.Params = s.cfg.TeamSize, s.cfg.Model, s.cfg.Params
 	q.QStart, q.QFloor = s.cfg.QStart, s.cfg.QFloor
+	q.PartyMaxWeight, q.PartyMedianWeight = s.cfg.PartyMaxWeight, s.cfg.PartyMedianWeight
+	if s.cfg.OrdinalDeviations != 0 {
+		q.OrdinalDeviations = s.cfg.OrdinalDeviations
+	}
 	q.Name = fmt.Sprintf("%dv%d", q.TeamSize, q.TeamSize)
 	if s.queue, err = s.svc.UpdateQueue(ctx, ladder.System, q); err != nil {
 		return err
@@ -197,6 +224,7 @@ func (s *season) setup(ctx context.Context) error {
 		s.players = append(s.players, p)
 		s.byID[p.id] = p
 	}
+	s.pair()
 	for day := range s.cfg.Days {
 		s.push(event{at: s.start.Add(time.Duration(day) * 24 * time.Hour), kind: evDay, day: day})
 	}
@@ -295,13 +323,22 @@ func (s *season) planDay(e event) {
 		s.cfg.Progress(e.day, s.cfg.Days)
 	}
 	for _, p := range s.players {
+		if p.partner != nil && !p.leader {
+			continue // the leader plans the pair's evening
+		}
 		if p.arrival > e.day || p.gamesLeft > 0 || s.rng.Float64() >= s.cfg.ActiveProb {
+			continue
+		}
+		if p.partner != nil && (p.partner.gamesLeft > 0 || p.partner.queued || p.partner.inMatch) {
 			continue
 		}
 		// geometric number of games with the configured mean
 		p.gamesLeft = 1
 		for s.rng.Float64() < 1-1/s.cfg.GamesPerSession {
 			p.gamesLeft++
+		}
+		if p.partner != nil {
+			p.partner.gamesLeft = p.gamesLeft
 		}
 		at := e.at.Add(19*time.Hour + time.Duration(s.rng.Float64()*40*float64(time.Minute)))
 		s.push(event{at: at, kind: evJoin, player: p})
@@ -312,11 +349,24 @@ func (s *season) join(ctx context.Context, p *player) error {
 	if p.queued || p.inMatch {
 		return nil
 	}
+	if p.partner != nil {
+		return s.joinParty(ctx, p)
+	}
 	res, err := s.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guildID, UserID: p.id, Name: p.name, ChannelID: "300000000000000000"})
 	if err != nil {
 		return fmt.Errorf("join %s: %w", p.name, err)
 	}
-	p.queued, p.ticket, p.joinedAt = true, res.Ticket.ID, res.Ticket.JoinedAt
+	return s.queued(ctx, res, p)
+}
+
+// queued marks the players of a join's ticket as queued, books the events
+// of its wait (widening q_min, expiry) on the first, and books the matches
+// the pass after the join formed.
+func (s *season) queued(ctx context.Context, res ladder.JoinResult, ps ...*player) error {
+	for _, m := range ps {
+		m.queued, m.ticket, m.joinedAt = true, res.Ticket.ID, res.Ticket.JoinedAt
+	}
+	p := ps[0]
 	st := s.queue.Matchmaking()
 	for j := 1; j < st.Buckets; j++ {
 		s.push(event{at: p.joinedAt.Add(st.Bucket * time.Duration(j*j)), kind: evWiden, player: p, ticket: p.ticket})
@@ -423,7 +473,7 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 	var sk [2]float64
 	for t := range 2 {
 		for _, u := range m.Teams[t] {
-			sk[t] += s.byID[u].skill / float64(len(m.Teams[t]))
+			sk[t] += s.playing(u, m.Teams[t]) / float64(len(m.Teams[t]))
 		}
 	}
 	pTrue := 1 / (1 + math.Pow(10, -(sk[0]-sk[1])/400))
@@ -442,7 +492,15 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 	if !r.Match.State.Rated() {
 		return errors.New("confirmed match is not rated")
 	}
-	s.res.Predictions = append(s.res.Predictions, Prediction{P: m.PTeam1, PTrue: pTrue, Team1Won: won})
+	newcomers := 0
+	for _, u := range m.Players() {
+		if s.byID[u].games < NewcomerGames {
+			newcomers++
+		}
+		s.byID[u].games++
+	}
+	s.res.Predictions = append(s.res.Predictions, Prediction{P: m.PTeam1, PTrue: pTrue, Team1Won: won, Newcomers: newcomers,
+		Settled: len(m.Players()) - newcomers, Parties: [2]int{s.pairsIn(m.Teams[0]), s.pairsIn(m.Teams[1])}})
 	now := s.clock.Now()
 	for _, c := range r.Changes {
 		p := s.byID[c.UserID]
@@ -451,7 +509,7 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 	for _, u := range m.Players() {
 		p := s.byID[u]
 		p.inMatch = false
-		if p.gamesLeft--; p.gamesLeft > 0 {
+		if p.gamesLeft--; p.gamesLeft > 0 && (p.partner == nil || p.leader) {
 			s.push(event{at: now.Add(5*time.Second + time.Duration(s.rng.Float64()*25*float64(time.Second))), kind: evJoin, player: p})
 		}
 	}

@@ -50,6 +50,8 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		"team too large":  {TeamSize: 9},
 		"unknown model":   {Model: "chess"},
 		"no-show of 1":    {NoShow: 1},
+		"party share 2":   {Parties: 2},
+		"parties in 1v1":  {Parties: 0.5, TeamSize: 1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := Run(context.Background(), cfg); err == nil {

@@ -112,9 +112,11 @@ type queueRow struct {
 	PartyMaxWeight    float64
 	PartyMedianWeight float64
 	OrdinalDeviations float64
-	Disabled          bool
-	SelfTune          bool `gorm:"column:self_tune"`
-	CreatedAt         time.Time
+	// Behaviour pairing (migration 00080).
+	BehaviourPairing int
+	Disabled         bool
+	SelfTune         bool `gorm:"column:self_tune"`
+	CreatedAt        time.Time
 }
 
 func (queueRow) TableName() string { return "queues" }
@@ -129,7 +131,7 @@ func toQueueRow(q ladder.Queue) queueRow {
 		ID: q.ID, GuildID: q.GuildID, Name: q.Name, TeamSize: q.TeamSize, Model: q.Model, Params: params, ChannelID: q.ChannelID,
 		QStart: q.QStart, QFloor: q.QFloor, Buckets: q.Buckets, BucketMs: q.Bucket.Milliseconds(), Boost: q.Boost, RDMax: q.RDMax,
 		PartyMaxWeight: q.PartyMaxWeight, PartyMedianWeight: q.PartyMedianWeight, OrdinalDeviations: q.OrdinalDeviations,
-		Disabled: q.Disabled, SelfTune: q.SelfTune, CreatedAt: q.CreatedAt.UTC(),
+		BehaviourPairing: q.BehaviourPairing, Disabled: q.Disabled, SelfTune: q.SelfTune, CreatedAt: q.CreatedAt.UTC(),
 	}
 }
 
@@ -138,7 +140,8 @@ func (r queueRow) queue() (ladder.Queue, error) {
 		ID: r.ID, GuildID: r.GuildID, Name: r.Name, TeamSize: r.TeamSize, Model: r.Model, ChannelID: r.ChannelID,
 		QStart: r.QStart, QFloor: r.QFloor, Buckets: r.Buckets, Bucket: time.Duration(r.BucketMs) * time.Millisecond,
 		Boost: r.Boost, RDMax: r.RDMax, Disabled: r.Disabled, SelfTune: r.SelfTune,
-		PartyMaxWeight: r.PartyMaxWeight, PartyMedianWeight: r.PartyMedianWeight, OrdinalDeviations: r.OrdinalDeviations, CreatedAt: r.CreatedAt.UTC(),
+		PartyMaxWeight: r.PartyMaxWeight, PartyMedianWeight: r.PartyMedianWeight, OrdinalDeviations: r.OrdinalDeviations,
+		BehaviourPairing: r.BehaviourPairing, CreatedAt: r.CreatedAt.UTC(),
 	}
 	if r.Params != "" && r.Params != "{}" {
 		if err := json.Unmarshal([]byte(r.Params), &q.Params); err != nil {

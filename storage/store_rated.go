@@ -16,7 +16,7 @@ import (
 const ladderColumns = `g.id, g.moderator_role_id, g.announce_channel_id, g.log_channel_id, g.placement_games, g.stale_days,
  g.season_schedule, g.season_carry, g.confirm_window_s, g.queue_timeout_s, g.divisions, g.weekly_top, g.created_at,
  q.id, q.guild_id, q.name, q.team_size, q.model, q.params, q.channel_id, q.q_start, q.q_floor, q.buckets, q.bucket_ms,
- q.boost, q.rd_max, q.party_max_weight, q.party_median_weight, q.ordinal_deviations, q.disabled, q.self_tune, q.created_at, s.id, s.guild_id, s.number, s.started_at, s.ended_at`
+ q.boost, q.rd_max, q.party_max_weight, q.party_median_weight, q.ordinal_deviations, q.behaviour_pairing, q.disabled, q.self_tune, q.created_at, s.id, s.guild_id, s.number, s.started_at, s.ended_at`
 
 const ladderFrom = `
 FROM guilds g
@@ -102,7 +102,7 @@ func (l *ladderRow) ptrs() []any {
 	return []any{&g.ID, &g.ModeratorRoleID, &g.AnnounceChannelID, &g.LogChannelID, &g.PlacementGames, &g.StaleDays,
 		&g.SeasonSchedule, &g.SeasonCarry, &g.ConfirmWindowS, &g.QueueTimeoutS, &g.Divisions, &g.WeeklyTop, &g.CreatedAt,
 		&q.ID, &q.GuildID, &q.Name, &q.TeamSize, &q.Model, &q.Params, &q.ChannelID, &q.QStart, &q.QFloor, &q.Buckets, &q.BucketMs,
-		&q.Boost, &q.RDMax, &q.PartyMaxWeight, &q.PartyMedianWeight, &q.OrdinalDeviations, &q.Disabled, &q.SelfTune, &q.CreatedAt, &s.ID, &s.GuildID, &s.Number, &s.StartedAt, &s.EndedAt}
+		&q.Boost, &q.RDMax, &q.PartyMaxWeight, &q.PartyMedianWeight, &q.OrdinalDeviations, &q.BehaviourPairing, &q.Disabled, &q.SelfTune, &q.CreatedAt, &s.ID, &s.GuildID, &s.Number, &s.StartedAt, &s.EndedAt}
 }
 
 func (l *ladderRow) ladder() (ladder.Ladder, error) {

@@ -204,6 +204,9 @@ func ResolveParams(name string, params map[string]float64) (map[string]float64, 
 			return nil, err
 		}
 	}
+	if g := v["placement_games"]; g != math.Trunc(g) {
+		return nil, invalidf("parameter placement_games=%g of model %s must be a whole number", g, name)
+	}
 	return v, nil
 }
 
@@ -214,7 +217,7 @@ func NewModel(name string, params map[string]float64) (Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return registry[name].build(v), nil
+	return withPlacement(registry[name].build(v), v), nil
 }
 
 func findParam(ps []Param, key string) (Param, bool) {

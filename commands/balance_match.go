@@ -1,0 +1,68 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// balanceMatch is /balance match:ID [apply]: the autobalance of a formed
+// match that has not started (reported) yet. Anyone sees the preview; a
+// moderator's apply writes the teams.
+func (h *handlers) balanceMatch(ctx context.Context, req Request) (Reply, error) {
+	for i := 1; i <= balanceSlots; i++ {
+		if req.Has(fmt.Sprintf("p%d", i)) {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give either players or a match, not both")
+		}
+	}
+	if req.Has("team_size") || req.Has("queue") {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "a match keeps its own queue and team sizes; give only match (and apply)")
+	}
+	id, _ := req.Int("match")
+	apply, _ := req.Bool("apply")
+	rb, err := h.Service.RebalanceMatch(ctx, actor(req), req.GuildID, id, apply)
+	if err != nil {
+		return Reply{}, err
+	}
+	return rebalanceReply(rb), nil
+}
+
+func rebalanceReply(rb ladder.MatchRebalance) Reply {
+	m := rb.After
+	title := fmt.Sprintf("Match #%d · rebalance preview", m.ID)
+	switch {
+	case rb.Applied:
+		title = fmt.Sprintf("Match #%d · teams rebalanced", m.ID)
+	case len(rb.Moves) == 0:
+		title = fmt.Sprintf("Match #%d · already balanced", m.ID)
+	}
+	e := Embed{Title: title, Color: ColorInfo}
+	for t := range 2 {
+		var b strings.Builder
+		var sum float64
+		for _, u := range m.Teams[t] {
+			sum += rb.Ratings[u]
+			fmt.Fprintf(&b, "%s %.0f\n", mention(u), rb.Ratings[u])
+		}
+		e.Fields = append(e.Fields, Field{Name: fmt.Sprintf("Team %d · Σ %.0f", t+1, sum), Value: b.String(), Inline: true})
+	}
+	if len(rb.Moves) > 0 {
+		var b strings.Builder
+		for _, mv := range rb.Moves {
+			fmt.Fprintf(&b, "%s team %d → team %d\n", mention(mv.UserID), mv.From, mv.To)
+		}
+		e.Fields = append(e.Fields, Field{Name: "Moves", Value: b.String()})
+	}
+	e.Footer = fmt.Sprintf("Rating gap %.1f → %.1f", rb.GapBefore, rb.GapAfter)
+	if rb.Applied {
+		e.Footer += fmt.Sprintf(" · team 1 now %s to win", percent(m.PTeam1))
+	} else if len(rb.Moves) > 0 {
+		e.Footer += " · a moderator applies it with apply:true"
+	}
+	if !rb.Exact {
+		e.Footer += " (large lobby: not proven optimal)"
+	}
+	return Reply{Embeds: []Embed{e}}
+}
