@@ -407,7 +407,8 @@ func (s *Service) ConfirmExpired(ctx context.Context) ([]MatchResult, error) {
 		var res MatchResult
 		saved, err := s.store.InRatedTx(ctx, func(tx Tx) (*RatedWrite, error) {
 			res = MatchResult{}
-			m, err := tx.LockMatch(ctx, d.ID)
+			// As Confirm: the match, its ladder and its players' rows in one read.
+			m, l, rows, err := tx.LockMatchLadder(ctx, d.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -417,7 +418,7 @@ func (s *Service) ConfirmExpired(ctx context.Context) ([]MatchResult, error) {
 			}
 			m.State, m.Winner = StateConfirmed, m.ReportedWinner
 			var w *RatedWrite
-			res, w, err = s.prepareExisting(ctx, tx, m)
+			res, w, err = s.prepare(ctx, tx, l, rows, m, "")
 			return w, err
 		})
 		if saved.ID != 0 {
