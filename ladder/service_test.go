@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/internal/laddertest"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -39,18 +40,8 @@ type env struct {
 
 func newEnv(t *testing.T, backend string) *env {
 	t.Helper()
-	db, err := storage.Open(context.Background(), testdb.DSN(t, backend), nil)
-	if err != nil {
-		t.Fatalf("Open(%s) = %v", backend, err)
-	}
-	t.Cleanup(func() { db.Close() })
-	// A fixed Monday noon, so deadlines and seasons fall the same way every run.
-	c := ladder.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
-	e := &env{db: db, svc: ladder.NewService(db, c), clock: c, ctx: context.Background()}
-	if _, err := e.svc.EnsureGuild(e.ctx, guild); err != nil {
-		t.Fatalf("EnsureGuild() = %v", err)
-	}
-	return e
+	db, c := laddertest.Open(t, backend), laddertest.Clock()
+	return &env{db: db, svc: laddertest.Service(t, db, c, guild), clock: c, ctx: context.Background()}
 }
 
 // behaviour is one named behaviour of the Service, run on a fresh env.
@@ -71,24 +62,13 @@ func behaviours(t *testing.T, bs []behaviour) {
 // count returns the number of rows of a table.
 func count(t *testing.T, db *storage.DB, table string) int64 {
 	t.Helper()
-	var n int64
-	if err := db.Gorm().Table(table).Count(&n).Error; err != nil {
-		t.Fatalf("count %s: %v", table, err)
-	}
-	return n
+	return laddertest.Count(t, db, table)
 }
 
 // mustVerify fails t when the stored ratings differ from the replay.
 func mustVerify(t *testing.T, e *env) ladder.VerifyReport {
 	t.Helper()
-	rep, err := e.svc.Verify(e.ctx, guild)
-	if err != nil {
-		t.Fatalf("Verify() = %v", err)
-	}
-	for _, d := range rep.Diffs {
-		t.Errorf("Verify() difference: %s %s", d.UserID, d.Problem)
-	}
-	return rep
+	return laddertest.MustVerify(t, e.svc, guild)
 }
 
 var mod = ladder.Actor{UserID: "900000000000000001", Moderator: true}
@@ -100,24 +80,12 @@ func result(t1, t2 []string, winner int) ladder.ResultInput {
 // open2v2 opens a queue match between (a, b) and (c, d).
 func open2v2(t *testing.T, e *env, a, b, c, d string) ladder.Match {
 	t.Helper()
-	qs, err := e.svc.Queues(e.ctx, guild)
-	if err != nil {
-		t.Fatalf("Queues() = %v", err)
-	}
-	m, err := e.svc.CreateMatch(e.ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID, Teams: [2][]string{{a, b}, {c, d}}})
-	if err != nil {
-		t.Fatalf("CreateMatch() = %v", err)
-	}
-	return m
+	return laddertest.Open2v2(t, e.svc, guild, a, b, c, d)
 }
 
 func profile(t *testing.T, e *env, u string) ladder.Profile {
 	t.Helper()
-	p, err := e.svc.Profile(e.ctx, ladder.ProfileQuery{GuildID: guild, UserID: u})
-	if err != nil {
-		t.Fatalf("Profile(%s) = %v", u, err)
-	}
-	return p
+	return laddertest.Profile(t, e.svc, guild, u)
 }
 
 func must[T any](v T, err error) T {

@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -53,28 +55,42 @@ func (l *statementLog) reset() []string {
 	return s
 }
 
+// roundTripGuild is the guild of tracedLadder's ladder.
+const roundTripGuild = "100000000000000001"
+
+func roundTripUser(i int) string { return fmt.Sprintf("2000000000000%05d", i) }
+
+// tracedLadder opens a PostgreSQL ladder whose round trips log records,
+// with one 2v2 result in (returned as in) so that its four players have
+// rating rows; the log starts empty.
+func tracedLadder(t *testing.T) (*ladder.Service, *statementLog, ladder.ResultInput) {
+	t.Helper()
+	ctx := context.Background()
+	log := new(statementLog)
+	db, err := open(ctx, testdb.DSN(t, testdb.Postgres), nil, log)
+	if err != nil {
+		t.Fatalf("open() = %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	svc := ladder.NewService(db, nil)
+	if _, err := svc.EnsureGuild(ctx, roundTripGuild); err != nil {
+		t.Fatalf("EnsureGuild() = %v", err)
+	}
+	u := roundTripUser
+	in := ladder.ResultInput{GuildID: roundTripGuild, Team1: []string{u(1), u(2)}, Team2: []string{u(3), u(4)}, Winner: 1}
+	if _, err := svc.RecordResult(ctx, in); err != nil {
+		t.Fatalf("RecordResult() first = %v", err)
+	}
+	log.reset()
+	return svc, log, in
+}
+
 // TestRecordResultRoundTrips counts the round trips of a confirmed 2v2
 // result to PostgreSQL once its players have ratings: the throughput of
 // BenchmarkRecordResult is bound by them.
 func TestRecordResultRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	var log statementLog
-	db, err := open(ctx, testdb.DSN(t, testdb.Postgres), nil, &log)
-	if err != nil {
-		t.Fatalf("open() = %v", err)
-	}
-	defer db.Close()
-	svc := ladder.NewService(db, nil)
-	const g = "100000000000000001"
-	if _, err := svc.EnsureGuild(ctx, g); err != nil {
-		t.Fatalf("EnsureGuild() = %v", err)
-	}
-	u := func(i int) string { return fmt.Sprintf("2000000000000%05d", i) }
-	in := ladder.ResultInput{GuildID: g, Team1: []string{u(1), u(2)}, Team2: []string{u(3), u(4)}, Winner: 1}
-	if _, err := svc.RecordResult(ctx, in); err != nil {
-		t.Fatalf("RecordResult() first = %v", err)
-	}
-	log.reset()
+	svc, log, in := tracedLadder(t)
 	if _, err := svc.RecordResult(ctx, in); err != nil {
 		t.Fatalf("RecordResult() = %v", err)
 	}
@@ -95,22 +111,9 @@ func TestRecordResultRoundTrips(t *testing.T) {
 // throughput is bound by them.
 func TestConfirmRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	var log statementLog
-	db, err := open(ctx, testdb.DSN(t, testdb.Postgres), nil, &log)
-	if err != nil {
-		t.Fatalf("open() = %v", err)
-	}
-	defer db.Close()
-	svc := ladder.NewService(db, nil)
-	const g = "100000000000000001"
-	if _, err := svc.EnsureGuild(ctx, g); err != nil {
-		t.Fatalf("EnsureGuild() = %v", err)
-	}
-	u := func(i int) string { return fmt.Sprintf("2000000000000%05d", i) }
-	in := ladder.ResultInput{GuildID: g, Team1: []string{u(1), u(2)}, Team2: []string{u(3), u(4)}, Winner: 1}
-	if _, err := svc.RecordResult(ctx, in); err != nil {
-		t.Fatalf("RecordResult() = %v", err)
-	}
+	svc, log, _ := tracedLadder(t)
+	const g = roundTripGuild
+	u := roundTripUser
 	qs, err := svc.Queues(ctx, g)
 	if err != nil {
 		t.Fatalf("Queues() = %v", err)
@@ -180,4 +183,86 @@ func TestRecordResultAfterLostConnection(t *testing.T) {
 	if err != nil || rep.Matches != 2 || len(rep.Diffs) != 0 {
 		t.Errorf("Verify() = %d matches, %d diffs, %v, want 2, 0, nil", rep.Matches, len(rep.Diffs), err)
 	}
+}
+
+// TestMatchLadderPlan checks the plan PostgreSQL picks for matchLadderPG,
+// the read every confirm starts with, in a ladder of 5,000 rating rows: it
+// must look the players' rows up by key. Two round trips were no guard
+// against a plan that scanned every rating row of the ladder against a
+// subquery (283 ms a confirm at 40,000 rows, BenchmarkConfirm at 14/s).
+func TestMatchLadderPlan(t *testing.T) {
+	ctx := context.Background()
+	db, err := open(ctx, testdb.DSN(t, testdb.Postgres), nil, nil)
+	if err != nil {
+		t.Fatalf("open() = %v", err)
+	}
+	defer db.Close()
+	svc := ladder.NewService(db, nil)
+	u := roundTripUser
+	if _, err := svc.EnsureGuild(ctx, roundTripGuild); err != nil {
+		t.Fatalf("EnsureGuild() = %v", err)
+	}
+	in := ladder.ResultInput{GuildID: roundTripGuild, Team1: []string{u(1), u(2)}, Team2: []string{u(3), u(4)}, Winner: 1}
+	if _, err := svc.RecordResult(ctx, in); err != nil {
+		t.Fatalf("RecordResult() = %v", err)
+	}
+	// Copies of u(1)'s row for 5,000 more players, then fresh statistics.
+	g := db.Gorm()
+	if err := g.Exec(`INSERT INTO players (guild_id, user_id)
+SELECT ?, '3' || lpad(n::text, 17, '0') FROM generate_series(1, 5000) n`, roundTripGuild).Error; err != nil {
+		t.Fatalf("insert players: %v", err)
+	}
+	if err := g.Exec(`INSERT INTO ratings (queue_id, season_id, user_id, guild_id, rating, dev, games, last_at, recent,
+ base_rating, base_dev, base_games, base_last_at, base_recent, wins, losses, draws, streak, stale, display, display_dev, provisional)
+SELECT queue_id, season_id, '3' || lpad(n::text, 17, '0'), guild_id, rating, dev, games, last_at, recent,
+ base_rating, base_dev, base_games, base_last_at, base_recent, wins, losses, draws, streak, stale, display, display_dev, provisional
+FROM ratings, generate_series(1, 5000) n WHERE user_id = ?`, u(1)).Error; err != nil {
+		t.Fatalf("insert ratings: %v", err)
+	}
+	if err := g.Exec("ANALYZE").Error; err != nil {
+		t.Fatalf("ANALYZE: %v", err)
+	}
+	qs, err := svc.Queues(ctx, roundTripGuild)
+	if err != nil {
+		t.Fatalf("Queues() = %v", err)
+	}
+	m, err := svc.CreateMatch(ctx, ladder.NewMatch{GuildID: roundTripGuild, QueueID: qs[0].ID, Teams: [2][]string{{u(1), u(3)}, {u(2), u(4)}}})
+	if err != nil {
+		t.Fatalf("CreateMatch() = %v", err)
+	}
+	var plan string
+	if err := g.Raw("EXPLAIN (FORMAT JSON) "+strings.Replace(matchLadderPG, "$1", "?", 1), m.ID).Row().Scan(&plan); err != nil {
+		t.Fatalf("EXPLAIN matchLadderPG: %v", err)
+	}
+	if scans := seqScans(t, plan); slices.Contains(scans, "ratings") {
+		t.Errorf("matchLadderPG scans %v sequentially, want index lookups of the players' rows; plan:\n%s", scans, plan)
+	}
+}
+
+// seqScans returns the relations a JSON plan reads by sequential scan.
+func seqScans(t *testing.T, plan string) []string {
+	t.Helper()
+	var nodes []struct{ Plan planNode }
+	if err := json.Unmarshal([]byte(plan), &nodes); err != nil || len(nodes) != 1 {
+		t.Fatalf("EXPLAIN (FORMAT JSON) = %.200s: %v", plan, err)
+	}
+	var out []string
+	var walk func(n planNode)
+	walk = func(n planNode) {
+		if n.NodeType == "Seq Scan" {
+			out = append(out, n.Relation)
+		}
+		for _, c := range n.Plans {
+			walk(c)
+		}
+	}
+	walk(nodes[0].Plan)
+	return out
+}
+
+// planNode is one node of PostgreSQL's JSON plan.
+type planNode struct {
+	NodeType string     `json:"Node Type"`
+	Relation string     `json:"Relation Name"`
+	Plans    []planNode `json:"Plans"`
 }

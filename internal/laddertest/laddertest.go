@@ -1,0 +1,93 @@
+// Package laddertest holds the helpers that tests of the Service share,
+// whichever package they live in (ladder's behaviours, storage's store
+// tests): a Service over a fresh database of one backend, and the checks
+// those tests make of it. It imports storage, so storage's internal tests
+// (package storage) cannot use it; internal/testdb serves them.
+package laddertest
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+// Open opens a fresh, empty database of backend (testdb.SQLite or
+// testdb.Postgres), closed at the end of t.
+func Open(t testing.TB, backend string) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(context.Background(), testdb.DSN(t, backend), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("Open(%s) = %v", backend, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Clock returns a clock at a fixed Monday noon, so that deadlines and
+// seasons fall the same way every run.
+func Clock() *ladder.ManualClock {
+	return ladder.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
+}
+
+// Service returns a Service on db reading clock, with guild set up.
+func Service(t testing.TB, db *storage.DB, clock *ladder.ManualClock, guild string) *ladder.Service {
+	t.Helper()
+	svc := ladder.NewService(db, clock)
+	if _, err := svc.EnsureGuild(context.Background(), guild); err != nil {
+		t.Fatalf("EnsureGuild() = %v", err)
+	}
+	return svc
+}
+
+// Count returns the number of rows of a table.
+func Count(t testing.TB, db *storage.DB, table string) int64 {
+	t.Helper()
+	var n int64
+	if err := db.Gorm().Table(table).Count(&n).Error; err != nil {
+		t.Fatalf("count %s: %v", table, err)
+	}
+	return n
+}
+
+// MustVerify fails t when the guild's stored ratings differ from the replay.
+func MustVerify(t testing.TB, svc *ladder.Service, guild string) ladder.VerifyReport {
+	t.Helper()
+	rep, err := svc.Verify(context.Background(), guild)
+	if err != nil {
+		t.Fatalf("Verify() = %v", err)
+	}
+	for _, d := range rep.Diffs {
+		t.Errorf("Verify() difference: %s %s", d.UserID, d.Problem)
+	}
+	return rep
+}
+
+// Open2v2 opens a match of the guild's first queue between (a, b) and (c, d).
+func Open2v2(t testing.TB, svc *ladder.Service, guild, a, b, c, d string) ladder.Match {
+	t.Helper()
+	ctx := context.Background()
+	qs, err := svc.Queues(ctx, guild)
+	if err != nil {
+		t.Fatalf("Queues() = %v", err)
+	}
+	m, err := svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID, Teams: [2][]string{{a, b}, {c, d}}})
+	if err != nil {
+		t.Fatalf("CreateMatch() = %v", err)
+	}
+	return m
+}
+
+// Profile returns u's profile in the guild.
+func Profile(t testing.TB, svc *ladder.Service, guild, u string) ladder.Profile {
+	t.Helper()
+	p, err := svc.Profile(context.Background(), ladder.ProfileQuery{GuildID: guild, UserID: u})
+	if err != nil {
+		t.Fatalf("Profile(%s) = %v", u, err)
+	}
+	return p
+}
