@@ -85,26 +85,38 @@ func tokenFlagSet(e invocation, action string) (*flag.FlagSet, *tokenOptions) {
 	return fs, o
 }
 
-func tokenCreate(ctx context.Context, e invocation, args []string) error {
-	fs, o := tokenFlagSet(e, "create")
-	guild, name := &o.guild, &o.name
+// tokenAction takes the steps every token action starts with: it parses
+// the action's flags, requires --guild and nargs arguments (saying wrong
+// otherwise), checks the guild ID, and only then opens the ladder; done
+// closes it.
+func tokenAction(ctx context.Context, e invocation, action string, args []string, nargs int, wrong string) (*tokenOptions, []string, *ladder.Service, func(), error) {
+	fs, o := tokenFlagSet(e, action)
 	if err := parseFlags(e, fs, args); err != nil {
-		return err
+		return nil, nil, nil, nil, err
 	}
-	if *guild == "" || fs.NArg() > 0 {
-		return usageError(e, fs, "--guild is required, and create takes no arguments")
+	if o.guild == "" || fs.NArg() != nargs {
+		return nil, nil, nil, nil, usageError(e, fs, "%s", wrong)
 	}
-	if err := checkGuild(e, fs, *guild); err != nil {
-		return err
-	}
-	if *name == "" {
-		*name = "cli-" + time.Now().UTC().Format("20060102-150405")
+	if err := checkGuild(e, fs, o.guild); err != nil {
+		return nil, nil, nil, nil, err
 	}
 	svc, done, err := tokenService(ctx, e)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return o, fs.Args(), svc, done, nil
+}
+
+func tokenCreate(ctx context.Context, e invocation, args []string) error {
+	o, _, svc, done, err := tokenAction(ctx, e, "create", args, 0, "--guild is required, and create takes no arguments")
 	if err != nil {
 		return err
 	}
 	defer done()
+	guild, name := &o.guild, &o.name
+	if *name == "" {
+		*name = "cli-" + time.Now().UTC().Format("20060102-150405")
+	}
 	secret, tok, err := svc.CreateToken(ctx, operator, *guild, *name)
 	if err != nil {
 		return fmt.Errorf("%s", describe(err))
@@ -123,22 +135,12 @@ type tokenJSON struct {
 }
 
 func tokenList(ctx context.Context, e invocation, args []string) error {
-	fs, o := tokenFlagSet(e, "list")
-	guild, asJSON := &o.guild, &o.asJSON
-	if err := parseFlags(e, fs, args); err != nil {
-		return err
-	}
-	if *guild == "" || fs.NArg() > 0 {
-		return usageError(e, fs, "--guild is required, and list takes no arguments")
-	}
-	if err := checkGuild(e, fs, *guild); err != nil {
-		return err
-	}
-	svc, done, err := tokenService(ctx, e)
+	o, _, svc, done, err := tokenAction(ctx, e, "list", args, 0, "--guild is required, and list takes no arguments")
 	if err != nil {
 		return err
 	}
 	defer done()
+	guild, asJSON := &o.guild, &o.asJSON
 	toks, err := svc.ListTokens(ctx, *guild)
 	if err != nil {
 		return fmt.Errorf("%s", describe(err))
@@ -173,31 +175,21 @@ func tokenList(ctx context.Context, e invocation, args []string) error {
 }
 
 func tokenRevoke(ctx context.Context, e invocation, args []string) error {
-	fs, o := tokenFlagSet(e, "revoke")
-	guild := &o.guild
-	if err := parseFlags(e, fs, args); err != nil {
-		return err
-	}
-	if *guild == "" || fs.NArg() != 1 {
-		return usageError(e, fs, "revoke needs --guild and one token NAME")
-	}
-	if err := checkGuild(e, fs, *guild); err != nil {
-		return err
-	}
-	svc, done, err := tokenService(ctx, e)
+	o, rest, svc, done, err := tokenAction(ctx, e, "revoke", args, 1, "revoke needs --guild and one token NAME")
 	if err != nil {
 		return err
 	}
 	defer done()
-	already, err := svc.RevokeToken(ctx, operator, *guild, fs.Arg(0))
+	guild := &o.guild
+	already, err := svc.RevokeToken(ctx, operator, *guild, rest[0])
 	if err != nil {
 		return fmt.Errorf("%s", describe(err))
 	}
 	if already {
-		fmt.Fprintf(e.stdout, "API token %q was already revoked.\n", fs.Arg(0))
+		fmt.Fprintf(e.stdout, "API token %q was already revoked.\n", rest[0])
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "Revoked API token %q.\n", fs.Arg(0))
+	fmt.Fprintf(e.stdout, "Revoked API token %q.\n", rest[0])
 	return nil
 }
 
