@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
@@ -26,7 +29,7 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	if *data == "" {
 		return usageError(e, fs, "--data is required")
 	}
-	recs, _, err := readMatchFile(e, *data, *skipInvalid)
+	recs, unreadable, err := readImportFile(*data)
 	if err != nil {
 		return err
 	}
@@ -35,8 +38,25 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	defer db.Close()
-	bar := progress(e, len(recs), "importing")
 	svc := ladder.NewService(db, nil)
+	// The whole file is checked before anything is written (issue 14): the
+	// rows the reader could not parse and the rows that break a ladder rule
+	// (dates, IDs, names, the queue's team size), listed together by line.
+	broken, err := svc.CheckImport(ctx, *guild, *queue, recs)
+	if err != nil {
+		return err
+	}
+	bad := mergeInvalid(unreadable, broken)
+	total := len(recs) + len(unreadable)
+	if len(bad) > 0 {
+		listInvalid(e, *data, bad, *skipInvalid)
+		if !*skipInvalid {
+			return fmt.Errorf("%s: %w", *data, ladder.InvalidRowsError(bad, total))
+		}
+		recs = withoutLines(recs, bad)
+		fmt.Fprintf(e.stderr, "ladderbot %s: %s: skipped %s, importing %s\n", e.name, *data, count(len(bad), "invalid row"), count(len(recs), "match"))
+	}
+	bar := progress(e, len(recs), "importing")
 	rep, err := svc.ImportMatches(ctx, *guild, *queue, recs, func(done int) {
 		if bar != nil {
 			bar.Set(done)
@@ -55,6 +75,68 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	}
 	importSummary(e.stdout, u)
 	return nil
+}
+
+// maxSkippedListed caps the skipped rows import lists with --skip-invalid;
+// without it the error lists fewer (ladder.InvalidRowsError), since then
+// every row has to be fixed anyway.
+const maxSkippedListed = 100
+
+// readImportFile reads a match CSV keeping every row it can parse and
+// returning the others by line, so that import can judge the whole file
+// at once; a bad header or an unreadable file is an error.
+func readImportFile(path string) ([]rating.MatchRecord, []ladder.InvalidRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open match csv: %w", err)
+	}
+	defer f.Close()
+	recs, skipped, err := rating.ReadMatchCSVOptions(f, rating.ReadOptions{SkipInvalid: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	bad := make([]ladder.InvalidRow, len(skipped))
+	for i, s := range skipped {
+		bad[i] = ladder.InvalidRow{Line: s.Line, Reason: s.Reason}
+	}
+	return recs, bad, nil
+}
+
+// mergeInvalid lists the rows of both checks in line order.
+func mergeInvalid(a, b []ladder.InvalidRow) []ladder.InvalidRow {
+	out := append(slices.Clone(a), b...)
+	slices.SortStableFunc(out, func(x, y ladder.InvalidRow) int { return x.Line - y.Line })
+	return out
+}
+
+// listInvalid prints the invalid rows, one line each: all of them up to
+// a cap, then how many more.
+func listInvalid(e invocation, path string, bad []ladder.InvalidRow, skipping bool) {
+	limit, verb := 20, "invalid"
+	if skipping {
+		limit, verb = maxSkippedListed, "skipped"
+	}
+	for _, r := range bad[:min(len(bad), limit)] {
+		fmt.Fprintf(e.stderr, "ladderbot %s: %s: %s line %d: %s\n", e.name, path, verb, r.Line, r.Reason)
+	}
+	if len(bad) > limit {
+		fmt.Fprintf(e.stderr, "ladderbot %s: %s: and %s not listed\n", e.name, path, count(len(bad)-limit, verb+" row"))
+	}
+}
+
+// withoutLines returns recs without the records on the given lines.
+func withoutLines(recs []rating.MatchRecord, bad []ladder.InvalidRow) []rating.MatchRecord {
+	drop := make(map[int]bool, len(bad))
+	for _, r := range bad {
+		drop[r.Line] = true
+	}
+	out := make([]rating.MatchRecord, 0, len(recs))
+	for _, r := range recs {
+		if !drop[r.Line] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // importSummary tells the operator what the board will show of an import:

@@ -90,6 +90,9 @@ func (h *handlers) profileReply(p ladder.Profile) Reply {
 		{Name: "Standing", Value: standing, Inline: true},
 		{Name: "Record", Value: record, Inline: true},
 	}
+	if why := unrankedText(p.Listing, s.LastMatch); why != "" {
+		e.Fields = append(e.Fields, Field{Name: "Why unranked", Value: why})
+	}
 	if len(p.Recent) > 0 {
 		var b strings.Builder
 		for _, m := range p.Recent {
@@ -114,6 +117,21 @@ func (h *handlers) profileReply(p ladder.Profile) Reply {
 	}
 	r.Embeds = []Embed{e}
 	return r
+}
+
+// unrankedText is the sentence that tells an unlisted player why the board
+// leaves them out and what lists them (ladder.Listing, docs/spec.md 4), with
+// the date of their last rated match when inactivity is the reason; "" for a
+// listed player.
+func unrankedText(l ladder.Listing, last time.Time) string {
+	why := l.String()
+	if why == "" {
+		return ""
+	}
+	if l.Reason == "stale" && !last.IsZero() {
+		why = fmt.Sprintf("inactive since %s: %s", last.UTC().Format(time.DateOnly), why)
+	}
+	return strings.ToUpper(why[:1]) + why[1:] + "."
 }
 
 func recentOutcome(m ladder.Match, userID string) string {

@@ -227,6 +227,11 @@ func validCronFields(fields []string) error {
 type GuildStore interface {
 	Guild(ctx context.Context, id string) (Guild, error)
 	Guilds(ctx context.Context) ([]Guild, error)
+	// ListedCounts returns, for each of the guilds, how many players the
+	// current season's board of its default queue lists (the board's own
+	// rule: neither provisional nor stale), in one statement; a guild with
+	// nobody listed is absent.
+	ListedCounts(ctx context.Context, guildIDs []string) (map[string]int, error)
 	// CreateGuild inserts g unless it exists; created says which.
 	CreateGuild(ctx context.Context, g Guild) (created bool, err error)
 	UpdateGuild(ctx context.Context, g Guild) error

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,39 +21,139 @@ type ImportReport struct {
 	Skipped  int
 }
 
+// InvalidRow is a record an import refuses: its line in the file (1 is the
+// header; for a record not read from a file, its 1-based position) and why.
+type InvalidRow struct {
+	Line   int
+	Reason string
+}
+
+// maxListedRows caps how many invalid rows an import error lists; the rest
+// are counted, so one broken column does not print a million lines.
+const maxListedRows = 20
+
+// maxNameLen bounds an imported display name, in bytes: Discord's names are
+// at most 32 characters, and a megabyte "name" is an attack, not a name.
+const maxNameLen = 128
+
 // importBatch is how many matches one import transaction records: large
 // enough to amortize the commit, small enough to keep locks short.
 const importBatch = 500
 
-// ImportMatches loads a match history (docs/spec.md 2.3 records, in order) as
-// confirmed matches of the guild's queue ("" is the default) in the current
-// season and rates them (docs/spec.md 8 `import`). Each record carries an
-// idempotency key derived from its position and content, so importing the
-// same file again records nothing twice. progress, when not nil, is called
-// after each batch with the number of records handled so far.
-func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs []rating.MatchRecord, progress func(done int)) (ImportReport, error) {
+// CheckImport applies every rule ImportMatches applies to recs (the date
+// rule, the winner, the identifier rule for player IDs and names, a player
+// at most once per match, and the queue's team size) and returns the
+// records that break one, in order, without writing anything: a guild that
+// does not exist yet is judged by the default queue it would get. The error
+// is for the guild or queue themselves (a bad ID, an unknown queue).
+func (s *Service) CheckImport(ctx context.Context, guildID, queue string, recs []rating.MatchRecord) ([]InvalidRow, error) {
 	if err := validateSnowflake("guild", guildID); err != nil {
-		return ImportReport{}, err
+		return nil, err
 	}
 	if queue != "" {
 		if err := CheckID("queue", queue); err != nil {
-			return ImportReport{}, err
+			return nil, err
 		}
+	}
+	teamSize := defaultTeamSize
+	if _, err := s.store.Guild(ctx, guildID); err == nil {
+		q, err := resolveQueue(ctx, s.store, guildID, queue)
+		if err != nil {
+			return nil, fmt.Errorf("ladder: import: %w", err)
+		}
+		teamSize = q.TeamSize
+	} else if ErrorCode(err) != CodeNotFound {
+		return nil, fmt.Errorf("ladder: import: %w", err)
+	} else if queue != "" {
+		return nil, Errorf(CodeNotFound, "guild %s has no queue %q yet; import into its default queue or create the queue first", guildID, queue)
+	}
+	now := s.now()
+	var bad []InvalidRow
+	for i, r := range recs {
+		if err := checkImportRecord(r, teamSize, now); err != nil {
+			bad = append(bad, InvalidRow{Line: recordLine(i, r), Reason: ErrorMessage(err)})
+		}
+	}
+	return bad, nil
+}
+
+// checkImportRecord is one record's part of CheckImport.
+func checkImportRecord(r rating.MatchRecord, teamSize int, now time.Time) error {
+	if err := CheckPlayedAt(r.Date, now); err != nil {
+		return err
+	}
+	if r.Winner != 1 && r.Winner != 2 && r.Winner != Draw {
+		return Errorf(CodeInvalid, "winner must be 1, 2 or 0, not %d", r.Winner)
+	}
+	if err := validateTeams([2][]string{r.Team1, r.Team2}); err != nil {
+		return err
+	}
+	if len(r.Team1) != teamSize {
+		return Errorf(CodeInvalid, "the queue is %dv%d, not %dv%d", teamSize, teamSize, len(r.Team1), len(r.Team2))
+	}
+	for _, u := range slices.Sorted(maps.Keys(r.Names)) {
+		n := r.Names[u]
+		if len(n) > maxNameLen {
+			return Errorf(CodeInvalid, "name of %s is %d bytes long; at most %d are allowed", u, len(n), maxNameLen)
+		}
+		if err := CheckText("name of "+u, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recordLine names record i for messages: its file line, or its 1-based
+// position when it was not read from a file.
+func recordLine(i int, r rating.MatchRecord) int {
+	if r.Line > 0 {
+		return r.Line
+	}
+	return i + 1
+}
+
+// InvalidRowsError is the CodeInvalid error of an import that refused
+// bad rows, on one line: how many, and the first maxListedRows with their
+// lines.
+func InvalidRowsError(bad []InvalidRow, total int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d rows are invalid, so nothing was imported", len(bad), total)
+	for i, r := range bad[:min(len(bad), maxListedRows)] {
+		sep := "; "
+		if i == 0 {
+			sep = ": "
+		}
+		fmt.Fprintf(&b, "%sline %d: %s", sep, r.Line, r.Reason)
+	}
+	if len(bad) > maxListedRows {
+		fmt.Fprintf(&b, "; and %d more", len(bad)-maxListedRows)
+	}
+	return Errorf(CodeInvalid, "%s", b.String())
+}
+
+// ImportMatches loads a match history (docs/spec.md 2.3 records, in order) as
+// confirmed matches of the guild's queue ("" is the default) in the current
+// season and rates them (docs/spec.md 8 `import`).
+//
+// It is all or nothing for bad input: every record is checked first
+// (CheckImport), and if any breaks a rule nothing is written, not even the
+// guild, and the error lists them by line. The matches are then written in
+// transactions of importBatch; each record carries an idempotency key
+// derived from its position and content, so a run cut short (a crash, a
+// kill, a lost database) leaves whole batches behind, and running the same
+// import again records the missing rest and nothing twice
+// (TestImportResume). progress, when not nil, is called after each batch
+// with the number of records handled so far.
+func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs []rating.MatchRecord, progress func(done int)) (ImportReport, error) {
+	bad, err := s.CheckImport(ctx, guildID, queue, recs)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	if len(bad) > 0 {
+		return ImportReport{}, InvalidRowsError(bad, len(recs))
 	}
 	if _, err := s.EnsureGuild(ctx, guildID); err != nil {
 		return ImportReport{}, err
-	}
-	now := s.now()
-	for i, r := range recs {
-		if err := CheckPlayedAt(r.Date, now); err != nil {
-			return ImportReport{}, Errorf(CodeInvalid, "record %d: %s", i, ErrorMessage(err))
-		}
-		if r.Winner != 1 && r.Winner != 2 && r.Winner != Draw {
-			return ImportReport{}, Errorf(CodeInvalid, "record %d: winner must be 1, 2 or 0, not %d", i, r.Winner)
-		}
-		if err := validateTeams([2][]string{r.Team1, r.Team2}); err != nil {
-			return ImportReport{}, Errorf(CodeInvalid, "record %d: %s", i, ErrorMessage(err))
-		}
 	}
 	var rep ImportReport
 	for start := 0; start < len(recs); start += importBatch {
@@ -67,8 +168,10 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 			}
 			q := lad.Queue
 			for i, r := range batch {
+				line := recordLine(start+i, r)
 				if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
-					return Errorf(CodeInvalid, "record %d: queue %s is %dv%d, not %dv%d", start+i, q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
+					// The queue changed since CheckImport.
+					return Errorf(CodeInvalid, "line %d: queue %s is %dv%d, not %dv%d", line, q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
 				}
 				for u, n := range r.Names {
 					names[u] = n
@@ -91,7 +194,7 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 					_, err = save(ctx, tx, res, w)
 				}
 				if err != nil {
-					return fmt.Errorf("record %d: %w", start+i, err)
+					return fmt.Errorf("line %d: %w", line, err)
 				}
 				imported++
 			}

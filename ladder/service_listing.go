@@ -205,19 +205,28 @@ type GuildBoard struct {
 
 // GuildBoards returns up to limit guilds with the number of players their
 // default queue's current board lists, for the web start page, which would
-// otherwise leave a visitor guessing an 18-digit guild ID.
+// otherwise leave a visitor guessing an 18-digit guild ID. It reads the
+// database twice however many guilds there are (it used to read each
+// guild's queues, season and every rating row: four statements a guild).
 func (s *Service) GuildBoards(ctx context.Context, limit int) ([]GuildBoard, error) {
 	gs, err := s.store.Guilds(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: guild boards: %w", err)
 	}
-	out := make([]GuildBoard, 0, min(len(gs), limit))
-	for _, g := range gs[:min(len(gs), limit)] {
-		u, err := s.Unlisted(ctx, g.ID, "", 0)
-		if err != nil && !isCode(err, CodeNotFound) { // a guild without a queue or season lists nobody
-			return nil, err
+	gs = gs[:min(len(gs), max(limit, 0))]
+	ids := make([]string, len(gs))
+	for i, g := range gs {
+		ids[i] = g.ID
+	}
+	listed := map[string]int{}
+	if len(ids) > 0 {
+		if listed, err = s.store.ListedCounts(ctx, ids); err != nil {
+			return nil, fmt.Errorf("ladder: guild boards: %w", err)
 		}
-		out = append(out, GuildBoard{Guild: g, Listed: u.Listed})
+	}
+	out := make([]GuildBoard, len(gs))
+	for i, g := range gs {
+		out[i] = GuildBoard{Guild: g, Listed: listed[g.ID]}
 	}
 	return out, nil
 }

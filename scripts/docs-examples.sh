@@ -12,6 +12,15 @@
 # background, its page fetched, and stopped. `go run .` runs one binary
 # built from the clone, so the examples cost one build.
 #
+# Then the `$ curl` examples (docs/api.md) run against a real server: the
+# sample season imported into embedded SQLite in the temporary directory
+# (a copy of the README's sample.db when that example made one), a token
+# made with `ladderbot token create`, and `ladderbot serve` on a free port,
+# with API and TOKEN set as the page says. An example fails when curl
+# fails, or when the answer's first line differs in kind from the one the
+# page shows: another HTTP status (for `curl -i`), another first JSON key
+# (an error where the page shows data, say), another first CSV column.
+#
 # Usage: scripts/docs-examples.sh   (from anywhere inside the repository)
 set -euo pipefail
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
@@ -66,4 +75,66 @@ for doc in README.md docs/*.md; do
     ran=$((ran + 1))
   done < <(grep -E '^ {4,}(\$ )?[A-Za-z./]' "$doc")
 done
-echo "docs-examples: $ran examples ran, $skipped skipped as synopses or needing the outside world"
+
+# curl examples: "doc<TAB>command<TAB>first line of the documented answer",
+# continuation lines joined.
+curl_examples() {
+  awk '
+    function flush() { if (cmd != "") printf "%s\t%s\t%s\n", FILENAME, cmd, ans; cmd = ""; ans = ""; state = 0 }
+    /^ {4,}\$ curl / { flush(); line = $0; sub(/^ +\$ /, "", line)
+      cont = (line ~ /\\$/); sub(/[ ]*\\$/, "", line); cmd = line; state = cont ? 1 : 2; next }
+    state == 1 { line = $0; sub(/^ +/, "", line); cont = (line ~ /\\$/); sub(/[ ]*\\$/, "", line)
+      cmd = cmd " " line; if (!cont) state = 2; next }
+    state == 2 && /^ {4,}[^ $]/ { line = $0; sub(/^ +/, "", line); ans = line; flush(); next }
+    state == 2 && /^[[:space:]]*$/ { next }
+    state == 2 { flush() }
+    END { flush() }
+  ' "$@"
+}
+
+api_guild=100000000000000001
+apidb="$work/api.db"
+if [ -f sample.db ]; then
+  cp sample.db "$apidb"
+else
+  DATABASE_URL="sqlite:$apidb" "$work/ladderbot" import --guild "$api_guild" --data docs/sample/matches.csv >/dev/null
+fi
+TOKEN=$(DATABASE_URL="sqlite:$apidb" "$work/ladderbot" token create --guild "$api_guild" --name docs-examples 2>/dev/null)
+port=$((20000 + RANDOM % 20000))
+DATABASE_URL="sqlite:$apidb" HTTP_ADDR="127.0.0.1:$port" "$work/ladderbot" serve >"$work/api.log" 2>&1 &
+api_pid=$!
+trap 'kill "$api_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do
+  curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
+  if ! kill -0 "$api_pid" 2>/dev/null; then echo "FAIL  serve for the curl examples did not start"; cat "$work/api.log"; exit 1; fi
+  sleep 0.2
+done
+export TOKEN API="http://127.0.0.1:$port/api/v1/guilds/$api_guild"
+curls=0
+# first_kind names what an answer's first line is: an HTTP status, a JSON
+# object's first key, or a CSV header's first column.
+first_kind() {
+  case "$1" in
+    HTTP/*) awk '{print "status " $2}' <<<"$1" ;;
+    '{"'*) sed -E 's/^\{"([^"]*)".*/key \1/' <<<"$1" ;;
+    *) echo "column ${1%%,*}" ;;
+  esac
+}
+while IFS=$'\t' read -r doc cmd want; do
+  echo "curl  $doc: $cmd"
+  if ! out=$(bash -c "set -o pipefail; $cmd" 2>&1) || [ -z "$out" ]; then
+    echo "FAIL  $doc: $cmd"; echo "$out"; cat "$work/api.log"; exit 1
+  fi
+  if [ -n "$want" ] && [ "$(first_kind "$(head -1 <<<"$out")")" != "$(first_kind "$want")" ]; then
+    echo "FAIL  $doc: $cmd"; echo "  documented: $want"; echo "  answered:   $(head -c 300 <<<"$out")"; exit 1
+  fi
+  curls=$((curls + 1))
+done < <(curl_examples README.md docs/*.md)
+kill "$api_pid" 2>/dev/null || true
+wait "$api_pid" 2>/dev/null || true
+if [ "$curls" -eq 0 ]; then
+  echo "docs-examples: no curl example found; the extraction is broken" >&2
+  exit 1
+fi
+
+echo "docs-examples: $ran examples ran, $skipped skipped as synopses or needing the outside world; $curls curl examples ran against a server"

@@ -42,8 +42,8 @@ func TestImportHostile(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = e.svc.ImportMatches(e.ctx, guild, "", recs, nil)
-			if ladder.ErrorCode(err) != ladder.CodeInvalid || !strings.Contains(ladder.ErrorMessage(err), "record 1") {
-				t.Errorf("Got(ImportMatches) = %v, want an invalid error naming record 1", err)
+			if ladder.ErrorCode(err) != ladder.CodeInvalid || !strings.Contains(ladder.ErrorMessage(err), "line 3") {
+				t.Errorf("Got(ImportMatches) = %v, want an invalid error naming line 3", err)
 			}
 			after, err := testdb.TakeSnapshot(e.ctx, e.db.SQL(), e.db.Dialect())
 			if err != nil {

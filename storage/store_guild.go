@@ -77,6 +77,30 @@ func (t *tx) Guilds(ctx context.Context) ([]ladder.Guild, error) {
 	return out, nil
 }
 
+// ListedCounts implements ladder.Tx: one statement over the guilds'
+// default queues (the oldest, as ladder.resolveQueue picks) and current
+// seasons (the highest number), counting rows as the board lists them
+// (listedAs).
+func (t *tx) ListedCounts(ctx context.Context, guildIDs []string) (map[string]int, error) {
+	var rows []struct {
+		GuildID string
+		N       int
+	}
+	err := t.q(ctx).Raw("SELECT r.guild_id AS guild_id, count(*) AS n FROM ratings r "+
+		"JOIN (SELECT min(id) AS id FROM queues WHERE guild_id IN ? GROUP BY guild_id) dq ON dq.id = r.queue_id "+
+		"JOIN (SELECT guild_id, max(number) AS number FROM seasons WHERE guild_id IN ? GROUP BY guild_id) cs ON cs.guild_id = r.guild_id "+
+		"JOIN seasons s ON s.guild_id = cs.guild_id AND s.number = cs.number AND s.id = r.season_id "+
+		"WHERE "+t.listedAs("r")+" GROUP BY r.guild_id", guildIDs, guildIDs).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("listed counts", err, "")
+	}
+	out := make(map[string]int, len(rows))
+	for _, r := range rows {
+		out[r.GuildID] = r.N
+	}
+	return out, nil
+}
+
 // CreateGuild implements ladder.Tx.
 func (t *tx) CreateGuild(ctx context.Context, g ladder.Guild) (bool, error) {
 	r := toGuildRow(g)

@@ -24,7 +24,7 @@ type env struct {
 	srv *Server
 }
 
-func newEnv(t *testing.T, dsn string, opts Options) *env {
+func newEnv(t testing.TB, dsn string, opts Options) *env {
 	t.Helper()
 	ctx := context.Background()
 	db, err := storage.Open(ctx, dsn, nil)

@@ -71,9 +71,11 @@ func (c Chart) size() (w, h int) {
 type spec struct {
 	Chart
 	X, Y axis
-	// XTime leaves the x axis to go-chart's date ticks (TimeLines).
-	XTime  bool
-	Legend []legendEntry
+	// XTime marks a time axis (TimeLines): X is in Unix nanoseconds and
+	// XTickLabels label its ticks as dates.
+	XTime       bool
+	XTickLabels []string
+	Legend      []legendEntry
 }
 
 // layout lays out c over series: round ticks on both axes unless c fixes
@@ -110,11 +112,13 @@ func (sp spec) frame(series []gochart.Series) gochart.Chart {
 			Ticks: tickLabels(sp.Y.Ticks)},
 		Series: series,
 	}
-	if !sp.XTime {
-		g.XAxis.Range = &gochart.ContinuousRange{Min: sp.X.Min, Max: sp.X.Max}
+	g.XAxis.Range = &gochart.ContinuousRange{Min: sp.X.Min, Max: sp.X.Max}
+	if sp.XTime {
+		for i, v := range sp.X.Ticks {
+			g.XAxis.Ticks = append(g.XAxis.Ticks, gochart.Tick{Value: v, Label: sp.XTickLabels[i]})
+		}
+	} else {
 		g.XAxis.Ticks = tickLabels(sp.X.Ticks)
-	} else if sp.XRange != nil {
-		g.XAxis.Range = &gochart.ContinuousRange{Min: sp.XRange[0], Max: sp.XRange[1]}
 	}
 	if len(sp.Legend) > 0 {
 		g.Elements = []gochart.Renderable{legendRight(sp.Legend)}
@@ -209,12 +213,23 @@ func Scatter(w io.Writer, c Chart, series ...Series) error {
 
 // TimeLines writes a PNG of lines over time, one per series.
 func TimeLines(w io.Writer, c Chart, series ...TimeSeries) error {
+	sp, out, err := timeLinesSpec(c, series)
+	if err != nil {
+		return err
+	}
+	return render(w, sp.frame(out))
+}
+
+// timeLinesSpec lays out TimeLines: the data's time extent (or c.XRange,
+// in Unix nanoseconds) with readable date ticks (timeTicks).
+func timeLinesSpec(c Chart, series []TimeSeries) (spec, []gochart.Series, error) {
 	var out []gochart.Series
 	var legend []legendEntry
 	var ys []Series
+	var first, last time.Time
 	for i, s := range series {
 		if len(s.T) != len(s.Y) {
-			return fmt.Errorf("chart: series %q has %d times and %d values", s.Name, len(s.T), len(s.Y))
+			return spec{}, nil, fmt.Errorf("chart: series %q has %d times and %d values", s.Name, len(s.T), len(s.Y))
 		}
 		if len(s.T) == 0 {
 			continue
@@ -226,13 +241,30 @@ func TimeLines(w io.Writer, c Chart, series ...TimeSeries) error {
 		out = append(out, gochart.TimeSeries{Name: s.Name, XValues: s.T, YValues: s.Y, Style: st})
 		legend = append(legend, legendEntry{Name: s.Name, Color: color(i)})
 		ys = append(ys, Series{X: make([]float64, len(s.Y)), Y: s.Y})
+		for _, t := range s.T {
+			if first.IsZero() || t.Before(first) {
+				first = t
+			}
+			if last.IsZero() || t.After(last) {
+				last = t
+			}
+		}
 	}
 	if len(out) == 0 {
-		return ErrNoData
+		return spec{}, nil, ErrNoData
 	}
 	sp := layout(c, ys, legend)
 	sp.XTime = true
-	return render(w, sp.frame(out))
+	if c.XRange != nil {
+		first, last = time.Unix(0, int64(c.XRange[0])), time.Unix(0, int64(c.XRange[1]))
+	}
+	ticks := timeTicks(first, last)
+	sp.X = axis{Min: float64(ticks[0].At.UnixNano()), Max: float64(ticks[len(ticks)-1].At.UnixNano())}
+	for _, t := range ticks {
+		sp.X.Ticks = append(sp.X.Ticks, float64(t.At.UnixNano()))
+		sp.XTickLabels = append(sp.XTickLabels, t.Label)
+	}
+	return sp, out, nil
 }
 
 // Bar is one bar of a histogram: its label and height.

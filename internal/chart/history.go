@@ -12,6 +12,15 @@ import (
 // rating, gets padded axes, since go-chart cannot draw a zero-width range.
 func HistoryPNG(title string, at []time.Time, rating []float64) ([]byte, error) {
 	var buf bytes.Buffer
+	if err := TimeLines(&buf, historyChart(title, at, rating), TimeSeries{Name: "rating", T: at, Y: rating}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// historyChart is HistoryPNG's frame: padded axes for a single point or a
+// flat line.
+func historyChart(title string, at []time.Time, rating []float64) Chart {
 	c := Chart{Title: title, XLabel: "date", YLabel: "rating", Width: 800, Height: 400}
 	if len(at) > 0 && len(at) == len(rating) {
 		first, last := slices.MinFunc(at, time.Time.Compare), slices.MaxFunc(at, time.Time.Compare)
@@ -23,8 +32,5 @@ func HistoryPNG(title string, at []time.Time, rating []float64) ([]byte, error) 
 			c.YRange = &[2]float64{lo - 25, hi + 25}
 		}
 	}
-	if err := TimeLines(&buf, c, TimeSeries{Name: "rating", T: at, Y: rating}); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return c
 }

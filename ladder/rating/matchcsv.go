@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // MatchRecord is one row of the match CSV of docs/spec.md 2.3, the format of eval,
@@ -27,6 +28,10 @@ type MatchRecord struct {
 	// stores them so that a history brought in from elsewhere shows people,
 	// not snowflakes, on the board.
 	Names map[string]string
+	// Line is the record's line in the file it was read from (1 is the
+	// header), so that a rule broken later, by import, names the line the
+	// operator sees in an editor; 0 for a record not read from a file.
+	Line int
 }
 
 // Score returns the result from team 1's side: 1, 0.5 for a draw, or 0.
@@ -116,7 +121,7 @@ func parseMatchDate(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("date %q is neither YYYY-MM-DD nor RFC 3339", s)
+		return time.Time{}, fmt.Errorf("date %s is neither YYYY-MM-DD nor RFC 3339", clip(s))
 	}
 	return t.UTC(), nil
 }
@@ -126,7 +131,7 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 	if c.seq >= 0 {
 		n, err := strconv.Atoi(strings.TrimSpace(row[c.seq]))
 		if err != nil {
-			return rec, fmt.Errorf("seq %q is not an integer", row[c.seq])
+			return rec, fmt.Errorf("seq %s is not an integer", clip(row[c.seq]))
 		}
 		rec.Seq = n
 	}
@@ -138,7 +143,7 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 	case "0", "1", "2":
 		rec.Winner = int(w[0] - '0')
 	default:
-		return rec, fmt.Errorf("winner %q is not 1, 2 or 0 (draw)", w)
+		return rec, fmt.Errorf("winner %s is not 1, 2 or 0 (draw)", clip(w))
 	}
 	seen := make(map[string]bool, 2*len(c.team[0]))
 	for t, cols := range c.team {
@@ -152,7 +157,7 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 				return rec, fmt.Errorf("team%d_p%d is set but an earlier player of team %d is empty", t+1, p+1, t+1)
 			}
 			if seen[id] {
-				return rec, fmt.Errorf("player %q appears twice in the match", id)
+				return rec, fmt.Errorf("player %s appears twice in the match", clip(id))
 			}
 			seen[id] = true
 			players = append(players, id)
@@ -175,6 +180,20 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 		}
 	}
 	return rec, nil
+}
+
+// clip quotes a cell for an error message, cut to 40 bytes: a hostile file's
+// megabyte cell must not become a megabyte message.
+func clip(s string) string {
+	const limit = 40
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
 // ReadMatchCSV reads a match CSV (docs/spec.md 2.3): a header naming at least date,
@@ -275,6 +294,7 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 			continue
 		}
 		seqLine[rec.Seq] = line
+		rec.Line = line
 		recs = append(recs, rec)
 	}
 	if cols.seq >= 0 {
