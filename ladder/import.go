@@ -71,12 +71,6 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 			}
 			lad.QueueLocked = true
 			q := lad.Queue
-			// The chance stored with each match is calibrated as the log
-			// before it gives (rateNew); the batch extends one calibrator.
-			cal, err := s.calibrator(ctx, tx, q)
-			if err != nil {
-				return err
-			}
 			for i, r := range batch {
 				if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
 					return Errorf(CodeInvalid, "record %d: queue %s is %dv%d, not %dv%d", start+i, q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
@@ -94,9 +88,8 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 					continue
 				}
 				at := r.Date.UTC().Truncate(time.Microsecond)
-				res, w, err := s.rateNew(ctx, tx, lad, nil, cal, r.Team1, r.Team2, r.Winner, at, "import", key)
+				res, w, err := s.rateNew(ctx, tx, lad, nil, r.Team1, r.Team2, r.Winner, at, "import", key)
 				if err == nil {
-					cal.Observe(w.Match.PRaw, 0, Score(r.Winner))
 					// An import loads history: its matches are not news,
 					// and thousands of webhook events would bury the live ones.
 					w.Event = ""

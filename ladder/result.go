@@ -47,21 +47,6 @@ func (s *Service) RecordResult(ctx context.Context, in ResultInput) (MatchResult
 	if source == "" {
 		source = "api"
 	}
-	// The calibration of the chance stored with the result, read before the
-	// transaction so that the rating rows are not locked while it reads the
-	// log; a guild's first result has no queue yet, and finds it inside.
-	var (
-		cal      *rating.Calibrator
-		calQueue int64
-	)
-	if q, err := resolveQueue(ctx, s.store, in.GuildID, in.Queue); err == nil {
-		if cal, err = s.calibrator(ctx, s.store, q); err != nil {
-			return MatchResult{}, fmt.Errorf("ladder: record result: %w", err)
-		}
-		calQueue = q.ID
-	} else if !isCode(err, CodeNotFound) {
-		return MatchResult{}, fmt.Errorf("ladder: record result: %w", err)
-	}
 	var res MatchResult
 	saved, err := s.store.InRatedTx(ctx, func(tx Tx) (*RatedWrite, error) {
 		res = MatchResult{}
@@ -89,13 +74,8 @@ func (s *Service) RecordResult(ctx context.Context, in ResultInput) (MatchResult
 				return nil, err
 			}
 		}
-		if cal == nil || calQueue != l.Queue.ID {
-			if cal, err = s.calibrator(ctx, tx, l.Queue); err != nil {
-				return nil, err
-			}
-		}
 		var w *RatedWrite
-		res, w, err = s.rateNew(ctx, tx, l, rows, cal, in.Team1, in.Team2, in.Winner, at, source, in.IdempotencyKey)
+		res, w, err = s.rateNew(ctx, tx, l, rows, in.Team1, in.Team2, in.Winner, at, source, in.IdempotencyKey)
 		return w, err
 	})
 	if isCode(err, CodeConflict) && in.IdempotencyKey != "" {
@@ -159,11 +139,13 @@ func (s *Service) idempotentResult(ctx context.Context, guildID, key string) (Ma
 
 // rateNew prepares a new confirmed match of ladder l between team1 and
 // team2, whose players' existing rows are locked (rows), for RecordResult
-// and ImportMatches. The chance it stores is the model's prediction
-// calibrated by cal, the queue's calibrator as of the log before the match,
-// as a match that opens stores it (issue 18); the raw prediction goes
-// beside it in PRaw.
-func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, cal *rating.Calibrator, team1, team2 []string, winner int, at time.Time, source, key string) (MatchResult, *RatedWrite, error) {
+// and ImportMatches. It stores the model's raw prediction in PRaw, beside
+// the chance, as a match that opens does (issue 18); the chance is not
+// calibrated (PTeam1 = PRaw): the match is over when it is recorded, and
+// the calibrator's reads of the log would triple the round trips of a
+// result (TestRecordResultRoundTrips). The calibration learns from these
+// matches all the same, from the log.
+func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, team1, team2 []string, winner int, at time.Time, source, key string) (MatchResult, *RatedWrite, error) {
 	q := l.Queue
 	if len(team1) != q.TeamSize || len(team2) != q.TeamSize {
 		return MatchResult{}, nil, Errorf(CodeInvalid, "queue %s is %dv%d, not %dv%d", q.Name, q.TeamSize, q.TeamSize, len(team1), len(team2))
@@ -174,13 +156,7 @@ func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, c
 		State: StateConfirmed, Winner: winner, CreatedAt: s.now(), PlayedAt: at, Source: source,
 		ReportedWinner: NoResult,
 	}
-	res, w, err := s.prepare(ctx, tx, l, rows, m, key)
-	if err != nil {
-		return res, w, err
-	}
-	p := cal.Predict(w.Match.PRaw, 0)
-	w.Match.PTeam1, res.Match.PTeam1 = p, p
-	return res, w, nil
+	return s.prepare(ctx, tx, l, rows, m, key)
 }
 
 func validateResult(in ResultInput) error {
@@ -393,8 +369,7 @@ func refresh(r *Rating, model rating.Model, placement int) {
 
 // apply runs the model on m (Winner and PlayedAt set) over the locked rows,
 // sets m.PRaw and m.PTeam1 to the model's prediction when m has none (a
-// result recorded at once: rateNew calibrates PTeam1), and returns the log
-// rows.
+// result recorded at once, rateNew), and returns the log rows.
 func (l *locked) apply(m *Match) []RatingChange {
 	var teams [2][]rating.State
 	for t := range 2 {
