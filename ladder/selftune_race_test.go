@@ -18,8 +18,9 @@ import (
 // the old constants but took its seq after the adoption's would be rated
 // with constants the replay does not use there, and verify would report it.
 // Two Services on two connection pools to one database play two processes:
-// one records results from several goroutines, the other adopts constants
-// back and forth; afterwards every stored rating must equal the replay.
+// one records results from several goroutines (API results, and opened
+// matches reported and confirmed), the other adopts constants back and
+// forth; afterwards every stored rating must equal the replay.
 func TestAdoptionRacesResults(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		ctx := context.Background()
@@ -44,7 +45,7 @@ func TestAdoptionRacesResults(t *testing.T) {
 			{"boost": 0.5, "c": 6.6775, "rd0": 130, "scale": 2},
 			{"boost": 3, "c": 20, "rd0": 300, "scale": 0.5},
 		}
-		const writers, perWriter, adoptions = 4, 40, 30
+		const writers, perWriter, confirmed, adoptions = 4, 40, 20, 30
 		var wg sync.WaitGroup
 		errs := make(chan error, writers+1)
 		for w := range writers {
@@ -66,6 +67,36 @@ func TestAdoptionRacesResults(t *testing.T) {
 				}
 			}()
 		}
+		// One more writer rates through the Discord path: open, report, confirm.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := func(i int) string { return user(100*writers + i + 1) }
+			for i := range confirmed {
+				qs, err := recorder.Queues(ctx, guild)
+				if err != nil {
+					errs <- fmt.Errorf("Queues() = %w", err)
+					return
+				}
+				m, err := recorder.CreateMatch(ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID, Teams: [2][]string{{p(0), p(1)}, {p(2), p(3)}}})
+				if err != nil {
+					errs <- fmt.Errorf("CreateMatch() = %w", err)
+					return
+				}
+				reporter, confirmer, o := p(0), p(2), ladder.Win
+				if i%2 == 1 {
+					o = ladder.Loss
+				}
+				if _, err := recorder.Report(ctx, ladder.Actor{UserID: reporter}, guild, m.ID, o); err != nil {
+					errs <- fmt.Errorf("Report() = %w", err)
+					return
+				}
+				if _, err := recorder.Confirm(ctx, ladder.Actor{UserID: confirmer}, guild, m.ID); err != nil {
+					errs <- fmt.Errorf("Confirm() = %w", err)
+					return
+				}
+			}
+		}()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -90,8 +121,8 @@ func TestAdoptionRacesResults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Verify() = %v", err)
 		}
-		if rep.Matches != writers*perWriter {
-			t.Errorf("Got(verified matches) = %d, want %d", rep.Matches, writers*perWriter)
+		if want := writers*perWriter + confirmed; rep.Matches != want {
+			t.Errorf("Got(verified matches) = %d, want %d", rep.Matches, want)
 		}
 		for _, d := range rep.Diffs {
 			t.Errorf("Verify() difference: %s %s", d.UserID, d.Problem)
