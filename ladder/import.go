@@ -166,6 +166,11 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 			if err != nil {
 				return err
 			}
+			// One lock for the batch instead of one per match (prepare).
+			if lad.Queue, err = tx.QueueForShare(ctx, lad.Queue.ID); err != nil {
+				return err
+			}
+			lad.QueueLocked = true
 			q := lad.Queue
 			for i, r := range batch {
 				line := recordLine(start+i, r)

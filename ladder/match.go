@@ -56,8 +56,13 @@ type Match struct {
 	Winner int
 	// Seq orders rated matches within the ladder (the replay order); 0 until rated.
 	Seq int64
-	// PTeam1 is the model's P(team 1 wins) when the match formed or was recorded.
+	// PTeam1 is the chance shown that team 1 wins: the model's prediction
+	// when the match formed or was recorded, calibrated on the queue's log
+	// up to then (issue 18).
 	PTeam1 float64
+	// PRaw is that prediction before calibration, the input the
+	// calibration mapped to PTeam1; 0 on matches stored before it was kept.
+	PRaw float64
 	// Quality is the matchmaking quality Q, 0 when not formed by the queue.
 	Quality   float64
 	CreatedAt time.Time

@@ -93,11 +93,12 @@ func (s *Service) CreateMatchTx(ctx context.Context, tx Tx, in NewMatch) (Match,
 	if source == "" {
 		source = "queue"
 	}
+	raw := model.Predict(teams[0], teams[1], now)
 	m := Match{
 		GuildID: in.GuildID, QueueID: q.ID, SeasonID: season.ID,
 		Teams: [2][]string{slices.Clone(in.Teams[0]), slices.Clone(in.Teams[1])},
 		State: StateOpen, Winner: NoResult, ReportedWinner: NoResult,
-		PTeam1: cal.Predict(model.Predict(teams[0], teams[1], now), 0), Quality: in.Quality,
+		PTeam1: cal.Predict(raw, 0), PRaw: raw, Quality: in.Quality,
 		CreatedAt: now, Source: source, ChannelID: in.ChannelID,
 	}
 	m, err = tx.CreateMatch(ctx, m)

@@ -139,7 +139,12 @@ func (s *Service) idempotentResult(ctx context.Context, guildID, key string) (Ma
 
 // rateNew prepares a new confirmed match of ladder l between team1 and
 // team2, whose players' existing rows are locked (rows), for RecordResult
-// and ImportMatches.
+// and ImportMatches. It stores the model's raw prediction in PRaw, beside
+// the chance, as a match that opens does (issue 18); the chance is not
+// calibrated (PTeam1 = PRaw): the match is over when it is recorded, and
+// the calibrator's reads of the log would triple the round trips of a
+// result (TestRecordResultRoundTrips). The calibration learns from these
+// matches all the same, from the log.
 func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, team1, team2 []string, winner int, at time.Time, source, key string) (MatchResult, *RatedWrite, error) {
 	q := l.Queue
 	if len(team1) != q.TeamSize || len(team2) != q.TeamSize {
@@ -204,6 +209,15 @@ func upsertNames(ctx context.Context, tx Tx, guildID string, team1, team2 []stri
 // locked already), applies the model and returns the write that appends m
 // to the end of the log, and the result it answers once written.
 func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m Match, key string) (MatchResult, *RatedWrite, error) {
+	if !l.QueueLocked {
+		// Rate with the constants in force at this match's seq: hold the
+		// queue against an adoption until the write commits (issue 18).
+		q, err := tx.QueueForShare(ctx, l.Queue.ID)
+		if err != nil {
+			return MatchResult{}, nil, err
+		}
+		l.Queue, l.QueueLocked = q, true
+	}
 	model, err := modelFor(l.Queue)
 	if err != nil {
 		return MatchResult{}, nil, err
@@ -354,7 +368,8 @@ func refresh(r *Rating, model rating.Model, placement int) {
 }
 
 // apply runs the model on m (Winner and PlayedAt set) over the locked rows,
-// sets m.PTeam1 when it has none, and returns the log rows.
+// sets m.PRaw and m.PTeam1 to the model's prediction when m has none (a
+// result recorded at once, rateNew), and returns the log rows.
 func (l *locked) apply(m *Match) []RatingChange {
 	var teams [2][]rating.State
 	for t := range 2 {
@@ -364,7 +379,8 @@ func (l *locked) apply(m *Match) []RatingChange {
 		}
 	}
 	if m.PTeam1 == 0 {
-		m.PTeam1 = l.model.Predict(teams[0], teams[1], m.PlayedAt)
+		m.PRaw = l.model.Predict(teams[0], teams[1], m.PlayedAt)
+		m.PTeam1 = m.PRaw
 	}
 	score := Score(m.Winner)
 	l.model.Update(teams[0], teams[1], score, m.PlayedAt)

@@ -111,7 +111,10 @@ func (s *Service) TuneApply(ctx context.Context, actor Actor, guildID, queue str
 // /config) answers CodeConflict rather than record a stale Before.
 func (s *Service) adopt(ctx context.Context, actor Actor, p TuneProposal, source string) error {
 	return s.store.InTx(ctx, func(tx Tx) error {
-		q, err := tx.Queue(ctx, p.Queue.ID)
+		// The lock waits for the rated writes in flight and holds off new
+		// ones until the adoption commits, so every result's seq falls on
+		// the side of the adoption whose constants it was rated with.
+		q, err := tx.QueueForUpdate(ctx, p.Queue.ID)
 		if err != nil {
 			return err
 		}

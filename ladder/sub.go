@@ -213,7 +213,7 @@ func (s *Service) seat(ctx context.Context, tx Tx, m Match, out, in string, now 
 	}
 	m.Teams = [2][]string{slices.Clone(m.Teams[0]), slices.Clone(m.Teams[1])}
 	m.Teams[team-1][slices.Index(m.Teams[team-1], out)] = in
-	if m.PTeam1, err = predict(ctx, tx, m, now); err != nil {
+	if m.PTeam1, m.PRaw, err = s.predict(ctx, tx, m, now); err != nil {
 		return Match{}, err
 	}
 	if err := tx.ReplacePlayer(ctx, m, out, in); err != nil {
@@ -222,19 +222,21 @@ func (s *Service) seat(ctx context.Context, tx Tx, m Match, out, in string, now 
 	return m, tx.UpdateMatch(ctx, m)
 }
 
-// predict is the model's P(team 1 wins) for m's teams from the current ratings.
-func predict(ctx context.Context, tx Tx, m Match, now time.Time) (float64, error) {
+// predict is the chance shown that team 1 of m wins, from the current
+// ratings and calibrated on the queue's log as when a match opens, and the
+// model's raw prediction it calibrates (issue 18).
+func (s *Service) predict(ctx context.Context, tx Tx, m Match, now time.Time) (shown, raw float64, err error) {
 	q, err := tx.Queue(ctx, m.QueueID)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	model, err := modelFor(q)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	rs, err := tx.Ratings(ctx, Key{QueueID: m.QueueID, SeasonID: m.SeasonID}, m.Players())
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var teams [2][]rating.State
 	for t := range 2 {
@@ -248,5 +250,10 @@ func predict(ctx context.Context, tx Tx, m Match, now time.Time) (float64, error
 			teams[t] = append(teams[t], st)
 		}
 	}
-	return model.Predict(teams[0], teams[1], now), nil
+	cal, err := s.calibrator(ctx, tx, q)
+	if err != nil {
+		return 0, 0, err
+	}
+	raw = model.Predict(teams[0], teams[1], now)
+	return cal.Predict(raw, 0), raw, nil
 }

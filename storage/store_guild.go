@@ -196,6 +196,31 @@ func (t *tx) Queue(ctx context.Context, id int64) (ladder.Queue, error) {
 	return r.queue()
 }
 
+// QueueForShare implements ladder.Tx. On PostgreSQL it is SELECT … FOR
+// SHARE, which an UPDATE of the row (and QueueForUpdate) waits for; SQLite's
+// write transactions are serialised already (immediate), so it is a read.
+func (t *tx) QueueForShare(ctx context.Context, id int64) (ladder.Queue, error) {
+	return t.lockQueue(ctx, id, clause.LockingStrengthShare)
+}
+
+// QueueForUpdate implements ladder.Tx: SELECT … FOR UPDATE on PostgreSQL,
+// a read in SQLite's serialised write transactions.
+func (t *tx) QueueForUpdate(ctx context.Context, id int64) (ladder.Queue, error) {
+	return t.lockQueue(ctx, id, clause.LockingStrengthUpdate)
+}
+
+func (t *tx) lockQueue(ctx context.Context, id int64, strength string) (ladder.Queue, error) {
+	db := t.q(ctx)
+	if t.dialect == Postgres {
+		db = db.Clauses(clause.Locking{Strength: strength})
+	}
+	var r queueRow
+	if err := db.Where("id = ?", id).Take(&r).Error; err != nil {
+		return ladder.Queue{}, wrap("lock queue", err, fmt.Sprintf("queue %d not found", id))
+	}
+	return r.queue()
+}
+
 // QueueByName implements ladder.Tx.
 func (t *tx) QueueByName(ctx context.Context, guildID, name string) (ladder.Queue, error) {
 	var r queueRow

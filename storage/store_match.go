@@ -21,6 +21,7 @@ type matchRow struct {
 	Winner         int
 	Seq            int64
 	PTeam1         float64 `gorm:"column:p_team1"`
+	PRaw           float64 `gorm:"column:p_raw"`
 	Quality        float64
 	CreatedAt      time.Time
 	PlayedAt       *time.Time
@@ -42,7 +43,7 @@ func toMatchRow(m ladder.Match) matchRow {
 	return matchRow{
 		ID: m.ID, GuildID: m.GuildID, QueueID: m.QueueID, SeasonID: m.SeasonID,
 		Team1: strings.Join(m.Teams[0], ","), Team2: strings.Join(m.Teams[1], ","),
-		State: string(m.State), Winner: m.Winner, Seq: m.Seq, PTeam1: m.PTeam1, Quality: m.Quality,
+		State: string(m.State), Winner: m.Winner, Seq: m.Seq, PTeam1: m.PTeam1, PRaw: m.PRaw, Quality: m.Quality,
 		CreatedAt: m.CreatedAt.UTC(), PlayedAt: nt(m.PlayedAt), ReportedBy: m.ReportedBy, ReportedWinner: m.ReportedWinner,
 		Deadline: nt(m.Deadline), DisputedBy: m.DisputedBy, DisputeReason: m.DisputeReason, Evidence: m.Evidence,
 		RatedAt: nt(m.RatedAt), ResolvedBy: m.ResolvedBy, Source: m.Source, ChannelID: m.ChannelID,
@@ -53,7 +54,7 @@ func (r matchRow) match() ladder.Match {
 	return ladder.Match{
 		ID: r.ID, GuildID: r.GuildID, QueueID: r.QueueID, SeasonID: r.SeasonID,
 		Teams: [2][]string{splitTeam(r.Team1), splitTeam(r.Team2)},
-		State: ladder.MatchState(r.State), Winner: r.Winner, Seq: r.Seq, PTeam1: r.PTeam1, Quality: r.Quality,
+		State: ladder.MatchState(r.State), Winner: r.Winner, Seq: r.Seq, PTeam1: r.PTeam1, PRaw: r.PRaw, Quality: r.Quality,
 		CreatedAt: r.CreatedAt.UTC(), PlayedAt: tv(r.PlayedAt), ReportedBy: r.ReportedBy, ReportedWinner: r.ReportedWinner,
 		Deadline: tv(r.Deadline), DisputedBy: r.DisputedBy, DisputeReason: r.DisputeReason, Evidence: r.Evidence,
 		RatedAt: tv(r.RatedAt), ResolvedBy: r.ResolvedBy, Source: r.Source, ChannelID: r.ChannelID,

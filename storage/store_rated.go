@@ -46,7 +46,7 @@ WHERE g.id = ?
 ORDER BY r.user_id`
 
 // matchColumns are the columns of matchRow, in matchRow.ptrs order.
-const matchColumns = `id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, quality, created_at, played_at,
+const matchColumns = `id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality, created_at, played_at,
  reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id`
 
 // lockMatchPG locks a match (LockMatch) for pgx.
@@ -67,7 +67,7 @@ JOIN seasons s ON s.id = m.season_id
 JOIN match_players mp ON mp.match_id = m.id
 JOIN ratings r ON r.queue_id = m.queue_id AND r.season_id = m.season_id AND r.user_id = mp.user_id
 WHERE m.id = $1
-ORDER BY r.user_id FOR UPDATE OF r`
+ORDER BY r.user_id FOR UPDATE OF r FOR SHARE OF q`
 
 // pgSQL turns a statement in gorm's ? placeholders into PostgreSQL's
 // numbered ones for pgx; a slice bound by "IN ?" becomes "= ANY(?)", an
@@ -88,7 +88,14 @@ func pgSQL(text string) string {
 }
 
 // lockLadderPG is lockLadderSQL for pgx.
-var lockLadderPG = pgSQL(lockLadderSQL) + " FOR UPDATE OF r"
+var lockLadderPG = pgSQL(lockLadderSQL) + lockLadderPGLocks
+
+// lockLadderPGLocks lock the players' rating rows and share the queue row
+// (QueueForShare): an adoption of new constants (QueueForUpdate) then either
+// commits before the read, which sees its constants, or waits for the
+// rated write to commit, so a result never takes a seq after an adoption
+// it was not rated with (issue 18).
+const lockLadderPGLocks = " FOR UPDATE OF r FOR SHARE OF q"
 
 // ladderRow is one row of ladderSQL.
 type ladderRow struct {
@@ -214,7 +221,7 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 	} else {
 		sqlText := lockLadderSQL
 		if t.dialect == Postgres {
-			sqlText += " FOR UPDATE OF r"
+			sqlText += lockLadderPGLocks
 		}
 		rows, err := t.q(ctx).Raw(sqlText, queue, queue, userIDs, guildID).Rows()
 		if err != nil {
@@ -235,11 +242,18 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 	slices.SortFunc(rs, func(a, b ladder.Rating) int { return cmp.Compare(a.UserID, b.UserID) })
 	if len(rs) == 0 {
 		lad, err := t.Ladder(ctx, guildID, queue)
+		lad.QueueLocked = t.serialised()
 		return lad, nil, err
 	}
 	lad, err := l.ladder()
+	lad.QueueLocked = true
 	return lad, rs, err
 }
+
+// serialised reports whether the transaction excludes every other writer
+// (SQLite's immediate transactions), so that a read in it is as good as a
+// lock.
+func (t *tx) serialised() bool { return t.dialect != Postgres }
 
 // SaveRated implements ladder.Tx. On PostgreSQL a new match is written in
 // a single statement (data-modifying CTEs), so a result costs three round
@@ -355,10 +369,10 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 	r := toMatchRow(m)
 	var b sqlBuilder
 	if m.ID == 0 {
-		b.sql(`WITH m AS (INSERT INTO matches (guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, quality,
+		b.sql(`WITH m AS (INSERT INTO matches (guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality,
  created_at, played_at, reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id)
- VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rating_seq'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
-			r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, r.PTeam1, r.Quality,
+ VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rating_seq'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
+			r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, r.PTeam1, r.PRaw, r.Quality,
 			r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy, r.DisputeReason, r.Evidence,
 			r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID)
 		b.sql(`, mp AS (INSERT INTO match_players (match_id, guild_id, user_id, team, seat, active) SELECT m.id, ?, v.u, v.t, v.s, ? FROM m, (VALUES `,
@@ -377,10 +391,10 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 	} else {
 		// As UpdateMatch: every mutable field; a rated match is neither
 		// active nor disputed any more.
-		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = nextval('rating_seq'), p_team1 = ?, quality = ?, played_at = ?,
+		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = nextval('rating_seq'), p_team1 = ?, p_raw = ?, quality = ?, played_at = ?,
  reported_by = ?, reported_winner = ?, deadline = ?, disputed_by = ?, dispute_reason = ?, evidence = ?, rated_at = ?, resolved_by = ?,
  source = ?, channel_id = ? WHERE id = ? RETURNING id, seq)`,
-			r.State, r.Winner, r.PTeam1, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
+			r.State, r.Winner, r.PTeam1, r.PRaw, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
 			r.DisputeReason, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.ID)
 		b.sql(`, mp AS (UPDATE match_players SET active = false FROM m WHERE match_players.match_id = m.id AND match_players.active)
 , dp AS (UPDATE disputes SET resolved_at = ? FROM m WHERE disputes.match_id = m.id AND disputes.resolved_at IS NULL)`, dbNow())
@@ -472,7 +486,7 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 // ptrs returns the scan targets of matchColumns.
 func (r *matchRow) ptrs() []any {
 	return []any{&r.ID, &r.GuildID, &r.QueueID, &r.SeasonID, &r.Team1, &r.Team2, &r.State, &r.Winner, &r.Seq, &r.PTeam1,
-		&r.Quality, &r.CreatedAt, &r.PlayedAt, &r.ReportedBy, &r.ReportedWinner, &r.Deadline, &r.DisputedBy, &r.DisputeReason,
+		&r.PRaw, &r.Quality, &r.CreatedAt, &r.PlayedAt, &r.ReportedBy, &r.ReportedWinner, &r.Deadline, &r.DisputedBy, &r.DisputeReason,
 		&r.Evidence, &r.RatedAt, &r.ResolvedBy, &r.Source, &r.ChannelID}
 }
 
@@ -494,6 +508,7 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		users := m.Players()
 		slices.Sort(users)
 		rs, err := t.LockRatings(ctx, l.Key(), users)
+		l.QueueLocked = t.serialised()
 		return m, l, rs, err
 	}
 	var (
@@ -541,5 +556,6 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		return m, lad, nil, err
 	}
 	lad, err := l.ladder()
+	lad.QueueLocked = true
 	return m, lad, rs, err
 }
