@@ -73,7 +73,7 @@ func (s *Service) RebalanceMatch(ctx context.Context, actor Actor, guildID strin
 		}
 		now := s.now()
 		after := res.After
-		if after.PTeam1, err = predict(ctx, tx, after, now); err != nil {
+		if after.PTeam1, after.PRaw, err = s.predict(ctx, tx, after, now); err != nil {
 			return err
 		}
 		if err := tx.SetMatchTeams(ctx, after); err != nil {
