@@ -328,12 +328,29 @@ func (b *Bot) register() {
 // only msg.Mentions. It implements jobs.Poster: the jobs render their
 // announcements, standings and notices themselves, so the bot only
 // delivers them.
-func (b *Bot) Post(ctx context.Context, channelID string, msg commands.Reply) error {
-	_, err := b.session.ChannelMessageSendComplex(channelID, messageSend(msg), discordgo.WithContext(ctx))
+func (b *Bot) Post(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
+	id, err := postMessage(ctx, b.session, channelID, msg)
 	if err != nil {
-		return fmt.Errorf("bot: post to channel %s: %w", channelID, err)
+		return "", fmt.Errorf("bot: post to channel %s: %w", channelID, err)
 	}
-	return nil
+	return id, nil
+}
+
+// postMessage sends msg to a channel, or edits msg.Edit there, and returns
+// the message's ID.
+func postMessage(ctx context.Context, s *discordgo.Session, channelID string, msg commands.Reply) (string, error) {
+	if msg.Edit != "" {
+		m, err := s.ChannelMessageEditComplex(messageEdit(channelID, msg), discordgo.WithContext(ctx))
+		if err != nil {
+			return "", err
+		}
+		return m.ID, nil
+	}
+	m, err := s.ChannelMessageSendComplex(channelID, messageSend(msg), discordgo.WithContext(ctx))
+	if err != nil {
+		return "", err
+	}
+	return m.ID, nil
 }
 
 // dedupe remembers recent interaction IDs so a gateway event delivered

@@ -36,8 +36,8 @@ type responder interface {
 	// ShowError shows text privately by whatever route is left: an
 	// answer, a followup, or an empty autocomplete list.
 	ShowError(text string) error
-	// Post sends a further message to a channel.
-	Post(ctx context.Context, channelID string, msg commands.Reply) error
+	// Post sends a further message to a channel and returns its ID.
+	Post(ctx context.Context, channelID string, msg commands.Reply) (string, error)
 	// Acked is when the interaction was first acknowledged; zero if never.
 	Acked() time.Time
 	// Deferred reports whether Defer acknowledged the interaction.
@@ -317,7 +317,11 @@ func answer(log *slog.Logger) step {
 				return answerError{err}
 			}
 			for _, p := range c.reply.Posts {
-				if err := c.resp.Post(ctx, p.ChannelID, p.Message); err != nil {
+				id, err := c.resp.Post(ctx, p.ChannelID, p.Message)
+				if err == nil && p.Sent != nil {
+					err = p.Sent(ctx, id)
+				}
+				if err != nil {
 					log.Warn("posting to channel failed", "guild_id", c.req.GuildID, "channel_id", p.ChannelID, "err", err)
 				}
 			}

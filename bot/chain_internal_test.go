@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -48,9 +49,9 @@ func (f *fakeResponder) ShowError(text string) error {
 	return nil
 }
 
-func (f *fakeResponder) Post(_ context.Context, channelID string, msg commands.Reply) error {
+func (f *fakeResponder) Post(_ context.Context, channelID string, msg commands.Reply) (string, error) {
 	f.posts = append(f.posts, commands.Post{ChannelID: channelID, Message: msg})
-	return f.postErr
+	return fmt.Sprint(700000000000000000 + len(f.posts)), f.postErr
 }
 
 func (f *fakeResponder) Acked() time.Time { return time.Time{} }

@@ -288,6 +288,20 @@ func webhookParams(r commands.Reply) *discordgo.WebhookParams {
 	}
 }
 
+// messageEdit replaces the whole of message r.Edit of a channel by r: its
+// text, embeds and buttons (none clears them), never pinging anew.
+func messageEdit(channelID string, r commands.Reply) *discordgo.MessageEdit {
+	content, embs, comps := clip(r.Content, maxContent), embeds(r.Embeds), components(r.Buttons)
+	if embs == nil {
+		embs = []*discordgo.MessageEmbed{}
+	}
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	return &discordgo.MessageEdit{ID: r.Edit, Channel: channelID, Content: &content, Embeds: &embs,
+		Components: &comps, AllowedMentions: mentions(nil)}
+}
+
 func messageSend(r commands.Reply) *discordgo.MessageSend {
 	return &discordgo.MessageSend{
 		Content: clip(r.Content, maxContent), Embeds: embeds(r.Embeds), Components: components(r.Buttons),

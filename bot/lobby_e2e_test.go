@@ -189,7 +189,12 @@ func testReadyDeadline(t *testing.T, l *lobbyEnv) {
 	if got := l.match(m.ID).State; got != ladder.StateCancelled {
 		t.Fatalf("Got(state after the deadline) = %s, want cancelled", got)
 	}
+	// The job edits the announcement in place, as a Not ready click
+	// does, so that its Ready buttons are gone.
 	note := l.channelMessage(fmt.Sprintf("**Match #%d** is cancelled: the ready check failed", m.ID))
+	if note.ID != ann.ID || len(note.Buttons()) != 0 {
+		t.Errorf("Got(notice) = message %s with %d buttons, want the announcement %s edited, without buttons", note.ID, len(note.Buttons()), ann.ID)
+	}
 	for _, u := range missing {
 		if !strings.Contains(note.Content, "<@"+u+"> was not ready: queue cooldown of 5 min") {
 			t.Errorf("Got(notice) = %q, want %s's 5 min cooldown", note.Content, u)
@@ -197,8 +202,8 @@ func testReadyDeadline(t *testing.T, l *lobbyEnv) {
 	}
 	// A second run, here or in another process, finds nothing.
 	l.run(jobs.JobReady)
-	if n := len(l.fake.ChannelMessages(testChannel)); n != 2 {
-		t.Errorf("Got(channel messages) = %d, want the announcement and one notice", n)
+	if n := len(l.fake.ChannelMessages(testChannel)); n != 1 {
+		t.Errorf("Got(channel messages) = %d, want only the announcement, edited", n)
 	}
 
 	// The ready players are queued again with their original wait: the

@@ -248,7 +248,6 @@ func (g *gatewayResponder) ShowError(text string) error {
 }
 
 // Post sends a further message to a channel. It implements responder.
-func (g *gatewayResponder) Post(ctx context.Context, channelID string, msg commands.Reply) error {
-	_, err := g.session.ChannelMessageSendComplex(channelID, messageSend(msg), discordgo.WithContext(ctx))
-	return err
+func (g *gatewayResponder) Post(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
+	return postMessage(ctx, g.session, channelID, msg)
 }

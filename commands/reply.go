@@ -1,5 +1,7 @@
 package commands
 
+import "context"
+
 // Reply is what a handler wants shown. The bot maps it onto the right
 // Discord call for the interaction kind and whether it was deferred.
 type Reply struct {
@@ -21,12 +23,19 @@ type Reply struct {
 	// Posts are further messages to send to channels, such as a formed
 	// match's announcement in its queue channel.
 	Posts []Post
+	// Edit, on a message posted to a channel (jobs.Poster), is the ID of a
+	// message of that channel to edit instead of sending a new one: the
+	// announcement of a match whose ready check ran out.
+	Edit string
 }
 
 // Post is a message to a channel other than the interaction's answer.
 type Post struct {
 	ChannelID string
 	Message   Reply
+	// Sent, when set, is told the ID of the message once it is posted: an
+	// announcement records it so that it can be edited later.
+	Sent func(ctx context.Context, messageID string) error
 }
 
 // Say returns a plain reply.

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -17,7 +18,9 @@ const (
 
 // announcements are the posts of formed matches, each in its queue's
 // channel (docs/spec.md 6), else where the match formed, else fallback.
-func announcements(formed []ladder.FormedMatch, fallback string) []Post {
+// Each records its message ID once sent (Service.RecordAnnouncement), so
+// that the ready-check job can edit it.
+func (h *handlers) announcements(formed []ladder.FormedMatch, fallback string) []Post {
 	var out []Post
 	for _, f := range formed {
 		ch := f.Match.ChannelID
@@ -27,7 +30,10 @@ func announcements(formed []ladder.FormedMatch, fallback string) []Post {
 		if ch == "" {
 			ch = fallback
 		}
-		out = append(out, Post{ChannelID: ch, Message: announce(f)})
+		matchID := f.Match.ID
+		out = append(out, Post{ChannelID: ch, Message: announce(f), Sent: func(ctx context.Context, messageID string) error {
+			return h.Service.RecordAnnouncement(ctx, ladder.Announcement{MatchID: matchID, ChannelID: ch, MessageID: messageID})
+		}})
 	}
 	return out
 }

@@ -39,14 +39,17 @@ type poster struct {
 
 // Post implements jobs.Poster. A weekly top outside the announcement
 // channel fails the post, so the weekly test sees it as a job error.
-func (p *poster) Post(_ context.Context, channelID string, msg commands.Reply) error {
+func (p *poster) Post(_ context.Context, channelID string, msg commands.Reply) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if isWeeklyTop(msg) && channelID != announce {
-		return fmt.Errorf("weekly top posted to %s, want %s", channelID, announce)
+		return "", fmt.Errorf("weekly top posted to %s, want %s", channelID, announce)
 	}
 	p.msgs = append(p.msgs, sent{channelID, msg})
-	return nil
+	if msg.Edit != "" {
+		return msg.Edit, nil
+	}
+	return fmt.Sprint(800000000000000000 + len(p.msgs)), nil
 }
 
 // matching returns the posted messages keep accepts, in posting order.

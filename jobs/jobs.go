@@ -33,8 +33,9 @@ const (
 // message is. A nil Poster posts nothing (web-only processes still run the
 // jobs).
 type Poster interface {
-	// Post sends a rendered message to a channel, pinging only msg.Mentions.
-	Post(ctx context.Context, channelID string, msg commands.Reply) error
+	// Post sends a rendered message to a channel, pinging only msg.Mentions,
+	// or edits message msg.Edit there; it returns the message's ID.
+	Post(ctx context.Context, channelID string, msg commands.Reply) (string, error)
 }
 
 // Options tune a Scheduler; zero values are the defaults.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // Job names of the match lobby (issue 15).
@@ -39,9 +40,7 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		m := r.Match
 		s.log.Info("ready check failed at its deadline", "guild_id", m.GuildID, "match_id", m.ID,
 			"requeued", len(r.Requeued), "penalised", len(r.Penalised))
-		if m.ChannelID != "" {
-			s.post(ctx, m.GuildID, m.ChannelID, commands.ReadyFailed(r))
-		}
+		s.readyFailed(ctx, r)
 	}
 	if err != nil {
 		return err
@@ -56,6 +55,28 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		}
 	}
 	return err
+}
+
+// readyFailed shows a ready check that ran out: in place of the match's
+// announcement, whose Ready buttons would otherwise stay live, as a Not
+// ready click does; as a new message in the match's channel when the
+// announcement is unknown or cannot be edited (deleted by hand).
+func (s *Scheduler) readyFailed(ctx context.Context, r ladder.ReadyResult) {
+	m, msg := r.Match, commands.ReadyFailed(r)
+	a, ok, err := s.svc.AnnouncementOf(ctx, m.ID)
+	if err == nil && ok {
+		edit := msg
+		edit.Edit = a.MessageID
+		if _, err = s.send(ctx, a.ChannelID, edit); err == nil {
+			return
+		}
+	}
+	if err != nil {
+		s.log.Warn("ready check announcement not edited", "guild_id", m.GuildID, "match_id", m.ID, "err", err)
+	}
+	if m.ChannelID != "" {
+		s.post(ctx, m.GuildID, m.ChannelID, msg)
+	}
 }
 
 // abandon cancels the matches nobody reported in time and says so in each

@@ -178,3 +178,59 @@ func TestSubAcceptRace(t *testing.T) {
 		}
 	})
 }
+
+// TestReadyDeadlineEditsAnnouncement: a ready check that runs out is shown
+// in place of the match's recorded announcement (its Ready buttons gone),
+// in whichever process runs the job; a match whose announcement is unknown
+// gets a new message in its channel instead.
+func TestReadyDeadlineEditsAnnouncement(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		start := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+		clock := ladder.NewManualClock(start)
+		posts := &poster{}
+		p := newProc(t, testdb.DSN(t, b), clock, posts)
+		setupGuild(t, p.svc, 0)
+		setReadyWindow(t, p.svc, 2*time.Minute)
+		var ms []ladder.Match
+		for round := range 2 {
+			var formed []ladder.FormedMatch
+			for _, u := range users(10*round+1, 10*round+4) {
+				formed = append(formed, join(t, p.svc, u)...)
+			}
+			if len(formed) != 1 {
+				t.Fatalf("round %d: Got(formed) = %d matches, want 1", round, len(formed))
+			}
+			ms = append(ms, formed[0].Match)
+		}
+		const message = "900000000000000123"
+		a := ladder.Announcement{MatchID: ms[0].ID, ChannelID: queueChannel, MessageID: message}
+		if err := p.svc.RecordAnnouncement(ctx, a); err != nil {
+			t.Fatalf("RecordAnnouncement() = %v", err)
+		}
+		for _, bad := range []ladder.Announcement{{MatchID: ms[1].ID, ChannelID: "x", MessageID: message}, {MatchID: ms[1].ID, ChannelID: queueChannel, MessageID: "01"}} {
+			if err := p.svc.RecordAnnouncement(ctx, bad); ladder.ErrorCode(err) != ladder.CodeInvalid {
+				t.Errorf("RecordAnnouncement(%+v) = %v, want invalid", bad, err)
+			}
+		}
+		clock.Set(start.Add(3 * time.Minute))
+		if _, err := p.sched.Run(ctx, jobs.JobReady); err != nil {
+			t.Fatalf("Run(%s) = %v", jobs.JobReady, err)
+		}
+		for i, m := range ms {
+			got := posts.matching(func(r commands.Reply) bool {
+				return strings.Contains(r.Content, fmt.Sprintf("**Match #%d** is cancelled", m.ID))
+			})
+			if len(got) != 1 {
+				t.Fatalf("match %d: Got(notices) = %d, want 1", i, len(got))
+			}
+			switch n := got[0]; {
+			case i == 0 && (n.msg.Edit != message || n.channel != queueChannel || len(n.msg.Buttons) != 0):
+				t.Errorf("match %d: Got(notice) = edit %q in %s with %d button rows, want an edit of %s in %s without buttons",
+					i, n.msg.Edit, n.channel, len(n.msg.Buttons), message, queueChannel)
+			case i == 1 && n.msg.Edit != "":
+				t.Errorf("match %d: Got(notice) = edit of %q, want a new message (no announcement recorded)", i, n.msg.Edit)
+			}
+		}
+	})
+}

@@ -78,7 +78,11 @@ func (s *Scheduler) announceMatch(ctx context.Context, f ladder.FormedMatch) {
 		s.log.Warn("formed match not announced: no channel", "guild_id", m.GuildID, "match_id", m.ID)
 		return
 	}
-	err := s.retry(ctx, func() error { return s.poster.Post(ctx, channel, commands.Announcement(f)) })
+	id, err := s.send(ctx, channel, commands.Announcement(f))
+	if err == nil {
+		// Kept so that the ready-check job can edit it (expireReady).
+		err = s.svc.RecordAnnouncement(ctx, ladder.Announcement{MatchID: m.ID, ChannelID: channel, MessageID: id})
+	}
 	if err != nil {
 		s.log.Warn("match announcement not posted", "guild_id", m.GuildID, "match_id", m.ID, "channel_id", channel, "err", err)
 	}

@@ -140,7 +140,7 @@ func (s *Scheduler) postStandings(ctx context.Context, g ladder.Guild, number in
 	}
 	var errs []error
 	for _, st := range sts {
-		err := s.retry(ctx, func() error { return s.poster.Post(ctx, g.AnnounceChannelID, commands.FinalStandings(st)) })
+		_, err := s.send(ctx, g.AnnounceChannelID, commands.FinalStandings(st))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("post season %d standings of queue %s: %w", number, st.Queue.Name, err))
 			continue

@@ -76,10 +76,19 @@ func (s *Scheduler) post(ctx context.Context, guildID, channelID string, msg com
 	if s.poster == nil {
 		return
 	}
-	err := s.retry(ctx, func() error { return s.poster.Post(ctx, channelID, msg) })
-	if err != nil {
+	if _, err := s.send(ctx, channelID, msg); err != nil {
 		s.log.Warn("notice not posted", "guild_id", guildID, "channel_id", channelID, "err", err)
 	}
+}
+
+// send posts msg (retried) and returns the message's ID.
+func (s *Scheduler) send(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
+	var id string
+	err := s.retry(ctx, func() (err error) {
+		id, err = s.poster.Post(ctx, channelID, msg)
+		return err
+	})
+	return id, err
 }
 
 // retry calls f up to PostAttempts times with doubling backoff.

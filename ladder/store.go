@@ -43,6 +43,7 @@ type Tx interface {
 	ShowdownStore
 	BehaviourStore
 	TeamStore
+	AnnouncementStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

@@ -38,15 +38,23 @@ func FuzzImportCSV(f *testing.F) {
 		}
 		n++
 		guild := fmt.Sprint(100000000000000000 + n)
-		rep, err := svc.ImportMatches(ctx, guild, "", recs, nil)
-		if err != nil {
-			if c := ladder.ErrorCode(err); c == ladder.CodeInternal || c == ladder.CodeUnavailable {
-				t.Fatalf("import of %q: Got(error) = %v (%s), want a clear error", in, err, c)
+		rep, importErr := svc.ImportMatches(ctx, guild, "", recs, nil)
+		if importErr != nil {
+			if c := ladder.ErrorCode(importErr); c == ladder.CodeInternal || c == ladder.CodeUnavailable {
+				t.Fatalf("import of %q: Got(error) = %v (%s), want a clear error", in, importErr, c)
 			}
 		}
 		stored, err := svc.Matches(ctx, ladder.MatchFilter{GuildID: guild, Limit: 500})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if importErr != nil {
+			// A refused file writes nothing (issue 14: the whole file is
+			// checked first), not even the guild.
+			if rep.Imported != 0 || len(stored) != 0 {
+				t.Fatalf("import of %q refused (%v), but Got(imported) = %d, stored %d, want 0, 0", in, importErr, rep.Imported, len(stored))
+			}
+			return
 		}
 		if rep.Imported != len(stored) && len(stored) < 500 {
 			t.Fatalf("import of %q: Got(imported) = %d, stored %d", in, rep.Imported, len(stored))
