@@ -26,7 +26,43 @@ func (h *handlers) balanceMatch(ctx context.Context, req Request) (Reply, error)
 	if err != nil {
 		return Reply{}, err
 	}
-	return rebalanceReply(rb), nil
+	r := rebalanceReply(rb)
+	if rb.Applied {
+		edit, ok, err := h.announcementEdit(ctx, req.GuildID, rb.After)
+		if err != nil {
+			return Reply{}, err
+		}
+		if ok {
+			r.Posts = append(r.Posts, edit)
+		}
+	}
+	return r, nil
+}
+
+// announcementEdit is the match's announcement shown anew with its current
+// teams — the ready check, the match on, or the plain announcement — as an
+// edit of the recorded message; false when none was recorded.
+func (h *handlers) announcementEdit(ctx context.Context, guildID string, m ladder.Match) (Post, bool, error) {
+	a, ok, err := h.Service.AnnouncementOf(ctx, m.ID)
+	if err != nil || !ok {
+		return Post{}, false, err
+	}
+	rc, err := h.Service.ReadyCheck(ctx, guildID, m.ID)
+	if err != nil && ladder.ErrorCode(err) != ladder.CodeNotFound {
+		return Post{}, false, err
+	}
+	queue := h.queueName(ctx, guildID, m.QueueID)
+	var view Reply
+	switch {
+	case rc.MatchID != 0 && rc.State == ladder.ReadyPassed:
+		view = matchOnView(m, queue)
+	default:
+		f := ladder.FormedMatch{Match: m, Queue: ladder.Queue{ID: m.QueueID, Name: queue}, Ready: rc}
+		f.Proposal.Quality = m.Quality
+		view = announce(f)
+	}
+	view.Edit = a.MessageID
+	return Post{ChannelID: a.ChannelID, Message: view}, true, nil
 }
 
 func rebalanceReply(rb ladder.MatchRebalance) Reply {

@@ -49,7 +49,19 @@ func TestBalanceMatch(t *testing.T) {
 	if err != nil || got.Team(a) != got.Team(b) {
 		t.Fatalf("Got(teams after refusals) = %v, %v, want unchanged", got.Teams, err)
 	}
+	const channel, message = "200000000000000009", "900000000000000077"
+	if err := f.svc.RecordAnnouncement(ctx, ladder.Announcement{MatchID: m.ID, ChannelID: channel, MessageID: message}); err != nil {
+		t.Fatal(err)
+	}
 	done := f.ok(admin("balance", map[string]any{"match": m.ID, "apply": true}))
+	// The announcement is edited to show the new teams.
+	if len(done.Posts) != 1 || done.Posts[0].ChannelID != channel || done.Posts[0].Message.Edit != message {
+		t.Fatalf("Got(/balance match apply posts) = %+v, want an edit of message %s in %s", done.Posts, message, channel)
+	}
+	if fs := done.Posts[0].Message.Embeds[0].Fields; len(fs) < 2 ||
+		strings.Contains(fs[0].Value, mention(a)) == strings.Contains(fs[0].Value, mention(b)) {
+		t.Errorf("Got(edited announcement teams) = %+v, want a and b on different teams", fs)
+	}
 	if !strings.Contains(done.Embeds[0].Title, "teams rebalanced") || !strings.Contains(done.Embeds[0].Footer, "to win") {
 		t.Errorf("Got(/balance match apply) = %+v", done.Embeds)
 	}
