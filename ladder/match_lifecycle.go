@@ -506,3 +506,17 @@ func unrated(f func(tx Tx, m Match) (MatchResult, error)) func(Tx, Match) (Match
 func matchAudit(m Match) map[string]any {
 	return map[string]any{"state": m.State, "winner": m.Winner, "teams": m.Teams}
 }
+
+// lockGuildMatch locks match matchID for the rest of tx and checks that it
+// belongs to the guild: a match of another guild is "not found", as if it
+// did not exist, so IDs cannot be probed across guilds.
+func lockGuildMatch(ctx context.Context, tx MatchStore, guildID string, matchID int64) (Match, error) {
+	m, err := tx.LockMatch(ctx, matchID)
+	if err != nil {
+		return Match{}, err
+	}
+	if m.GuildID != guildID {
+		return Match{}, Errorf(CodeNotFound, "match %d not found", matchID)
+	}
+	return m, nil
+}

@@ -80,12 +80,9 @@ func (s *Service) moderate(ctx context.Context, actor Actor, guildID string, mat
 }
 
 func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID string, matchID int64, winner int, reason, action string) (Correction, error) {
-	m, err := tx.LockMatch(ctx, matchID)
+	m, err := lockGuildMatch(ctx, tx, guildID, matchID)
 	if err != nil {
 		return Correction{}, err
-	}
-	if m.GuildID != guildID {
-		return Correction{}, Errorf(CodeNotFound, "match %d not found", matchID)
 	}
 	before := m
 	void := winner == NoResult

@@ -106,12 +106,9 @@ func (s *Service) ConfirmNoShow(ctx context.Context, actor Actor, guildID string
 	var res NoShowResult
 	err := s.store.InTx(ctx, func(tx Tx) error {
 		res = NoShowResult{}
-		m, err := tx.LockMatch(ctx, matchID)
+		m, err := lockGuildMatch(ctx, tx, guildID, matchID)
 		if err != nil {
 			return err
-		}
-		if m.GuildID != guildID {
-			return Errorf(CodeNotFound, "match %d not found", matchID)
 		}
 		n, err := tx.NoShow(ctx, m.ID)
 		if err != nil {

@@ -51,12 +51,9 @@ func (s *Service) Ready(ctx context.Context, actor Actor, guildID string, matchI
 	var res ReadyResult
 	err := s.store.InTx(ctx, func(lt Tx) error {
 		res = ReadyResult{}
-		m, err := lt.LockMatch(ctx, matchID)
+		m, err := lockGuildMatch(ctx, lt, guildID, matchID)
 		if err != nil {
 			return err
-		}
-		if m.GuildID != guildID {
-			return Errorf(CodeNotFound, "match %d not found", matchID)
 		}
 		rc, err := lt.ReadyCheck(ctx, m.ID)
 		if ErrorCode(err) == CodeNotFound {

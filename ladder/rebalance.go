@@ -53,12 +53,9 @@ func (s *Service) RebalanceMatch(ctx context.Context, actor Actor, guildID strin
 	}
 	var res MatchRebalance
 	err := s.store.InTx(ctx, func(tx Tx) error {
-		m, err := tx.LockMatch(ctx, matchID)
+		m, err := lockGuildMatch(ctx, tx, guildID, matchID)
 		if err != nil {
 			return err
-		}
-		if m.GuildID != guildID {
-			return Errorf(CodeNotFound, "match %d not found", matchID)
 		}
 		if m.State != StateOpen {
 			return Errorf(CodeConflict, "match #%d is %s; only an open match that nobody has reported can be rebalanced", m.ID, m.State)

@@ -96,12 +96,9 @@ func (s *Service) AcceptSub(ctx context.Context, actor Actor, guildID string, ma
 	var res SubResult
 	err := s.store.InTx(ctx, func(tx Tx) error {
 		res = SubResult{}
-		m, err := tx.LockMatch(ctx, matchID)
+		m, err := lockGuildMatch(ctx, tx, guildID, matchID)
 		if err != nil {
 			return err
-		}
-		if m.GuildID != guildID {
-			return Errorf(CodeNotFound, "match %d not found", matchID)
 		}
 		rs, err := tx.SubRequests(ctx, m.ID)
 		if err != nil {
@@ -158,12 +155,9 @@ func (s *Service) ForceSub(ctx context.Context, actor Actor, guildID string, mat
 	}
 	var res SubResult
 	err := s.store.InTx(ctx, func(tx Tx) error {
-		m, err := tx.LockMatch(ctx, matchID)
+		m, err := lockGuildMatch(ctx, tx, guildID, matchID)
 		if err != nil {
 			return err
-		}
-		if m.GuildID != guildID {
-			return Errorf(CodeNotFound, "match %d not found", matchID)
 		}
 		if m.Team(out) == 0 && m.Team(in) != 0 {
 			res = SubResult{Match: m, Out: out, In: in, AlreadyDone: true}
