@@ -135,6 +135,17 @@ func TestWebhookKill(t *testing.T) {
 		if json.Unmarshal([]byte(second.body), &data) != nil || data.Data.MatchID != res.Match.ID {
 			t.Errorf("Got(match_id of the event) = %d, want %d", data.Data.MatchID, res.Match.ID)
 		}
+		// The receiver reports a request when it arrives, before the sender
+		// has read the answer: stopping the survivor now could cut that
+		// attempt off ("terminated signal received", status 0). Wait until
+		// its attempt is logged, then stop it.
+		logged := func() bool {
+			ws, err := svc.Webhooks(ctx, guild, 10)
+			return err == nil && len(ws) == 1 && len(ws[0].Recent) > 0
+		}
+		for !logged() && ctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond)
+		}
 		b.stop()
 		select {
 		case extra := <-r.got:
