@@ -41,6 +41,7 @@ type Tx interface {
 	NoShowStore
 	ConstantsStore
 	ShowdownStore
+	RoleStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.
