@@ -52,6 +52,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	var comps []component
 	var gatewayReady func() bool
 	var poster jobs.Poster
+	var roles jobs.RoleClient
 	var interactions http.Handler
 	if e.cfg.DiscordToken != "" {
 		b, err := newBot(e, db, svc, metrics, onResult)
@@ -61,6 +62,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 		comps = append(comps, component{"bot", b.Run})
 		gatewayReady = b.Connected
 		poster = b
+		roles = b.Session()
 		if e.cfg.Transport() == bot.TransportHTTP {
 			interactions = b.Interactions()
 		}
@@ -74,7 +76,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	srv.MountInteractions(interactions)
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
-		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult}))
+		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, Roles: roles}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.
