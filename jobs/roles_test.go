@@ -283,3 +283,49 @@ func TestDivisionRoleProblems(t *testing.T) {
 		}
 	})
 }
+
+// TestRollover500Players ends a season of 500 listed players spread over the
+// five divisions and syncs the roles: it logs how long the sync took and how
+// many requests it made. The fake's bucket is 100 requests per 200 ms; at
+// Discord's real pace the time is what the request count and the bucket in
+// X-RateLimit-* make it (docs/operating.md).
+func TestRollover500Players(t *testing.T) {
+	if testing.Short() {
+		t.Skip("500 players")
+	}
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		e := newRoleEnv(t, b)
+		e.fake.SetRoleRateLimit(100, 200*time.Millisecond)
+		var users []string
+		for i := range 500 {
+			u := user(i + 1)
+			users = append(users, u)
+			e.fake.AddMember(guild, u)
+			e.set(t, u, 1200+float64(i)) // 1200 … 1699: Bronze, Silver, Gold
+		}
+		start := time.Now()
+		st := e.sync(t)
+		t.Logf("%s: first sync of 500 players: %v, %d requests, %+v", b, time.Since(start), e.fake.RoleRequests(), st)
+		if st.Added != 500 {
+			t.Fatalf("Got(first sync) = %+v, want 500 added", st)
+		}
+		if _, err := e.svc.EndSeason(ctx, moderator, guild, 0); err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		before, before429 := e.fake.RoleRequests(), e.fake.Count429()
+		start = time.Now()
+		st = e.sync(t)
+		el, n := time.Since(start), e.fake.RoleRequests()-before
+		t.Logf("%s: rollover sync of 500 players: %v, %d requests (%d answered 429), %+v", b, el, n, e.fake.Count429()-before429, st)
+		if n > 1000 {
+			t.Errorf("Got(requests of the rollover sync) = %d, want at most 2 per player", n)
+		}
+		for _, u := range users[:20] {
+			got, _ := e.fake.MemberRoles(guild, u)
+			if want := e.want(t, u); !slices.Equal(got, want) {
+				t.Errorf("after rollover: Got(roles of %s) = %v, want %v", u, got, want)
+			}
+		}
+	})
+}
