@@ -250,3 +250,14 @@ func (s *Scheduler) eachRoleGuild(ctx context.Context, f func(context.Context, s
 	}
 	return errors.Join(errs...)
 }
+
+// roleJob is JobRoles every interval: each minute on the cron, or "@every"
+// interval with the interval's start as the claimed period.
+func roleJob(interval time.Duration, run func(context.Context, time.Time) error) job {
+	if interval <= 0 || interval == time.Minute {
+		return job{JobRoles, "* * * * *", minute, run}
+	}
+	return job{JobRoles, "@every " + interval.String(), func(t time.Time) string {
+		return t.UTC().Truncate(interval).Format(time.RFC3339Nano)
+	}, run}
+}
