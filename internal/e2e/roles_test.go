@@ -178,4 +178,3 @@ func TestDivisionRoles(t *testing.T) {
 		p.stop()
 	})
 }
-
