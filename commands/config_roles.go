@@ -3,6 +3,8 @@ package commands
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -93,9 +95,9 @@ func roleLines(g ladder.Guild, rc ladder.RoleConfig) string {
 			fmt.Fprintf(&b, "%s → <@&%s>\n", d.Name, id)
 		}
 	}
-	for d, id := range rc.Mapping {
+	for _, d := range slices.Sorted(maps.Keys(rc.Mapping)) {
 		if _, _, ok := ladder.DivisionRange(g.Divisions, d); !ok {
-			fmt.Fprintf(&b, "%s → <@&%s> (no such division any more)\n", d, id)
+			fmt.Fprintf(&b, "%s → <@&%s> (no such division any more)\n", d, rc.Mapping[d])
 		}
 	}
 	for _, p := range rc.Problems {

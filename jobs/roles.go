@@ -68,9 +68,13 @@ func discordCode(err error) int {
 }
 
 // call makes one role call. It answers done=false when the role has a
-// problem (recorded now or before); a transient error is returned.
+// problem (recorded now or before); a transient error is returned. Taking
+// a deleted role (10011) is done: nobody holds it.
 func (r *roleSyncer) call(ctx context.Context, userID, role string, add bool) (done, absent bool, err error) {
-	if r.plan.Blocked(role) {
+	if code := r.plan.Blocked(role); code != 0 {
+		if !add && code == ladder.DiscordUnknownRole {
+			return true, false, nil
+		}
 		r.stats.Skipped++
 		return false, false, nil
 	}
@@ -90,6 +94,8 @@ func (r *roleSyncer) call(ctx context.Context, userID, role string, add bool) (d
 	case code == discordUnknownMember:
 		r.stats.Absent++
 		return true, true, nil
+	case code == ladder.DiscordUnknownRole && !add:
+		return true, false, nil
 	case code == ladder.DiscordUnknownRole || code == ladder.DiscordMissingPermissions:
 		p := ladder.RoleProblem{GuildID: r.plan.GuildID, RoleID: role, Code: code, At: r.svc.Now()}
 		fresh, err := r.svc.RoleFailed(ctx, r.plan.GuildID, role, code)
@@ -112,34 +118,35 @@ func (r *roleSyncer) call(ctx context.Context, userID, role string, add bool) (d
 	}
 }
 
-// apply makes one player's change and records the applied state when every
-// call of it went through (a departed member counts as done: the reconcile
-// job fixes them when they come back).
+// apply makes one player's change and records the applied state once the
+// player holds the role they should (a departed member counts as done: the
+// reconcile job fixes them when they come back). A role that could not be
+// taken because of a problem does not hold the record back, so a player
+// is not asked for again at every run; the reconcile job takes it later.
 func (r *roleSyncer) apply(ctx context.Context, c ladder.RoleChange) error {
-	ok := true
 	for _, role := range c.Remove {
-		done, absent, err := r.call(ctx, c.UserID, role, false)
+		_, absent, err := r.call(ctx, c.UserID, role, false)
 		if err != nil {
 			return err
 		}
-		ok = ok && done
 		if absent {
-			return r.svc.RoleApplied(ctx, r.plan.GuildID, c.UserID, c.Want)
+			return r.record(ctx, c)
 		}
 	}
 	if c.Add != "" {
 		done, _, err := r.call(ctx, c.UserID, c.Add, true)
-		if err != nil {
+		if err != nil || !done {
 			return err
 		}
-		ok = ok && done
 	}
-	if !ok {
-		return nil
-	}
+	return r.record(ctx, c)
+}
+
+func (r *roleSyncer) record(ctx context.Context, c ladder.RoleChange) error {
 	if err := r.svc.RoleApplied(ctx, r.plan.GuildID, c.UserID, c.Want); err != nil {
 		return fmt.Errorf("jobs: record role of %s: %w", c.UserID, err)
 	}
+	r.plan.Applied[c.UserID] = c.Want
 	return nil
 }
 

@@ -247,8 +247,13 @@ func TestDivisionRoleProblems(t *testing.T) {
 		e.set(t, user(3), 1300)             // Bronze
 		e.fake.SetBotTopPosition(guild, 14) // Diamond sits at 14
 		e.fake.DeleteRole(guild, e.roles["Gold"])
-		for range 3 {
+		e.sync(t)
+		before := e.fake.RoleRequests()
+		for range 2 {
 			e.sync(t)
+		}
+		if n := e.fake.RoleRequests() - before; n != 0 {
+			t.Errorf("Got(requests of two more syncs with the problems unfixed) = %d, want 0", n)
 		}
 		if got, _ := e.fake.MemberRoles(guild, user(3)); !slices.Equal(got, []string{e.roles["Bronze"]}) {
 			t.Errorf("Got(roles of the Bronze player) = %v, want Bronze: the ladder keeps working", got)
@@ -280,6 +285,17 @@ func TestDivisionRoleProblems(t *testing.T) {
 		}
 		if cfg, _ := e.svc.DivisionRoleConfig(ctx, guild); len(cfg.Problems) != 0 {
 			t.Errorf("Got(problems after the fix) = %+v, want none", cfg.Problems)
+		}
+
+		// A role deleted while players hold it: moving off it is no problem.
+		e.fake.DeleteRole(guild, gold)
+		e.set(t, user(2), 1300)
+		st := e.sync(t)
+		if got, _ := e.fake.MemberRoles(guild, user(2)); !slices.Equal(got, []string{e.roles["Bronze"]}) || st.Problems != 0 {
+			t.Errorf("Got(roles of a player moved off a deleted role) = %v, %+v, want Bronze and no problem", got, st)
+		}
+		if n := len(e.fake.ChannelMessages(modlog)); n != 2 {
+			t.Errorf("Got(moderator posts) = %d, want still 2", n)
 		}
 	})
 }

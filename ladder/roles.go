@@ -232,9 +232,14 @@ func (p RolePlan) Changes() []RoleChange {
 	return RoleChanges(p.Mapping, p.Desired, held)
 }
 
-// Blocked reports whether role has a recorded problem.
-func (p RolePlan) Blocked(role string) bool {
-	return slices.ContainsFunc(p.Problems, func(q RoleProblem) bool { return q.RoleID == role })
+// Blocked returns the code of role's recorded problem, 0 when it has none.
+func (p RolePlan) Blocked(role string) int {
+	for _, q := range p.Problems {
+		if q.RoleID == role {
+			return q.Code
+		}
+	}
+	return 0
 }
 
 // RolePlan reads what a guild's role sync needs: the mapping, the default
