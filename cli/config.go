@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/caarlos0/env/v11"
 )
@@ -40,6 +41,8 @@ type Config struct {
 	// WebhookAllowHTTP lets outgoing webhooks use http:// to loopback
 	// addresses, for tests with a local receiver (issue 16).
 	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
+	// RoleSyncInterval is how often division roles are synced (issue 16).
+	RoleSyncInterval time.Duration `env:"ROLE_SYNC_INTERVAL" envDefault:"1m" help:"how often division roles are given and taken (1s to 1h)"`
 }
 
 // Transport is how the bot receives interactions: DISCORD_TRANSPORT, or
@@ -84,6 +87,12 @@ func (c Config) validate() error {
 		c.validateShards,
 		c.validateLogging,
 		c.validateRateLimit,
+		func() error {
+			if c.RoleSyncInterval < time.Second || c.RoleSyncInterval > time.Hour {
+				return fmt.Errorf("ROLE_SYNC_INTERVAL=%s: want 1s to 1h", c.RoleSyncInterval)
+			}
+			return nil
+		},
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestLoadConfigDefaults(t *testing.T) {
@@ -20,6 +21,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		LogFormat:          "text",
 		APIRateLimit:       20,
 		APIRateBurst:       40,
+		RoleSyncInterval:   time.Minute,
 	}
 	if cfg != want {
 		t.Errorf("LoadConfig(nil) = %+v, want %+v", cfg, want)
@@ -72,6 +74,8 @@ func TestLoadConfigBad(t *testing.T) {
 		{"rate limit NaN", "API_RATE_LIMIT=NaN", "API_RATE_LIMIT"},
 		{"rate limit not a number", "API_RATE_LIMIT=fast", "API_RATE_LIMIT"},
 		{"rate burst zero", "API_RATE_BURST=0", "API_RATE_BURST"},
+		{"role sync too often", "ROLE_SYNC_INTERVAL=10ms", "ROLE_SYNC_INTERVAL"},
+		{"role sync not a duration", "ROLE_SYNC_INTERVAL=often", "ROLE_SYNC_INTERVAL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/chart"
@@ -52,6 +54,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	var comps []component
 	var gatewayReady func() bool
 	var poster jobs.Poster
+	var roles jobs.RoleClient
 	var interactions http.Handler
 	if e.cfg.DiscordToken != "" {
 		b, err := newBot(e, db, svc, metrics, onResult)
@@ -61,6 +64,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 		comps = append(comps, component{"bot", b.Run})
 		gatewayReady = b.Connected
 		poster = b
+		roles = b.Session()
 		if e.cfg.Transport() == bot.TransportHTTP {
 			interactions = b.Interactions()
 		}
@@ -74,7 +78,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	srv.MountInteractions(interactions)
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
-		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult}))
+		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.
@@ -111,8 +115,18 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 	if err != nil {
 		return nil, err
 	}
-	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify})
-	return bot.New(bot.Config{
+	// /config roles create calls Discord through the bot's session, which
+	// exists once bot.New returns, before any interaction arrives.
+	var b *bot.Bot
+	createRole := func(ctx context.Context, guildID, name string) (string, error) {
+		r, err := b.Session().GuildRoleCreate(guildID, &discordgo.RoleParams{Name: name}, discordgo.WithContext(ctx))
+		if err != nil {
+			return "", fmt.Errorf("create role %q: %w", name, err)
+		}
+		return r.ID, nil
+	}
+	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole})
+	b, err = bot.New(bot.Config{
 		Token:      e.cfg.DiscordToken,
 		APIBase:    e.cfg.DiscordAPIBase,
 		DevGuildID: e.cfg.DevGuildID,
@@ -125,6 +139,7 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 		// HTTP redeliveries may reach any process: the database decides.
 		Deliveries: db,
 	}, set, e.log)
+	return b, err
 }
 
 // runComponents runs every component until ctx ends or one fails; a

@@ -24,6 +24,10 @@ type Deps struct {
 	// for a tie) or an error saying why the replay proves nothing. main
 	// wires internal/showdown's Client.Verify; nil refuses /report replay.
 	VerifyReplay func(ctx context.Context, url string, team1, team2 []string) (int, error)
+	// CreateRole creates a Discord role called name in a guild and answers
+	// its ID, or Discord's refusal (the bot lacks Manage Roles); main wires
+	// the bot's discordgo session. nil refuses /config roles create.
+	CreateRole func(ctx context.Context, guildID, name string) (string, error)
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -163,6 +167,8 @@ func (h *handlers) autocomplete(ctx context.Context, req Request) (Reply, error)
 		return h.queueChoices(ctx, req)
 	case "season":
 		return h.seasonChoices(ctx, req)
+	case "division":
+		return h.divisionChoices(ctx, req)
 	}
 	return Reply{}, nil
 }

@@ -57,6 +57,11 @@ func (h *handlers) configCommand() Command {
 				Option{Type: OptNumber, Name: "season_carry", Description: "share of rating carried to a new season (0-1)", Min: &zeroF, Max: &oneF}),
 			sub("divisions", "Set the divisions, lowest first, on the rating scale the queues display",
 				Option{Type: OptString, Name: "list", Description: "e.g. Bronze:0, Silver:1400, Gold:1550", Required: true, MaxLength: 400}),
+			sub("roles", "Give each division a Discord role (only mapped roles are touched)",
+				Option{Type: OptString, Name: "division", Description: "the division to map", Autocomplete: true, MaxLength: 32},
+				opt(OptRole, "role", "its role (leave out to unmap the division)", false),
+				opt(OptBool, "create", "create a role for every unmapped division (needs Manage Roles)", false),
+				opt(OptBool, "clear", "remove the whole mapping; roles players hold stay", false)),
 			sub("season", "Set the season schedule",
 				Option{Type: OptString, Name: "schedule", Description: "5-field cron (UTC), or off", Required: true, MaxLength: 100}),
 		},
@@ -80,6 +85,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 	switch req.Command {
 	case "config show":
 		return h.configShow(ctx, g)
+	case "config roles":
+		return h.configRoles(ctx, req, g)
 	case "config queue add":
 		name, _ := req.String("name")
 		k, _ := req.Int("team_size")
@@ -257,6 +264,11 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 		{Name: "Divisions", Value: strings.Join(divs, ", ")},
 		{Name: "Season schedule", Value: schedule},
 	}}
+	rc, err := h.Service.DivisionRoleConfig(ctx, g.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	e.Fields = append(e.Fields, Field{Name: "Division roles", Value: roleLines(g, rc)})
 	return Reply{Ephemeral: true, Embeds: []Embed{e}}, nil
 }
 

@@ -156,3 +156,9 @@ func standingsCSV(rs []ladder.SeasonResult) []byte {
 	w.Flush()
 	return buf.Bytes()
 }
+
+// RoleProblem tells the moderators' channel, once per problem, that
+// division roles need an admin (issue 16); the ladder keeps working.
+func RoleProblem(p ladder.RoleProblem) Reply {
+	return Reply{Content: "Division roles: " + p.Explain() + ". Other roles keep syncing; /config show lists what is wrong."}
+}

@@ -56,6 +56,12 @@ type Options struct {
 	// changed (auto-confirmed results, a season close, stale flags), for
 	// example to drop cached leaderboard pages; nil: nobody is told.
 	OnResult func(guildID string)
+	// Roles makes the division-role calls (a *discordgo.Session); nil runs
+	// no role jobs.
+	Roles RoleClient
+	// RoleInterval is how often JobRoles runs (default 1 min); one process
+	// claims each interval.
+	RoleInterval time.Duration
 }
 
 // job is one scheduled job: its cron spec, how its period is named from
@@ -114,6 +120,8 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake
 		{JobReady, readySpec, nil, s.expireReady},       // unclaimed, see JobReady
 		{JobAbandon, "* * * * *", minute, s.abandon},
+		roleJob(opt.RoleInterval, s.roles),
+		{JobRoleReconcile, "30 3 * * *", day, s.reconcileRoles},
 	}
 	return s
 }

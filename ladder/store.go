@@ -44,6 +44,7 @@ type Tx interface {
 	BehaviourStore
 	TeamStore
 	AnnouncementStore
+	RoleStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

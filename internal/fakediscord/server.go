@@ -49,6 +49,16 @@ type Server struct {
 	fanOut       bool // see SetFanOut
 	failures     []failure
 
+	// Guild roles and member roles (roles.go).
+	roleGuilds   map[string]*roleGuild
+	buckets      map[string]*bucket
+	roleLimit    int
+	roleWindow   time.Duration
+	forced429    int
+	forcedRetry  time.Duration
+	roleRequests int
+	role429s     int
+
 	// HTTP interactions (http.go): the endpoint POSTs go to ("" for the
 	// gateway), the application's signing key pair, and the client with
 	// Discord's 3 s limit for the response.
@@ -115,6 +125,7 @@ func New() *Server {
 	mux.HandleFunc("POST /api/{v}/channels/{channel}/messages", s.serveChannelMessage)
 	mux.HandleFunc("PATCH /api/{v}/channels/{channel}/messages/{msg}", s.serveChannelMessage)
 	s.mux = mux
+	s.registerRoleRoutes()
 	s.srv = httptest.NewServer(s.record(mux))
 	return s
 }

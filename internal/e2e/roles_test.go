@@ -1,0 +1,180 @@
+package e2e
+
+import (
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ladderbot/ladderbot/bot"
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/jobs"
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+// TestDivisionRoles runs `ladderbot run` (ROLE_SYNC_INTERVAL=1s) against
+// the fake Discord with 429s injected, while the test changes the ladder
+// in the shared database: each player's role follows them up and down
+// divisions, through a rated match, its correction and a season rollover.
+// A role removed by hand stays removed until the reconcile job (run here
+// by the test process, as a second replica would) gives it back, and a role
+// above the bot's is reported to the moderators' channel once while the
+// other players' roles keep following.
+func TestDivisionRoles(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		ctx := testCtx(t, 3*time.Minute)
+		dsn := freshDSN(t, backend)
+		fake := startFake(t)
+		db, err := storage.Open(ctx, dsn, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		svc := ladder.NewService(db, nil)
+		const guild, modlog = "100000000000000001", "200000000000000009"
+		mod := ladder.Actor{UserID: "300000000000000001", Moderator: true}
+		g, err := svc.EnsureGuild(ctx, guild)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.PlacementGames, g.LogChannelID = 0, modlog
+		if _, err := svc.UpdateGuild(ctx, mod, g); err != nil {
+			t.Fatal(err)
+		}
+		roles, set := map[string]string{}, map[string]string{}
+		for i, d := range ladder.DefaultDivisions() {
+			roles[d.Name] = fake.AddRole(guild, d.Name, 10+i)
+			set[d.Name] = roles[d.Name]
+		}
+		if _, err := svc.SetDivisionRoles(ctx, guild, set); err != nil {
+			t.Fatal(err)
+		}
+		var users []string
+		for i := range 8 {
+			users = append(users, fmt.Sprintf("40000000000000%04d", i+1))
+			fake.AddMember(guild, users[i])
+		}
+		setRating := func(u string, r float64) {
+			t.Helper()
+			if _, err := svc.SetRating(ctx, mod, guild, "", u, r, 50, "e2e"); err != nil {
+				t.Fatalf("SetRating(%s) = %v", u, err)
+			}
+		}
+		for i, u := range users {
+			setRating(u, 1300+float64(i%5)*150)
+		}
+		want := func(u string) []string {
+			ss, err := svc.CurrentStandings(ctx, guild, "", []string{u})
+			if err != nil || len(ss) != 1 {
+				t.Fatalf("CurrentStandings(%s) = %v, %v", u, ss, err)
+			}
+			if ss[0].Provisional || ss[0].Stale {
+				return []string{}
+			}
+			return []string{roles[ss[0].Division]}
+		}
+		// waitRoles waits until every player of us holds what the standings say.
+		waitRoles := func(step string, us []string) {
+			t.Helper()
+			var diff string
+			for ctx.Err() == nil {
+				diff = ""
+				for _, u := range us {
+					got, _ := fake.MemberRoles(guild, u)
+					if w := want(u); !slices.Equal(got, w) {
+						diff += fmt.Sprintf(" %s holds %v, want %v;", u, got, w)
+					}
+				}
+				if diff == "" {
+					return
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			t.Fatalf("%s: roles never matched the standings:%s", step, diff)
+		}
+
+		fake.Inject429(3, 300*time.Millisecond)
+		p := newProc(t, "roles", dsn, fake, 0, 1)
+		p.env = append(p.env, "ROLE_SYNC_INTERVAL=1s")
+		p.start()
+		waitRoles("first sync", users)
+		if n := fake.Count429(); n < 3 {
+			t.Errorf("Got(429s answered) = %d, want the 3 injected", n)
+		}
+
+		// Up and down.
+		fake.Inject429(2, 200*time.Millisecond)
+		setRating(users[0], 1900) // Bronze → Diamond
+		setRating(users[4], 1450) // Diamond → Silver
+		waitRoles("moves", users)
+
+		// A rated match and its correction.
+		res, err := svc.RecordResult(ctx, ladder.ResultInput{GuildID: guild, Team1: users[1:3], Team2: users[3:5], Winner: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitRoles("rated match", users)
+		if _, err := svc.Correct(ctx, mod, guild, res.Match.ID, 2, "e2e"); err != nil {
+			t.Fatal(err)
+		}
+		waitRoles("correction", users)
+
+		// A role removed by hand: the sync trusts what it applied, the
+		// reconcile job reads the member and repairs it.
+		held, _ := fake.MemberRoles(guild, users[2])
+		fake.TakeRole(guild, users[2], held[0])
+		time.Sleep(2500 * time.Millisecond)
+		if got, _ := fake.MemberRoles(guild, users[2]); len(got) != 0 {
+			t.Errorf("Got(roles of %s before the reconcile) = %v, want still none", users[2], got)
+		}
+		bt, err := bot.New(bot.Config{Token: botToken, APIBase: fake.URL()}, commands.NewSet(nil, nil, nil), slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sched := jobs.New(svc, bt, nil, jobs.Options{Roles: bt.Session()})
+		st, err := sched.ReconcileRoles(ctx, guild)
+		if err != nil || st.Added != 1 {
+			t.Errorf("Got(ReconcileRoles) = %+v, %v, want 1 added", st, err)
+		}
+		waitRoles("reconcile", users)
+
+		// A role above the bot's: one post to the moderators, the rest go on.
+		fake.SetBotTopPosition(guild, 14) // Diamond is at 14
+		setRating(users[1], 1950)
+		setRating(users[3], 1300)
+		deadline := time.Now().Add(30 * time.Second)
+		for len(fake.ChannelMessages(modlog)) == 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		waitRoles("with a problem", []string{users[3]})
+		time.Sleep(2500 * time.Millisecond) // two more syncs
+		msgs := fake.ChannelMessages(modlog)
+		if len(msgs) != 1 || !strings.Contains(msgs[0].Content, "Manage Roles") {
+			t.Fatalf("Got(moderator posts) = %+v, want one about Manage Roles", msgs)
+		}
+		fake.SetBotTopPosition(guild, 100)
+		if _, err := svc.SetDivisionRoles(ctx, guild, map[string]string{"Diamond": roles["Diamond"]}); err != nil {
+			t.Fatal(err) // remapping clears the problem
+		}
+		waitRoles("fixed", users)
+
+		// Season rollover, with 429s.
+		fake.Inject429(2, 200*time.Millisecond)
+		if _, err := svc.EndSeason(ctx, mod, guild, 0); err != nil {
+			t.Fatal(err)
+		}
+		waitRoles("rollover", users)
+		for i, u := range users {
+			setRating(u, 1300+float64(i%5)*150)
+		}
+		waitRoles("new season placed", users)
+		if un := fake.Unhandled(); len(un) != 0 {
+			t.Errorf("Got(unhandled requests) = %+v", un)
+		}
+		p.stop()
+	})
+}

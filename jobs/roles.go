@@ -1,0 +1,270 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// Division-role jobs (issue 16).
+const (
+	// JobRoles applies the changes between the desired division roles and
+	// the applied state, every minute.
+	JobRoles = "roles"
+	// JobRoleReconcile reads every tracked member's actual roles once a day
+	// and repairs drift (a role removed by hand, a member who came back).
+	JobRoleReconcile = "role-reconcile"
+)
+
+// RoleClient is the Discord calls division roles make; *discordgo.Session
+// implements it. Pacing is discordgo's: it keeps one bucket per route (the
+// member-role routes of a guild share one), waits when X-RateLimit-Remaining
+// reaches 0 until X-RateLimit-Reset-After, and on a 429 sleeps the body's
+// retry_after and retries (Session.ShouldRetryOnRateLimit). The syncer makes
+// its calls one at a time per guild and adds no limiter of its own.
+type RoleClient interface {
+	GuildMemberRoleAdd(guildID, userID, roleID string, options ...discordgo.RequestOption) error
+	GuildMemberRoleRemove(guildID, userID, roleID string, options ...discordgo.RequestOption) error
+	GuildMember(guildID, userID string, options ...discordgo.RequestOption) (*discordgo.Member, error)
+}
+
+// Discord's Unknown Member code: the user left the guild.
+const discordUnknownMember = 10007
+
+// RoleStats says what one sync or reconcile of a guild did.
+type RoleStats struct {
+	Checked  int // members read (reconcile only)
+	Added    int
+	Removed  int
+	Skipped  int // changes not made because of a recorded problem
+	Problems int // problems newly recorded
+	Absent   int // members no longer in the guild
+}
+
+// roleSyncer applies role changes of one guild.
+type roleSyncer struct {
+	svc    *ladder.Service
+	dc     RoleClient
+	report func(ctx context.Context, p ladder.RoleProblem)
+	plan   ladder.RolePlan
+	stats  RoleStats
+}
+
+// discordCode returns the JSON error code of a Discord REST error, 0 for
+// any other error.
+func discordCode(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Message != nil {
+		return re.Message.Code
+	}
+	return 0
+}
+
+// call makes one role call. It answers done=false when the role has a
+// problem (recorded now or before); a transient error is returned. Taking
+// a deleted role (10011) is done: nobody holds it.
+func (r *roleSyncer) call(ctx context.Context, userID, role string, add bool) (done, absent bool, err error) {
+	if code := r.plan.Blocked(role); code != 0 {
+		if !add && code == ladder.DiscordUnknownRole {
+			return true, false, nil
+		}
+		r.stats.Skipped++
+		return false, false, nil
+	}
+	if add {
+		err = r.dc.GuildMemberRoleAdd(r.plan.GuildID, userID, role, discordgo.WithContext(ctx))
+	} else {
+		err = r.dc.GuildMemberRoleRemove(r.plan.GuildID, userID, role, discordgo.WithContext(ctx))
+	}
+	switch code := discordCode(err); {
+	case err == nil:
+		if add {
+			r.stats.Added++
+		} else {
+			r.stats.Removed++
+		}
+		return true, false, nil
+	case code == discordUnknownMember:
+		r.stats.Absent++
+		return true, true, nil
+	case code == ladder.DiscordUnknownRole && !add:
+		return true, false, nil
+	case code == ladder.DiscordUnknownRole || code == ladder.DiscordMissingPermissions:
+		p := ladder.RoleProblem{GuildID: r.plan.GuildID, RoleID: role, Code: code, At: r.svc.Now()}
+		fresh, err := r.svc.RoleFailed(ctx, r.plan.GuildID, role, code)
+		if err != nil {
+			return false, false, err
+		}
+		r.plan.Problems = append(r.plan.Problems, p)
+		r.stats.Skipped++
+		if fresh {
+			r.stats.Problems++
+			r.report(ctx, p)
+		}
+		return false, false, nil
+	default:
+		verb := "remove"
+		if add {
+			verb = "add"
+		}
+		return false, false, fmt.Errorf("jobs: %s role %s of %s in guild %s: %w", verb, role, userID, r.plan.GuildID, err)
+	}
+}
+
+// apply makes one player's change and records the applied state once the
+// player holds the role they should (a departed member counts as done: the
+// reconcile job fixes them when they come back). A role that could not be
+// taken because of a problem does not hold the record back, so a player
+// is not asked for again at every run; the reconcile job takes it later.
+func (r *roleSyncer) apply(ctx context.Context, c ladder.RoleChange) error {
+	for _, role := range c.Remove {
+		_, absent, err := r.call(ctx, c.UserID, role, false)
+		if err != nil {
+			return err
+		}
+		if absent {
+			return r.record(ctx, c)
+		}
+	}
+	if c.Add != "" {
+		done, _, err := r.call(ctx, c.UserID, c.Add, true)
+		if err != nil || !done {
+			return err
+		}
+	}
+	return r.record(ctx, c)
+}
+
+func (r *roleSyncer) record(ctx context.Context, c ladder.RoleChange) error {
+	if err := r.svc.RoleApplied(ctx, r.plan.GuildID, c.UserID, c.Want); err != nil {
+		return fmt.Errorf("jobs: record role of %s: %w", c.UserID, err)
+	}
+	r.plan.Applied[c.UserID] = c.Want
+	return nil
+}
+
+func (s *Scheduler) newRoleSyncer(ctx context.Context, guildID string) (*roleSyncer, error) {
+	plan, err := s.svc.RolePlan(ctx, guildID)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: role plan of guild %s: %w", guildID, err)
+	}
+	return &roleSyncer{svc: s.svc, dc: s.opt.Roles, plan: plan, report: func(ctx context.Context, p ladder.RoleProblem) {
+		g, err := s.svc.Guild(ctx, guildID)
+		if err != nil || g.LogChannelID == "" {
+			return
+		}
+		s.post(ctx, guildID, g.LogChannelID, commands.RoleProblem(p))
+	}}, nil
+}
+
+// SyncRoles gives and takes one guild's division roles so that every player
+// holds the role the standings say, diffing against the applied state: it
+// makes no request for a player whose role has not changed.
+func (s *Scheduler) SyncRoles(ctx context.Context, guildID string) (RoleStats, error) {
+	if s.opt.Roles == nil {
+		return RoleStats{}, nil
+	}
+	r, err := s.newRoleSyncer(ctx, guildID)
+	if err != nil || len(r.plan.Mapping) == 0 {
+		return RoleStats{}, err
+	}
+	for _, c := range r.plan.Changes() {
+		if err := r.apply(ctx, c); err != nil {
+			return r.stats, err
+		}
+	}
+	return r.stats, nil
+}
+
+// ReconcileRoles reads the actual roles of every player the guild's roles
+// concern (desired or applied) and repairs any difference, then records
+// the applied state. Members who left are skipped.
+func (s *Scheduler) ReconcileRoles(ctx context.Context, guildID string) (RoleStats, error) {
+	if s.opt.Roles == nil {
+		return RoleStats{}, nil
+	}
+	r, err := s.newRoleSyncer(ctx, guildID)
+	if err != nil || len(r.plan.Mapping) == 0 {
+		return RoleStats{}, err
+	}
+	users := make([]string, 0, len(r.plan.Desired)+len(r.plan.Applied))
+	for u := range r.plan.Desired {
+		users = append(users, u)
+	}
+	for u := range r.plan.Applied {
+		if _, ok := r.plan.Desired[u]; !ok {
+			users = append(users, u)
+		}
+	}
+	slices.Sort(users)
+	for _, u := range users {
+		m, err := s.opt.Roles.GuildMember(guildID, u, discordgo.WithContext(ctx))
+		if discordCode(err) == discordUnknownMember {
+			r.stats.Absent++
+			continue
+		}
+		if err != nil {
+			return r.stats, fmt.Errorf("jobs: read member %s of guild %s: %w", u, guildID, err)
+		}
+		r.stats.Checked++
+		want := r.plan.Desired[u]
+		cs := ladder.RoleChanges(r.plan.Mapping, map[string]string{u: want}, map[string][]string{u: m.Roles})
+		if len(cs) == 0 {
+			if r.plan.Applied[u] != want {
+				if err := s.svc.RoleApplied(ctx, guildID, u, want); err != nil {
+					return r.stats, fmt.Errorf("jobs: record role of %s: %w", u, err)
+				}
+			}
+			continue
+		}
+		if err := r.apply(ctx, cs[0]); err != nil {
+			return r.stats, err
+		}
+	}
+	return r.stats, nil
+}
+
+// roles is JobRoles: SyncRoles for every guild with a mapping.
+func (s *Scheduler) roles(ctx context.Context, _ time.Time) error {
+	return s.eachRoleGuild(ctx, s.SyncRoles)
+}
+
+// reconcileRoles is JobRoleReconcile.
+func (s *Scheduler) reconcileRoles(ctx context.Context, _ time.Time) error {
+	return s.eachRoleGuild(ctx, s.ReconcileRoles)
+}
+
+func (s *Scheduler) eachRoleGuild(ctx context.Context, f func(context.Context, string) (RoleStats, error)) error {
+	if s.opt.Roles == nil {
+		return nil
+	}
+	ids, err := s.svc.RoleGuilds(ctx)
+	if err != nil {
+		return fmt.Errorf("jobs: role guilds: %w", err)
+	}
+	var errs []error
+	for _, id := range ids {
+		if _, err := f(ctx, id); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// roleJob is JobRoles every interval: each minute on the cron, or "@every"
+// interval with the interval's start as the claimed period.
+func roleJob(interval time.Duration, run func(context.Context, time.Time) error) job {
+	if interval <= 0 || interval == time.Minute {
+		return job{JobRoles, "* * * * *", minute, run}
+	}
+	return job{JobRoles, "@every " + interval.String(), func(t time.Time) string {
+		return t.UTC().Truncate(interval).Format(time.RFC3339Nano)
+	}, run}
+}

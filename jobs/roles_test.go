@@ -1,0 +1,347 @@
+package jobs_test
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/ladderbot/ladderbot/bot"
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/fakediscord"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/jobs"
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+const modlog = "200000000000000009"
+
+// roleEnv is a guild with the five default divisions mapped to roles of a
+// fake Discord, and a scheduler whose role calls go through the real bot's
+// discordgo session.
+type roleEnv struct {
+	fake  *fakediscord.Server
+	svc   *ladder.Service
+	sched *jobs.Scheduler
+	clock *ladder.ManualClock
+	roles map[string]string // division → role ID
+	dg    *discordgo.Session
+}
+
+func newRoleEnv(t *testing.T, b string) *roleEnv {
+	t.Helper()
+	ctx := context.Background()
+	fake := fakediscord.New()
+	t.Cleanup(fake.Close)
+	bt, err := bot.New(bot.Config{Token: "test-token", APIBase: fake.URL()}, commands.NewSet(nil, nil, nil), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("bot.New() = %v", err)
+	}
+	db, err := storage.Open(ctx, testdb.DSN(t, b), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("storage.Open() = %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	clock := ladder.NewManualClock(seasonStart)
+	svc := ladder.NewService(db, clock)
+	g := setupGuild(t, svc, 0)
+	g.LogChannelID = modlog
+	if _, err := svc.UpdateGuild(ctx, moderator, g); err != nil {
+		t.Fatalf("UpdateGuild() = %v", err)
+	}
+	e := &roleEnv{fake: fake, svc: svc, clock: clock, roles: map[string]string{}, dg: bt.Session(),
+		sched: jobs.New(svc, bt, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Roles: bt.Session()})}
+	set := map[string]string{}
+	for i, d := range ladder.DefaultDivisions() {
+		e.roles[d.Name] = fake.AddRole(guild, d.Name, 10+i)
+		set[strings.ToLower(d.Name)] = e.roles[d.Name]
+	}
+	if _, err := svc.SetDivisionRoles(ctx, guild, set); err != nil {
+		t.Fatalf("SetDivisionRoles() = %v", err)
+	}
+	return e
+}
+
+func (e *roleEnv) set(t *testing.T, u string, r float64) {
+	t.Helper()
+	if _, err := e.svc.SetRating(context.Background(), moderator, guild, "", u, r, 50, "test"); err != nil {
+		t.Fatalf("SetRating(%s, %v) = %v", u, r, err)
+	}
+}
+
+func (e *roleEnv) sync(t *testing.T) jobs.RoleStats {
+	t.Helper()
+	st, err := e.sched.SyncRoles(context.Background(), guild)
+	if err != nil {
+		t.Fatalf("SyncRoles() = %v", err)
+	}
+	return st
+}
+
+// want returns the role u should hold, from the standings the players see.
+func (e *roleEnv) want(t *testing.T, u string) []string {
+	t.Helper()
+	st := standing(t, e.svc, u)
+	if st.Provisional || st.Stale {
+		return []string{}
+	}
+	return []string{e.roles[st.Division]}
+}
+
+// check compares every player's roles on the fake with their standing.
+func (e *roleEnv) check(t *testing.T, when string, users []string) {
+	t.Helper()
+	for _, u := range users {
+		got, _ := e.fake.MemberRoles(guild, u)
+		if want := e.want(t, u); !slices.Equal(got, want) {
+			t.Errorf("%s: Got(roles of %s) = %v, want %v (%+v)", when, u, got, want, standing(t, e.svc, u))
+		}
+	}
+}
+
+// TestDivisionRolesFollowPlayers moves players up and down divisions, through
+// a correction, a stale flag and a season rollover, with 429s injected, and
+// checks after each sync that every player holds exactly their division's
+// role; a role taken by hand is repaired by the reconcile job only.
+func TestDivisionRolesFollowPlayers(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		e := newRoleEnv(t, b)
+		users := []string{user(1), user(2), user(3), user(4), user(5)}
+		other := e.fake.AddRole(guild, "Helper", 3)
+		for i, u := range users {
+			e.fake.AddMember(guild, u)
+			e.set(t, u, 1300+float64(i)*150) // Bronze … Diamond
+		}
+		e.fake.Inject429(3, 20*time.Millisecond)
+		st := e.sync(t)
+		if st.Added != 5 || st.Removed != 0 {
+			t.Errorf("Got(first sync) = %+v, want 5 added", st)
+		}
+		e.check(t, "first sync", users)
+		if n := e.fake.Count429(); n != 3 {
+			t.Errorf("Got(429s answered) = %d, want the 3 injected", n)
+		}
+
+		// Up and down: Bronze → Diamond, Diamond → Silver.
+		e.set(t, user(1), 1900)
+		e.set(t, user(5), 1450)
+		before := e.fake.RoleRequests()
+		e.fake.Inject429(2, 20*time.Millisecond)
+		st = e.sync(t)
+		if st.Added != 2 || st.Removed != 2 {
+			t.Errorf("Got(sync after two moves) = %+v, want 2 added, 2 removed", st)
+		}
+		if n := e.fake.RoleRequests() - before; n != 6 {
+			t.Errorf("Got(requests of the sync) = %d, want 4 and 2 injected 429s", n)
+		}
+		e.check(t, "after moves", users)
+		before = e.fake.RoleRequests()
+		if st := e.sync(t); st != (jobs.RoleStats{}) {
+			t.Errorf("Got(sync with nothing changed) = %+v, want nothing done", st)
+		}
+		if n := e.fake.RoleRequests() - before; n != 0 {
+			t.Errorf("Got(requests of a sync with nothing changed) = %d, want 0", n)
+		}
+
+		// A rated match and its correction.
+		m := record(t, e.svc, user(2), user(3), user(4), user(1), 1)
+		e.sync(t)
+		e.check(t, "after a match", users)
+		if _, err := e.svc.Correct(ctx, moderator, guild, m.Match.ID, 2, "wrong winner"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		e.sync(t)
+		e.check(t, "after a correction", users)
+
+		// A role removed by hand: the sync trusts its applied state, the
+		// reconcile job reads the member and gives it back.
+		held, _ := e.fake.MemberRoles(guild, user(3))
+		e.fake.TakeRole(guild, user(3), held[0])
+		if got, _ := e.fake.MemberRoles(guild, user(3)); len(got) != 0 {
+			t.Fatalf("Got(roles after TakeRole) = %v, want none", got)
+		}
+		rs, err := e.sched.ReconcileRoles(ctx, guild)
+		if err != nil || rs.Added != 1 || rs.Checked != 5 {
+			t.Errorf("Got(ReconcileRoles) = %+v, %v, want 5 checked, 1 added", rs, err)
+		}
+		e.check(t, "after reconcile", users)
+
+		// A mapped role given by hand to the wrong player is taken back by
+		// the reconcile; an unmapped one is left alone.
+		e.fake.SetManageRoles(guild, true)
+		if err := e.dg.GuildMemberRoleAdd(guild, user(2), e.roles["Diamond"]); err != nil {
+			t.Fatalf("hand add = %v", err)
+		}
+		if err := e.dg.GuildMemberRoleAdd(guild, user(2), other); err != nil {
+			t.Fatalf("hand add = %v", err)
+		}
+		if _, err := e.sched.ReconcileRoles(ctx, guild); err != nil {
+			t.Fatalf("ReconcileRoles() = %v", err)
+		}
+		got, _ := e.fake.MemberRoles(guild, user(2))
+		if want := append(e.want(t, user(2)), other); !sameSet(got, want) {
+			t.Errorf("Got(roles of %s after reconcile) = %v, want %v", user(2), got, want)
+		}
+
+		// Stale: everyone idle for the guild's stale days loses their role.
+		e.clock.Add(40 * 24 * time.Hour)
+		if _, err := e.svc.MarkStale(ctx, guild); err != nil {
+			t.Fatalf("MarkStale() = %v", err)
+		}
+		e.sync(t)
+		for _, u := range users[:4] {
+			if got, _ := e.fake.MemberRoles(guild, u); len(got) != 0 && !(u == user(2) && slices.Equal(got, []string{other})) {
+				t.Errorf("Got(roles of stale %s) = %v, want no division role", u, got)
+			}
+		}
+
+		// Season rollover: the new season's standings decide.
+		for i, u := range users {
+			e.set(t, u, 1300+float64(i)*150)
+		}
+		e.sync(t)
+		if _, err := e.svc.EndSeason(ctx, moderator, guild, 0); err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		e.fake.Inject429(2, 20*time.Millisecond)
+		e.sync(t)
+		for _, u := range users {
+			got, _ := e.fake.MemberRoles(guild, u)
+			got = slices.DeleteFunc(got, func(r string) bool { return r == other })
+			if want := e.want(t, u); !slices.Equal(got, want) {
+				t.Errorf("after rollover: Got(roles of %s) = %v, want %v", u, got, want)
+			}
+		}
+		if len(e.fake.Unhandled()) != 0 {
+			t.Errorf("Got(unhandled requests) = %+v", e.fake.Unhandled())
+		}
+	})
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// TestDivisionRoleProblems: a role above the bot's and a deleted role are
+// each recorded and posted to the moderators' channel once, shown by
+// DivisionRoleConfig, and the other players' roles keep syncing.
+func TestDivisionRoleProblems(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		e := newRoleEnv(t, b)
+		users := []string{user(1), user(2), user(3)}
+		for _, u := range users {
+			e.fake.AddMember(guild, u)
+		}
+		e.set(t, user(1), 1900)             // Diamond
+		e.set(t, user(2), 1600)             // Gold
+		e.set(t, user(3), 1300)             // Bronze
+		e.fake.SetBotTopPosition(guild, 14) // Diamond sits at 14
+		e.fake.DeleteRole(guild, e.roles["Gold"])
+		e.sync(t)
+		before := e.fake.RoleRequests()
+		for range 2 {
+			e.sync(t)
+		}
+		if n := e.fake.RoleRequests() - before; n != 0 {
+			t.Errorf("Got(requests of two more syncs with the problems unfixed) = %d, want 0", n)
+		}
+		if got, _ := e.fake.MemberRoles(guild, user(3)); !slices.Equal(got, []string{e.roles["Bronze"]}) {
+			t.Errorf("Got(roles of the Bronze player) = %v, want Bronze: the ladder keeps working", got)
+		}
+		msgs := e.fake.ChannelMessages(modlog)
+		if len(msgs) != 2 {
+			t.Fatalf("Got(moderator posts) = %d, want 2 (one per problem)", len(msgs))
+		}
+		text := msgs[0].Content + msgs[1].Content
+		if !strings.Contains(text, "Manage Roles") || !strings.Contains(text, "no longer exists") {
+			t.Errorf("Got(posts) = %q, want the missing permission and the deleted role explained", text)
+		}
+		cfg, err := e.svc.DivisionRoleConfig(ctx, guild)
+		if err != nil || len(cfg.Problems) != 2 {
+			t.Fatalf("Got(DivisionRoleConfig) = %+v, %v, want 2 problems", cfg, err)
+		}
+		// Remapping clears the problems; a fixed permission lets Diamond through.
+		e.fake.SetBotTopPosition(guild, 100)
+		gold := e.fake.AddRole(guild, "Gold 2", 11)
+		if _, err := e.svc.SetDivisionRoles(ctx, guild, map[string]string{"Gold": gold}); err != nil {
+			t.Fatalf("SetDivisionRoles() = %v", err)
+		}
+		e.sync(t)
+		if got, _ := e.fake.MemberRoles(guild, user(1)); !slices.Equal(got, []string{e.roles["Diamond"]}) {
+			t.Errorf("Got(roles of the Diamond player after the fix) = %v", got)
+		}
+		if got, _ := e.fake.MemberRoles(guild, user(2)); !slices.Equal(got, []string{gold}) {
+			t.Errorf("Got(roles of the Gold player after the remap) = %v", got)
+		}
+		if cfg, _ := e.svc.DivisionRoleConfig(ctx, guild); len(cfg.Problems) != 0 {
+			t.Errorf("Got(problems after the fix) = %+v, want none", cfg.Problems)
+		}
+
+		// A role deleted while players hold it: moving off it is no problem.
+		e.fake.DeleteRole(guild, gold)
+		e.set(t, user(2), 1300)
+		st := e.sync(t)
+		if got, _ := e.fake.MemberRoles(guild, user(2)); !slices.Equal(got, []string{e.roles["Bronze"]}) || st.Problems != 0 {
+			t.Errorf("Got(roles of a player moved off a deleted role) = %v, %+v, want Bronze and no problem", got, st)
+		}
+		if n := len(e.fake.ChannelMessages(modlog)); n != 2 {
+			t.Errorf("Got(moderator posts) = %d, want still 2", n)
+		}
+	})
+}
+
+// TestRollover500Players ends a season of 500 listed players spread over the
+// five divisions and syncs the roles: it logs how long the sync took and how
+// many requests it made. The fake's bucket is 100 requests per 200 ms; at
+// Discord's real pace the time is what the request count and the bucket in
+// X-RateLimit-* make it (docs/operating.md).
+func TestRollover500Players(t *testing.T) {
+	if testing.Short() {
+		t.Skip("500 players")
+	}
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		e := newRoleEnv(t, b)
+		e.fake.SetRoleRateLimit(100, 200*time.Millisecond)
+		var users []string
+		for i := range 500 {
+			u := user(i + 1)
+			users = append(users, u)
+			e.fake.AddMember(guild, u)
+			e.set(t, u, 1200+float64(i)) // 1200 … 1699: Bronze, Silver, Gold
+		}
+		start := time.Now()
+		st := e.sync(t)
+		t.Logf("%s: first sync of 500 players: %v, %d requests, %+v", b, time.Since(start), e.fake.RoleRequests(), st)
+		if st.Added != 500 {
+			t.Fatalf("Got(first sync) = %+v, want 500 added", st)
+		}
+		if _, err := e.svc.EndSeason(ctx, moderator, guild, 0); err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		before, before429 := e.fake.RoleRequests(), e.fake.Count429()
+		start = time.Now()
+		st = e.sync(t)
+		el, n := time.Since(start), e.fake.RoleRequests()-before
+		t.Logf("%s: rollover sync of 500 players: %v, %d requests (%d answered 429), %+v", b, el, n, e.fake.Count429()-before429, st)
+		if n > 1000 {
+			t.Errorf("Got(requests of the rollover sync) = %d, want at most 2 per player", n)
+		}
+		for _, u := range users[:20] {
+			got, _ := e.fake.MemberRoles(guild, u)
+			if want := e.want(t, u); !slices.Equal(got, want) {
+				t.Errorf("after rollover: Got(roles of %s) = %v, want %v", u, got, want)
+			}
+		}
+	})
+}
