@@ -398,8 +398,3 @@ func (b *Bot) Connected() bool {
 	defer b.session.RUnlock()
 	return b.session.DataReady
 }
-
-// Session returns the bot's discordgo session, whose rate limiter paces
-// every REST call; the division-role jobs make their calls through it
-// (jobs.Options.Roles).
-func (b *Bot) Session() *discordgo.Session { return b.session }

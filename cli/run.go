@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/chart"
@@ -64,7 +62,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 		comps = append(comps, component{"bot", b.Run})
 		gatewayReady = b.Connected
 		poster = b
-		roles = b.Session()
+		roles = b
 		if e.cfg.Transport() == bot.TransportHTTP {
 			interactions = b.Interactions()
 		}
@@ -115,15 +113,11 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 	if err != nil {
 		return nil, err
 	}
-	// /config roles create calls Discord through the bot's session, which
-	// exists once bot.New returns, before any interaction arrives.
+	// /config roles create calls Discord through the bot, which exists
+	// once bot.New returns, before any interaction arrives.
 	var b *bot.Bot
 	createRole := func(ctx context.Context, guildID, name string) (string, error) {
-		r, err := b.Session().GuildRoleCreate(guildID, &discordgo.RoleParams{Name: name}, discordgo.WithContext(ctx))
-		if err != nil {
-			return "", fmt.Errorf("create role %q: %w", name, err)
-		}
-		return r.ID, nil
+		return b.CreateRole(ctx, guildID, name)
 	}
 	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole})
 	b, err = bot.New(bot.Config{

@@ -56,7 +56,7 @@ type Options struct {
 	// changed (auto-confirmed results, a season close, stale flags), for
 	// example to drop cached leaderboard pages; nil: nobody is told.
 	OnResult func(guildID string)
-	// Roles makes the division-role calls (a *discordgo.Session); nil runs
+	// Roles makes the division-role calls (the bot); nil runs
 	// no role jobs.
 	Roles RoleClient
 	// RoleInterval is how often JobRoles runs (default 1 min); one process

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -23,16 +21,15 @@ const (
 	JobRoleReconcile = "role-reconcile"
 )
 
-// RoleClient is the Discord calls division roles make; *discordgo.Session
-// implements it. Pacing is discordgo's: it keeps one bucket per route (the
-// member-role routes of a guild share one), waits when X-RateLimit-Remaining
-// reaches 0 until X-RateLimit-Reset-After, and on a 429 sleeps the body's
-// retry_after and retries (Session.ShouldRetryOnRateLimit). The syncer makes
-// its calls one at a time per guild and adds no limiter of its own.
+// RoleClient makes the Discord calls division roles need; the bot
+// implements it, with discordgo's pacing (bot/roles.go), so the syncer
+// makes its calls one at a time per guild and adds no limiter of its own.
+// A failed call's error carries Discord's JSON error code through a
+// DiscordCode() int method.
 type RoleClient interface {
-	GuildMemberRoleAdd(guildID, userID, roleID string, options ...discordgo.RequestOption) error
-	GuildMemberRoleRemove(guildID, userID, roleID string, options ...discordgo.RequestOption) error
-	GuildMember(guildID, userID string, options ...discordgo.RequestOption) (*discordgo.Member, error)
+	AddMemberRole(ctx context.Context, guildID, userID, roleID string) error
+	RemoveMemberRole(ctx context.Context, guildID, userID, roleID string) error
+	MemberRoles(ctx context.Context, guildID, userID string) ([]string, error)
 }
 
 // Discord's Unknown Member code: the user left the guild.
@@ -57,12 +54,12 @@ type roleSyncer struct {
 	stats  RoleStats
 }
 
-// discordCode returns the JSON error code of a Discord REST error, 0 for
+// discordCode returns the JSON error code of a failed Discord call, 0 for
 // any other error.
 func discordCode(err error) int {
-	var re *discordgo.RESTError
-	if errors.As(err, &re) && re.Message != nil {
-		return re.Message.Code
+	var ce interface{ DiscordCode() int }
+	if errors.As(err, &ce) {
+		return ce.DiscordCode()
 	}
 	return 0
 }
@@ -79,9 +76,9 @@ func (r *roleSyncer) call(ctx context.Context, userID, role string, add bool) (d
 		return false, false, nil
 	}
 	if add {
-		err = r.dc.GuildMemberRoleAdd(r.plan.GuildID, userID, role, discordgo.WithContext(ctx))
+		err = r.dc.AddMemberRole(ctx, r.plan.GuildID, userID, role)
 	} else {
-		err = r.dc.GuildMemberRoleRemove(r.plan.GuildID, userID, role, discordgo.WithContext(ctx))
+		err = r.dc.RemoveMemberRole(ctx, r.plan.GuildID, userID, role)
 	}
 	switch code := discordCode(err); {
 	case err == nil:
@@ -205,7 +202,7 @@ func (s *Scheduler) ReconcileRoles(ctx context.Context, guildID string) (RoleSta
 	}
 	slices.Sort(users)
 	for _, u := range users {
-		m, err := s.opt.Roles.GuildMember(guildID, u, discordgo.WithContext(ctx))
+		held, err := s.opt.Roles.MemberRoles(ctx, guildID, u)
 		if discordCode(err) == discordUnknownMember {
 			r.stats.Absent++
 			continue
@@ -215,7 +212,7 @@ func (s *Scheduler) ReconcileRoles(ctx context.Context, guildID string) (RoleSta
 		}
 		r.stats.Checked++
 		want := r.plan.Desired[u]
-		cs := ladder.RoleChanges(r.plan.Mapping, map[string]string{u: want}, map[string][]string{u: m.Roles})
+		cs := ladder.RoleChanges(r.plan.Mapping, map[string]string{u: want}, map[string][]string{u: held})
 		if len(cs) == 0 {
 			if r.plan.Applied[u] != want {
 				if err := s.svc.RoleApplied(ctx, guildID, u, want); err != nil {

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
@@ -30,7 +28,7 @@ type roleEnv struct {
 	sched *jobs.Scheduler
 	clock *ladder.ManualClock
 	roles map[string]string // division → role ID
-	dg    *discordgo.Session
+	bot   *bot.Bot
 }
 
 func newRoleEnv(t *testing.T, b string) *roleEnv {
@@ -54,8 +52,8 @@ func newRoleEnv(t *testing.T, b string) *roleEnv {
 	if _, err := svc.UpdateGuild(ctx, moderator, g); err != nil {
 		t.Fatalf("UpdateGuild() = %v", err)
 	}
-	e := &roleEnv{fake: fake, svc: svc, clock: clock, roles: map[string]string{}, dg: bt.Session(),
-		sched: jobs.New(svc, bt, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Roles: bt.Session()})}
+	e := &roleEnv{fake: fake, svc: svc, clock: clock, roles: map[string]string{}, bot: bt,
+		sched: jobs.New(svc, bt, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Roles: bt})}
 	set := map[string]string{}
 	for i, d := range ladder.DefaultDivisions() {
 		e.roles[d.Name] = fake.AddRole(guild, d.Name, 10+i)
@@ -175,10 +173,10 @@ func TestDivisionRolesFollowPlayers(t *testing.T) {
 		// A mapped role given by hand to the wrong player is taken back by
 		// the reconcile; an unmapped one is left alone.
 		e.fake.SetManageRoles(guild, true)
-		if err := e.dg.GuildMemberRoleAdd(guild, user(2), e.roles["Diamond"]); err != nil {
+		if err := e.bot.AddMemberRole(ctx, guild, user(2), e.roles["Diamond"]); err != nil {
 			t.Fatalf("hand add = %v", err)
 		}
-		if err := e.dg.GuildMemberRoleAdd(guild, user(2), other); err != nil {
+		if err := e.bot.AddMemberRole(ctx, guild, user(2), other); err != nil {
 			t.Fatalf("hand add = %v", err)
 		}
 		if _, err := e.sched.ReconcileRoles(ctx, guild); err != nil {

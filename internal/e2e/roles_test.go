@@ -135,7 +135,7 @@ func TestDivisionRoles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sched := jobs.New(svc, bt, nil, jobs.Options{Roles: bt.Session()})
+		sched := jobs.New(svc, bt, nil, jobs.Options{Roles: bt})
 		st, err := sched.ReconcileRoles(ctx, guild)
 		if err != nil || st.Added != 1 {
 			t.Errorf("Got(ReconcileRoles) = %+v, %v, want 1 added", st, err)
