@@ -66,6 +66,12 @@ func request(ic *discordgo.Interaction) (commands.Request, error) {
 			return req, err
 		}
 		req.CustomID = id
+		if data := ic.MessageComponentData(); data.ComponentType == discordgo.SelectMenuComponent {
+			if len(data.Values) > maxSelectOptions {
+				return req, ladder.Errorf(ladder.CodeInvalid, "too many values selected")
+			}
+			req.Selected = data.Values
+		}
 	case discordgo.InteractionModalSubmit:
 		req.Kind = commands.KindModal
 		data := ic.ModalSubmitData()
@@ -178,6 +184,10 @@ const (
 	maxFields      = 25
 	maxLabel       = 80
 	maxChoiceName  = 100
+	// maxSelectOptions is Discord's limit on a select menu's options;
+	// maxOptionText its limit on an option's label, value and description.
+	maxSelectOptions = 25
+	maxOptionText    = 100
 )
 
 // clip cuts s to at most n characters (runes), ending in "…" when cut.
@@ -210,16 +220,28 @@ func embeds(es []commands.Embed) []*discordgo.MessageEmbed {
 	return out
 }
 
-func components(rows [][]commands.Button) []discordgo.MessageComponent {
-	out := make([]discordgo.MessageComponent, 0, len(rows))
-	for _, r := range rows {
+// components are a reply's rows: its buttons, then one row per select
+// menu, as Discord wants a select menu alone in its row.
+func components(r commands.Reply) []discordgo.MessageComponent {
+	out := make([]discordgo.MessageComponent, 0, len(r.Buttons)+len(r.Menus))
+	for _, bs := range r.Buttons {
 		row := discordgo.ActionsRow{}
-		for _, b := range r {
+		for _, b := range bs {
 			row.Components = append(row.Components, discordgo.Button{
 				Label: clip(b.Label, maxLabel), Style: discordgo.ButtonStyle(b.Style), CustomID: b.CustomID, Disabled: b.Disabled,
 			})
 		}
 		out = append(out, row)
+	}
+	for _, m := range r.Menus {
+		one := 1
+		menu := discordgo.SelectMenu{MenuType: discordgo.StringSelectMenu, CustomID: m.CustomID, Placeholder: clip(m.Placeholder, maxLabel),
+			MinValues: &one, MaxValues: 1, Disabled: m.Disabled}
+		for _, o := range m.Options[:min(len(m.Options), maxSelectOptions)] {
+			menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: clip(o.Label, maxOptionText), Value: o.Value,
+				Description: clip(o.Description, maxOptionText)})
+		}
+		out = append(out, discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}})
 	}
 	return out
 }
@@ -249,7 +271,7 @@ func responseData(r commands.Reply) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
 		Content:         clip(r.Content, maxContent),
 		Embeds:          embeds(r.Embeds),
-		Components:      components(r.Buttons),
+		Components:      components(r),
 		Files:           files(r.Files),
 		AllowedMentions: mentions(r.Mentions),
 		Flags:           flags(r.Ephemeral),
@@ -274,7 +296,7 @@ func modalData(m *commands.Modal) *discordgo.InteractionResponseData {
 func webhookEdit(r commands.Reply) *discordgo.WebhookEdit {
 	content := clip(r.Content, maxContent)
 	es := embeds(r.Embeds)
-	cs := components(r.Buttons)
+	cs := components(r)
 	return &discordgo.WebhookEdit{
 		Content: &content, Embeds: &es, Components: &cs,
 		Files: files(r.Files), AllowedMentions: mentions(r.Mentions),
@@ -283,7 +305,7 @@ func webhookEdit(r commands.Reply) *discordgo.WebhookEdit {
 
 func webhookParams(r commands.Reply) *discordgo.WebhookParams {
 	return &discordgo.WebhookParams{
-		Content: clip(r.Content, maxContent), Embeds: embeds(r.Embeds), Components: components(r.Buttons),
+		Content: clip(r.Content, maxContent), Embeds: embeds(r.Embeds), Components: components(r),
 		Files: files(r.Files), AllowedMentions: mentions(r.Mentions), Flags: flags(r.Ephemeral),
 	}
 }
@@ -291,7 +313,7 @@ func webhookParams(r commands.Reply) *discordgo.WebhookParams {
 // messageEdit replaces the whole of message r.Edit of a channel by r: its
 // text, embeds and buttons (none clears them), never pinging anew.
 func messageEdit(channelID string, r commands.Reply) *discordgo.MessageEdit {
-	content, embs, comps := clip(r.Content, maxContent), embeds(r.Embeds), components(r.Buttons)
+	content, embs, comps := clip(r.Content, maxContent), embeds(r.Embeds), components(r)
 	if embs == nil {
 		embs = []*discordgo.MessageEmbed{}
 	}
@@ -304,7 +326,7 @@ func messageEdit(channelID string, r commands.Reply) *discordgo.MessageEdit {
 
 func messageSend(r commands.Reply) *discordgo.MessageSend {
 	return &discordgo.MessageSend{
-		Content: clip(r.Content, maxContent), Embeds: embeds(r.Embeds), Components: components(r.Buttons),
+		Content: clip(r.Content, maxContent), Embeds: embeds(r.Embeds), Components: components(r),
 		Files: files(r.Files), AllowedMentions: mentions(r.Mentions),
 	}
 }

@@ -52,6 +52,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.leaderboardComponents()...)
 	comps = append(comps, h.modComponents()...)
 	comps = append(comps, h.lobbyComponents()...)
+	comps = append(comps, h.draftComponents()...)
 	comps = append(comps, h.subComponents()...)
 	comps = append(comps, h.noShowComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)

@@ -29,7 +29,9 @@ func (h *handlers) lobbyComponents() []Component {
 // readyAnnouncement is a formed match's message while its ready check
 // runs: who is ready, the deadline, and the Ready / Not ready buttons. The
 // report buttons come once everyone is ready.
-func readyAnnouncement(m ladder.Match, rc ladder.ReadyCheck, queue string) Reply {
+// In captains mode (d set) it names the captains instead of teams that
+// the draft will change.
+func readyAnnouncement(m ladder.Match, rc ladder.ReadyCheck, d ladder.Draft, queue string) Reply {
 	var ready strings.Builder
 	for _, s := range rc.Seats {
 		mark := "⏳"
@@ -39,14 +41,21 @@ func readyAnnouncement(m ladder.Match, rc ladder.ReadyCheck, queue string) Reply
 		fmt.Fprintf(&ready, "%s %s\n", mark, mention(s.UserID))
 	}
 	n := len(rc.Seats) - len(rc.Missing())
+	content := fmt.Sprintf("**Match #%d** formed: %s vs %s. Click **Ready** <t:%d:R>, or the match is cancelled.",
+		m.ID, mentions(m.Teams[0]), mentions(m.Teams[1]), rc.Deadline.Unix())
+	teams := teamFields(m)
+	if d.MatchID != 0 {
+		content = fmt.Sprintf("**Match #%d** formed: %s. Click **Ready** <t:%d:R>, or the match is cancelled; then the captains pick the teams.",
+			m.ID, mentions(m.Players()), rc.Deadline.Unix())
+		teams = draftWaitingFields(d)
+	}
 	return Reply{
-		Content: fmt.Sprintf("**Match #%d** formed: %s vs %s. Click **Ready** <t:%d:R>, or the match is cancelled.",
-			m.ID, mentions(m.Teams[0]), mentions(m.Teams[1]), rc.Deadline.Unix()),
+		Content:  content,
 		Mentions: m.Players(),
 		Embeds: []Embed{{
 			Title: fmt.Sprintf("Match #%d · %s · ready check", m.ID, queue),
 			Color: ColorInfo,
-			Fields: append(teamFields(m),
+			Fields: append(teams,
 				Field{Name: fmt.Sprintf("Ready %d/%d", n, len(rc.Seats)), Value: ready.String()}),
 			Footer: "Players who are not ready in time get a queue cooldown; the others go back to the front of the queue.",
 		}},
@@ -143,13 +152,21 @@ func (h *handlers) readyButton(ctx context.Context, req Request) (Reply, error) 
 		return Whisper(fmt.Sprintf("You are already ready for match #%d (already done).", m.ID)), nil
 	}
 	var r Reply
-	switch rc.State {
-	case ladder.ReadyPassed:
-		r = matchOnView(m, h.queueName(ctx, req.GuildID, m.QueueID))
-	case ladder.ReadyFailed:
+	queue := h.queueName(ctx, req.GuildID, m.QueueID)
+	switch {
+	case rc.State == ladder.ReadyPassed && res.Draft.State == ladder.DraftPicking:
+		r = DraftView(m, res.Draft, queue)
+		r.Content = "Everyone is ready. " + r.Content
+	case rc.State == ladder.ReadyPassed:
+		r = matchOnView(m, queue)
+	case rc.State == ladder.ReadyFailed:
 		r = ReadyFailed(res)
 	default:
-		r = readyAnnouncement(m, rc, h.queueName(ctx, req.GuildID, m.QueueID))
+		d, err := h.Service.Draft(ctx, req.GuildID, m.ID)
+		if err != nil && ladder.ErrorCode(err) != ladder.CodeNotFound {
+			return Reply{}, err
+		}
+		r = readyAnnouncement(m, rc, d, queue)
 		// The update must not ping everyone again at each click.
 		r.Mentions = []string{}
 	}
@@ -187,13 +204,16 @@ func (h *handlers) doCancelVote(ctx context.Context, req Request, id int64) (Rep
 
 // lobbyOptions are /config queue set's lobby settings.
 func lobbyOptions() []Option {
-	zero, hour, oneF, fiveHundred := 0.0, 3600.0, 0.99, 500.0
+	zero, hour, oneF, fiveHundred, ten, sixHundred := 0.0, 3600.0, 0.99, 500.0, 10.0, 600.0
 	return []Option{
 		{Type: OptInteger, Name: "ready_window", Description: "seconds to click Ready after a match forms (0: no ready check)", Min: &zero, Max: &hour},
 		{Type: OptString, Name: "cooldowns", Description: "cooldowns for missing a ready check, escalating within 24 h, e.g. 5m,30m,2h", MaxLength: 100},
 		{Type: OptString, Name: "abandon_after", Description: "cancel an open match with no report after this long, e.g. 3h", MaxLength: 20},
 		{Type: OptNumber, Name: "cancel_share", Description: "share of players a cancel vote must exceed (0.5: a majority)", Min: &zero, Max: &oneF},
 		{Type: OptNumber, Name: "rating_penalty", Description: "rating taken off a player who misses a ready check or no-shows (0: off)", Min: &zero, Max: &fiveHundred},
+		{Type: OptString, Name: "pick_mode", Description: "how teams are made: balanced by the matcher, or picked by two captains",
+			Choices: []Choice{{Name: "balanced", Value: string(ladder.PickBalanced)}, {Name: "captains", Value: string(ladder.PickCaptains)}}},
+		{Type: OptInteger, Name: "pick_window", Description: "seconds a captain has for each pick (10 to 600)", Min: &ten, Max: &sixHundred},
 	}
 }
 
@@ -214,7 +234,9 @@ func (h *handlers) configLobby(ctx context.Context, req Request, q ladder.Queue)
 		return ladder.Lobby{}, err
 	}
 	if n, ok := req.Int("ready_window"); ok {
-		l.ReadyWindow = time.Duration(n) * time.Second
+		if l.ReadyWindow, err = seconds("ready_window", n, 3600); err != nil {
+			return ladder.Lobby{}, err
+		}
 	}
 	if s, ok := req.String("cooldowns"); ok {
 		if l.Cooldowns, err = ladder.ParseCooldowns(s); err != nil {
@@ -232,7 +254,26 @@ func (h *handlers) configLobby(ctx context.Context, req Request, q ladder.Queue)
 	if f, ok := req.Float("rating_penalty"); ok {
 		l.RatingPenalty = f
 	}
+	if s, ok := req.String("pick_mode"); ok {
+		if l.PickMode, err = ladder.ParsePickMode(strings.TrimSpace(s)); err != nil {
+			return ladder.Lobby{}, err
+		}
+	}
+	if n, ok := req.Int("pick_window"); ok {
+		if l.PickWindow, err = seconds("pick_window", n, 600); err != nil {
+			return ladder.Lobby{}, err
+		}
+	}
 	return h.Service.UpdateLobby(ctx, actor(req), req.GuildID, l)
+}
+
+// seconds turns a whole number of seconds into a duration, refusing one
+// outside 0 to most before it can overflow into a valid-looking value.
+func seconds(name string, n, most int64) (time.Duration, error) {
+	if n < 0 || n > most {
+		return 0, ladder.Errorf(ladder.CodeInvalid, "%s must be from 0 to %d seconds, not %d", name, most, n)
+	}
+	return time.Duration(n) * time.Second, nil
 }
 
 // lobbyLine describes a queue's lobby settings in /config answers.
@@ -245,6 +286,9 @@ func lobbyLine(l ladder.Lobby) string {
 		ladder.FormatCooldowns(l.Cooldowns), ladder.FormatCooldowns([]time.Duration{l.AbandonAfter}), 100*l.CancelShare)
 	if l.RatingPenalty > 0 {
 		s += fmt.Sprintf(" · rating penalty %g", l.RatingPenalty)
+	}
+	if l.PickMode == ladder.PickCaptains {
+		s += fmt.Sprintf(" · captains pick, %d s a pick", int(l.PickWindow/time.Second))
 	}
 	return s
 }

@@ -9,6 +9,9 @@ type Reply struct {
 	Embeds  []Embed
 	// Buttons are rows of at most five buttons, at most five rows.
 	Buttons [][]Button
+	// Menus are select menus, each a row of its own below the buttons;
+	// buttons and menus together take at most five rows.
+	Menus []SelectMenu
 	Files   []File
 	// Ephemeral answers are visible to the invoker only.
 	Ephemeral bool
@@ -79,6 +82,23 @@ type Button struct {
 	Style    ButtonStyle
 	CustomID string
 	Disabled bool
+}
+
+// SelectMenu is a drop-down list of at most 25 options of which the
+// user picks one; CustomID is an encoded CustomID.
+type SelectMenu struct {
+	CustomID    string
+	Placeholder string
+	Options     []SelectOption
+	Disabled    bool
+}
+
+// SelectOption is one choice of a SelectMenu; Value is what the handler
+// receives in Request.Selected.
+type SelectOption struct {
+	Label       string
+	Value       string
+	Description string
 }
 
 // File is an attachment.

@@ -49,6 +49,8 @@ type Request struct {
 	MessageID string
 	// Values are a modal's submitted fields by field ID.
 	Values map[string]string
+	// Selected are the option values chosen in a select menu.
+	Selected []string
 	// Locale is the user's client locale, e.g. "en-US".
 	Locale string
 }
@@ -69,6 +71,11 @@ func (r Request) CheckText() error {
 	}
 	for _, a := range r.CustomID.Args {
 		if err := ladder.CheckText("button argument", a); err != nil {
+			return err
+		}
+	}
+	for _, v := range r.Selected {
+		if err := ladder.CheckText("selected value", v); err != nil {
 			return err
 		}
 	}

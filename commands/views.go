@@ -43,7 +43,12 @@ func (h *handlers) announcements(formed []ladder.FormedMatch, fallback string) [
 func announce(f ladder.FormedMatch) Reply {
 	m := f.Match
 	if f.Ready.MatchID != 0 && f.Ready.State == ladder.ReadyPending {
-		return readyAnnouncement(m, f.Ready, f.Queue.Name)
+		return readyAnnouncement(m, f.Ready, f.Draft, f.Queue.Name)
+	}
+	if f.Draft.MatchID != 0 && f.Draft.State == ladder.DraftPicking {
+		r := DraftView(m, f.Draft, f.Queue.Name)
+		r.Mentions = m.Players()
+		return r
 	}
 	p := m.PTeam1
 	return Reply{

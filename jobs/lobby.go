@@ -45,6 +45,17 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 	if err != nil {
 		return err
 	}
+	// Captains' picks that ran out are made for them on the same tick.
+	ds, err := s.svc.ExpireDraftPicks(ctx)
+	for _, r := range ds {
+		m := r.Match
+		s.log.Info("draft pick made at its deadline", "guild_id", m.GuildID, "match_id", m.ID,
+			"picked", len(r.Picked), "draft", r.Draft.State)
+		s.showInPlace(ctx, m, commands.DraftProgress(r, s.queueName(ctx, m)))
+	}
+	if err != nil {
+		return err
+	}
 	// No-show reports confirm themselves at their deadline on the same tick.
 	ns, err := s.svc.ExpireNoShows(ctx)
 	for _, r := range ns {
@@ -57,12 +68,31 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 	return err
 }
 
-// readyFailed shows a ready check that ran out: in place of the match's
+// readyFailed shows a ready check that ran out in place of the match's
 // announcement, whose Ready buttons would otherwise stay live, as a Not
-// ready click does; as a new message in the match's channel when the
-// announcement is unknown or cannot be edited (deleted by hand).
+// ready click does.
 func (s *Scheduler) readyFailed(ctx context.Context, r ladder.ReadyResult) {
-	m, msg := r.Match, commands.ReadyFailed(r)
+	s.showInPlace(ctx, r.Match, commands.ReadyFailed(r))
+}
+
+// queueName is the name of m's queue for a message about it; "" when it
+// cannot be read (the message then names no queue).
+func (s *Scheduler) queueName(ctx context.Context, m ladder.Match) string {
+	qs, err := s.svc.Queues(ctx, m.GuildID)
+	if err == nil {
+		for _, q := range qs {
+			if q.ID == m.QueueID {
+				return q.Name
+			}
+		}
+	}
+	return ""
+}
+
+// showInPlace shows msg as the match's announcement, edited in place as
+// a click would; as a new message in the match's channel when the
+// announcement is unknown or cannot be edited (deleted by hand).
+func (s *Scheduler) showInPlace(ctx context.Context, m ladder.Match, msg commands.Reply) {
 	a, ok, err := s.svc.AnnouncementOf(ctx, m.ID)
 	if err == nil && ok {
 		edit := msg
@@ -72,7 +102,7 @@ func (s *Scheduler) readyFailed(ctx context.Context, r ladder.ReadyResult) {
 		}
 	}
 	if err != nil {
-		s.log.Warn("ready check announcement not edited", "guild_id", m.GuildID, "match_id", m.ID, "err", err)
+		s.log.Warn("match announcement not edited", "guild_id", m.GuildID, "match_id", m.ID, "err", err)
 	}
 	if m.ChannelID != "" {
 		s.post(ctx, m.GuildID, m.ChannelID, msg)

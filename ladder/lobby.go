@@ -32,6 +32,12 @@ type Lobby struct {
 	// each penalised player, as a logged adjustment that replays and
 	// verify keep; 0, the default, takes nothing.
 	RatingPenalty float64
+	// PickMode is how the formed group becomes two teams: the matcher's
+	// balanced split, or a draft by two captains.
+	PickMode PickMode
+	// PickWindow is how long a captain has for each pick before the best
+	// rated player left is picked for them.
+	PickWindow time.Duration
 }
 
 // PenaltyWindow is how far back penalties count towards the next,
@@ -43,7 +49,7 @@ const PenaltyWindow = 24 * time.Hour
 func DefaultLobby(queueID int64) Lobby {
 	return Lobby{QueueID: queueID, ReadyWindow: 120 * time.Second,
 		Cooldowns:    []time.Duration{5 * time.Minute, 30 * time.Minute, 2 * time.Hour},
-		AbandonAfter: 3 * time.Hour, CancelShare: 0.5}
+		AbandonAfter: 3 * time.Hour, CancelShare: 0.5, PickMode: PickBalanced, PickWindow: 60 * time.Second}
 }
 
 // Validate checks the settings and names the first bad one.
@@ -61,6 +67,10 @@ func (l Lobby) Validate() error {
 		return Errorf(CodeInvalid, "the cancel vote share must be from 0 to below 1")
 	case !(l.RatingPenalty >= 0 && l.RatingPenalty <= 500):
 		return Errorf(CodeInvalid, "rating_penalty must be from 0 (off) to 500")
+	case l.PickMode != PickBalanced && l.PickMode != PickCaptains:
+		return Errorf(CodeInvalid, "pick_mode must be balanced or captains, not %q", l.PickMode)
+	case l.PickWindow < 10*time.Second || l.PickWindow > 10*time.Minute:
+		return Errorf(CodeInvalid, "pick_window must be from 10 to 600 seconds")
 	}
 	for _, d := range l.Cooldowns {
 		if d < 0 || d > 30*24*time.Hour {
@@ -276,7 +286,8 @@ func (s *Service) UpdateLobby(ctx context.Context, actor Actor, guildID string, 
 
 func lobbyAudit(l Lobby) map[string]any {
 	return map[string]any{"ready_window_s": l.ReadyWindow.Seconds(), "cooldowns": FormatCooldowns(l.Cooldowns),
-		"abandon_after": shortDuration(l.AbandonAfter), "cancel_share": l.CancelShare, "rating_penalty": l.RatingPenalty}
+		"abandon_after": shortDuration(l.AbandonAfter), "cancel_share": l.CancelShare, "rating_penalty": l.RatingPenalty,
+		"pick_mode": l.PickMode, "pick_window_s": l.PickWindow.Seconds()}
 }
 
 // cooldownCheck refuses a player who is on a running cooldown, saying how

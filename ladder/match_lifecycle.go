@@ -315,7 +315,7 @@ func (s *Service) Report(ctx context.Context, actor Actor, guildID string, match
 		if err != nil {
 			return MatchResult{}, nil, err
 		}
-		if err := refuseWhileReadyCheck(ctx, tx, m); err != nil {
+		if err := refuseUntilStarted(ctx, tx, m); err != nil {
 			return MatchResult{}, nil, err
 		}
 		now := s.now()

@@ -65,6 +65,9 @@ type FormedMatch struct {
 	Queue    Queue
 	// Ready is the match's ready check; MatchID 0 when the queue has none.
 	Ready ReadyCheck
+	// Draft is the match's captains draft; MatchID 0 when the queue
+	// picks balanced teams.
+	Draft Draft
 }
 
 // inQueueTx runs fn in one transaction.

@@ -59,11 +59,19 @@ func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, 
 			if err != nil {
 				return err
 			}
-			rc, err := s.openReadyCheck(ctx, qt, m, p.EntryIDs, byID, now)
+			l, err := qt.Lobby(ctx, m.QueueID)
 			if err != nil {
 				return err
 			}
-			formed = append(formed, FormedMatch{Match: m, Proposal: p, Queue: q, Ready: rc})
+			rc, err := s.openReadyCheck(ctx, qt, m, l, p.EntryIDs, byID, now)
+			if err != nil {
+				return err
+			}
+			d, err := s.openDraft(ctx, qt, m, l, rc, now)
+			if err != nil {
+				return err
+			}
+			formed = append(formed, FormedMatch{Match: m, Proposal: p, Queue: q, Ready: rc, Draft: d})
 		}
 		return nil
 	})

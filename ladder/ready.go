@@ -11,11 +11,9 @@ import (
 // in the matchmaking transaction, when the queue's ready window is on. It
 // keeps each player's ticket and original join time so that a failed check
 // puts the ready ones back at the front of the queue.
-func (s *Service) openReadyCheck(ctx context.Context, tx Tx, m Match, entryIDs []int64, tickets map[int64]Ticket, now time.Time) (ReadyCheck, error) {
-	lt := tx
-	l, err := lt.Lobby(ctx, m.QueueID)
-	if err != nil || l.ReadyWindow == 0 {
-		return ReadyCheck{}, err
+func (s *Service) openReadyCheck(ctx context.Context, lt Tx, m Match, l Lobby, entryIDs []int64, tickets map[int64]Ticket, now time.Time) (ReadyCheck, error) {
+	if l.ReadyWindow == 0 {
+		return ReadyCheck{}, nil
 	}
 	rc := ReadyCheck{MatchID: m.ID, GuildID: m.GuildID, QueueID: m.QueueID, Deadline: now.Add(l.ReadyWindow), State: ReadyPending}
 	for i, id := range entryIDs {
@@ -39,6 +37,9 @@ type ReadyResult struct {
 	// of the queue when the check failed; Penalised the cooldowns given.
 	Requeued  []Ticket
 	Penalised []Cooldown
+	// Draft is the match's captains draft, started when the check
+	// passed; MatchID 0 when the queue picks balanced teams.
+	Draft Draft
 }
 
 // Ready records a player's answer to a match's ready check. Ready marks
@@ -101,7 +102,8 @@ func (s *Service) Ready(ctx context.Context, actor Actor, guildID string, matchI
 			return Errorf(CodeConflict, "the ready check of match %d changed meanwhile; try again", m.ID)
 		}
 		res.Check.State = ReadyPassed
-		return nil
+		res.Draft, err = s.startDraft(ctx, lt, m, now)
+		return err
 	})
 	if err != nil {
 		return ReadyResult{}, fmt.Errorf("ladder: ready: %w", err)
@@ -231,20 +233,20 @@ func (s *Service) ReadyCheck(ctx context.Context, guildID string, matchID int64)
 	return rc, nil
 }
 
-// refuseWhileReadyCheck refuses a report of a match whose ready check has
-// not passed: until everyone is ready the match is not on.
-func refuseWhileReadyCheck(ctx context.Context, tx Tx, m Match) error {
+// refuseUntilStarted refuses a report (or a substitute, a no-show) of a
+// match that is not on yet: until everyone is ready and the captains
+// have picked their teams, there is no match to report.
+func refuseUntilStarted(ctx context.Context, tx Tx, m Match) error {
 	if m.Source != "queue" {
 		return nil
 	}
 	rc, err := tx.ReadyCheck(ctx, m.ID)
 	switch {
 	case ErrorCode(err) == CodeNotFound:
-		return nil
 	case err != nil:
 		return err
 	case rc.State == ReadyPending:
 		return Errorf(CodeConflict, "match %d has not started: everyone must click Ready first", m.ID)
 	}
-	return nil
+	return refuseWhileDrafting(ctx, tx, m)
 }

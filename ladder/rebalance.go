@@ -60,6 +60,9 @@ func (s *Service) RebalanceMatch(ctx context.Context, actor Actor, guildID strin
 		if m.State != StateOpen {
 			return Errorf(CodeConflict, "match #%d is %s; only an open match that nobody has reported can be rebalanced", m.ID, m.State)
 		}
+		if err := refuseWhileDrafting(ctx, tx, m); err != nil {
+			return err
+		}
 		ratings, err := displayRatings(ctx, tx, m)
 		if err != nil {
 			return err

@@ -37,6 +37,7 @@ type Tx interface {
 	QueueStore
 	WebhookStore
 	LobbyStore
+	DraftStore
 	SubStore
 	NoShowStore
 	ConstantsStore

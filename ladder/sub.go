@@ -82,7 +82,7 @@ func subbable(ctx context.Context, tx Tx, m Match) error {
 	if m.State != StateOpen {
 		return Errorf(CodeConflict, "match %d is %s: only an open match takes substitutes", m.ID, m.State)
 	}
-	return refuseWhileReadyCheck(ctx, tx, m)
+	return refuseUntilStarted(ctx, tx, m)
 }
 
 // AcceptSub seats the actor in place of out (out "" the oldest open

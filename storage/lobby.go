@@ -19,6 +19,8 @@ type lobbyRow struct {
 	AbandonAfterMS int64 `gorm:"column:abandon_after_ms"`
 	CancelShare    float64
 	RatingPenalty  float64
+	PickMode       string
+	PickWindowMS   int64 `gorm:"column:pick_window_ms"`
 }
 
 func (lobbyRow) TableName() string { return "queue_lobby" }
@@ -80,13 +82,15 @@ func (t *tx) Lobby(ctx context.Context, queueID int64) (ladder.Lobby, error) {
 		return ladder.Lobby{}, fmt.Errorf("storage: lobby of queue %d: %w", queueID, err)
 	}
 	return ladder.Lobby{QueueID: queueID, ReadyWindow: time.Duration(r.ReadyWindowMS) * time.Millisecond, Cooldowns: cds,
-		AbandonAfter: time.Duration(r.AbandonAfterMS) * time.Millisecond, CancelShare: r.CancelShare, RatingPenalty: r.RatingPenalty}, nil
+		AbandonAfter: time.Duration(r.AbandonAfterMS) * time.Millisecond, CancelShare: r.CancelShare, RatingPenalty: r.RatingPenalty,
+		PickMode: ladder.PickMode(r.PickMode), PickWindow: time.Duration(r.PickWindowMS) * time.Millisecond}, nil
 }
 
 // SaveLobby implements ladder.LobbyStore.
 func (t *tx) SaveLobby(ctx context.Context, l ladder.Lobby) error {
 	r := lobbyRow{QueueID: l.QueueID, ReadyWindowMS: l.ReadyWindow.Milliseconds(), Cooldowns: ladder.FormatCooldowns(l.Cooldowns),
-		AbandonAfterMS: l.AbandonAfter.Milliseconds(), CancelShare: l.CancelShare, RatingPenalty: l.RatingPenalty}
+		AbandonAfterMS: l.AbandonAfter.Milliseconds(), CancelShare: l.CancelShare, RatingPenalty: l.RatingPenalty,
+		PickMode: string(l.PickMode), PickWindowMS: l.PickWindow.Milliseconds()}
 	err := t.q(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}}, UpdateAll: true}).Create(&r).Error
 	return wrap("save lobby", err, "")
 }

@@ -416,6 +416,53 @@ func (s *Server) ClickForged(c Call, messageID, customID string) (*Pending, erro
 	})
 }
 
+// Select chooses values in the select menu with customID on message
+// messageID, as the Discord client would: the menu must exist and be
+// enabled, the values must be among its options, as many as it allows,
+// and an ephemeral message can only be used by the user who saw it.
+func (s *Server) Select(c Call, messageID, customID string, values ...string) (*Pending, error) {
+	s.mu.Lock()
+	m := s.messages[messageID]
+	var err error
+	switch {
+	case m == nil || m.Deleted:
+		err = fmt.Errorf("fakediscord: no message %s", messageID)
+	default:
+		b, ok := m.Button(customID)
+		lo, hi := selectBounds(b)
+		switch {
+		case !ok || b.Type != componentSelect:
+			err = fmt.Errorf("fakediscord: message %s has no select menu %q", messageID, customID)
+		case b.Disabled:
+			err = fmt.Errorf("fakediscord: select menu %q is disabled", customID)
+		case len(values) < lo || len(values) > hi:
+			err = fmt.Errorf("fakediscord: select menu %q takes %d to %d values, not %d", customID, lo, hi, len(values))
+		case m.Ephemeral() && s.interactions[m.InteractionID] != nil && s.interactions[m.InteractionID].Call.User.ID != c.User.ID:
+			err = fmt.Errorf("fakediscord: %s cannot see ephemeral message %s", c.User.ID, messageID)
+		}
+		for _, v := range values {
+			if err == nil && !slices.ContainsFunc(b.Options, func(o SelectOption) bool { return o.Value == v }) {
+				err = fmt.Errorf("fakediscord: %q is not an option of select menu %q", v, customID)
+			}
+		}
+	}
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return s.SelectForged(c, messageID, customID, values...)
+}
+
+// SelectForged sends a select menu interaction with any custom ID and
+// values, as a modified client could, without checking the message.
+func (s *Server) SelectForged(c Call, messageID, customID string, values ...string) (*Pending, error) {
+	data := map[string]any{"custom_id": customID, "component_type": componentSelect, "values": append([]string{}, values...)}
+	msg := map[string]any{"id": messageID, "channel_id": c.ChannelID}
+	return s.dispatch(c, TypeComponent, data, msg, func(ix *Interaction) {
+		ix.CustomID, ix.MessageID = customID, messageID
+	})
+}
+
 // Submit fills in and submits the modal the bot opened in answer to
 // parent. Every required field must have a value; unknown fields fail.
 func (s *Server) Submit(c Call, parent *Pending, values map[string]string) (*Pending, error) {

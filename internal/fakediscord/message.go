@@ -117,8 +117,8 @@ type Row struct {
 	Components []Button `json:"components"`
 }
 
-// Button is a message component; the fake understands buttons (type 2) and
-// text inputs (type 4, inside modals).
+// Button is a message component; the fake understands buttons (type 2),
+// string select menus (type 3) and text inputs (type 4, inside modals).
 type Button struct {
 	Type     int    `json:"type"`
 	CustomID string `json:"custom_id"`
@@ -128,6 +128,64 @@ type Button struct {
 	Disabled bool   `json:"disabled"`
 	Required *bool  `json:"required"`
 	Value    string `json:"value"`
+	// Placeholder, Options, MinValues and MaxValues belong to select menus.
+	Placeholder string         `json:"placeholder"`
+	Options     []SelectOption `json:"options"`
+	MinValues   *int           `json:"min_values"`
+	MaxValues   *int           `json:"max_values"`
+}
+
+// SelectOption is one choice of a select menu.
+type SelectOption struct {
+	Label       string `json:"label"`
+	Value       string `json:"value"`
+	Description string `json:"description"`
+}
+
+// componentSelect is Discord's type number of a string select menu.
+const componentSelect = 3
+
+// checkSelect applies Discord's rules for a string select menu: alone in
+// its row, a custom ID, 1 to 25 options with labels and values of 1 to
+// 100 characters, values unique, min ≤ max ≤ the number of options.
+func checkSelect(row Row, b Button) error {
+	switch {
+	case len(row.Components) != 1:
+		return fmt.Errorf("components: a select menu must be alone in its row, not with %d others", len(row.Components)-1)
+	case b.CustomID == "":
+		return fmt.Errorf("components: select menu without custom_id")
+	case len(b.Options) == 0 || len(b.Options) > 25:
+		return fmt.Errorf("components: select menu %q with %d options, want 1 to 25", b.CustomID, len(b.Options))
+	case len([]rune(b.Placeholder)) > 150:
+		return fmt.Errorf("components: select menu placeholder longer than 150 characters")
+	}
+	seen := map[string]bool{}
+	for _, o := range b.Options {
+		if n, v := len([]rune(o.Label)), len([]rune(o.Value)); n == 0 || n > 100 || v == 0 || v > 100 || len([]rune(o.Description)) > 100 {
+			return fmt.Errorf("components: select option %q/%q outside 1 to 100 characters", o.Label, o.Value)
+		}
+		if seen[o.Value] {
+			return fmt.Errorf("components: select option value %q twice", o.Value)
+		}
+		seen[o.Value] = true
+	}
+	lo, hi := selectBounds(b)
+	if lo < 0 || hi < lo || hi > len(b.Options) {
+		return fmt.Errorf("components: select menu %q min_values %d, max_values %d with %d options", b.CustomID, lo, hi, len(b.Options))
+	}
+	return nil
+}
+
+// selectBounds are a menu's min and max values, Discord's defaults 1 and 1.
+func selectBounds(b Button) (lo, hi int) {
+	lo, hi = 1, 1
+	if b.MinValues != nil {
+		lo = *b.MinValues
+	}
+	if b.MaxValues != nil {
+		hi = *b.MaxValues
+	}
+	return lo, hi
 }
 
 // File is an attachment uploaded with a message.
@@ -238,6 +296,11 @@ func (m *Message) apply(p messagePayload, files []File, edit bool) error {
 				}
 				if b.Type == 2 && b.CustomID == "" && b.URL == "" {
 					return fmt.Errorf("components: button %q without custom_id or url", b.Label)
+				}
+				if b.Type == componentSelect {
+					if err := checkSelect(r, b); err != nil {
+						return err
+					}
 				}
 			}
 		}
