@@ -12,7 +12,7 @@ type Reply struct {
 	// Menus are select menus, each a row of its own below the buttons;
 	// buttons and menus together take at most five rows.
 	Menus []SelectMenu
-	Files   []File
+	Files []File
 	// Ephemeral answers are visible to the invoker only.
 	Ephemeral bool
 	// Update edits the message a button is on instead of answering anew.
