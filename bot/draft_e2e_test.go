@@ -92,6 +92,11 @@ func testCaptainsDraft(t *testing.T, l *lobbyEnv) {
 	// Refused, privately: a report, a player who is not a captain, the
 	// captain whose turn it is not, a forged choice, an outsider.
 	wantText(t, "report while drafting", l.slash(p4, "report", map[string]any{"outcome": "win"}), "captains are still picking")
+	show := l.slash(p1, "match show", map[string]any{"match": int(m.ID)})
+	wantText(t, "/match show while drafting", show, fmt.Sprintf("it is <@%s>'s pick for team 2", p3.ID))
+	if strings.Contains(show.Message.Text(), "to win") || len(show.Message.Buttons()) != 0 {
+		t.Errorf("Got(/match show while drafting) = %q with %d components, want no teams' chance and no menu", show.Message.Text(), len(show.Message.Buttons()))
+	}
 	wantText(t, "not a captain", l.selectIn(p1, draft, p2.ID), "only the captains pick")
 	wantText(t, "not your turn", l.selectIn(p4, draft, p2.ID), fmt.Sprintf("it is <@%s>'s pick", p3.ID))
 	forged, err := l.fake.SelectForged(at(p3), draft.ID, menu.CustomID, p4.ID)

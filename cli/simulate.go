@@ -32,6 +32,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	active := fs.Float64("active", d.ActiveProb, "chance that a player plays on a given day")
 	games := fs.Float64("games", d.GamesPerSession, "mean matches per evening session")
 	noShow := fs.Float64("no-show", d.NoShow, "chance that a player misses a formed match's ready check (0 to below 1)")
+	pickMode := fs.String("pick-mode", "balanced", "how teams are made: balanced, or captains (the two best rated draft, each picking the best rated left)")
 	parties := fs.Float64("parties", d.Parties, "share of players who queue as premade pairs (0 to 1; teams of 2 or more)")
 	synergy := fs.Float64("party-synergy", 100, "with --parties, how much stronger (Elo points per player) a pair plays on one team")
 	partyMax := fs.Float64("party-max-weight", 0, "the queue's party rating: weight of a party's best player (0-10; 0 and 0 off)")
@@ -75,7 +76,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
-		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, Log: logger,
+		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, PickMode: ladder.PickMode(*pickMode), Log: logger,
 		Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev}
 	if bar := progress(e, cfg.Days, "simulating days"); bar != nil {
 		cfg.Progress = func(day, _ int) { _ = bar.Set(day) }

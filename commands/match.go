@@ -46,7 +46,29 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	if d.Match.State == ladder.StateOpen {
+		// While the captains pick, the stored teams are not the match's.
+		dr, err := h.Service.Draft(ctx, req.GuildID, id)
+		if err != nil && ladder.ErrorCode(err) != ladder.CodeNotFound {
+			return Reply{}, err
+		}
+		if dr.MatchID != 0 && dr.State != ladder.DraftDone {
+			return draftDetailReply(d.Match, dr, d.Queue.Name), nil
+		}
+	}
 	return matchDetailReply(d), nil
+}
+
+// draftDetailReply is /match show of a match whose captains are still
+// picking: the teams so far and who is left, without the captain's menu.
+func draftDetailReply(m ladder.Match, d ladder.Draft, queue string) Reply {
+	e := Embed{Title: fmt.Sprintf("Match #%d · %s · captains draft", m.ID, queue), Color: ColorInfo, Fields: draftWaitingFields(d)}
+	content := fmt.Sprintf("Match #%d waits for its ready check; then the captains pick the teams.", m.ID)
+	if d.State == ladder.DraftPicking {
+		e = DraftView(m, d, queue).Embeds[0]
+		content = fmt.Sprintf("Match #%d: the captains are picking the teams; it is %s's pick for team %d.", m.ID, mention(d.Captain(d.Turn())), d.Turn())
+	}
+	return Reply{Content: content, Embeds: []Embed{e}, Mentions: []string{}}
 }
 
 func matchDetailReply(d ladder.MatchDetail) Reply {

@@ -116,6 +116,9 @@ func TestCaptainsDraft(t *testing.T) {
 			if _, err := e.svc.RebalanceMatch(e.ctx, mod, guild, m.ID, true); err == nil || !strings.Contains(err.Error(), "still picking") {
 				t.Errorf("Got(rebalance while drafting) = %v, want 'still picking'", err)
 			}
+			if _, err := e.svc.Resolve(e.ctx, mod, guild, m.ID, 1, "test"); err == nil || !strings.Contains(err.Error(), "still picking") {
+				t.Errorf("Got(resolve while drafting) = %v, want 'still picking'", err)
+			}
 			refusals := []struct {
 				who, pick string
 				n         int

@@ -92,6 +92,12 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 	case void && m.State == StateCancelled:
 		return Correction{}, Errorf(CodeConflict, "match %d was cancelled and is not rated", m.ID)
 	}
+	if !void && m.State == StateOpen {
+		// Its teams are not known while the captains pick: void it instead.
+		if err := refuseWhileDrafting(ctx, tx, m); err != nil {
+			return Correction{}, err
+		}
+	}
 	wasRated := m.State.Rated()
 	m.ResolvedBy = actor.UserID
 	if m.PlayedAt.IsZero() {

@@ -50,6 +50,11 @@ type Config struct {
 	// players wait on at the front of the queue, the missing one is
 	// penalised and leaves for the evening.
 	NoShow float64
+	// PickMode is the queue's pick mode (issue 15): "" or balanced for the
+	// matcher's split; captains has the group's two best-rated players
+	// draft the teams, each picking the best-rated player left, as most
+	// captains do.
+	PickMode ladder.PickMode
 	// Parties is the share of players who queue as premade pairs (issue
 	// 19, seed 003: "friends queuing together have a greater skill than a
 	// simple sum of their solo skills"); each pair plays PartySynergy Elo
@@ -105,6 +110,8 @@ func (c *Config) fill() error {
 		return fmt.Errorf("sim: parties need teams of 2 or more, not %d", c.TeamSize)
 	case !(math.Abs(c.PartySynergy) <= 1000):
 		return fmt.Errorf("sim: party synergy must be from -1000 to 1000 Elo points, not %v", c.PartySynergy)
+	case c.PickMode != "" && c.PickMode != ladder.PickBalanced && c.PickMode != ladder.PickCaptains:
+		return fmt.Errorf("sim: pick mode must be balanced or captains, not %q", c.PickMode)
 	case !(c.NoShow >= 0 && c.NoShow < 1):
 		return fmt.Errorf("sim: no-show probability must be from 0 to below 1, not %v", c.NoShow)
 	case c.Players < 2*c.TeamSize || c.Players > 100000:
@@ -216,6 +223,16 @@ func (s *season) setup(ctx context.Context) error {
 	q.Name = fmt.Sprintf("%dv%d", q.TeamSize, q.TeamSize)
 	if s.queue, err = s.svc.UpdateQueue(ctx, ladder.System, q); err != nil {
 		return err
+	}
+	if s.cfg.PickMode == ladder.PickCaptains {
+		_, l, err := s.svc.Lobby(ctx, guildID, s.queue.Name)
+		if err != nil {
+			return err
+		}
+		l.PickMode = ladder.PickCaptains
+		if _, err := s.svc.UpdateLobby(ctx, ladder.System, guildID, l); err != nil {
+			return err
+		}
 	}
 	// arrivals spread over the first fifth of the season
 	for i := range s.cfg.Players {
@@ -389,6 +406,13 @@ func (s *season) formed(ctx context.Context, fs []ladder.FormedMatch) error {
 				return err
 			}
 		}
+		if f.Draft.MatchID != 0 {
+			m, err := s.draft(ctx, f.Match)
+			if err != nil {
+				return err
+			}
+			f.Match = m
+		}
 		for _, u := range f.Match.Players() {
 			p := s.byID[u]
 			s.res.Waits = append(s.res.Waits, f.Match.CreatedAt.Sub(p.joinedAt).Seconds())
@@ -419,6 +443,22 @@ func (s *season) readyCheck(ctx context.Context, f ladder.FormedMatch) (on bool,
 		s.push(event{at: f.Ready.Deadline, kind: evReady})
 	}
 	return !missed, nil
+}
+
+// draft has the captains of a match pick until the teams are set, each
+// taking the best-rated player left, and returns the match with the
+// drafted teams.
+func (s *season) draft(ctx context.Context, m ladder.Match) (ladder.Match, error) {
+	d, err := s.svc.Draft(ctx, guildID, m.ID)
+	for err == nil && d.State == ladder.DraftPicking {
+		var res ladder.DraftResult
+		res, err = s.svc.Pick(ctx, ladder.Actor{UserID: d.Captain(d.Turn())}, guildID, m.ID, d.Picks(), d.Pool()[0].UserID)
+		d, m = res.Draft, res.Match
+	}
+	if err != nil {
+		return ladder.Match{}, fmt.Errorf("draft match %d: %w", m.ID, err)
+	}
+	return m, nil
 }
 
 // readyDeadline closes the ready checks that ran out: the ready players
