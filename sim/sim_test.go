@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
 )
 
 func TestRunSmallSeason(t *testing.T) {
@@ -118,5 +121,39 @@ func TestNoShowLengthensWaits(t *testing.T) {
 	}
 	if !(r.WaitP95 > base.WaitP95) {
 		t.Errorf("Got(wait p95 with no-shows) = %.0f s, want above %.0f s without", r.WaitP95, base.WaitP95)
+	}
+}
+
+// TestCaptainsSeason plays a 3v3 season picked by captains: every formed
+// match is drafted to the end (two real picks and a given last one each),
+// its drafted teams are the ones played and rated, and the ratings verify.
+func TestCaptainsSeason(t *testing.T) {
+	cfg := Defaults()
+	cfg.Players, cfg.Days, cfg.TeamSize, cfg.PickMode = 48, 3, 3, ladder.PickCaptains
+	cfg.DSN = "sqlite:" + filepath.Join(t.TempDir(), "captains.db")
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Matches < 10 || !r.Verified {
+		t.Fatalf("Got(matches, verified) = %d, %v, want ≥ 10, true", r.Matches, r.Verified)
+	}
+	db, err := storage.Open(context.Background(), cfg.DSN, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var done, picks int64
+	if err := db.Gorm().Table("drafts").Where("state = ?", string(ladder.DraftDone)).Count(&done).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Gorm().Table("draft_seats").Where("pick > 0").Count(&picks).Error; err != nil {
+		t.Fatal(err)
+	}
+	if done != int64(r.Matches) || picks != 4*done {
+		t.Errorf("Got(drafts done, picks) = %d, %d, want one per match (%d) and 4 picks each", done, picks, r.Matches)
+	}
+	if _, err := Run(context.Background(), Config{PickMode: "drafted"}); err == nil {
+		t.Errorf("Got(Run with pick mode drafted) = nil, want an error")
 	}
 }
