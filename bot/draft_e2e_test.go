@@ -25,6 +25,17 @@ func (e *env) selectIn(u fakediscord.User, m fakediscord.Message, value string) 
 	return e.result(p)
 }
 
+// selectForged sends a choice the message's menu may no longer offer: a
+// stale menu of a pick already made, or a forged value.
+func (e *env) selectForged(u fakediscord.User, messageID, customID, value string) fakediscord.Response {
+	e.t.Helper()
+	p, err := e.fake.SelectForged(at(u), messageID, customID, value)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.result(p)
+}
+
 // pickMenuOf returns the one select menu of a message.
 func pickMenuOf(t testing.TB, m fakediscord.Message) fakediscord.Button {
 	t.Helper()
@@ -54,9 +65,13 @@ func TestCaptainsEndToEnd(t *testing.T) {
 		{"ready, then the captains pick from the menu", testCaptainsDraft},
 		{"a pick times out, after a restart", testCaptainsPickTimeout},
 	}
+	// Over both transports: the select menu's values come through the
+	// gateway's INTERACTION_CREATE and through POST /interactions alike.
 	testdb.ForEach(t, func(t *testing.T, backend string) {
-		for _, sc := range scenarios {
-			t.Run(sc.name, func(t *testing.T) { sc.run(t, newLobbyEnv(t, freshDSN(t, backend))) })
+		for _, tr := range []string{TransportGateway, TransportHTTP} {
+			for _, sc := range scenarios {
+				t.Run(tr+"/"+sc.name, func(t *testing.T) { sc.run(t, newLobbyEnvOver(t, freshDSN(t, backend), tr)) })
+			}
 		}
 	})
 }
@@ -99,11 +114,7 @@ func testCaptainsDraft(t *testing.T, l *lobbyEnv) {
 	}
 	wantText(t, "not a captain", l.selectIn(p1, draft, p2.ID), "only the captains pick")
 	wantText(t, "not your turn", l.selectIn(p4, draft, p2.ID), fmt.Sprintf("it is <@%s>'s pick", p3.ID))
-	forged, err := l.fake.SelectForged(at(p3), draft.ID, menu.CustomID, p4.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantText(t, "forged choice", l.result(forged), "not available to pick")
+	wantText(t, "forged choice", l.selectForged(p3, draft.ID, menu.CustomID, p4.ID), "not available to pick")
 	wantText(t, "outsider", l.selectIn(alice, draft, p2.ID), "not a player")
 
 	// p3 takes p1 rather than the better-rated p2: the choice is theirs.
@@ -120,11 +131,7 @@ func testCaptainsDraft(t *testing.T, l *lobbyEnv) {
 		t.Errorf("Got(teams) = %v, want %v", got.Teams, want)
 	}
 	// The old menu, clicked again: already done, nothing changes.
-	stale, err := l.fake.SelectForged(at(p3), draft.ID, menu.CustomID, p2.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantText(t, "stale menu", l.result(stale), "already done")
+	wantText(t, "stale menu", l.selectForged(p3, draft.ID, menu.CustomID, p2.ID), "already done")
 	if n := l.audited("draft.pick", ""); n != 2 {
 		t.Errorf("Got(audit draft.pick) = %d, want 2", n)
 	}
@@ -183,11 +190,7 @@ func testCaptainsPickTimeout(t *testing.T, l *lobbyEnv) {
 	if n := len(l.fake.ChannelMessages(testChannel)); n != 1 {
 		t.Errorf("Got(channel messages) = %d, want only the announcement, edited", n)
 	}
-	late, err := l.fake.SelectForged(at(p3), ann.ID, menu.CustomID, p1.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantText(t, "late pick", l.result(late), "the teams are set (already done)")
+	wantText(t, "late pick", l.selectForged(p3, ann.ID, menu.CustomID, p1.ID), "the teams are set (already done)")
 	if n := l.audited("draft.pick", ""); n != 2 {
 		t.Errorf("Got(audit draft.pick) = %d, want 2", n)
 	}

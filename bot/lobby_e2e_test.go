@@ -28,14 +28,20 @@ type lobbyEnv struct {
 
 func newLobbyEnv(t *testing.T, dsn string) *lobbyEnv {
 	t.Helper()
+	return newLobbyEnvOver(t, dsn, TransportGateway)
+}
+
+// newLobbyEnvOver is newLobbyEnv with interactions delivered over transport.
+func newLobbyEnvOver(t *testing.T, dsn, transport string) *lobbyEnv {
+	t.Helper()
 	db, err := openDB(dsn)
 	if err != nil {
 		t.Fatalf("storage.Open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
 	c := ladder.NewManualClock(lobbyStart)
-	e := &env{t: t, ctx: waitCtx(t), fake: newFake(t), db: db, svc: ladder.NewService(db, c)}
-	e.h = startBot(t, e.fake, e.set())
+	e := &env{t: t, transport: transport, ctx: waitCtx(t), fake: newFake(t), db: db, svc: ladder.NewService(db, c)}
+	e.start()
 	l := &lobbyEnv{env: e, clock: c}
 	l.sched = jobs.New(e.svc, e.h.bot, nil, jobs.Options{PostBackoff: time.Millisecond})
 	return l

@@ -14,20 +14,6 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// setCaptains switches the default queue to captains with a 60 s pick window.
-func setCaptains(t *testing.T, svc *ladder.Service) {
-	t.Helper()
-	ctx := context.Background()
-	_, l, err := svc.Lobby(ctx, guild, "")
-	if err != nil {
-		t.Fatalf("Lobby() = %v", err)
-	}
-	l.PickMode, l.PickWindow = ladder.PickCaptains, time.Minute
-	if _, err := svc.UpdateLobby(ctx, moderator, guild, l); err != nil {
-		t.Fatalf("UpdateLobby() = %v", err)
-	}
-}
-
 // TestPickRacesDeadline races a captain's pick (a process whose clock is
 // before the deadline) against the draft's deadline in two other
 // processes' ready-check jobs (clocks past it), on one database, many
@@ -46,7 +32,7 @@ func TestPickRacesDeadline(t *testing.T) {
 		click := newProc(t, dsn, clickClock, posts)
 		jobA, jobB := newProc(t, dsn, jobClock, posts), newProc(t, dsn, jobClock, posts)
 		setupGuild(t, click.svc, 0)
-		setCaptains(t, click.svc)
+		setLobby(t, click.svc, func(l *ladder.Lobby) { l.PickMode, l.PickWindow = ladder.PickCaptains, time.Minute })
 		outcomes := map[string]int{}
 		for round := range 8 {
 			base := start.Add(time.Duration(round) * time.Hour)

@@ -17,12 +17,18 @@ import (
 // setReadyWindow sets the default queue's ready window in the test guild.
 func setReadyWindow(t *testing.T, svc *ladder.Service, d time.Duration) {
 	t.Helper()
+	setLobby(t, svc, func(l *ladder.Lobby) { l.ReadyWindow = d })
+}
+
+// setLobby changes the default queue's lobby settings in the test guild.
+func setLobby(t *testing.T, svc *ladder.Service, edit func(*ladder.Lobby)) {
+	t.Helper()
 	ctx := context.Background()
 	_, l, err := svc.Lobby(ctx, guild, "")
 	if err != nil {
 		t.Fatalf("Lobby() = %v", err)
 	}
-	l.ReadyWindow = d
+	edit(&l)
 	if _, err := svc.UpdateLobby(ctx, moderator, guild, l); err != nil {
 		t.Fatalf("UpdateLobby() = %v", err)
 	}

@@ -382,28 +382,32 @@ func optionValue(d OptionDef, v any, focused bool) (any, error) {
 // Discord client would: the button must exist and be enabled, and an
 // ephemeral message can only be clicked by the user who saw it.
 func (s *Server) Click(c Call, messageID, customID string) (*Pending, error) {
-	s.mu.Lock()
-	m := s.messages[messageID]
-	var err error
-	switch {
-	case m == nil || m.Deleted:
-		err = fmt.Errorf("fakediscord: no message %s", messageID)
-	default:
-		b, ok := m.Button(customID)
-		switch {
-		case !ok:
-			err = fmt.Errorf("fakediscord: message %s has no button %q", messageID, customID)
-		case b.Disabled:
-			err = fmt.Errorf("fakediscord: button %q is disabled", customID)
-		case m.Ephemeral() && s.interactions[m.InteractionID] != nil && s.interactions[m.InteractionID].Call.User.ID != c.User.ID:
-			err = fmt.Errorf("fakediscord: %s cannot see ephemeral message %s", c.User.ID, messageID)
-		}
-	}
-	s.mu.Unlock()
-	if err != nil {
+	if _, err := s.usable(c, messageID, customID, "button"); err != nil {
 		return nil, err
 	}
 	return s.ClickForged(c, messageID, customID)
+}
+
+// usable returns the component with customID on message messageID if c's
+// user can use it: the message exists, the component is there and
+// enabled, and an ephemeral message is the user's own.
+func (s *Server) usable(c Call, messageID, customID, what string) (Button, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[messageID]
+	if m == nil || m.Deleted {
+		return Button{}, fmt.Errorf("fakediscord: no message %s", messageID)
+	}
+	b, ok := m.Button(customID)
+	switch {
+	case !ok:
+		return Button{}, fmt.Errorf("fakediscord: message %s has no %s %q", messageID, what, customID)
+	case b.Disabled:
+		return Button{}, fmt.Errorf("fakediscord: %s %q is disabled", what, customID)
+	case m.Ephemeral() && s.interactions[m.InteractionID] != nil && s.interactions[m.InteractionID].Call.User.ID != c.User.ID:
+		return Button{}, fmt.Errorf("fakediscord: %s cannot see ephemeral message %s", c.User.ID, messageID)
+	}
+	return b, nil
 }
 
 // ClickForged sends a component interaction with any custom ID, as a
@@ -421,34 +425,20 @@ func (s *Server) ClickForged(c Call, messageID, customID string) (*Pending, erro
 // enabled, the values must be among its options, as many as it allows,
 // and an ephemeral message can only be used by the user who saw it.
 func (s *Server) Select(c Call, messageID, customID string, values ...string) (*Pending, error) {
-	s.mu.Lock()
-	m := s.messages[messageID]
-	var err error
-	switch {
-	case m == nil || m.Deleted:
-		err = fmt.Errorf("fakediscord: no message %s", messageID)
-	default:
-		b, ok := m.Button(customID)
-		lo, hi := selectBounds(b)
-		switch {
-		case !ok || b.Type != componentSelect:
-			err = fmt.Errorf("fakediscord: message %s has no select menu %q", messageID, customID)
-		case b.Disabled:
-			err = fmt.Errorf("fakediscord: select menu %q is disabled", customID)
-		case len(values) < lo || len(values) > hi:
-			err = fmt.Errorf("fakediscord: select menu %q takes %d to %d values, not %d", customID, lo, hi, len(values))
-		case m.Ephemeral() && s.interactions[m.InteractionID] != nil && s.interactions[m.InteractionID].Call.User.ID != c.User.ID:
-			err = fmt.Errorf("fakediscord: %s cannot see ephemeral message %s", c.User.ID, messageID)
-		}
-		for _, v := range values {
-			if err == nil && !slices.ContainsFunc(b.Options, func(o SelectOption) bool { return o.Value == v }) {
-				err = fmt.Errorf("fakediscord: %q is not an option of select menu %q", v, customID)
-			}
-		}
-	}
-	s.mu.Unlock()
+	b, err := s.usable(c, messageID, customID, "select menu")
 	if err != nil {
 		return nil, err
+	}
+	if b.Type != componentSelect {
+		return nil, fmt.Errorf("fakediscord: %q on message %s is not a select menu", customID, messageID)
+	}
+	if lo, hi := selectBounds(b); len(values) < lo || len(values) > hi {
+		return nil, fmt.Errorf("fakediscord: select menu %q takes %d to %d values, not %d", customID, lo, hi, len(values))
+	}
+	for _, v := range values {
+		if !slices.ContainsFunc(b.Options, func(o SelectOption) bool { return o.Value == v }) {
+			return nil, fmt.Errorf("fakediscord: %q is not an option of select menu %q", v, customID)
+		}
 	}
 	return s.SelectForged(c, messageID, customID, values...)
 }
