@@ -174,7 +174,7 @@ type DraftStore interface {
 // when one runs, and starts at once otherwise. A queue of one-player teams
 // has nothing to pick, so it gets no draft.
 func (s *Service) openDraft(ctx context.Context, tx Tx, m Match, l Lobby, rc ReadyCheck, now time.Time) (Draft, error) {
-	if l.PickMode != PickCaptains || len(m.Teams[0]) < 2 {
+	if !drafted(l, Queue{TeamSize: len(m.Teams[0])}) {
 		return Draft{}, nil
 	}
 	ratings, err := displayRatings(ctx, tx, m)
@@ -202,6 +202,13 @@ func (s *Service) openDraft(ctx context.Context, tx Tx, m Match, l Lobby, rc Rea
 	}
 	return d, audit(ctx, tx, AuditEntry{GuildID: m.GuildID, ActorID: System.UserID, Action: "draft.open", MatchID: m.ID, At: now},
 		nil, map[string]any{"captains": []string{d.Captain(1), d.Captain(2)}, "state": d.State})
+}
+
+// drafted reports whether queue q's matches are drafted by captains: in
+// captains mode, with teams of two or more (one-player teams have nothing
+// to pick).
+func drafted(l Lobby, q Queue) bool {
+	return l.PickMode == PickCaptains && q.TeamSize >= 2
 }
 
 // startDraft moves a waiting draft to picking when the match's ready
@@ -373,6 +380,10 @@ func (s *Service) seatDraftedTeams(ctx context.Context, tx Tx, res *DraftResult,
 		return err
 	}
 	res.Match = m
+	// match.formed waited for the teams (NewMatch.Drafted).
+	if err := emitMatch(ctx, tx, EventMatchFormed, m, now); err != nil {
+		return err
+	}
 	return audit(ctx, tx, AuditEntry{GuildID: m.GuildID, ActorID: System.UserID, Action: "draft.done", MatchID: m.ID, At: now},
 		matchAudit(before), matchAudit(m))
 }

@@ -137,6 +137,10 @@ func TestCaptainsDraft(t *testing.T) {
 					t.Errorf("Got(Pick by %s of %s) = %v, want %s %q", r.who, r.pick, err, r.code, r.want)
 				}
 			}
+			// Webhook receivers hear of the match once its teams are known.
+			if bodies := formedEvents(t, e); len(bodies) != 0 {
+				t.Errorf("Got(match.formed before the draft ends) = %v, want none", bodies)
+			}
 			// Team 2's captain picks first; team 1's twice; then team 2
 			// gets the last player without a choice.
 			steps := []struct{ who, pick string }{{users[4], users[0]}, {users[5], users[3]}, {users[5], users[2]}}
@@ -162,6 +166,9 @@ func TestCaptainsDraft(t *testing.T) {
 			want := [2][]string{{users[5], users[3], users[2]}, {users[4], users[0], users[1]}}
 			if !slices.Equal(got.Teams[0], want[0]) || !slices.Equal(got.Teams[1], want[1]) {
 				t.Errorf("Got(teams) = %v, want %v", got.Teams, want)
+			}
+			if bodies := formedEvents(t, e); len(bodies) != 1 || !strings.Contains(bodies[0], fmt.Sprintf(`"team1":["%s","%s","%s"]`, want[0][0], want[0][1], want[0][2])) {
+				t.Errorf("Got(match.formed after the draft) = %v, want one with the drafted team 1 %v", bodies, want[0])
 			}
 			// 1550+1530+1520 against 1540+1500+1510: team 1 the favourite.
 			if !(got.PTeam1 > 0.5 && got.PTeam1 < 0.7) || got.PRaw == 0 {
@@ -284,6 +291,16 @@ func TestCaptainsDraft(t *testing.T) {
 			}
 		}},
 	})
+}
+
+// formedEvents are the bodies of the match.formed events in the outbox.
+func formedEvents(t *testing.T, e *env) []string {
+	t.Helper()
+	var bodies []string
+	if err := e.db.Gorm().Table("webhook_events").Where("type = ?", string(ladder.EventMatchFormed)).Pluck("body", &bodies).Error; err != nil {
+		t.Fatal(err)
+	}
+	return bodies
 }
 
 // auditCount counts the guild's audit entries of action.

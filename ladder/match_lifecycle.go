@@ -21,6 +21,9 @@ type NewMatch struct {
 	ChannelID string
 	// Source is "queue" when empty.
 	Source string
+	// Drafted says the captains will pick the teams: Teams are only the
+	// group, so match.formed waits for the drafted teams.
+	Drafted bool
 }
 
 // CreateMatch opens a match: it stores it in state open with the model's
@@ -102,8 +105,8 @@ func (s *Service) CreateMatchTx(ctx context.Context, tx Tx, in NewMatch) (Match,
 		CreatedAt: now, Source: source, ChannelID: in.ChannelID,
 	}
 	m, err = tx.CreateMatch(ctx, m)
-	if err != nil {
-		return Match{}, err
+	if err != nil || in.Drafted {
+		return m, err
 	}
 	return m, emitMatch(ctx, tx, EventMatchFormed, m, now)
 }

@@ -54,12 +54,12 @@ func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, 
 			if channel == "" {
 				channel = byID[p.EntryIDs[0]].ChannelID
 			}
-			m, err := s.CreateMatchTx(ctx, qt, NewMatch{GuildID: q.GuildID, QueueID: q.ID, Teams: p.Teams,
-				Quality: p.Quality, ChannelID: channel, Source: "queue"})
+			l, err := qt.Lobby(ctx, q.ID)
 			if err != nil {
 				return err
 			}
-			l, err := qt.Lobby(ctx, m.QueueID)
+			m, err := s.CreateMatchTx(ctx, qt, NewMatch{GuildID: q.GuildID, QueueID: q.ID, Teams: p.Teams,
+				Quality: p.Quality, ChannelID: channel, Source: "queue", Drafted: drafted(l, q)})
 			if err != nil {
 				return err
 			}
