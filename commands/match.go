@@ -46,15 +46,8 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	if d.Match.State == ladder.StateOpen {
-		// While the captains pick, the stored teams are not the match's.
-		dr, err := h.Service.Draft(ctx, req.GuildID, id)
-		if err != nil && ladder.ErrorCode(err) != ladder.CodeNotFound {
-			return Reply{}, err
-		}
-		if dr.MatchID != 0 && dr.State != ladder.DraftDone {
-			return draftDetailReply(d.Match, dr, d.Queue.Name), nil
-		}
+	if d.Draft.MatchID != 0 {
+		return draftDetailReply(d.Match, d.Draft, d.Queue.Name), nil
 	}
 	return matchDetailReply(d), nil
 }

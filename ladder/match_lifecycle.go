@@ -133,6 +133,10 @@ type MatchDetail struct {
 	// wins (Win) or loses (Loss), from the current ratings.
 	Stakes []Stake
 	Names  map[string]string
+	// Draft is the captains draft of a match whose teams are still being
+	// picked (MatchID 0 otherwise). Match.Teams then hold the teams so far
+	// and Match.PTeam1 is 0: no chance is known before the teams are.
+	Draft Draft
 }
 
 // Stake is what a player of an unrated match stands to gain or lose.
@@ -162,6 +166,21 @@ func (s *Service) MatchDetail(ctx context.Context, guildID string, id int64) (Ma
 		return MatchDetail{}, err
 	}
 	d := MatchDetail{Match: m, Queue: q, Names: map[string]string{}}
+	if m.State == StateOpen {
+		dr, err := s.store.Draft(ctx, m.ID)
+		switch {
+		case ErrorCode(err) == CodeNotFound:
+		case err != nil:
+			return MatchDetail{}, err
+		case dr.State != DraftDone:
+			d.Draft = dr
+			d.Match.Teams, d.Match.PTeam1, d.Match.PRaw = [2][]string{dr.Team(1), dr.Team(2)}, 0, 0
+			for _, st := range dr.Seats {
+				d.Names[st.UserID] = st.Name
+			}
+			return d, nil
+		}
+	}
 	for _, u := range m.Players() {
 		if p, err := s.store.Player(ctx, guildID, u); err == nil {
 			d.Names[u] = p.Name

@@ -68,6 +68,18 @@ type matchJSON struct {
 	Names     map[string]string  `json:"names"`
 	Ratings   []ratingChangeJSON `json:"ratings,omitempty"`
 	Stakes    []stakeJSON        `json:"stakes,omitempty"`
+	// Draft is there while captains pick the teams: team1 and team2 are
+	// then the teams so far and p_team1 is 0.
+	Draft *draftJSON `json:"draft,omitempty"`
+}
+
+// draftJSON is a running captains draft: whose pick it is, until when,
+// and the players left, best rated first.
+type draftJSON struct {
+	State    ladder.DraftState `json:"state"`
+	Turn     int               `json:"turn"`
+	Deadline *time.Time        `json:"deadline"`
+	Left     []string          `json:"left"`
 }
 
 type ratingChangeJSON struct {
@@ -253,6 +265,16 @@ func matchBody(d ladder.MatchDetail) matchJSON {
 	if !m.PlayedAt.IsZero() {
 		t := m.PlayedAt.UTC()
 		out.PlayedAt = &t
+	}
+	if dr := d.Draft; dr.MatchID != 0 {
+		out.Draft = &draftJSON{State: dr.State, Turn: dr.Turn(), Left: []string{}}
+		if !dr.Deadline.IsZero() {
+			t := dr.Deadline.UTC()
+			out.Draft.Deadline = &t
+		}
+		for _, st := range dr.Pool() {
+			out.Draft.Left = append(out.Draft.Left, st.UserID)
+		}
 	}
 	out.Ratings = ratingsInTeamOrder(m, d.Changes)
 	for _, st := range d.Stakes {

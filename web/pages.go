@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"html/template"
 	"net/http"
@@ -374,6 +375,9 @@ type matchPage struct {
 	When      string
 	Result    string
 	Teams     []teamView
+	// Left are the players the captains have not picked yet, best rated
+	// first, while a draft runs.
+	Left []matchPlayer
 }
 
 type teamView struct {
@@ -415,8 +419,13 @@ func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
 		p.Result = "draw"
 	case m.Winner == 1 || m.Winner == 2:
 		p.Result = "team " + itoa(m.Winner) + " won"
+	case d.Draft.MatchID != 0:
+		p.Result = "not played yet: the captains are picking the teams"
 	default:
 		p.Result = "not played yet"
+	}
+	for _, st := range d.Draft.Pool() {
+		p.Left = append(p.Left, matchPlayer{ID: st.UserID, Name: cmp.Or(st.Name, st.UserID), Rating: st.Rating})
 	}
 	changes := map[string]ladder.PlayerDelta{}
 	for _, c := range d.Changes {

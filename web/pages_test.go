@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -319,6 +320,66 @@ func TestLeaderboardPageSeasonsAndQueues(t *testing.T) {
 		}
 		if other := call(e, "GET", "/guilds/"+guildG+"?queue=1v1", "").Body.String(); !strings.Contains(other, `<span class="on">1v1</span>`) {
 			t.Errorf("Got(1v1 page) does not select 1v1")
+		}
+	})
+}
+
+// TestDraftMatchPage shows a match whose captains are still picking: the
+// teams so far, who is left, no win chance (the teams are not known), and
+// the same in the JSON API; once the draft ends, the match as any other.
+func TestDraftMatchPage(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		seedFixture(t, e)
+		ctx := context.Background()
+		q, l, err := e.svc.Lobby(ctx, guildG, "")
+		mustf(t, err, "Lobby")
+		l.ReadyWindow, l.PickMode = 0, ladder.PickCaptains
+		_, err = e.svc.UpdateLobby(ctx, ladder.System, guildG, l)
+		mustf(t, err, "UpdateLobby")
+		var formed []ladder.FormedMatch
+		for _, u := range []string{"1001", "1002", "1003", "1004"} {
+			res, err := e.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guildG, Queue: q.Name, UserID: u})
+			mustf(t, err, "JoinQueue")
+			formed = append(formed, res.Formed...)
+		}
+		if len(formed) != 1 || formed[0].Draft.State != ladder.DraftPicking {
+			t.Fatalf("Got(formed) = %+v, want one match in its draft", formed)
+		}
+		id := itoa64(formed[0].Match.ID)
+		html := call(e, "GET", "/guilds/"+guildG+"/matches/"+id, "").Body.String()
+		for _, want := range []string{"the captains are picking the teams", "Left to pick", `id="left"`, `data-player="1003"`, `data-player="1004"`} {
+			if !strings.Contains(html, want) {
+				t.Errorf("Got(draft match page) lacks %q", want)
+			}
+		}
+		if strings.Contains(html, "Win chance") {
+			t.Errorf("Got(draft match page) shows a win chance before the teams are set")
+		}
+		var body struct {
+			Team1, Team2 []string
+			PTeam1       float64 `json:"p_team1"`
+			Draft        *struct {
+				State string
+				Turn  int
+				Left  []string
+			}
+		}
+		rec := call(e, "GET", "/api/v1/guilds/"+guildG+"/matches/"+id, "")
+		mustf(t, json.Unmarshal(rec.Body.Bytes(), &body), "decode")
+		if body.Draft == nil || body.Draft.State != "picking" || body.Draft.Turn != 2 || len(body.Draft.Left) != 2 ||
+			len(body.Team1) != 1 || body.Team1[0] != "1001" || len(body.Team2) != 1 || body.Team2[0] != "1002" || body.PTeam1 != 0 {
+			t.Errorf("Got(API match while drafting) = %s, want captains 1001 and 1002 alone, two left, team 2 to pick, p_team1 0", rec.Body)
+		}
+		_, err = e.svc.Pick(ctx, ladder.Actor{UserID: "1002"}, guildG, formed[0].Match.ID, 0, "1004")
+		mustf(t, err, "Pick")
+		after := call(e, "GET", "/guilds/"+guildG+"/matches/"+id, "").Body.String()
+		if !strings.Contains(after, "Win chance") || strings.Contains(after, "Left to pick") {
+			t.Errorf("Got(match page after the draft) lacks the win chance or still lists players to pick")
+		}
+		rec = call(e, "GET", "/api/v1/guilds/"+guildG+"/matches/"+id, "")
+		if strings.Contains(rec.Body.String(), `"draft"`) {
+			t.Errorf("Got(API match after the draft) = %s, want no draft", rec.Body)
 		}
 	})
 }
