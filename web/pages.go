@@ -395,6 +395,9 @@ type matchPlayer struct {
 	IfWin     float64
 	IfLoss    float64
 	HasStakes bool
+	// Drafted is a player of a running captains draft: Rating is the one
+	// the captains see; Captain marks the first of each team.
+	Drafted, Captain bool
 }
 
 // matchHTML serves GET /guilds/{guild}/matches/{id}: teams, state, result,
@@ -435,6 +438,10 @@ func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
 	for _, st := range d.Stakes {
 		stakes[st.UserID] = st
 	}
+	drafted := map[string]float64{}
+	for _, st := range d.Draft.Seats {
+		drafted[st.UserID] = st.Rating
+	}
 	for t, team := range m.Teams {
 		tv := teamView{N: t + 1, Won: m.State.Rated() && m.Winner == t+1}
 		for _, u := range team {
@@ -446,6 +453,8 @@ func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
 				mp.Rating, mp.RD, mp.Delta, mp.HasDelta = c.Rating, c.RD, c.Delta, true
 			} else if st, ok := stakes[u]; ok {
 				mp.Rating, mp.RD, mp.IfWin, mp.IfLoss, mp.HasStakes = st.Rating, st.RD, st.IfWin, st.IfLoss, true
+			} else if r, ok := drafted[u]; ok {
+				mp.Rating, mp.Drafted, mp.Captain = r, true, u == d.Draft.Captain(t+1)
 			}
 			tv.Players = append(tv.Players, mp)
 		}

@@ -356,6 +356,14 @@ func TestDraftMatchPage(t *testing.T) {
 		if strings.Contains(html, "Win chance") {
 			t.Errorf("Got(draft match page) shows a win chance before the teams are set")
 		}
+		if dir := os.Getenv("LADDERBOT_SCREENSHOT_DIR"); dir != "" && strings.HasPrefix(dsn, "sqlite") {
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join("..", dir)
+			}
+			ts := httptest.NewServer(e.srv.Handler())
+			screenshot(t, ts.URL+"/guilds/"+guildG+"/matches/"+id, filepath.Join(dir, "match-draft.png"), 1000, 760)
+			ts.Close()
+		}
 		var body struct {
 			Team1, Team2 []string
 			PTeam1       float64 `json:"p_team1"`
