@@ -289,8 +289,13 @@ func (s *Service) Pick(ctx context.Context, actor Actor, guildID string, matchID
 			res.TimedOut = true
 			return s.pickAndAdvance(ctx, tx, &res, d.Pool()[0].UserID, true, now)
 		}
-		if i, ok := d.seat(userID); !ok || d.Seats[i].Team != 0 {
-			return Errorf(CodeInvalid, "<@%s> is not available to pick; choose one of the players left", userID)
+		// The value comes from the client: echo only a player of the match.
+		i, ok := d.seat(userID)
+		switch {
+		case !ok:
+			return Errorf(CodeInvalid, "that player is not available to pick; choose one of the players left")
+		case d.Seats[i].Team != 0:
+			return Errorf(CodeInvalid, "<@%s> is not available to pick: already in team %d; choose one of the players left", userID, d.Seats[i].Team)
 		}
 		return s.pickAndAdvance(ctx, tx, &res, userID, false, now)
 	})

@@ -127,8 +127,10 @@ func TestCaptainsDraft(t *testing.T) {
 			}{
 				{users[0], users[1], 0, ladder.CodeForbidden, "only the captains pick"},
 				{users[5], users[1], 0, ladder.CodeForbidden, fmt.Sprintf("it is <@%s>'s pick", users[4])},
-				{users[4], users[5], 0, ladder.CodeInvalid, "not available to pick"},
+				{users[4], users[5], 0, ladder.CodeInvalid, "already in team 1"},
 				{users[4], "nobody", 0, ladder.CodeInvalid, "not available to pick"},
+				{users[4], strings.Repeat("9", 500), 0, ladder.CodeInvalid, "that player is not available"},
+				{users[4], "<@&1> @everyone", 0, ladder.CodeInvalid, "that player is not available"},
 				{user(40), users[1], 0, ladder.CodeForbidden, "not a player"},
 			}
 			for _, r := range refusals {
