@@ -196,15 +196,18 @@ func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) 
 	}
 	setPartyRating(req, &q)
 	setBehaviourPairing(req, &q)
-	q, err = h.Service.UpdateQueue(ctx, actor(req), q)
+	if !hasLobbyOption(req) {
+		if q, err = h.Service.UpdateQueue(ctx, actor(req), q); err != nil {
+			return Reply{}, err
+		}
+		return Whisper(fmt.Sprintf("Queue **%s** saved: %s", q.Name, queueLine(q))), nil
+	}
+	l, err := h.lobbyFromOptions(ctx, req, q)
 	if err != nil {
 		return Reply{}, err
 	}
-	if !hasLobbyOption(req) {
-		return Whisper(fmt.Sprintf("Queue **%s** saved: %s", q.Name, queueLine(q))), nil
-	}
-	l, err := h.configLobby(ctx, req, q)
-	if err != nil {
+	// Both in one transaction: a bad lobby value leaves the queue as it was.
+	if q, l, err = h.Service.ConfigureQueue(ctx, actor(req), q, &l); err != nil {
 		return Reply{}, err
 	}
 	return Whisper(fmt.Sprintf("Queue **%s** saved: %s\nLobby: %s", q.Name, queueLine(q), lobbyLine(l))), nil

@@ -227,8 +227,9 @@ func hasLobbyOption(req Request) bool {
 	return false
 }
 
-// configLobby applies /config queue set's lobby options to queue q.
-func (h *handlers) configLobby(ctx context.Context, req Request, q ladder.Queue) (ladder.Lobby, error) {
+// lobbyFromOptions returns queue q's lobby settings with /config queue set's
+// lobby options applied, not yet stored.
+func (h *handlers) lobbyFromOptions(ctx context.Context, req Request, q ladder.Queue) (ladder.Lobby, error) {
 	_, l, err := h.Service.Lobby(ctx, req.GuildID, q.Name)
 	if err != nil {
 		return ladder.Lobby{}, err
@@ -264,7 +265,7 @@ func (h *handlers) configLobby(ctx context.Context, req Request, q ladder.Queue)
 			return ladder.Lobby{}, err
 		}
 	}
-	return h.Service.UpdateLobby(ctx, actor(req), req.GuildID, l)
+	return l, nil
 }
 
 // seconds turns a whole number of seconds into a duration, refusing one

@@ -269,19 +269,25 @@ func (s *Service) UpdateLobby(ctx context.Context, actor Actor, guildID string, 
 		if q.GuildID != guildID {
 			return Errorf(CodeNotFound, "queue %d not found", l.QueueID)
 		}
-		old, err := lt.Lobby(ctx, l.QueueID)
-		if err != nil {
-			return err
-		}
-		if err := lt.SaveLobby(ctx, l); err != nil {
-			return err
-		}
-		return audit(ctx, lt, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "queue.lobby", Target: q.Name, At: s.now()}, lobbyAudit(old), lobbyAudit(l))
+		return s.saveLobbyTx(ctx, lt, actor, q, l)
 	})
 	if err != nil {
 		return Lobby{}, fmt.Errorf("ladder: update lobby: %w", err)
 	}
 	return l, nil
+}
+
+// saveLobbyTx stores queue q's validated lobby settings in tx, audited
+// with what they were.
+func (s *Service) saveLobbyTx(ctx context.Context, tx Tx, actor Actor, q Queue, l Lobby) error {
+	old, err := tx.Lobby(ctx, q.ID)
+	if err != nil {
+		return err
+	}
+	if err := tx.SaveLobby(ctx, l); err != nil {
+		return err
+	}
+	return audit(ctx, tx, AuditEntry{GuildID: q.GuildID, ActorID: actor.UserID, Action: "queue.lobby", Target: q.Name, At: s.now()}, lobbyAudit(old), lobbyAudit(l))
 }
 
 func lobbyAudit(l Lobby) map[string]any {

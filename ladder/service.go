@@ -145,12 +145,29 @@ func (s *Service) CreateQueue(ctx context.Context, actor Actor, q Queue) (Queue,
 // runs a correction or the next season starts; verify replays with the
 // current model, so change models between seasons.
 func (s *Service) UpdateQueue(ctx context.Context, actor Actor, q Queue) (Queue, error) {
+	q, _, err := s.ConfigureQueue(ctx, actor, q, nil)
+	return q, err
+}
+
+// ConfigureQueue is UpdateQueue and, when l is not nil, UpdateLobby of
+// the same queue in one transaction: /config queue set changes both at
+// once, and a bad value of either writes nothing.
+func (s *Service) ConfigureQueue(ctx context.Context, actor Actor, q Queue, l *Lobby) (Queue, Lobby, error) {
 	if !actor.Moderator {
-		return Queue{}, Errorf(CodeForbidden, "only moderators can change queues")
+		return Queue{}, Lobby{}, Errorf(CodeForbidden, "only moderators can change queues")
 	}
 	if err := q.Validate(); err != nil {
-		return Queue{}, err
+		return Queue{}, Lobby{}, err
 	}
+	if l != nil {
+		if err := l.Validate(); err != nil {
+			return Queue{}, Lobby{}, err
+		}
+		if l.QueueID != q.ID {
+			return Queue{}, Lobby{}, Errorf(CodeInvalid, "lobby settings of queue %d given for queue %d", l.QueueID, q.ID)
+		}
+	}
+	var saved Lobby
 	err := s.store.InTx(ctx, func(tx Tx) error {
 		old, err := tx.Queue(ctx, q.ID)
 		if err != nil {
@@ -163,12 +180,19 @@ func (s *Service) UpdateQueue(ctx context.Context, actor Actor, q Queue) (Queue,
 		if err := tx.UpdateQueue(ctx, q); err != nil {
 			return err
 		}
-		return audit(ctx, tx, AuditEntry{GuildID: q.GuildID, ActorID: actor.UserID, Action: "queue.update", Target: q.Name, At: s.now()}, old, q)
+		if err := audit(ctx, tx, AuditEntry{GuildID: q.GuildID, ActorID: actor.UserID, Action: "queue.update", Target: q.Name, At: s.now()}, old, q); err != nil {
+			return err
+		}
+		if l == nil {
+			return nil
+		}
+		saved = *l
+		return s.saveLobbyTx(ctx, tx, actor, q, saved)
 	})
 	if err != nil {
-		return Queue{}, fmt.Errorf("ladder: update queue: %w", err)
+		return Queue{}, Lobby{}, fmt.Errorf("ladder: update queue: %w", err)
 	}
-	return q, nil
+	return q, saved, nil
 }
 
 // Audit returns a guild's latest audit entries, newest first.
