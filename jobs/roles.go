@@ -255,13 +255,21 @@ func (s *Scheduler) eachRoleGuild(ctx context.Context, f func(context.Context, s
 	return errors.Join(errs...)
 }
 
-// roleJob is JobRoles every interval: each minute on the cron, or "@every"
-// interval with the interval's start as the claimed period.
-func roleJob(interval time.Duration, run func(context.Context, time.Time) error) job {
-	if interval <= 0 || interval == time.Minute {
-		return job{JobRoles, "* * * * *", minute, run}
+// everyJob is def when interval is 0 or def's own interval dflt; any other
+// interval runs def's work "@every" interval, the start of the interval
+// naming the claimed period, so a process started after a missed interval
+// catches it up at once and replicas run each interval once.
+func everyJob(def job, dflt, interval time.Duration) job {
+	if interval <= 0 || interval == dflt {
+		return def
 	}
-	return job{JobRoles, "@every " + interval.String(), func(t time.Time) string {
-		return t.UTC().Truncate(interval).Format(time.RFC3339Nano)
-	}, run}
+	def.spec = "@every " + interval.String()
+	def.period = func(t time.Time) string { return t.UTC().Truncate(interval).Format(time.RFC3339Nano) }
+	return def
 }
+
+// reconcileDay names the daily reconcile's period by the 03:30 UTC run it
+// stands for: before 03:30 that is yesterday's. A process started at 01:00
+// after running yesterday's reconcile does not run it again until 03:30,
+// and one down over 03:30 runs the missed reconcile at start-up.
+func reconcileDay(t time.Time) string { return day(t.Add(-3*time.Hour - 30*time.Minute)) }

@@ -29,6 +29,7 @@ type roleEnv struct {
 	clock *ladder.ManualClock
 	roles map[string]string // division → role ID
 	bot   *bot.Bot
+	db    *storage.DB
 }
 
 func newRoleEnv(t *testing.T, b string) *roleEnv {
@@ -52,7 +53,7 @@ func newRoleEnv(t *testing.T, b string) *roleEnv {
 	if _, err := svc.UpdateGuild(ctx, moderator, g); err != nil {
 		t.Fatalf("UpdateGuild() = %v", err)
 	}
-	e := &roleEnv{fake: fake, svc: svc, clock: clock, roles: map[string]string{}, bot: bt,
+	e := &roleEnv{fake: fake, svc: svc, clock: clock, roles: map[string]string{}, bot: bt, db: db,
 		sched: jobs.New(svc, bt, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Roles: bt})}
 	set := map[string]string{}
 	for i, d := range ladder.DefaultDivisions() {
@@ -218,6 +219,77 @@ func TestDivisionRolesFollowPlayers(t *testing.T) {
 		}
 		if len(e.fake.Unhandled()) != 0 {
 			t.Errorf("Got(unhandled requests) = %+v", e.fake.Unhandled())
+		}
+	})
+}
+
+// memberReads counts the reconcile's reads of members on the fake.
+func (e *roleEnv) memberReads() int {
+	n := 0
+	for _, r := range e.fake.Requests() {
+		if r.Method == "GET" && strings.Contains(r.Path, "/members/") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestReconcileCatchUp restarts processes around the daily 03:30
+// reconcile: one started before 03:30 after yesterday's run does not run it
+// again, one that was down over 03:30 runs the missed reconcile at start-up
+// and repairs a role removed by hand, and a restart the same day reads
+// nobody. With ReconcileInterval set, each interval runs once.
+func TestReconcileCatchUp(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		e := newRoleEnv(t, b)
+		u := user(1)
+		e.fake.AddMember(guild, u)
+		e.set(t, u, 1600) // Gold
+		e.sync(t)
+		restart := func(when time.Time, interval time.Duration) (reads int) {
+			t.Helper()
+			e.clock.Set(when)
+			before := e.memberReads()
+			startStop(t, jobs.New(e.svc, e.bot, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Roles: e.bot, ReconcileInterval: interval}))
+			return e.memberReads() - before
+		}
+		e.clock.Set(time.Date(2026, 1, 6, 3, 30, 0, 0, time.UTC))
+		if !run(t, &proc{svc: e.svc, sched: e.sched}, jobs.JobRoleReconcile) {
+			t.Fatal("Got(reconcile at 03:30) ran = false, want true")
+		}
+		e.fake.TakeRole(guild, u, e.roles["Gold"])
+
+		if n := restart(time.Date(2026, 1, 7, 2, 0, 0, 0, time.UTC), 0); n != 0 {
+			t.Errorf("Got(member reads of a start at 02:00 after yesterday's reconcile) = %d, want 0", n)
+		}
+		if got, _ := e.fake.MemberRoles(guild, u); len(got) != 0 {
+			t.Fatalf("Got(roles before the missed reconcile) = %v, want none", got)
+		}
+		// Down over January 7 and 8, 03:30: one catch-up run repairs.
+		if n := restart(time.Date(2026, 1, 9, 10, 0, 0, 0, time.UTC), 0); n != 1 {
+			t.Errorf("Got(member reads of the catch-up) = %d, want 1", n)
+		}
+		if got, _ := e.fake.MemberRoles(guild, u); !slices.Equal(got, []string{e.roles["Gold"]}) {
+			t.Errorf("Got(roles after the catch-up) = %v, want Gold", got)
+		}
+		if n := restart(time.Date(2026, 1, 9, 11, 0, 0, 0, time.UTC), 0); n != 0 {
+			t.Errorf("Got(member reads of a second start the same day) = %d, want 0", n)
+		}
+		runs, err := e.db.JobRuns(ctx, jobs.JobRoleReconcile)
+		if err != nil || len(runs) != 2 || runs[0].Period != "2026-01-06" || runs[1].Period != "2026-01-09" {
+			t.Errorf("Got(reconcile runs) = %+v, %v, want January 6 and 9", runs, err)
+		}
+
+		// Hourly: a start runs the current hour, once.
+		if n := restart(time.Date(2026, 1, 9, 12, 10, 0, 0, time.UTC), time.Hour); n != 1 {
+			t.Errorf("Got(member reads of an hourly start) = %d, want 1", n)
+		}
+		if n := restart(time.Date(2026, 1, 9, 12, 50, 0, 0, time.UTC), time.Hour); n != 0 {
+			t.Errorf("Got(member reads of a second start in the hour) = %d, want 0", n)
+		}
+		if n := restart(time.Date(2026, 1, 9, 13, 0, 0, 0, time.UTC), time.Hour); n != 1 {
+			t.Errorf("Got(member reads of a start in the next hour) = %d, want 1", n)
 		}
 	})
 }
