@@ -43,6 +43,9 @@ type Config struct {
 	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
 	// RoleSyncInterval is how often division roles are synced (issue 16).
 	RoleSyncInterval time.Duration `env:"ROLE_SYNC_INTERVAL" envDefault:"1m" help:"how often division roles are given and taken (1s to 1h)"`
+	// RoleReconcileInterval is how often members' real roles are read and
+	// drift repaired; 24h is daily at 03:30 UTC (issue 16).
+	RoleReconcileInterval time.Duration `env:"ROLE_RECONCILE_INTERVAL" envDefault:"24h" help:"how often members' roles are read back and drift repaired (1s to 168h; 24h is daily at 03:30 UTC)"`
 }
 
 // Transport is how the bot receives interactions: DISCORD_TRANSPORT, or
@@ -88,16 +91,25 @@ func (c Config) validate() error {
 		c.validateLogging,
 		c.validateRateLimit,
 		func() error {
-			if c.RoleSyncInterval < time.Second || c.RoleSyncInterval > time.Hour {
-				return fmt.Errorf("ROLE_SYNC_INTERVAL=%s: want 1s to 1h", c.RoleSyncInterval)
-			}
-			return nil
+			return validateInterval("ROLE_SYNC_INTERVAL", c.RoleSyncInterval, time.Second, time.Hour, "1h")
+		},
+		func() error {
+			return validateInterval("ROLE_RECONCILE_INTERVAL", c.RoleReconcileInterval, time.Second, 7*24*time.Hour, "168h")
 		},
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// validateInterval refuses a duration outside lo to hi (hiText is how hi
+// is written in the message).
+func validateInterval(name string, d, lo, hi time.Duration, hiText string) error {
+	if d < lo || d > hi {
+		return fmt.Errorf("%s=%s: want %s to %s", name, d, lo, hiText)
 	}
 	return nil
 }

@@ -12,16 +12,17 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatalf("LoadConfig(nil) error = %v, want nil", err)
 	}
 	want := Config{
-		DatabaseURL:        "sqlite:ladder.db",
-		DiscordAPIBase:     "https://discord.com",
-		ShowdownReplayBase: "https://replay.pokemonshowdown.com",
-		HTTPAddr:           "127.0.0.1:8080",
-		ShardCount:         1,
-		LogLevel:           "info",
-		LogFormat:          "text",
-		APIRateLimit:       20,
-		APIRateBurst:       40,
-		RoleSyncInterval:   time.Minute,
+		DatabaseURL:           "sqlite:ladder.db",
+		DiscordAPIBase:        "https://discord.com",
+		ShowdownReplayBase:    "https://replay.pokemonshowdown.com",
+		HTTPAddr:              "127.0.0.1:8080",
+		ShardCount:            1,
+		LogLevel:              "info",
+		LogFormat:             "text",
+		APIRateLimit:          20,
+		APIRateBurst:          40,
+		RoleSyncInterval:      time.Minute,
+		RoleReconcileInterval: 24 * time.Hour,
 	}
 	if cfg != want {
 		t.Errorf("LoadConfig(nil) = %+v, want %+v", cfg, want)
@@ -76,6 +77,9 @@ func TestLoadConfigBad(t *testing.T) {
 		{"rate burst zero", "API_RATE_BURST=0", "API_RATE_BURST"},
 		{"role sync too often", "ROLE_SYNC_INTERVAL=10ms", "ROLE_SYNC_INTERVAL"},
 		{"role sync not a duration", "ROLE_SYNC_INTERVAL=often", "ROLE_SYNC_INTERVAL"},
+		{"reconcile too often", "ROLE_RECONCILE_INTERVAL=500ms", "ROLE_RECONCILE_INTERVAL"},
+		{"reconcile too rarely", "ROLE_RECONCILE_INTERVAL=169h", "ROLE_RECONCILE_INTERVAL"},
+		{"reconcile not a duration", "ROLE_RECONCILE_INTERVAL=daily", "ROLE_RECONCILE_INTERVAL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,5 +164,28 @@ func TestLoadConfigTransport(t *testing.T) {
 				t.Errorf("Got(PublicKey()) = %x, want the 32 bytes of %s", cfg.PublicKey(), key)
 			}
 		})
+	}
+}
+
+// TestRoleIntervals checks the role job intervals reach the configuration
+// at both ends of their ranges.
+func TestRoleIntervals(t *testing.T) {
+	tests := []struct {
+		env                 []string
+		wantSync, wantRecon time.Duration
+	}{
+		{nil, time.Minute, 24 * time.Hour},
+		{[]string{"ROLE_SYNC_INTERVAL=1s", "ROLE_RECONCILE_INTERVAL=1s"}, time.Second, time.Second},
+		{[]string{"ROLE_SYNC_INTERVAL=1h", "ROLE_RECONCILE_INTERVAL=168h"}, time.Hour, 168 * time.Hour},
+		{[]string{"ROLE_RECONCILE_INTERVAL=6h"}, time.Minute, 6 * time.Hour},
+	}
+	for _, tt := range tests {
+		cfg, err := LoadConfig(tt.env)
+		if err != nil {
+			t.Fatalf("LoadConfig(%q) error = %v", tt.env, err)
+		}
+		if cfg.RoleSyncInterval != tt.wantSync || cfg.RoleReconcileInterval != tt.wantRecon {
+			t.Errorf("LoadConfig(%q) = sync %s, reconcile %s, want %s, %s", tt.env, cfg.RoleSyncInterval, cfg.RoleReconcileInterval, tt.wantSync, tt.wantRecon)
+		}
 	}
 }

@@ -76,7 +76,8 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	srv.MountInteractions(interactions)
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
-		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval}))
+		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
+			ReconcileInterval: e.cfg.RoleReconcileInterval}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.

@@ -10,83 +10,118 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// configRoles is /config roles (issue 16): map one division to a role (or
-// unmap it without role), create roles for the unmapped divisions, or
-// clear the mapping. One action per call.
+// configRoles is /config roles (issue 16): map one division or badge to a
+// role (or unmap it without role), create roles for the unmapped divisions
+// or for one badge, or clear the mapping. One action per call.
 func (h *handlers) configRoles(ctx context.Context, req Request, g ladder.Guild) (Reply, error) {
 	division, hasDiv := req.String("division")
+	badge, hasBadge := req.String("badge")
 	role, hasRole := req.String("role")
 	create, _ := req.Bool("create")
 	clear, _ := req.Bool("clear")
 	actions := 0
-	for _, on := range []bool{hasDiv || hasRole, create, clear} {
+	for _, on := range []bool{hasDiv || (hasRole && !hasBadge), hasBadge, create && !hasBadge, clear} {
 		if on {
 			actions++
 		}
 	}
 	switch {
 	case actions != 1:
-		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give a division (and its role), or create:True, or clear:True: one at a time")
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give a division or a badge (and its role), or create:True, or clear:True: one at a time")
 	case clear:
 		if err := h.Service.ClearDivisionRoles(ctx, g.ID); err != nil {
 			return Reply{}, err
 		}
-		return Whisper("Division roles cleared. The bot no longer gives or takes any role; roles players hold stay."), nil
+		return Whisper("Division and badge roles cleared. The bot no longer gives or takes any role; roles players hold stay."), nil
+	case hasBadge && create && hasRole:
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give the badge a role or create:True, not both")
 	case create:
-		return h.createDivisionRoles(ctx, g)
+		return h.createRoles(ctx, g, badge)
+	case hasBadge:
+		if _, err := h.Service.SetBadgeRoles(ctx, g.ID, map[string]string{badge: role}); err != nil {
+			return Reply{}, err
+		}
 	case !hasDiv:
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "say which division the role is for")
-	}
-	m, err := h.Service.SetDivisionRoles(ctx, g.ID, map[string]string{strings.TrimSpace(division): role})
-	if err != nil {
-		return Reply{}, err
-	}
-	return Whisper("Division roles saved. Players get them within a minute.\n" + roleLines(g, ladder.RoleConfig{Mapping: m})), nil
-}
-
-// createDivisionRoles creates a role named after each unmapped division and
-// maps it. Roles are created before anything is saved; when Discord refuses
-// one, the ones created so far are mapped and the refusal is reported.
-func (h *handlers) createDivisionRoles(ctx context.Context, g ladder.Guild) (Reply, error) {
-	if h.CreateRole == nil {
-		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "this process cannot create roles: map existing ones with division and role")
+	default:
+		if _, err := h.Service.SetDivisionRoles(ctx, g.ID, map[string]string{strings.TrimSpace(division): role}); err != nil {
+			return Reply{}, err
+		}
 	}
 	rc, err := h.Service.DivisionRoleConfig(ctx, g.ID)
 	if err != nil {
 		return Reply{}, err
 	}
-	set := map[string]string{}
+	return Whisper("Roles saved. Players get them within a minute.\n" + roleLines(g, rc)), nil
+}
+
+// badgeNames are the names of the roles create makes for badges.
+var badgeNames = map[string]string{"top3": "Top 3", "top30": "Top 30", "top100": "Top 100"}
+
+// createRoles creates a role for badge, or (badge "") one named after each
+// unmapped division, and maps it. Roles are created before anything is
+// saved; when Discord refuses one, the ones created so far are mapped and
+// the refusal is reported.
+func (h *handlers) createRoles(ctx context.Context, g ladder.Guild, badge string) (Reply, error) {
+	if h.CreateRole == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "this process cannot create roles: map existing ones with division or badge and role")
+	}
+	rc, err := h.Service.DivisionRoleConfig(ctx, g.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	type want struct{ key, name string }
+	var wants []want
+	mapped, set := rc.Mapping, h.Service.SetDivisionRoles
+	if badge != "" {
+		if badgeNames[badge] == "" {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "no badge is called %q", badge)
+		}
+		wants, mapped, set = []want{{badge, badgeNames[badge]}}, rc.Badges, h.Service.SetBadgeRoles
+	} else {
+		for _, d := range g.Divisions {
+			wants = append(wants, want{d.Name, d.Name})
+		}
+	}
+	created := map[string]string{}
 	var failure error
-	for _, d := range g.Divisions {
-		if rc.Mapping[d.Name] != "" {
+	for _, w := range wants {
+		if mapped[w.key] != "" {
 			continue
 		}
-		id, err := h.CreateRole(ctx, g.ID, d.Name)
+		id, err := h.CreateRole(ctx, g.ID, w.name)
 		if err != nil {
-			failure = fmt.Errorf("commands: create role %s: %w", d.Name, err)
+			failure = fmt.Errorf("commands: create role %s: %w", w.name, err)
 			break
 		}
-		set[d.Name] = id
+		created[w.key] = id
 	}
-	m := rc.Mapping
-	if len(set) > 0 {
-		if m, err = h.Service.SetDivisionRoles(ctx, g.ID, set); err != nil {
+	if len(created) > 0 {
+		if _, err := set(ctx, g.ID, created); err != nil {
+			return Reply{}, err
+		}
+		if rc, err = h.Service.DivisionRoleConfig(ctx, g.ID); err != nil {
 			return Reply{}, err
 		}
 	}
 	if failure != nil {
 		return Reply{}, ladder.Wrap(ladder.CodeUnavailable, failure,
-			fmt.Sprintf("Discord refused to create a role (does the bot have Manage Roles?); %d created and mapped", len(set)))
+			fmt.Sprintf("Discord refused to create a role (does the bot have Manage Roles?); %d created and mapped", len(created)))
 	}
-	if len(set) == 0 {
-		return Whisper("Every division already has a role.\n" + roleLines(g, ladder.RoleConfig{Mapping: m})), nil
+	if len(created) == 0 {
+		what := "Every division already has a role."
+		if badge != "" {
+			what = "That badge already has a role."
+		}
+		return Whisper(what + "\n" + roleLines(g, rc)), nil
 	}
-	return Whisper(fmt.Sprintf("Created %d roles. Move the bot's own role above them so it can give them.\n", len(set)) + roleLines(g, ladder.RoleConfig{Mapping: m})), nil
+	return Whisper(fmt.Sprintf("Created %d roles. Move the bot's own role above them so it can give them.\n", len(created)) + roleLines(g, rc)), nil
 }
 
-// roleLines lists the mapping in division order and any problem.
+// roleLines lists the mapping in division order, then the badges, and any
+// problem.
 func roleLines(g ladder.Guild, rc ladder.RoleConfig) string {
-	if len(rc.Mapping) == 0 {
+	if len(rc.Mapping) == 0 && len(rc.Badges) == 0 {
 		return "none (/config roles)"
 	}
 	var b strings.Builder
@@ -98,6 +133,11 @@ func roleLines(g ladder.Guild, rc ladder.RoleConfig) string {
 	for _, d := range slices.Sorted(maps.Keys(rc.Mapping)) {
 		if _, _, ok := ladder.DivisionRange(g.Divisions, d); !ok {
 			fmt.Fprintf(&b, "%s → <@&%s> (no such division any more)\n", d, rc.Mapping[d])
+		}
+	}
+	for _, badge := range ladder.Badges {
+		if id := rc.Badges[badge]; id != "" {
+			fmt.Fprintf(&b, "last season's %s → <@&%s>\n", strings.ToLower(badgeNames[badge]), id)
 		}
 	}
 	for _, p := range rc.Problems {

@@ -62,6 +62,10 @@ type Options struct {
 	// RoleInterval is how often JobRoles runs (default 1 min); one process
 	// claims each interval.
 	RoleInterval time.Duration
+	// ReconcileInterval is how often JobRoleReconcile runs: 0 or 24 h is
+	// daily at 03:30 UTC, anything else every interval; one process claims
+	// each.
+	ReconcileInterval time.Duration
 }
 
 // job is one scheduled job: its cron spec, how its period is named from
@@ -120,8 +124,8 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake
 		{JobReady, readySpec, nil, s.expireReady},       // unclaimed, see JobReady
 		{JobAbandon, "* * * * *", minute, s.abandon},
-		roleJob(opt.RoleInterval, s.roles),
-		{JobRoleReconcile, "30 3 * * *", day, s.reconcileRoles},
+		everyJob(job{JobRoles, "* * * * *", minute, s.roles}, time.Minute, opt.RoleInterval),
+		everyJob(job{JobRoleReconcile, "30 3 * * *", reconcileDay, s.reconcileRoles}, 24*time.Hour, opt.ReconcileInterval),
 	}
 	return s
 }

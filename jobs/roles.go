@@ -11,7 +11,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// Division-role jobs (issue 16).
+// Division- and badge-role jobs (issue 16).
 const (
 	// JobRoles applies the changes between the desired division roles and
 	// the applied state, every minute.
@@ -115,35 +115,45 @@ func (r *roleSyncer) call(ctx context.Context, userID, role string, add bool) (d
 	}
 }
 
-// apply makes one player's change and records the applied state once the
-// player holds the role they should (a departed member counts as done: the
-// reconcile job fixes them when they come back). A role that could not be
-// taken because of a problem does not hold the record back, so a player
-// is not asked for again at every run; the reconcile job takes it later.
-func (r *roleSyncer) apply(ctx context.Context, c ladder.RoleChange) error {
-	for _, role := range c.Remove {
-		_, absent, err := r.call(ctx, c.UserID, role, false)
-		if err != nil {
-			return err
-		}
-		if absent {
-			return r.record(ctx, c)
+// apply makes one player's change, from held (the mapped roles they hold
+// as far as the syncer knows), and records what they then hold: the roles
+// given and not taken, so a role blocked by a problem is neither asked for
+// again (it is skipped until the mapping changes) nor forgotten. A
+// departed member counts as done: the reconcile job fixes them when they
+// come back.
+func (r *roleSyncer) apply(ctx context.Context, c ladder.RoleChange, held []string) error {
+	now := slices.DeleteFunc(slices.Clone(held), func(role string) bool { return !r.plan.Mapping.Maps(role) })
+	for _, step := range []struct {
+		roles []string
+		add   bool
+	}{{c.Remove, false}, {c.Add, true}} {
+		for _, role := range step.roles {
+			done, absent, err := r.call(ctx, c.UserID, role, step.add)
+			switch {
+			case err != nil:
+				return err
+			case absent:
+				return r.record(ctx, c.UserID, c.Want)
+			case done && step.add:
+				now = append(now, role)
+			case done:
+				now = slices.DeleteFunc(now, func(h string) bool { return h == role })
+			}
 		}
 	}
-	if c.Add != "" {
-		done, _, err := r.call(ctx, c.UserID, c.Add, true)
-		if err != nil || !done {
-			return err
-		}
-	}
-	return r.record(ctx, c)
+	return r.record(ctx, c.UserID, now)
 }
 
-func (r *roleSyncer) record(ctx context.Context, c ladder.RoleChange) error {
-	if err := r.svc.RoleApplied(ctx, r.plan.GuildID, c.UserID, c.Want); err != nil {
-		return fmt.Errorf("jobs: record role of %s: %w", c.UserID, err)
+// record stores the mapped roles a player holds, unless already stored.
+func (r *roleSyncer) record(ctx context.Context, userID string, roles []string) error {
+	roles = slices.Compact(slices.Sorted(slices.Values(roles)))
+	if slices.Equal(roles, r.plan.Applied[userID]) {
+		return nil
 	}
-	r.plan.Applied[c.UserID] = c.Want
+	if err := r.svc.RoleApplied(ctx, r.plan.GuildID, userID, roles); err != nil {
+		return fmt.Errorf("jobs: record roles of %s: %w", userID, err)
+	}
+	r.plan.Applied[userID] = roles
 	return nil
 }
 
@@ -161,19 +171,20 @@ func (s *Scheduler) newRoleSyncer(ctx context.Context, guildID string) (*roleSyn
 	}}, nil
 }
 
-// SyncRoles gives and takes one guild's division roles so that every player
-// holds the role the standings say, diffing against the applied state: it
-// makes no request for a player whose role has not changed.
+// SyncRoles gives and takes one guild's division and badge roles so that
+// every player holds the roles the standings and last season's badges say,
+// diffing against the applied state: it makes no request for a player
+// whose roles have not changed.
 func (s *Scheduler) SyncRoles(ctx context.Context, guildID string) (RoleStats, error) {
 	if s.opt.Roles == nil {
 		return RoleStats{}, nil
 	}
 	r, err := s.newRoleSyncer(ctx, guildID)
-	if err != nil || len(r.plan.Mapping) == 0 {
+	if err != nil || r.plan.Mapping.Empty() {
 		return RoleStats{}, err
 	}
 	for _, c := range r.plan.Changes() {
-		if err := r.apply(ctx, c); err != nil {
+		if err := r.apply(ctx, c, r.plan.Applied[c.UserID]); err != nil {
 			return r.stats, err
 		}
 	}
@@ -188,7 +199,7 @@ func (s *Scheduler) ReconcileRoles(ctx context.Context, guildID string) (RoleSta
 		return RoleStats{}, nil
 	}
 	r, err := s.newRoleSyncer(ctx, guildID)
-	if err != nil || len(r.plan.Mapping) == 0 {
+	if err != nil || r.plan.Mapping.Empty() {
 		return RoleStats{}, err
 	}
 	users := make([]string, 0, len(r.plan.Desired)+len(r.plan.Applied))
@@ -211,17 +222,12 @@ func (s *Scheduler) ReconcileRoles(ctx context.Context, guildID string) (RoleSta
 			return r.stats, fmt.Errorf("jobs: read member %s of guild %s: %w", u, guildID, err)
 		}
 		r.stats.Checked++
-		want := r.plan.Desired[u]
-		cs := ladder.RoleChanges(r.plan.Mapping, map[string]string{u: want}, map[string][]string{u: held})
-		if len(cs) == 0 {
-			if r.plan.Applied[u] != want {
-				if err := s.svc.RoleApplied(ctx, guildID, u, want); err != nil {
-					return r.stats, fmt.Errorf("jobs: record role of %s: %w", u, err)
-				}
-			}
-			continue
+		cs := ladder.RoleChanges(r.plan.Mapping, map[string][]string{u: r.plan.Desired[u]}, map[string][]string{u: held})
+		c := ladder.RoleChange{UserID: u, Want: r.plan.Desired[u]}
+		if len(cs) > 0 {
+			c = cs[0]
 		}
-		if err := r.apply(ctx, cs[0]); err != nil {
+		if err := r.apply(ctx, c, held); err != nil {
 			return r.stats, err
 		}
 	}
@@ -255,13 +261,21 @@ func (s *Scheduler) eachRoleGuild(ctx context.Context, f func(context.Context, s
 	return errors.Join(errs...)
 }
 
-// roleJob is JobRoles every interval: each minute on the cron, or "@every"
-// interval with the interval's start as the claimed period.
-func roleJob(interval time.Duration, run func(context.Context, time.Time) error) job {
-	if interval <= 0 || interval == time.Minute {
-		return job{JobRoles, "* * * * *", minute, run}
+// everyJob is def when interval is 0 or def's own interval dflt; any other
+// interval runs def's work "@every" interval, the start of the interval
+// naming the claimed period, so a process started after a missed interval
+// catches it up at once and replicas run each interval once.
+func everyJob(def job, dflt, interval time.Duration) job {
+	if interval <= 0 || interval == dflt {
+		return def
 	}
-	return job{JobRoles, "@every " + interval.String(), func(t time.Time) string {
-		return t.UTC().Truncate(interval).Format(time.RFC3339Nano)
-	}, run}
+	def.spec = "@every " + interval.String()
+	def.period = func(t time.Time) string { return t.UTC().Truncate(interval).Format(time.RFC3339Nano) }
+	return def
 }
+
+// reconcileDay names the daily reconcile's period by the 03:30 UTC run it
+// stands for: before 03:30 that is yesterday's. A process started at 01:00
+// after running yesterday's reconcile does not run it again until 03:30,
+// and one down over 03:30 runs the missed reconcile at start-up.
+func reconcileDay(t time.Time) string { return day(t.Add(-3*time.Hour - 30*time.Minute)) }

@@ -29,6 +29,7 @@ type roleEnv struct {
 	clock *ladder.ManualClock
 	roles map[string]string // division → role ID
 	bot   *bot.Bot
+	db    *storage.DB
 }
 
 func newRoleEnv(t *testing.T, b string) *roleEnv {
@@ -52,7 +53,7 @@ func newRoleEnv(t *testing.T, b string) *roleEnv {
 	if _, err := svc.UpdateGuild(ctx, moderator, g); err != nil {
 		t.Fatalf("UpdateGuild() = %v", err)
 	}
-	e := &roleEnv{fake: fake, svc: svc, clock: clock, roles: map[string]string{}, bot: bt,
+	e := &roleEnv{fake: fake, svc: svc, clock: clock, roles: map[string]string{}, bot: bt, db: db,
 		sched: jobs.New(svc, bt, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Roles: bt})}
 	set := map[string]string{}
 	for i, d := range ladder.DefaultDivisions() {
@@ -222,6 +223,77 @@ func TestDivisionRolesFollowPlayers(t *testing.T) {
 	})
 }
 
+// memberReads counts the reconcile's reads of members on the fake.
+func (e *roleEnv) memberReads() int {
+	n := 0
+	for _, r := range e.fake.Requests() {
+		if r.Method == "GET" && strings.Contains(r.Path, "/members/") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestReconcileCatchUp restarts processes around the daily 03:30
+// reconcile: one started before 03:30 after yesterday's run does not run it
+// again, one that was down over 03:30 runs the missed reconcile at start-up
+// and repairs a role removed by hand, and a restart the same day reads
+// nobody. With ReconcileInterval set, each interval runs once.
+func TestReconcileCatchUp(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		e := newRoleEnv(t, b)
+		u := user(1)
+		e.fake.AddMember(guild, u)
+		e.set(t, u, 1600) // Gold
+		e.sync(t)
+		restart := func(when time.Time, interval time.Duration) (reads int) {
+			t.Helper()
+			e.clock.Set(when)
+			before := e.memberReads()
+			startStop(t, jobs.New(e.svc, e.bot, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Roles: e.bot, ReconcileInterval: interval}))
+			return e.memberReads() - before
+		}
+		e.clock.Set(time.Date(2026, 1, 6, 3, 30, 0, 0, time.UTC))
+		if !run(t, &proc{svc: e.svc, sched: e.sched}, jobs.JobRoleReconcile) {
+			t.Fatal("Got(reconcile at 03:30) ran = false, want true")
+		}
+		e.fake.TakeRole(guild, u, e.roles["Gold"])
+
+		if n := restart(time.Date(2026, 1, 7, 2, 0, 0, 0, time.UTC), 0); n != 0 {
+			t.Errorf("Got(member reads of a start at 02:00 after yesterday's reconcile) = %d, want 0", n)
+		}
+		if got, _ := e.fake.MemberRoles(guild, u); len(got) != 0 {
+			t.Fatalf("Got(roles before the missed reconcile) = %v, want none", got)
+		}
+		// Down over January 7 and 8, 03:30: one catch-up run repairs.
+		if n := restart(time.Date(2026, 1, 9, 10, 0, 0, 0, time.UTC), 0); n != 1 {
+			t.Errorf("Got(member reads of the catch-up) = %d, want 1", n)
+		}
+		if got, _ := e.fake.MemberRoles(guild, u); !slices.Equal(got, []string{e.roles["Gold"]}) {
+			t.Errorf("Got(roles after the catch-up) = %v, want Gold", got)
+		}
+		if n := restart(time.Date(2026, 1, 9, 11, 0, 0, 0, time.UTC), 0); n != 0 {
+			t.Errorf("Got(member reads of a second start the same day) = %d, want 0", n)
+		}
+		runs, err := e.db.JobRuns(ctx, jobs.JobRoleReconcile)
+		if err != nil || len(runs) != 2 || runs[0].Period != "2026-01-06" || runs[1].Period != "2026-01-09" {
+			t.Errorf("Got(reconcile runs) = %+v, %v, want January 6 and 9", runs, err)
+		}
+
+		// Hourly: a start runs the current hour, once.
+		if n := restart(time.Date(2026, 1, 9, 12, 10, 0, 0, time.UTC), time.Hour); n != 1 {
+			t.Errorf("Got(member reads of an hourly start) = %d, want 1", n)
+		}
+		if n := restart(time.Date(2026, 1, 9, 12, 50, 0, 0, time.UTC), time.Hour); n != 0 {
+			t.Errorf("Got(member reads of a second start in the hour) = %d, want 0", n)
+		}
+		if n := restart(time.Date(2026, 1, 9, 13, 0, 0, 0, time.UTC), time.Hour); n != 1 {
+			t.Errorf("Got(member reads of a start in the next hour) = %d, want 1", n)
+		}
+	})
+}
+
 func sameSet(a, b []string) bool {
 	a, b = slices.Clone(a), slices.Clone(b)
 	slices.Sort(a)
@@ -340,6 +412,165 @@ func TestRollover500Players(t *testing.T) {
 			if want := e.want(t, u); !slices.Equal(got, want) {
 				t.Errorf("after rollover: Got(roles of %s) = %v, want %v", u, got, want)
 			}
+		}
+	})
+}
+
+// wantAll returns the mapped roles each of users should hold: their
+// division's when listed in the running season, and the role of the badge
+// they earned in the last closed season (badge → role).
+func (e *roleEnv) wantAll(t *testing.T, users []string, badgeRoles map[string]string) map[string][]string {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string][]string{}
+	for _, u := range users {
+		out[u] = e.want(t, u)
+	}
+	cur, err := e.svc.LatestSeason(ctx, guild)
+	if err != nil {
+		t.Fatalf("LatestSeason() = %v", err)
+	}
+	if cur.Number > 1 {
+		rs, err := e.svc.SeasonResults(ctx, guild, "", cur.Number-1)
+		if err != nil {
+			t.Fatalf("SeasonResults() = %v", err)
+		}
+		for _, r := range rs {
+			if role := badgeRoles[r.Badge]; role != "" && slices.Contains(users, r.UserID) {
+				out[r.UserID] = append(out[r.UserID], role)
+			}
+		}
+	}
+	return out
+}
+
+// checkAll compares every player's roles on the fake (other roles left
+// out) with wantAll.
+func (e *roleEnv) checkAll(t *testing.T, when string, users []string, badgeRoles map[string]string, other string) {
+	t.Helper()
+	for u, want := range e.wantAll(t, users, badgeRoles) {
+		got, _ := e.fake.MemberRoles(guild, u)
+		got = slices.DeleteFunc(got, func(r string) bool { return r == other })
+		if !sameSet(got, want) {
+			t.Errorf("%s: Got(roles of %s) = %v, want %v", when, u, got, want)
+		}
+	}
+}
+
+// TestBadgeRoles maps last season's top 3/30/100 badges to roles beside
+// the divisions: nobody holds one before a season closes; after a rollover
+// each player holds the badge of the closed season (with their division
+// role once they play again), the badges move at the next rollover, an
+// unmapped badge and an unmapped role are never touched, a badge role
+// removed by hand is repaired by the reconcile, and a deleted badge role is
+// reported once while the rest keep syncing.
+func TestBadgeRoles(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		e := newRoleEnv(t, b)
+		badge := map[string]string{
+			"top3":   e.fake.AddRole(guild, "Top 3", 20),
+			"top30":  e.fake.AddRole(guild, "Top 30", 21),
+			"top100": e.fake.AddRole(guild, "Top 100", 22),
+		}
+		other := e.fake.AddRole(guild, "Helper", 3)
+		mapped := map[string]string{"top3": badge["top3"], "top30": badge["top30"]} // top100 later
+		if _, err := e.svc.SetBadgeRoles(ctx, guild, map[string]string{"TOP3": badge["top3"], "top30": badge["top30"]}); err != nil {
+			t.Fatalf("SetBadgeRoles() = %v", err)
+		}
+		var users []string
+		for i := range 32 {
+			u := user(i + 1)
+			users = append(users, u)
+			e.fake.AddMember(guild, u)
+			e.set(t, u, 1900-float64(i)*10) // user 1 best
+		}
+		if err := e.bot.AddMemberRole(ctx, guild, user(31), other); err != nil {
+			t.Fatalf("hand add = %v", err)
+		}
+		e.sync(t)
+		e.checkAll(t, "season 1", users, mapped, other)
+		for _, u := range users {
+			if got, _ := e.fake.MemberRoles(guild, u); slices.Contains(got, badge["top3"]) || slices.Contains(got, badge["top30"]) {
+				t.Fatalf("Got(roles of %s before any season closed) = %v, want no badge", u, got)
+			}
+		}
+
+		// Rollover: division roles go (nobody has played season 2), the
+		// closed season's badges come.
+		if _, err := e.svc.EndSeason(ctx, moderator, guild, 0); err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		e.fake.Inject429(2, 20*time.Millisecond)
+		e.sync(t)
+		e.checkAll(t, "after the first rollover", users, mapped, other)
+		if got, _ := e.fake.MemberRoles(guild, user(1)); !slices.Equal(got, []string{badge["top3"]}) {
+			t.Errorf("Got(roles of season 1's best) = %v, want only Top 3", got)
+		}
+		if got, _ := e.fake.MemberRoles(guild, user(31)); !slices.Equal(got, []string{other}) {
+			t.Errorf("Got(roles of rank 31, top100 unmapped) = %v, want only the unmapped role", got)
+		}
+
+		// Mapping top100 gives it; playing again adds the division role.
+		if _, err := e.svc.SetBadgeRoles(ctx, guild, map[string]string{"top100": badge["top100"]}); err != nil {
+			t.Fatalf("SetBadgeRoles(top100) = %v", err)
+		}
+		mapped["top100"] = badge["top100"]
+		for i, u := range users {
+			e.set(t, u, 1300+float64(i)*10) // reversed: user 32 best
+		}
+		e.sync(t)
+		e.checkAll(t, "season 2 placed", users, mapped, other)
+		if got, _ := e.fake.MemberRoles(guild, user(31)); !sameSet(got, []string{other, badge["top100"], e.roles["Gold"]}) {
+			t.Errorf("Got(roles of rank 31 in season 2) = %v, want the unmapped role, Top 100 and Gold", got)
+		}
+
+		// A badge role removed by hand: the reconcile gives it back.
+		e.fake.TakeRole(guild, user(2), badge["top3"])
+		if st := e.sync(t); st.Added != 0 {
+			t.Errorf("Got(sync after a hand removal) = %+v, want nothing added: the sync trusts its applied state", st)
+		}
+		if st, err := e.sched.ReconcileRoles(ctx, guild); err != nil || st.Added != 1 || st.Checked != 32 {
+			t.Errorf("Got(ReconcileRoles) = %+v, %v, want 32 checked, 1 added", st, err)
+		}
+		e.checkAll(t, "after the reconcile", users, mapped, other)
+
+		// The next rollover moves the badges: season 2's order is reversed.
+		if _, err := e.svc.EndSeason(ctx, moderator, guild, 0); err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		e.sync(t)
+		e.checkAll(t, "after the second rollover", users, mapped, other)
+		if got, _ := e.fake.MemberRoles(guild, user(32)); !slices.Equal(got, []string{badge["top3"]}) {
+			t.Errorf("Got(roles of season 2's best) = %v, want only Top 3", got)
+		}
+		if got, _ := e.fake.MemberRoles(guild, user(1)); !slices.Equal(got, []string{badge["top100"]}) {
+			t.Errorf("Got(roles of season 2's last) = %v, want only Top 100", got)
+		}
+
+		// A deleted badge role: reported once, the others keep syncing.
+		e.fake.DeleteRole(guild, badge["top3"])
+		for i, u := range users {
+			e.set(t, u, 1900-float64(i)*10) // user 1 best again
+		}
+		if _, err := e.svc.EndSeason(ctx, moderator, guild, 0); err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		for range 2 {
+			e.sync(t)
+		}
+		msgs := e.fake.ChannelMessages(modlog)
+		if len(msgs) != 1 || !strings.Contains(msgs[0].Content, "<@&"+badge["top3"]+"> no longer exists") {
+			t.Fatalf("Got(moderator posts) = %+v, want one about the deleted Top 3 role", msgs)
+		}
+		if got, _ := e.fake.MemberRoles(guild, user(10)); !slices.Equal(got, []string{badge["top30"]}) {
+			t.Errorf("Got(roles of rank 10 with Top 3 deleted) = %v, want Top 30: the rest keep syncing", got)
+		}
+		if cfg, err := e.svc.DivisionRoleConfig(ctx, guild); err != nil || len(cfg.Problems) != 1 || len(cfg.Badges) != 3 {
+			t.Errorf("Got(DivisionRoleConfig) = %+v, %v, want 3 badges and the problem", cfg, err)
+		}
+		if len(e.fake.Unhandled()) != 0 {
+			t.Errorf("Got(unhandled requests) = %+v", e.fake.Unhandled())
 		}
 	})
 }

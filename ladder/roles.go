@@ -3,15 +3,22 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 )
 
-// Division roles (issue 16): a guild maps divisions to Discord roles; each
-// listed player of the default queue's running season holds exactly the
-// role of their division, provisional and stale players none. Only mapped
-// roles are ever given or taken.
+// Division and badge roles (issue 16): a guild maps divisions, and last
+// season's top 3/30/100 badges, to Discord roles; each listed player of the
+// default queue's running season holds exactly the role of their division,
+// provisional and stale players none, and each player holds the role of the
+// badge they earned in the default queue's most recently closed season.
+// Only mapped roles are ever given or taken.
+
+// Badges are the badges a season's final standings give (Badge), best
+// first; each may be mapped to a role.
+var Badges = []string{"top3", "top30", "top100"}
 
 // RoleStore keeps the division → role mapping, the role each player was last
 // given (the applied state a sync diffs against) and the problems an admin
@@ -22,13 +29,19 @@ type RoleStore interface {
 	// SetDivisionRoles replaces a guild's mapping (empty clears it) and
 	// forgets the guild's problems, which were about the old mapping.
 	SetDivisionRoles(ctx context.Context, guildID string, m map[string]string) error
-	// RoleGuilds returns the guilds with a mapping, by ID.
+	// BadgeRoles returns a guild's badge mapping, badge → role ID.
+	BadgeRoles(ctx context.Context, guildID string) (map[string]string, error)
+	// SetBadgeRoles replaces a guild's badge mapping and forgets the
+	// guild's problems, as SetDivisionRoles does.
+	SetBadgeRoles(ctx context.Context, guildID string, m map[string]string) error
+	// RoleGuilds returns the guilds with a division or badge mapping, by ID.
 	RoleGuilds(ctx context.Context) ([]string, error)
-	// AppliedRoles returns the mapped role each player was last given,
-	// user ID → role ID (players given none are absent).
-	AppliedRoles(ctx context.Context, guildID string) (map[string]string, error)
-	// SetAppliedRole records the role a player now holds ("" none).
-	SetAppliedRole(ctx context.Context, guildID, userID, roleID string) error
+	// AppliedRoles returns the mapped roles each player was last given,
+	// user ID → role IDs in order (players given none are absent).
+	AppliedRoles(ctx context.Context, guildID string) (map[string][]string, error)
+	// SetAppliedRoles records the mapped roles a player now holds (none:
+	// empty).
+	SetAppliedRoles(ctx context.Context, guildID, userID string, roleIDs []string) error
 	// AddRoleProblem records p unless the same (guild, role, code) is
 	// recorded; it reports whether p is new.
 	AddRoleProblem(ctx context.Context, p RoleProblem) (bool, error)
@@ -63,41 +76,73 @@ func (p RoleProblem) Explain() string {
 	return fmt.Sprintf("role <@&%s>: Discord error %d", p.RoleID, p.Code)
 }
 
-// RoleChange is what one player's roles need: Add ("" none) and Remove
-// (mapped roles they hold but should not).
-type RoleChange struct {
-	UserID string
-	Add    string
-	Remove []string
-	// Want is the role the player should end up with ("" none).
-	Want string
+// RoleMapping is a guild's mapping of divisions and badges to roles.
+type RoleMapping struct {
+	// Divisions maps division names to role IDs.
+	Divisions map[string]string
+	// Badges maps "top3", "top30" and "top100" to role IDs.
+	Badges map[string]string
 }
 
-// DesiredRoles returns the role each player of rows should hold under
-// mapping (division name → role ID) with divs: the role of their division
-// when listed, none when provisional or stale or when their division is not
-// mapped. Players who should hold none are absent.
-func DesiredRoles(divs []Division, mapping map[string]string, rows []Rating) map[string]string {
-	out := make(map[string]string)
-	for _, r := range rows {
-		if r.Provisional || r.Stale {
-			continue
-		}
-		if role := mapping[DivisionFor(divs, r.Display)]; role != "" {
-			out[r.UserID] = role
+// Empty reports whether nothing is mapped.
+func (m RoleMapping) Empty() bool { return len(m.Divisions) == 0 && len(m.Badges) == 0 }
+
+// Maps reports whether role is mapped to a division or a badge.
+func (m RoleMapping) Maps(role string) bool { return m.mapped()[role] }
+
+// mapped returns the set of every mapped role.
+func (m RoleMapping) mapped() map[string]bool {
+	out := make(map[string]bool, len(m.Divisions)+len(m.Badges))
+	for _, ms := range []map[string]string{m.Divisions, m.Badges} {
+		for _, r := range ms {
+			out[r] = true
 		}
 	}
 	return out
 }
 
-// RoleChanges diffs desired (user → role) against held (user → mapped roles
-// they hold) and returns the changes, by user ID. Roles outside mapping are
-// ignored in held: only mapped roles are ever touched.
-func RoleChanges(mapping map[string]string, desired map[string]string, held map[string][]string) []RoleChange {
-	mapped := make(map[string]bool, len(mapping))
-	for _, r := range mapping {
-		mapped[r] = true
+// RoleChange is what one player's roles need: Add and Remove (mapped
+// roles they should hold but lack, and hold but should not).
+type RoleChange struct {
+	UserID string
+	Add    []string
+	Remove []string
+	// Want is the set of mapped roles the player should end up with.
+	Want []string
+}
+
+// DesiredRoles returns the mapped roles each player should hold under m:
+// with divs, the role of the division of each row of rows (the running
+// season) when listed, none when provisional or stale or when the division
+// is not mapped; and the role of each player's badge of the last closed
+// season (user ID → badge). Roles are in order; players who should hold
+// none are absent.
+func DesiredRoles(divs []Division, m RoleMapping, rows []Rating, badges map[string]string) map[string][]string {
+	out := make(map[string][]string)
+	for _, r := range rows {
+		if r.Provisional || r.Stale {
+			continue
+		}
+		if role := m.Divisions[DivisionFor(divs, r.Display)]; role != "" {
+			out[r.UserID] = append(out[r.UserID], role)
+		}
 	}
+	for u, b := range badges {
+		if role := m.Badges[b]; role != "" && !slices.Contains(out[u], role) {
+			out[u] = append(out[u], role)
+		}
+	}
+	for u := range out {
+		slices.Sort(out[u])
+	}
+	return out
+}
+
+// RoleChanges diffs desired (user → roles) against held (user → roles they
+// hold) and returns the changes, by user ID. Roles outside m are ignored in
+// held: only mapped roles are ever touched.
+func RoleChanges(m RoleMapping, desired, held map[string][]string) []RoleChange {
+	mapped := m.mapped()
 	users := make(map[string]bool, len(desired)+len(held))
 	for u := range desired {
 		users[u] = true
@@ -109,20 +154,18 @@ func RoleChanges(mapping map[string]string, desired map[string]string, held map[
 	for u := range users {
 		want := desired[u]
 		c := RoleChange{UserID: u, Want: want}
-		has := false
 		for _, r := range held[u] {
-			switch {
-			case !mapped[r]:
-			case r == want:
-				has = true
-			case !slices.Contains(c.Remove, r):
+			if mapped[r] && !slices.Contains(want, r) && !slices.Contains(c.Remove, r) {
 				c.Remove = append(c.Remove, r)
 			}
 		}
-		if want != "" && !has {
-			c.Add = want
+		for _, r := range want {
+			if !slices.Contains(held[u], r) {
+				c.Add = append(c.Add, r)
+			}
 		}
-		if c.Add != "" || len(c.Remove) > 0 {
+		if len(c.Add) > 0 || len(c.Remove) > 0 {
+			slices.Sort(c.Add)
 			slices.Sort(c.Remove)
 			out = append(out, c)
 		}
@@ -133,73 +176,115 @@ func RoleChanges(mapping map[string]string, desired map[string]string, held map[
 
 // SetDivisionRoles maps a guild's divisions to roles (division name, any
 // case → role ID; an empty role ID unmaps it) on top of the current mapping
-// and returns the new mapping. Unknown divisions, malformed role IDs and one
-// role for two divisions are refused, nothing changed.
+// and returns the new division mapping. Unknown divisions, malformed role
+// IDs and one role for two divisions or badges are refused, nothing changed.
 func (s *Service) SetDivisionRoles(ctx context.Context, guildID string, set map[string]string) (map[string]string, error) {
-	var out map[string]string
+	m, err := s.setRoles(ctx, guildID, set, "division", func(g Guild) []string {
+		names := make([]string, len(g.Divisions))
+		for i, d := range g.Divisions {
+			names[i] = d.Name
+		}
+		return names
+	}, func(m *RoleMapping) *map[string]string { return &m.Divisions })
+	return m.Divisions, err
+}
+
+// SetBadgeRoles maps last season's badges to roles ("top3", "top30",
+// "top100", any case → role ID; an empty role ID unmaps it) on top of the
+// current mapping and returns the new badge mapping, refusing what
+// SetDivisionRoles refuses.
+func (s *Service) SetBadgeRoles(ctx context.Context, guildID string, set map[string]string) (map[string]string, error) {
+	m, err := s.setRoles(ctx, guildID, set, "badge", func(Guild) []string { return Badges },
+		func(m *RoleMapping) *map[string]string { return &m.Badges })
+	return m.Badges, err
+}
+
+// setRoles changes one side of a guild's mapping (which picks it), whose
+// valid names (a noun) keys lists. A role may stand for one division or
+// badge only.
+func (s *Service) setRoles(ctx context.Context, guildID string, set map[string]string, noun string,
+	keys func(Guild) []string, which func(*RoleMapping) *map[string]string) (RoleMapping, error) {
+	var out RoleMapping
 	err := s.store.InTx(ctx, func(tx Tx) error {
 		g, err := tx.Guild(ctx, guildID)
 		if err != nil {
 			return err
 		}
-		cur, err := tx.DivisionRoles(ctx, guildID)
-		if err != nil {
+		if out, err = roleMapping(ctx, tx, guildID); err != nil {
 			return err
 		}
-		next := make(map[string]string, len(cur)+len(set))
-		for d, r := range cur {
-			next[d] = r
+		side := which(&out)
+		next := maps.Clone(*side)
+		if next == nil {
+			next = map[string]string{}
 		}
-		for name, role := range set {
-			i := slices.IndexFunc(g.Divisions, func(d Division) bool { return strings.EqualFold(d.Name, name) })
-			if i < 0 {
-				return Errorf(CodeInvalid, "no division is called %q", name)
+		names := keys(g)
+		for n, role := range set {
+			i := slices.IndexFunc(names, func(k string) bool { return strings.EqualFold(k, n) })
+			switch {
+			case i < 0:
+				return Errorf(CodeInvalid, "no %s is called %q", noun, n)
+			case role == "":
+				delete(next, names[i])
+				continue
 			}
-			if role != "" {
-				if err := validateSnowflake("role", role); err != nil {
-					return err
-				}
+			if err := validateSnowflake("role", role); err != nil {
+				return err
 			}
-			if role == "" {
-				delete(next, g.Divisions[i].Name)
-			} else {
-				next[g.Divisions[i].Name] = role
-			}
+			next[names[i]] = role
 		}
+		*side = next
 		seen := map[string]string{}
-		for d, r := range next {
-			if other, ok := seen[r]; ok {
-				a, b := min(d, other), max(d, other)
-				return Errorf(CodeInvalid, "one role cannot stand for two divisions (%s and %s)", a, b)
+		for _, ms := range []map[string]string{out.Divisions, out.Badges} {
+			for _, k := range slices.Sorted(maps.Keys(ms)) {
+				if other, ok := seen[ms[k]]; ok {
+					return Errorf(CodeInvalid, "one role cannot stand for two divisions or badges (%s and %s)", other, k)
+				}
+				seen[ms[k]] = k
 			}
-			seen[r] = d
 		}
-		if err := tx.SetDivisionRoles(ctx, guildID, next); err != nil {
+		if err := tx.SetDivisionRoles(ctx, guildID, out.Divisions); err != nil {
 			return err
 		}
-		out = next
-		return nil
+		return tx.SetBadgeRoles(ctx, guildID, out.Badges)
 	})
 	return out, err
 }
 
-// ClearDivisionRoles removes a guild's mapping; the roles players hold stay
-// as they are (the bot no longer touches them).
+// roleMapping reads a guild's division and badge mappings.
+func roleMapping(ctx context.Context, st RoleStore, guildID string) (RoleMapping, error) {
+	var m RoleMapping
+	var err error
+	if m.Divisions, err = st.DivisionRoles(ctx, guildID); err != nil {
+		return m, err
+	}
+	m.Badges, err = st.BadgeRoles(ctx, guildID)
+	return m, err
+}
+
+// ClearDivisionRoles removes a guild's whole mapping, divisions and
+// badges; the roles players hold stay as they are (the bot no longer
+// touches them).
 func (s *Service) ClearDivisionRoles(ctx context.Context, guildID string) error {
 	return s.store.InTx(ctx, func(tx Tx) error {
-		return tx.SetDivisionRoles(ctx, guildID, nil)
+		if err := tx.SetDivisionRoles(ctx, guildID, nil); err != nil {
+			return err
+		}
+		return tx.SetBadgeRoles(ctx, guildID, nil)
 	})
 }
 
-// RoleConfig is what /config show says of division roles.
+// RoleConfig is what /config show says of division and badge roles.
 type RoleConfig struct {
+	// Mapping maps divisions to roles, Badges badges.
 	Mapping  map[string]string
+	Badges   map[string]string
 	Problems []RoleProblem
 }
 
-// DivisionRoleConfig returns a guild's mapping and recorded problems.
+// DivisionRoleConfig returns a guild's mappings and recorded problems.
 func (s *Service) DivisionRoleConfig(ctx context.Context, guildID string) (RoleConfig, error) {
-	m, err := s.store.DivisionRoles(ctx, guildID)
+	m, err := roleMapping(ctx, s.store, guildID)
 	if err != nil {
 		return RoleConfig{}, err
 	}
@@ -207,7 +292,7 @@ func (s *Service) DivisionRoleConfig(ctx context.Context, guildID string) (RoleC
 	if err != nil {
 		return RoleConfig{}, err
 	}
-	return RoleConfig{Mapping: m, Problems: ps}, nil
+	return RoleConfig{Mapping: m.Divisions, Badges: m.Badges, Problems: ps}, nil
 }
 
 // RolePlan is one guild's role sync: the mapping, the desired roles and the
@@ -215,22 +300,17 @@ func (s *Service) DivisionRoleConfig(ctx context.Context, guildID string) (RoleC
 // members were seen to hold).
 type RolePlan struct {
 	GuildID string
-	Mapping map[string]string
-	Desired map[string]string
-	Applied map[string]string
+	Mapping RoleMapping
+	// Desired and Applied are user ID → mapped roles, in order.
+	Desired map[string][]string
+	Applied map[string][]string
 	// Problems are the recorded problems; roles with one are skipped until
 	// the mapping changes.
 	Problems []RoleProblem
 }
 
 // Changes diffs the plan's desired roles against the applied state.
-func (p RolePlan) Changes() []RoleChange {
-	held := make(map[string][]string, len(p.Applied))
-	for u, r := range p.Applied {
-		held[u] = []string{r}
-	}
-	return RoleChanges(p.Mapping, p.Desired, held)
-}
+func (p RolePlan) Changes() []RoleChange { return RoleChanges(p.Mapping, p.Desired, p.Applied) }
 
 // Blocked returns the code of role's recorded problem, 0 when it has none.
 func (p RolePlan) Blocked(role string) int {
@@ -242,13 +322,14 @@ func (p RolePlan) Blocked(role string) int {
 	return 0
 }
 
-// RolePlan reads what a guild's role sync needs: the mapping, the default
-// queue's running season's rows turned into desired roles, and the applied
-// state. A guild without a mapping answers an empty plan.
+// RolePlan reads what a guild's role sync needs: the mapping; the default
+// queue's running season's rows and its last closed season's badges,
+// turned into desired roles; and the applied state. A guild without a
+// mapping answers an empty plan.
 func (s *Service) RolePlan(ctx context.Context, guildID string) (RolePlan, error) {
 	p := RolePlan{GuildID: guildID}
 	var err error
-	if p.Mapping, err = s.store.DivisionRoles(ctx, guildID); err != nil || len(p.Mapping) == 0 {
+	if p.Mapping, err = roleMapping(ctx, s.store, guildID); err != nil || p.Mapping.Empty() {
 		return p, err
 	}
 	l, err := s.store.Ladder(ctx, guildID, "")
@@ -259,7 +340,11 @@ func (s *Service) RolePlan(ctx context.Context, guildID string) (RolePlan, error
 	if err != nil {
 		return p, err
 	}
-	p.Desired = DesiredRoles(l.Guild.Divisions, p.Mapping, rows)
+	badges, err := s.lastBadges(ctx, guildID, l)
+	if err != nil {
+		return p, err
+	}
+	p.Desired = DesiredRoles(l.Guild.Divisions, p.Mapping, rows, badges)
 	if p.Applied, err = s.store.AppliedRoles(ctx, guildID); err != nil {
 		return p, err
 	}
@@ -267,12 +352,37 @@ func (s *Service) RolePlan(ctx context.Context, guildID string) (RolePlan, error
 	return p, err
 }
 
-// RoleGuilds returns the guilds with a division-role mapping.
+// lastBadges returns the badges (user ID → badge) of the default queue's
+// frozen standings of the guild's most recently closed season; none before
+// the first season closes. A correction of that season refreezes them, so
+// roles follow it.
+func (s *Service) lastBadges(ctx context.Context, guildID string, l Ladder) (map[string]string, error) {
+	out := map[string]string{}
+	if l.Season.Number <= 1 {
+		return out, nil
+	}
+	prev, err := s.store.Season(ctx, guildID, l.Season.Number-1)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := s.store.SeasonResults(ctx, prev.ID, l.Queue.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		if r.Badge != "" {
+			out[r.UserID] = r.Badge
+		}
+	}
+	return out, nil
+}
+
+// RoleGuilds returns the guilds with a division or badge mapping.
 func (s *Service) RoleGuilds(ctx context.Context) ([]string, error) { return s.store.RoleGuilds(ctx) }
 
-// RoleApplied records that a player now holds role ("" none).
-func (s *Service) RoleApplied(ctx context.Context, guildID, userID, role string) error {
-	return s.store.SetAppliedRole(ctx, guildID, userID, role)
+// RoleApplied records the mapped roles a player now holds.
+func (s *Service) RoleApplied(ctx context.Context, guildID, userID string, roles []string) error {
+	return s.store.SetAppliedRoles(ctx, guildID, userID, roles)
 }
 
 // RoleFailed records a problem an admin must fix and reports whether it is

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"gorm.io/gorm/clause"
@@ -9,8 +10,8 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// Division roles (issue 16): the mapping, the applied state and the
-// problems an admin must fix.
+// Division and badge roles (issue 16): the mappings, the applied state and
+// the problems an admin must fix.
 
 type divisionRoleRow struct {
 	GuildID  string
@@ -19,6 +20,14 @@ type divisionRoleRow struct {
 }
 
 func (divisionRoleRow) TableName() string { return "division_roles" }
+
+type badgeRoleRow struct {
+	GuildID string
+	Badge   string
+	RoleID  string
+}
+
+func (badgeRoleRow) TableName() string { return "badge_roles" }
 
 type appliedRoleRow struct {
 	GuildID string
@@ -50,56 +59,86 @@ func (t *tx) DivisionRoles(ctx context.Context, guildID string) (map[string]stri
 	return out, nil
 }
 
+// BadgeRoles implements ladder.Tx.
+func (t *tx) BadgeRoles(ctx context.Context, guildID string) (map[string]string, error) {
+	var rows []badgeRoleRow
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Find(&rows).Error; err != nil {
+		return nil, wrap("badge roles", err, "")
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r.Badge] = r.RoleID
+	}
+	return out, nil
+}
+
 // SetDivisionRoles implements ladder.Tx.
 func (t *tx) SetDivisionRoles(ctx context.Context, guildID string, m map[string]string) error {
-	if err := t.q(ctx).Where("guild_id = ?", guildID).Delete(&divisionRoleRow{}).Error; err != nil {
-		return wrap("set division roles", err, "")
-	}
-	if err := t.q(ctx).Where("guild_id = ?", guildID).Delete(&roleProblemRow{}).Error; err != nil {
-		return wrap("set division roles", err, "")
-	}
-	if len(m) == 0 {
-		return nil
-	}
 	rows := make([]divisionRoleRow, 0, len(m))
 	for d, r := range m {
 		rows = append(rows, divisionRoleRow{GuildID: guildID, Division: d, RoleID: r})
 	}
-	return wrap("set division roles", t.q(ctx).Create(&rows).Error, "")
+	return t.replaceRoleMapping(ctx, "set division roles", guildID, &divisionRoleRow{}, rows, len(rows))
+}
+
+// SetBadgeRoles implements ladder.Tx.
+func (t *tx) SetBadgeRoles(ctx context.Context, guildID string, m map[string]string) error {
+	rows := make([]badgeRoleRow, 0, len(m))
+	for b, r := range m {
+		rows = append(rows, badgeRoleRow{GuildID: guildID, Badge: b, RoleID: r})
+	}
+	return t.replaceRoleMapping(ctx, "set badge roles", guildID, &badgeRoleRow{}, rows, len(rows))
+}
+
+// replaceRoleMapping replaces a guild's rows of one mapping table (model)
+// with rows, a slice of n, and forgets the guild's problems, which were about the old
+// mapping.
+func (t *tx) replaceRoleMapping(ctx context.Context, op, guildID string, model, rows any, n int) error {
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Delete(model).Error; err != nil {
+		return wrap(op, err, "")
+	}
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Delete(&roleProblemRow{}).Error; err != nil {
+		return wrap(op, err, "")
+	}
+	if n == 0 {
+		return nil
+	}
+	return wrap(op, t.q(ctx).Create(rows).Error, "")
 }
 
 // RoleGuilds implements ladder.Tx.
 func (t *tx) RoleGuilds(ctx context.Context) ([]string, error) {
 	var ids []string
-	err := t.q(ctx).Model(&divisionRoleRow{}).Distinct("guild_id").Order("guild_id").Pluck("guild_id", &ids).Error
+	err := t.q(ctx).Raw("SELECT guild_id FROM division_roles UNION SELECT guild_id FROM badge_roles ORDER BY guild_id").Scan(&ids).Error
 	return ids, wrap("role guilds", err, "")
 }
 
 // AppliedRoles implements ladder.Tx.
-func (t *tx) AppliedRoles(ctx context.Context, guildID string) (map[string]string, error) {
+func (t *tx) AppliedRoles(ctx context.Context, guildID string) (map[string][]string, error) {
 	var rows []appliedRoleRow
-	if err := t.q(ctx).Where("guild_id = ?", guildID).Find(&rows).Error; err != nil {
+	if err := t.q(ctx).Where("guild_id = ?", guildID).Order("user_id, role_id").Find(&rows).Error; err != nil {
 		return nil, wrap("applied roles", err, "")
 	}
-	out := make(map[string]string, len(rows))
+	out := make(map[string][]string)
 	for _, r := range rows {
-		out[r.UserID] = r.RoleID
+		out[r.UserID] = append(out[r.UserID], r.RoleID)
 	}
 	return out, nil
 }
 
-// SetAppliedRole implements ladder.Tx.
-func (t *tx) SetAppliedRole(ctx context.Context, guildID, userID, roleID string) error {
-	if roleID == "" {
-		err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Delete(&appliedRoleRow{}).Error
-		return wrap("set applied role", err, "")
+// SetAppliedRoles implements ladder.Tx.
+func (t *tx) SetAppliedRoles(ctx context.Context, guildID, userID string, roleIDs []string) error {
+	err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Delete(&appliedRoleRow{}).Error
+	if err != nil || len(roleIDs) == 0 {
+		return wrap("set applied roles", err, "")
 	}
-	r := appliedRoleRow{GuildID: guildID, UserID: userID, RoleID: roleID}
-	err := t.q(ctx).Clauses(clause.OnConflict{
-		Columns:   []clause.Column{{Name: "guild_id"}, {Name: "user_id"}},
-		DoUpdates: clause.AssignmentColumns([]string{"role_id"}),
-	}).Create(&r).Error
-	return wrap("set applied role", err, "")
+	rows := make([]appliedRoleRow, 0, len(roleIDs))
+	for _, r := range roleIDs {
+		if !slices.ContainsFunc(rows, func(a appliedRoleRow) bool { return a.RoleID == r }) {
+			rows = append(rows, appliedRoleRow{GuildID: guildID, UserID: userID, RoleID: r})
+		}
+	}
+	return wrap("set applied roles", t.q(ctx).Create(&rows).Error, "")
 }
 
 // AddRoleProblem implements ladder.Tx: the insert that wins the conflict is

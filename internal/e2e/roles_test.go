@@ -2,28 +2,27 @@ package e2e
 
 import (
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ladderbot/ladderbot/bot"
-	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// TestDivisionRoles runs `ladderbot run` (ROLE_SYNC_INTERVAL=1s) against
-// the fake Discord with 429s injected, while the test changes the ladder
-// in the shared database: each player's role follows them up and down
-// divisions, through a rated match, its correction and a season rollover.
-// A role removed by hand stays removed until the reconcile job (run here
-// by the test process, as a second replica would) gives it back, and a role
-// above the bot's is reported to the moderators' channel once while the
-// other players' roles keep following.
+// TestDivisionRoles runs `ladderbot run` (ROLE_SYNC_INTERVAL=1s,
+// ROLE_RECONCILE_INTERVAL=2s) against the fake Discord with 429s injected,
+// while the test changes the ladder in the shared database: each player's
+// role follows them up and down divisions, through a rated match, its
+// correction and a season rollover. A role removed by hand is given back
+// by the process's reconcile job (the sync trusts what it applied: see
+// jobs.TestDivisionRolesFollowPlayers), and a role above the bot's is
+// reported to the moderators' channel once while the other players' roles
+// keep following. Last, players whose last match is 40 days old lose their
+// roles when a process started on a new day runs the stale job's catch-up.
 func TestDivisionRoles(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		ctx := testCtx(t, 3*time.Minute)
@@ -99,7 +98,8 @@ func TestDivisionRoles(t *testing.T) {
 
 		fake.Inject429(3, 300*time.Millisecond)
 		p := newProc(t, "roles", dsn, fake, 0, 1)
-		p.env = append(p.env, "ROLE_SYNC_INTERVAL=1s")
+		roleEnv := []string{"ROLE_SYNC_INTERVAL=1s", "ROLE_RECONCILE_INTERVAL=2s"}
+		p.env = append(p.env, roleEnv...)
 		p.start()
 		waitRoles("first sync", users)
 		if n := fake.Count429(); n < 3 {
@@ -123,24 +123,16 @@ func TestDivisionRoles(t *testing.T) {
 		}
 		waitRoles("correction", users)
 
-		// A role removed by hand: the sync trusts what it applied, the
-		// reconcile job reads the member and repairs it.
+		// A role removed by hand: the process's reconcile job reads the
+		// member and repairs it.
 		held, _ := fake.MemberRoles(guild, users[2])
+		taken := time.Now()
 		fake.TakeRole(guild, users[2], held[0])
-		time.Sleep(2500 * time.Millisecond)
-		if got, _ := fake.MemberRoles(guild, users[2]); len(got) != 0 {
-			t.Errorf("Got(roles of %s before the reconcile) = %v, want still none", users[2], got)
-		}
-		bt, err := bot.New(bot.Config{Token: botToken, APIBase: fake.URL()}, commands.NewSet(nil, nil, nil), slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sched := jobs.New(svc, bt, nil, jobs.Options{Roles: bt})
-		st, err := sched.ReconcileRoles(ctx, guild)
-		if err != nil || st.Added != 1 {
-			t.Errorf("Got(ReconcileRoles) = %+v, %v, want 1 added", st, err)
-		}
 		waitRoles("reconcile", users)
+		runs, err := db.JobRuns(ctx, jobs.JobRoleReconcile)
+		if err != nil || len(runs) == 0 || !runs[len(runs)-1].StartedAt.After(taken) {
+			t.Errorf("Got(reconcile runs) = %+v, %v, want one started after the role was taken", runs, err)
+		}
 
 		// A role above the bot's: one post to the moderators, the rest go on.
 		fake.SetBotTopPosition(guild, 14) // Diamond is at 14
@@ -172,9 +164,45 @@ func TestDivisionRoles(t *testing.T) {
 			setRating(u, 1300+float64(i%5)*150)
 		}
 		waitRoles("new season placed", users)
+
+		// Stale: four players' last match is 40 days old. The stale job is
+		// daily (one claim per UTC day), so a new day is stood in for by
+		// pruning today's claim; a process started then flags them at its
+		// catch-up and its roles job takes their roles.
+		past := ladder.NewService(db, ladder.NewManualClock(time.Now().Add(-40*24*time.Hour)))
+		if _, err := past.RecordResult(ctx, ladder.ResultInput{GuildID: guild, Team1: users[4:6], Team2: users[6:8], Winner: 1}); err != nil {
+			t.Fatal(err)
+		}
+		waitRoles("before stale", users)
+		p.stop()
+		if _, err := svc.PruneJobRuns(ctx, []string{jobs.JobStale}, -time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		p2 := newProc(t, "roles-next-day", dsn, fake, 0, 1)
+		p2.env = append(p2.env, roleEnv...)
+		p2.start()
+		for ctx.Err() == nil {
+			ss, err := svc.CurrentStandings(ctx, guild, "", users[4:8])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.ContainsFunc(ss, func(s ladder.Standing) bool { return !s.Stale }) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		waitRoles("stale", users)
+		for _, u := range users[4:8] {
+			if got, _ := fake.MemberRoles(guild, u); len(got) != 0 {
+				t.Errorf("Got(roles of stale %s) = %v, want none", u, got)
+			}
+		}
+		if got, _ := fake.MemberRoles(guild, users[0]); len(got) != 1 {
+			t.Errorf("Got(roles of active %s) = %v, want their division's", users[0], got)
+		}
 		if un := fake.Unhandled(); len(un) != 0 {
 			t.Errorf("Got(unhandled requests) = %+v", un)
 		}
-		p.stop()
+		p2.stop()
 	})
 }
