@@ -273,7 +273,7 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 	if err != nil {
 		return Reply{}, err
 	}
-	e.Fields = append(e.Fields, Field{Name: "Division roles", Value: roleLines(g, rc)})
+	e.Fields = append(e.Fields, Field{Name: "Rank roles", Value: roleLines(g, rc)})
 	return Reply{Ephemeral: true, Embeds: []Embed{e}}, nil
 }
 

@@ -107,7 +107,7 @@ func TestConfigRoles(t *testing.T) {
 	show := f.ok(admin("config show", nil))
 	text := ""
 	for _, fl := range show.Embeds[0].Fields {
-		if fl.Name == "Division roles" {
+		if fl.Name == "Rank roles" {
 			text = fl.Value
 		}
 	}
@@ -181,7 +181,7 @@ func TestConfigBadgeRoles(t *testing.T) {
 		show := f.ok(admin("config show", nil))
 		text := ""
 		for _, fl := range show.Embeds[0].Fields {
-			if fl.Name == "Division roles" {
+			if fl.Name == "Rank roles" {
 				text = fl.Value
 			}
 		}
