@@ -87,6 +87,21 @@ func TestHelpPerCommand(t *testing.T) {
 	}
 }
 
+// TestRunHelpListsEveryVariable: `ladderbot run` reads the whole Config,
+// so its help lists every variable the program declares; one added to
+// Config and not to run's list fails here.
+func TestRunHelpListsEveryVariable(t *testing.T) {
+	_, help, _ := runCmd(t, "help", "run")
+	for _, v := range Variables() {
+		if v.Name == "TEST_DATABASE_URL" {
+			continue
+		}
+		if !strings.Contains(help, "\n  "+v.Name+" ") {
+			t.Errorf("Got(help run) lacks %s:\n%s", v.Name, help)
+		}
+	}
+}
+
 // TestHelpNamesWhatOperatorsAsk pins the questions the help of run, migrate
 // and simulate must answer (issue 13): where the database is by default,
 // that run and migrate have no flags, and every rating model.

@@ -42,7 +42,7 @@ type Config struct {
 	// addresses, for tests with a local receiver (issue 16).
 	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
 	// RoleSyncInterval is how often division roles are synced (issue 16).
-	RoleSyncInterval time.Duration `env:"ROLE_SYNC_INTERVAL" envDefault:"1m" help:"how often division roles are given and taken (1s to 1h)"`
+	RoleSyncInterval time.Duration `env:"ROLE_SYNC_INTERVAL" envDefault:"1m" help:"how often division and badge roles are given and taken (1s to 1h)"`
 	// RoleReconcileInterval is how often members' real roles are read and
 	// drift repaired; 24h is daily at 03:30 UTC (issue 16).
 	RoleReconcileInterval time.Duration `env:"ROLE_RECONCILE_INTERVAL" envDefault:"24h" help:"how often members' roles are read back and drift repaired (1s to 168h; 24h is daily at 03:30 UTC)"`
