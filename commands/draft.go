@@ -102,6 +102,20 @@ func DraftProgress(res ladder.DraftResult, queue string) Reply {
 	return r
 }
 
+// TurnPing pings the captain whose turn a pick just passed to, since an
+// edited announcement notifies nobody: a short message in the match's
+// channel. ok is false when the turn stayed with the same captain (the
+// middle of a 2-pick turn) or the draft is over.
+func TurnPing(res ladder.DraftResult) (r Reply, ok bool) {
+	d := res.Draft
+	if d.State != ladder.DraftPicking || len(res.Picked) == 0 || res.Picked[len(res.Picked)-1].Team == d.Turn() {
+		return Reply{}, false
+	}
+	captain := d.Captain(d.Turn())
+	return Reply{Content: fmt.Sprintf("%s, your pick for team %d in **match #%d**, <t:%d:R>: use the menu on the match's message.",
+		mention(captain), d.Turn(), res.Match.ID, d.Deadline.Unix()), Mentions: []string{captain}}, true
+}
+
 // pickMenu answers a captain's choice: the announcement is updated in
 // place with the pick, and becomes the match on when the last is made.
 func (h *handlers) pickMenu(ctx context.Context, req Request) (Reply, error) {
@@ -121,5 +135,8 @@ func (h *handlers) pickMenu(ctx context.Context, req Request) (Reply, error) {
 	}
 	r := DraftProgress(res, h.queueName(ctx, req.GuildID, res.Match.QueueID))
 	r.Update = true
+	if ping, ok := TurnPing(res); ok {
+		r.Posts = append(r.Posts, Post{ChannelID: matchChannel(res.Match, req), Message: ping})
+	}
 	return r, nil
 }

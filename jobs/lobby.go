@@ -52,6 +52,9 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		s.log.Info("draft pick made at its deadline", "guild_id", m.GuildID, "match_id", m.ID,
 			"picked", len(r.Picked), "draft", r.Draft.State)
 		s.showInPlace(ctx, m, commands.DraftProgress(r, s.queueName(ctx, m)))
+		if ping, ok := commands.TurnPing(r); ok && m.ChannelID != "" {
+			s.post(ctx, m.GuildID, m.ChannelID, ping)
+		}
 	}
 	if err != nil {
 		return err
