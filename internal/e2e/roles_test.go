@@ -21,8 +21,11 @@ import (
 // by the process's reconcile job (the sync trusts what it applied: see
 // jobs.TestDivisionRolesFollowPlayers), and a role above the bot's is
 // reported to the moderators' channel once while the other players' roles
-// keep following. Last, players whose last match is 40 days old lose their
-// roles when a process started on a new day runs the stale job's catch-up.
+// keep following. Last season's top3 and top30 badges are mapped too:
+// at the rollover every player gains their badge's role, beside their
+// division's once placed. Last, players whose last match is 40 days old
+// lose their division's role (keeping their badge's) when a process
+// started on a new day runs the stale job's catch-up.
 func TestDivisionRoles(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		ctx := testCtx(t, 3*time.Minute)
@@ -66,15 +69,29 @@ func TestDivisionRoles(t *testing.T) {
 		for i, u := range users {
 			setRating(u, 1300+float64(i%5)*150)
 		}
+		// badge is each player's role for last season's badge, once a
+		// season has closed (badge roles are mapped from the start).
+		badge := map[string]string{}
+		for i, b := range ladder.Badges {
+			roles[b] = fake.AddRole(guild, b, 20+i)
+		}
+		if _, err := svc.SetBadgeRoles(ctx, guild, map[string]string{"top3": roles["top3"], "top30": roles["top30"]}); err != nil {
+			t.Fatal(err)
+		}
 		want := func(u string) []string {
 			ss, err := svc.CurrentStandings(ctx, guild, "", []string{u})
 			if err != nil || len(ss) != 1 {
 				t.Fatalf("CurrentStandings(%s) = %v, %v", u, ss, err)
 			}
-			if ss[0].Provisional || ss[0].Stale {
-				return []string{}
+			out := []string{}
+			if !ss[0].Provisional && !ss[0].Stale {
+				out = append(out, roles[ss[0].Division])
 			}
-			return []string{roles[ss[0].Division]}
+			if r := badge[u]; r != "" {
+				out = append(out, r)
+			}
+			slices.Sort(out)
+			return out
 		}
 		// waitRoles waits until every player of us holds what the standings say.
 		waitRoles := func(step string, us []string) {
@@ -156,8 +173,21 @@ func TestDivisionRoles(t *testing.T) {
 
 		// Season rollover, with 429s.
 		fake.Inject429(2, 200*time.Millisecond)
-		if _, err := svc.EndSeason(ctx, mod, guild, 0); err != nil {
+		ro, err := svc.EndSeason(ctx, mod, guild, 0)
+		if err != nil {
 			t.Fatal(err)
+		}
+		tops := map[string]int{}
+		for _, rs := range ro.Standings {
+			for _, r := range rs {
+				badge[r.UserID] = roles[r.Badge] // top100 is not mapped: ""
+				if r.Badge != "" {
+					tops[r.Badge]++
+				}
+			}
+		}
+		if tops["top3"] != 3 || tops["top30"] == 0 {
+			t.Fatalf("Got(badges of the closed season) = %v, want 3 top3 and some top30", tops)
 		}
 		waitRoles("rollover", users)
 		for i, u := range users {
@@ -192,13 +222,15 @@ func TestDivisionRoles(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		waitRoles("stale", users)
+		// Stale players lose their division's role and keep last
+		// season's badge; active ones hold both.
 		for _, u := range users[4:8] {
-			if got, _ := fake.MemberRoles(guild, u); len(got) != 0 {
-				t.Errorf("Got(roles of stale %s) = %v, want none", u, got)
+			if got, _ := fake.MemberRoles(guild, u); !slices.Equal(got, []string{badge[u]}) {
+				t.Errorf("Got(roles of stale %s) = %v, want only their badge's %s", u, got, badge[u])
 			}
 		}
-		if got, _ := fake.MemberRoles(guild, users[0]); len(got) != 1 {
-			t.Errorf("Got(roles of active %s) = %v, want their division's", users[0], got)
+		if got, _ := fake.MemberRoles(guild, users[0]); len(got) != 2 || !slices.Contains(got, badge[users[0]]) {
+			t.Errorf("Got(roles of active %s) = %v, want their division's and their badge's %s", users[0], got, badge[users[0]])
 		}
 		if un := fake.Unhandled(); len(un) != 0 {
 			t.Errorf("Got(unhandled requests) = %+v", un)
