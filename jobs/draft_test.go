@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/testdb"
-	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -50,18 +48,9 @@ func TestPickRacesDeadline(t *testing.T) {
 			choice, best := pool[1].UserID, pool[0].UserID
 			clickClock.Set(base.Add(59 * time.Second))
 			jobClock.Set(base.Add(61 * time.Second))
-			var wg sync.WaitGroup
 			var res ladder.DraftResult
 			var clickErr error
-			wg.Go(func() { res, clickErr = click.svc.Pick(ctx, ladder.Actor{UserID: captain}, guild, m.ID, 0, choice) })
-			for _, p := range []*proc{jobA, jobB} {
-				wg.Go(func() {
-					if _, err := p.sched.Run(ctx, jobs.JobReady); err != nil {
-						t.Errorf("Run(%s) = %v", jobs.JobReady, err)
-					}
-				})
-			}
-			wg.Wait()
+			raceReadyJob(t, func() { res, clickErr = click.svc.Pick(ctx, ladder.Actor{UserID: captain}, guild, m.ID, 0, choice) }, jobA, jobB)
 			if clickErr != nil {
 				t.Fatalf("round %d: Pick = %v", round, clickErr)
 			}

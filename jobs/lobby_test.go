@@ -74,18 +74,9 @@ func TestReadyClickRacesDeadline(t *testing.T) {
 			}
 			clickClock.Set(base.Add(119 * time.Second))
 			jobClock.Set(base.Add(121 * time.Second))
-			var wg sync.WaitGroup
 			var res ladder.ReadyResult
 			var clickErr error
-			wg.Go(func() { res, clickErr = click.svc.Ready(ctx, ladder.Actor{UserID: last}, guild, m.ID, true) })
-			for _, p := range []*proc{jobA, jobB} {
-				wg.Go(func() {
-					if _, err := p.sched.Run(ctx, jobs.JobReady); err != nil {
-						t.Errorf("Run(%s) = %v", jobs.JobReady, err)
-					}
-				})
-			}
-			wg.Wait()
+			raceReadyJob(t, func() { res, clickErr = click.svc.Ready(ctx, ladder.Actor{UserID: last}, guild, m.ID, true) }, jobA, jobB)
 			if clickErr != nil {
 				t.Fatalf("round %d: Ready(last) = %v", round, clickErr)
 			}
@@ -132,6 +123,22 @@ func TestReadyClickRacesDeadline(t *testing.T) {
 		}
 		t.Logf("outcomes over 8 rounds: %v", outcomes)
 	})
+}
+
+// raceReadyJob runs click at once with the ready-check job of each of
+// procs, and returns when all are done.
+func raceReadyJob(t *testing.T, click func(), procs ...*proc) {
+	t.Helper()
+	var wg sync.WaitGroup
+	wg.Go(click)
+	for _, p := range procs {
+		wg.Go(func() {
+			if _, err := p.sched.Run(context.Background(), jobs.JobReady); err != nil {
+				t.Errorf("Run(%s) = %v", jobs.JobReady, err)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // TestSubAcceptRace has four eligible players in two processes accept the
