@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
-	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -22,14 +21,7 @@ import (
 func TestPickRacesDeadline(t *testing.T) {
 	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
-		dsn := testdb.DSN(t, b)
-		start := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
-		clickClock := ladder.NewManualClock(start)
-		jobClock := ladder.NewManualClock(start)
-		posts := &poster{}
-		click := newProc(t, dsn, clickClock, posts)
-		jobA, jobB := newProc(t, dsn, jobClock, posts), newProc(t, dsn, jobClock, posts)
-		setupGuild(t, click.svc, 0)
+		start, clickClock, jobClock, posts, click, jobA, jobB := raceProcs(t, b)
 		setLobby(t, click.svc, func(l *ladder.Lobby) { l.PickMode, l.PickWindow = ladder.PickCaptains, time.Minute })
 		outcomes := map[string]int{}
 		for round := range 8 {

@@ -44,14 +44,7 @@ func setLobby(t *testing.T, svc *ladder.Service, edit func(*ladder.Lobby)) {
 func TestReadyClickRacesDeadline(t *testing.T) {
 	each(t, func(t *testing.T, b string) {
 		ctx := context.Background()
-		dsn := testdb.DSN(t, b)
-		start := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
-		clickClock := ladder.NewManualClock(start)
-		jobClock := ladder.NewManualClock(start)
-		posts := &poster{}
-		click := newProc(t, dsn, clickClock, posts)
-		jobA, jobB := newProc(t, dsn, jobClock, posts), newProc(t, dsn, jobClock, posts)
-		setupGuild(t, click.svc, 0)
+		start, clickClock, jobClock, posts, click, jobA, jobB := raceProcs(t, b)
 		setReadyWindow(t, click.svc, 2*time.Minute)
 		outcomes := map[ladder.ReadyState]int{}
 		for round := range 8 {
@@ -123,6 +116,22 @@ func TestReadyClickRacesDeadline(t *testing.T) {
 		}
 		t.Logf("outcomes over 8 rounds: %v", outcomes)
 	})
+}
+
+// raceProcs sets up a race of a click against the deadline job: one
+// process whose clock the click reads and two job processes sharing
+// another clock, all posting to posts, on one fresh database with the
+// test guild.
+func raceProcs(t *testing.T, b string) (start time.Time, clickClock, jobClock *ladder.ManualClock, posts *poster, click, jobA, jobB *proc) {
+	t.Helper()
+	dsn := testdb.DSN(t, b)
+	start = time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+	clickClock, jobClock = ladder.NewManualClock(start), ladder.NewManualClock(start)
+	posts = &poster{}
+	click = newProc(t, dsn, clickClock, posts)
+	jobA, jobB = newProc(t, dsn, jobClock, posts), newProc(t, dsn, jobClock, posts)
+	setupGuild(t, click.svc, 0)
+	return start, clickClock, jobClock, posts, click, jobA, jobB
 }
 
 // raceReadyJob runs click at once with the ready-check job of each of
