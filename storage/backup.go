@@ -55,6 +55,9 @@ func (s BackupStats) Total() int64 {
 // same instant, and written into a fresh SQLite file migrated to the same
 // schema version. The file is what Restore reads, on either backend.
 func (db *DB) Backup(ctx context.Context, path string) (BackupStats, error) {
+	if err := db.refuseLiveTarget(ctx, path); err != nil {
+		return BackupStats{}, err
+	}
 	tmp, err := tempPath(path)
 	if err != nil {
 		return BackupStats{}, err
@@ -148,6 +151,9 @@ func (db *DB) Restore(ctx context.Context, path string) (BackupStats, error) {
 	defer cleanup()
 	st := BackupStats{Rows: map[string]int64{}}
 	if st.Version, err = src.SchemaVersion(ctx); err != nil {
+		return BackupStats{}, err
+	}
+	if err := checkBackup(ctx, src); err != nil {
 		return BackupStats{}, err
 	}
 	in, err := src.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -318,6 +324,9 @@ func backupStats(ctx context.Context, path string) (BackupStats, error) {
 	defer db.Close()
 	st := BackupStats{Rows: map[string]int64{}}
 	if st.Version, err = db.SchemaVersion(ctx); err != nil {
+		return BackupStats{}, err
+	}
+	if err := checkSnapshot(ctx, db.sql); err != nil {
 		return BackupStats{}, err
 	}
 	for _, table := range backupTables {
