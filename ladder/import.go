@@ -171,6 +171,11 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 				return err
 			}
 			lad.QueueLocked = true
+			cal, err := tx.LockCalibrator(ctx, lad.Queue.ID)
+			if err != nil {
+				return err
+			}
+			lad.Cal = &cal
 			q := lad.Queue
 			for i, r := range batch {
 				line := recordLine(start+i, r)

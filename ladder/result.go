@@ -222,14 +222,30 @@ func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m
 	if err != nil {
 		return MatchResult{}, nil, err
 	}
+	// The calibrator row is locked before the rating rows, on every path.
+	if l.Cal == nil {
+		row, err := tx.LockCalibrator(ctx, l.Queue.ID)
+		if err != nil {
+			return MatchResult{}, nil, err
+		}
+		l.Cal = &row
+	}
+	if *l.Cal, err = builtCalibrator(ctx, tx, l.Queue, *l.Cal); err != nil {
+		return MatchResult{}, nil, err
+	}
 	lk, err := l.lock(ctx, tx, model, m.Players(), rows)
 	if err != nil {
 		return MatchResult{}, nil, err
 	}
 	m.Seq, m.RatedAt = 0, s.now()
+	// The calibrator learns the model's raw prediction from the states the
+	// players enter the match with, as foldCalibrator reads it back from
+	// the log's Before states.
+	l.Cal.observeResult(lk.predict(m), Score(m.Winner))
+	cal := *l.Cal
 	changes := lk.apply(&m)
 	w := &RatedWrite{Match: m, Changes: changes, Ratings: lk.sorted(), IdempotencyKey: key, At: s.now(),
-		Event: EventMatchConfirmed}
+		Event: EventMatchConfirmed, Calibrator: &cal}
 	if m.State == StateResolved {
 		w.Event = EventMatchResolved
 	}
@@ -365,6 +381,19 @@ func (l Ladder) create(ctx context.Context, tx Tx, model rating.Model, users []s
 func refresh(r *Rating, model rating.Model, placement int) {
 	r.Display, r.DisplayDev = model.Display(r.State)
 	r.Provisional = IsProvisional(r.State.Games, placement, r.DisplayDev)
+}
+
+// predict is the model's raw P(team 1 wins) of m from the locked rows'
+// states, before apply moves them.
+func (l *locked) predict(m Match) float64 {
+	var teams [2][]rating.State
+	for t := range 2 {
+		teams[t] = make([]rating.State, len(m.Teams[t]))
+		for i, u := range m.Teams[t] {
+			teams[t][i] = l.rows[u].State
+		}
+	}
+	return l.model.Predict(teams[0], teams[1], m.PlayedAt)
 }
 
 // apply runs the model on m (Winner and PlayedAt set) over the locked rows,

@@ -17,8 +17,6 @@ type Service struct {
 	clock Clock
 	// tokens caches successful token lookups briefly (tokenCacheTTL).
 	tokens tokenCache
-	// cals caches each queue's calibrator (calCacheTTL).
-	cals calCache
 }
 
 // NewService returns a Service over store; a nil clock means SystemClock.

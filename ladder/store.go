@@ -46,6 +46,7 @@ type Tx interface {
 	TeamStore
 	AnnouncementStore
 	RoleStore
+	CalibratorStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.
@@ -58,6 +59,10 @@ type Ladder struct {
 	// (Tx.QueueForShare), so Queue.Params stay the constants in force until it
 	// commits. A rated write without it takes the lock first (prepare).
 	QueueLocked bool
+	// Cal, when not nil, is the queue's calibrator row, locked by the
+	// same read (LockLadder, LockMatchLadder); prepare moves it by the
+	// result it rates. nil makes prepare lock it.
+	Cal *CalibratorRow
 }
 
 // RatedWrite is everything rating one match writes (Tx.SaveRated).
@@ -70,6 +75,10 @@ type RatedWrite struct {
 	// Event, when set, is the match.* event the store records with the
 	// match (Outbox), once the match has its ID.
 	Event EventType
+	// Calibrator, when not nil, is the queue's calibrator row moved by
+	// this result; the store writes it with the match, its Seq set to the
+	// match's.
+	Calibrator *CalibratorRow
 }
 
 // BoardQuery selects a leaderboard page. Rows are listed by Display

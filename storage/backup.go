@@ -27,7 +27,7 @@ var backupTables = []string{
 	"showdown_links", "behaviour_flags", "match_announcements",
 	"division_roles", "applied_roles", "role_problems", "badge_roles",
 	"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes", "sub_requests", "no_shows",
-	"drafts", "draft_seats",
+	"drafts", "draft_seats", "calibrators",
 }
 
 // BackupStats says what a backup or a restore copied.

@@ -247,6 +247,9 @@ func (t *tx) CreateQueue(ctx context.Context, q ladder.Queue) (ladder.Queue, err
 		return ladder.Queue{}, wrap("create queue", err, fmt.Sprintf("a queue called %q exists", q.Name))
 	}
 	q.ID = r.ID
+	if err := t.createCalibrator(ctx, q); err != nil {
+		return ladder.Queue{}, err
+	}
 	return q, nil
 }
 

@@ -198,10 +198,22 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 		r   ratingRow
 		rs  = make([]ladder.Rating, 0, len(userIDs))
 		dst = append(l.ptrs(), r.ptrs()...)
+		cal *ladder.CalibratorRow
 	)
 	if t.pg != nil {
-		// BEGIN, when not sent yet, goes in the same round trip.
-		err := t.pg.batch(ctx, func(b *pgx.Batch) { b.Queue(lockLadderPG, queue, queue, userIDs, guildID) }, func(br pgx.BatchResults) error {
+		// BEGIN, when not sent yet, goes in the same round trip, and so
+		// does the queue's calibrator row, locked before the ratings.
+		err := t.pg.batch(ctx, func(b *pgx.Batch) {
+			b.Queue(lockCalibratorByNamePG, guildID, queue)
+			b.Queue(lockLadderPG, queue, queue, userIDs, guildID)
+		}, func(br pgx.BatchResults) error {
+			crows, err := br.Query()
+			if err != nil {
+				return err
+			}
+			if cal, err = scanCalibrator(crows); err != nil {
+				return err
+			}
 			rows, err := br.Query()
 			if err != nil {
 				return err
@@ -243,10 +255,14 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 	if len(rs) == 0 {
 		lad, err := t.Ladder(ctx, guildID, queue)
 		lad.QueueLocked = t.serialised()
+		if cal != nil && cal.QueueID == lad.Queue.ID {
+			lad.Cal = cal
+		}
 		return lad, nil, err
 	}
 	lad, err := l.ladder()
 	lad.QueueLocked = true
+	lad.Cal = cal
 	return lad, rs, err
 }
 
@@ -291,6 +307,13 @@ func (t *tx) saveRated(ctx context.Context, w ladder.RatedWrite, last bool) (lad
 	}
 	if err := t.SaveRatings(ctx, w.Ratings); err != nil {
 		return ladder.Match{}, err
+	}
+	if w.Calibrator != nil {
+		c := *w.Calibrator
+		c.Seq = m.Seq
+		if err := t.SaveCalibrator(ctx, c); err != nil {
+			return ladder.Match{}, err
+		}
 	}
 	if w.IdempotencyKey != "" {
 		if err := t.SaveIdempotency(ctx, m.GuildID, w.IdempotencyKey, m.ID, w.At); err != nil {
@@ -442,6 +465,14 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 			return ladder.Match{}, err
 		}
 	}
+	if w.Calibrator != nil {
+		state, err := ladder.EncodeCalibrator(w.Calibrator.Cal)
+		if err != nil {
+			return ladder.Match{}, err
+		}
+		b.sql(`, cal AS (UPDATE calibrators SET seq = m.seq, state = ?, sided = ? FROM m WHERE calibrators.queue_id = ?)`,
+			state, w.Calibrator.Sided, w.Calibrator.QueueID)
+	}
 	// A taken key fails the statement (a unique violation), so nothing
 	// is written even when COMMIT follows in the same round trip.
 	b.sql(`, i AS (INSERT INTO idempotency_keys (guild_id, key, match_id, created_at) SELECT ?, ?, m.id, ? FROM m WHERE ?)
@@ -518,9 +549,11 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		r     ratingRow
 		rs    []ladder.Rating
 		dst   = append(l.ptrs(), r.ptrs()...)
+		cal   *ladder.CalibratorRow
 	)
 	err := t.pg.batch(ctx, func(b *pgx.Batch) {
 		b.Queue(lockMatchPG, id)
+		b.Queue(lockCalibratorOfMatchPG, id)
 		b.Queue(matchLadderPG, id)
 	}, func(br pgx.BatchResults) error {
 		err := br.QueryRow().Scan(mr.ptrs()...)
@@ -531,6 +564,13 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 			return err
 		}
 		found = true
+		crows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		if cal, err = scanCalibrator(crows); err != nil {
+			return err
+		}
 		rows, err := br.Query()
 		if err != nil {
 			return err
@@ -553,9 +593,11 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 	m := mr.match()
 	if len(rs) == 0 {
 		lad, err := t.LadderOf(ctx, m.QueueID, m.SeasonID)
+		lad.Cal = cal
 		return m, lad, nil, err
 	}
 	lad, err := l.ladder()
 	lad.QueueLocked = true
+	lad.Cal = cal
 	return m, lad, rs, err
 }
