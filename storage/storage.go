@@ -53,13 +53,27 @@ func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
 	return open(ctx, dsn, log, nil)
 }
 
+// OpenScratch is Open for a SQLite database that is thrown away when the
+// process ends (the simulator's temporary season): it skips the fsync of
+// every commit (synchronous=OFF), which protects results already
+// acknowledged to players against a power loss — nothing a scratch file
+// holds. Everything else, transactions and locking included, is as Open.
+func OpenScratch(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
+	return openWith(ctx, "sqlite:"+path, log, nil, "off")
+}
+
 // open is Open with an optional pgx tracer on every PostgreSQL connection
 // (tests count the statements, hence round trips, of an operation).
 func open(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTracer) (*DB, error) {
+	return openWith(ctx, dsn, log, tracer, "full")
+}
+
+// openWith is open with SQLite's synchronous setting.
+func openWith(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTracer, synchronous string) (*DB, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	dialect, conn, err := dialector(dsn, tracer)
+	dialect, conn, err := dialector(dsn, tracer, synchronous)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +114,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTra
 }
 
 // dialector maps a DATABASE_URL to a gorm dialector.
-func dialector(dsn string, tracer pgx.QueryTracer) (string, gorm.Dialector, error) {
+func dialector(dsn string, tracer pgx.QueryTracer, synchronous string) (string, gorm.Dialector, error) {
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		cfg, err := pgx.ParseConfig(dsn)
@@ -123,7 +137,7 @@ func dialector(dsn string, tracer pgx.QueryTracer) (string, gorm.Dialector, erro
 		// players (issue 14). The cost is measured by BenchmarkRecordResult.
 		q := url.Values{}
 		q.Set("_txlock", "immediate")
-		q["_pragma"] = []string{"busy_timeout(10000)", "journal_mode(wal)", "foreign_keys(on)", "synchronous(full)"}
+		q["_pragma"] = []string{"busy_timeout(10000)", "journal_mode(wal)", "foreign_keys(on)", "synchronous(" + synchronous + ")"}
 		conn, err := (&sqlitedriver.SQLite{}).OpenConnector("file:" + path + "?" + q.Encode())
 		if err != nil {
 			return "", nil, fmt.Errorf("storage: %q: %w", dsn, err)
