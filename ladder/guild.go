@@ -131,7 +131,7 @@ type Queue struct {
 	// Disabled queues accept no new entries.
 	Disabled bool
 	// SelfTune lets the season-close job adopt constants fitted on the
-	// queue's own log, by the adoption rule only (issue 18; off by default).
+	// queue's own log, by the adoption rule only; on for new queues.
 	SelfTune  bool
 	CreatedAt time.Time
 }
@@ -142,6 +142,10 @@ func NewQueue(guildID, name string, k int) Queue {
 	return Queue{
 		GuildID: guildID, Name: name, TeamSize: k, Model: rating.DefaultModel,
 		QStart: 0.80, QFloor: 0.50, Buckets: 5, Bucket: 30 * time.Second, Boost: 0.5, RDMax: 350, OrdinalDeviations: 3,
+		// New queues learn their community's constants: a self-tuning round
+		// at each season's close, adopted only by the adoption rule
+		// (selftune.go). Queues that exist keep their setting.
+		SelfTune: true,
 	}
 }
 
