@@ -27,14 +27,19 @@ type CalibratorRow struct {
 	// the calibrator's Sided.
 	Sided bool
 	Cal   rating.Calibrator
+	// Model and Params are the queue's model and constants read with the
+	// row (LockCalibrator): under its lock, the ones in force.
+	Model  string
+	Params map[string]float64
 }
 
 // CalibratorStore keeps each queue's calibrator row.
 type CalibratorStore interface {
-	// LockCalibrator reads queue queueID's row and locks it until the
-	// transaction ends; every rated write of the queue takes this lock
-	// before its players' rating rows, so results of one queue fold in the
-	// order of their log positions. A missing row is created unbuilt.
+	// LockCalibrator reads queue queueID's row, with the queue's model and
+	// constants, and locks it until the transaction ends. Every rated write
+	// of the queue takes this lock before its players' rating rows, so
+	// results of one queue fold in the order of their log positions; an
+	// adoption of constants takes it too. A missing row is created unbuilt.
 	LockCalibrator(ctx context.Context, queueID int64) (CalibratorRow, error)
 	// SaveCalibrator writes the row.
 	SaveCalibrator(ctx context.Context, row CalibratorRow) error

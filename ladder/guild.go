@@ -241,11 +241,6 @@ type GuildStore interface {
 	UpdateGuild(ctx context.Context, g Guild) error
 
 	Queue(ctx context.Context, id int64) (Queue, error)
-	// QueueForShare reads a queue and holds, until the transaction ends, a
-	// lock that QueueForUpdate waits for but other QueueForShare calls do not: a
-	// rated write takes it so that no adoption of new constants commits
-	// between reading the constants and taking its seq (issue 18).
-	QueueForShare(ctx context.Context, id int64) (Queue, error)
 	// QueueForUpdate reads a queue and holds, until the transaction ends, a
 	// lock that excludes QueueForShare and other QueueForUpdate calls.
 	QueueForUpdate(ctx context.Context, id int64) (Queue, error)

@@ -166,16 +166,16 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 			if err != nil {
 				return err
 			}
-			// One lock for the batch instead of one per match (prepare).
-			if lad.Queue, err = tx.QueueForShare(ctx, lad.Queue.ID); err != nil {
-				return err
-			}
-			lad.QueueLocked = true
+			// One lock for the batch instead of one per match (prepare):
+			// the calibrator's, then the constants read under it.
 			cal, err := tx.LockCalibrator(ctx, lad.Queue.ID)
 			if err != nil {
 				return err
 			}
 			lad.Cal = &cal
+			if lad.Queue, err = tx.Queue(ctx, lad.Queue.ID); err != nil {
+				return err
+			}
 			q := lad.Queue
 			for i, r := range batch {
 				line := recordLine(start+i, r)

@@ -135,8 +135,8 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 	}
 	k := Key{QueueID: q.ID, SeasonID: season.ID}
 	// The replay rewrites log rows the queue's calibrator has folded: it
-	// is rebuilt at the end, and its row is locked first, before any
-	// rating row, as every rated write locks it.
+	// is rebuilt at the end, its row locked first, before any rating row,
+	// as every rated write locks it.
 	cal, err := tx.LockCalibrator(ctx, q.ID)
 	if err != nil {
 		return nil, err

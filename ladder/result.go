@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"maps"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
 	"time"
@@ -209,26 +210,26 @@ func upsertNames(ctx context.Context, tx Tx, guildID string, team1, team2 []stri
 // locked already), applies the model and returns the write that appends m
 // to the end of the log, and the result it answers once written.
 func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m Match, key string) (MatchResult, *RatedWrite, error) {
-	if !l.QueueLocked {
-		// Rate with the constants in force at this match's seq: hold the
-		// queue against an adoption until the write commits (issue 18).
-		q, err := tx.QueueForShare(ctx, l.Queue.ID)
-		if err != nil {
-			return MatchResult{}, nil, err
-		}
-		l.Queue, l.QueueLocked = q, true
-	}
-	model, err := modelFor(l.Queue)
-	if err != nil {
-		return MatchResult{}, nil, err
-	}
-	// The calibrator row is locked before the rating rows, on every path.
+	// The queue's calibrator row is locked before the players' rows (in
+	// LockLadder's and LockMatchLadder's round trip on PostgreSQL, else
+	// here): it orders a queue's results in the log, one at a time as the
+	// guild's results must be, and fences an adoption of new constants,
+	// which takes it too. The constants read with it are the ones in force
+	// until this write commits; if new ones were adopted since the ladder
+	// was read, the transaction runs again (ErrRetry) and rates with them.
 	if l.Cal == nil {
 		row, err := tx.LockCalibrator(ctx, l.Queue.ID)
 		if err != nil {
 			return MatchResult{}, nil, err
 		}
+		if row.Model != l.Queue.Model || !maps.Equal(row.Params, l.Queue.Params) {
+			return MatchResult{}, nil, ErrRetry
+		}
 		l.Cal = &row
+	}
+	model, err := modelFor(l.Queue)
+	if err != nil {
+		return MatchResult{}, nil, err
 	}
 	if *l.Cal, err = builtCalibrator(ctx, tx, l.Queue, *l.Cal); err != nil {
 		return MatchResult{}, nil, err

@@ -54,11 +54,6 @@ type Ladder struct {
 	Guild  Guild
 	Queue  Queue
 	Season Season
-	// QueueLocked is true when the transaction that read the ladder holds
-	// a lock on the queue's row that an adoption of new constants waits for
-	// (Tx.QueueForShare), so Queue.Params stay the constants in force until it
-	// commits. A rated write without it takes the lock first (prepare).
-	QueueLocked bool
 	// Cal, when not nil, is the queue's calibrator row, locked by the
 	// same read (LockLadder, LockMatchLadder); prepare moves it by the
 	// result it rates. nil makes prepare lock it.

@@ -50,8 +50,8 @@ func (r calibratorRow) row() (ladder.CalibratorRow, error) {
 	return out, nil
 }
 
-// readCalibrator scans the calibrator row of one query; ok is false when
-// there is none.
+// scanCalibrator scans the calibrator row of one query, nil when there
+// is none.
 func scanCalibrator(rows pgx.Rows) (*ladder.CalibratorRow, error) {
 	defer rows.Close()
 	if !rows.Next() {
@@ -93,15 +93,42 @@ func (t *tx) CalibratorOf(ctx context.Context, queueID int64) (ladder.Calibrator
 	return row, err
 }
 
+// readCalibrator reads the row with the queue's model and constants as
+// they are now, in one statement: under the row's lock they are the
+// constants in force until the transaction ends (an adoption takes the
+// lock too).
 func (t *tx) readCalibrator(ctx context.Context, queueID int64, lock string) (ladder.CalibratorRow, error) {
-	var rs []calibratorRow
-	if err := t.q(ctx).Raw(`SELECT `+calibratorColumns+` FROM calibrators WHERE queue_id = ?`+lock, queueID).Scan(&rs).Error; err != nil {
+	if lock != "" {
+		lock += " OF c"
+	}
+	q := `SELECT c.queue_id, c.guild_id, c.seq, c.state, c.sided, q.model, q.params
+FROM calibrators c JOIN queues q ON q.id = c.queue_id WHERE c.queue_id = ?` + lock
+	rows, err := t.q(ctx).Raw(q, queueID).Rows()
+	if err != nil {
 		return ladder.CalibratorRow{}, wrap("calibrator", err, "")
 	}
-	if len(rs) == 0 {
-		return ladder.CalibratorRow{}, ladder.Errorf(ladder.CodeNotFound, "queue %d has no calibrator row", queueID)
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return ladder.CalibratorRow{}, wrap("calibrator", err, "")
+		}
+		return ladder.CalibratorRow{}, ladder.Errorf(ladder.CodeNotFound, "queue %d not found", queueID)
 	}
-	return rs[0].row()
+	var r calibratorRow
+	var qr queueRow
+	if err := rows.Scan(append(r.ptrs(), &qr.Model, &qr.Params)...); err != nil {
+		return ladder.CalibratorRow{}, wrap("calibrator", err, "")
+	}
+	out, err := r.row()
+	if err != nil {
+		return ladder.CalibratorRow{}, err
+	}
+	qd, err := qr.queue()
+	if err != nil {
+		return ladder.CalibratorRow{}, err
+	}
+	out.Model, out.Params = qd.Model, qd.Params
+	return out, nil
 }
 
 // SaveCalibrator implements ladder.CalibratorStore.

@@ -222,6 +222,9 @@ func (db *DB) inTx(ctx context.Context, fn func(*tx) error) error {
 
 // retryable reports whether err is a transient conflict between transactions.
 func retryable(err error) bool {
+	if errors.Is(err, ladder.ErrRetry) {
+		return true
+	}
 	var lost *lostConn
 	if errors.As(err, &lost) {
 		return true

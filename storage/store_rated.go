@@ -67,7 +67,7 @@ JOIN seasons s ON s.id = m.season_id
 JOIN match_players mp ON mp.match_id = m.id
 JOIN ratings r ON r.queue_id = m.queue_id AND r.season_id = m.season_id AND r.user_id = mp.user_id
 WHERE m.id = $1
-ORDER BY r.user_id FOR UPDATE OF r FOR SHARE OF q`
+ORDER BY r.user_id FOR UPDATE OF r`
 
 // pgSQL turns a statement in gorm's ? placeholders into PostgreSQL's
 // numbered ones for pgx; a slice bound by "IN ?" becomes "= ANY(?)", an
@@ -90,12 +90,14 @@ func pgSQL(text string) string {
 // lockLadderPG is lockLadderSQL for pgx.
 var lockLadderPG = pgSQL(lockLadderSQL) + lockLadderPGLocks
 
-// lockLadderPGLocks lock the players' rating rows and share the queue row
-// (QueueForShare): an adoption of new constants (QueueForUpdate) then either
-// commits before the read, which sees its constants, or waits for the
-// rated write to commit, so a result never takes a seq after an adoption
-// it was not rated with (issue 18).
-const lockLadderPGLocks = " FOR UPDATE OF r FOR SHARE OF q"
+// lockLadderPGLocks lock the players' rating rows. The queue's row is not
+// locked: the queue's calibrator row, locked by the statement before it in
+// the same round trip, fences an adoption of new constants (which takes it
+// too), so the constants read here are in force until the write commits
+// and a result never takes a seq after an adoption it was not rated with.
+// A share lock on the queue row, taken by every result of a busy queue,
+// made PostgreSQL create a multixact per locker.
+const lockLadderPGLocks = " FOR UPDATE OF r"
 
 // ladderRow is one row of ladderSQL.
 type ladderRow struct {
@@ -254,14 +256,12 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 	slices.SortFunc(rs, func(a, b ladder.Rating) int { return cmp.Compare(a.UserID, b.UserID) })
 	if len(rs) == 0 {
 		lad, err := t.Ladder(ctx, guildID, queue)
-		lad.QueueLocked = t.serialised()
 		if cal != nil && cal.QueueID == lad.Queue.ID {
 			lad.Cal = cal
 		}
 		return lad, nil, err
 	}
 	lad, err := l.ladder()
-	lad.QueueLocked = true
 	lad.Cal = cal
 	return lad, rs, err
 }
@@ -539,7 +539,6 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		users := m.Players()
 		slices.Sort(users)
 		rs, err := t.LockRatings(ctx, l.Key(), users)
-		l.QueueLocked = t.serialised()
 		return m, l, rs, err
 	}
 	var (
@@ -597,7 +596,6 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		return m, lad, nil, err
 	}
 	lad, err := l.ladder()
-	lad.QueueLocked = true
 	lad.Cal = cal
 	return m, lad, rs, err
 }
