@@ -3,8 +3,8 @@ package ladder
 import (
 	"context"
 	"fmt"
-	"maps"
 	"github.com/ladderbot/ladderbot/ladder/rating"
+	"maps"
 	"slices"
 	"time"
 )
