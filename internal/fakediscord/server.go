@@ -59,6 +59,9 @@ type Server struct {
 	roleRequests int
 	role429s     int
 
+	// Channels, threads and voice states (channels.go).
+	chans *channelState
+
 	// HTTP interactions (http.go): the endpoint POSTs go to ("" for the
 	// gateway), the application's signing key pair, and the client with
 	// Discord's 3 s limit for the response.
@@ -126,6 +129,7 @@ func New() *Server {
 	mux.HandleFunc("PATCH /api/{v}/channels/{channel}/messages/{msg}", s.serveChannelMessage)
 	s.mux = mux
 	s.registerRoleRoutes()
+	s.registerChannelRoutes()
 	s.srv = httptest.NewServer(s.record(mux))
 	return s
 }
@@ -369,6 +373,15 @@ func (s *Server) serveChannelMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c, ok := s.chanState().byID[r.PathValue("channel")]; ok && (c.Deleted || c.Locked) {
+		// A deleted channel is unknown; a locked thread refuses messages.
+		if c.Deleted {
+			discordError(w, http.StatusNotFound, CodeUnknownChannel, "Unknown Channel")
+		} else {
+			discordError(w, http.StatusBadRequest, 50083, "Thread is archived")
+		}
+		return
+	}
 	m := &Message{ChannelID: r.PathValue("channel")}
 	id := r.PathValue("msg")
 	if id != "" {
