@@ -317,12 +317,16 @@ func answer(log *slog.Logger) step {
 				return answerError{err}
 			}
 			for _, p := range c.reply.Posts {
-				id, err := c.resp.Post(ctx, p.ChannelID, p.Message)
+				ch := p.ChannelID
+				if p.Open != nil {
+					ch = p.Open(ctx)
+				}
+				id, err := c.resp.Post(ctx, ch, p.Message)
 				if err == nil && p.Sent != nil {
-					err = p.Sent(ctx, id)
+					err = p.Sent(ctx, ch, id)
 				}
 				if err != nil {
-					log.Warn("posting to channel failed", "guild_id", c.req.GuildID, "channel_id", p.ChannelID, "err", err)
+					log.Warn("posting to channel failed", "guild_id", c.req.GuildID, "channel_id", ch, "err", err)
 				}
 			}
 			return nil

@@ -3,9 +3,13 @@ package rooms
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
 )
+
+// openTimeout bounds the making of one room.
+const openTimeout = 30 * time.Second
 
 // Open gives a formed match its room, as its queue's settings say, and
 // returns the channel to announce the match in: the room, or home (the
@@ -18,6 +22,10 @@ func (m *Manager) Open(ctx context.Context, f ladder.FormedMatch, home string) s
 	if home == "" {
 		return home
 	}
+	// A room takes several calls; the caller's deadline (an interaction's
+	// budget) must not cut it in half.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), openTimeout)
+	defer cancel()
 	set, err := m.store.RoomSettings(ctx, f.Queue.ID)
 	if err != nil {
 		m.log.Warn("room settings unreadable; match in the queue's channel", "guild_id", match.GuildID, "match_id", match.ID, "err", err)
