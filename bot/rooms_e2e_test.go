@@ -183,6 +183,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 	}{
 		{"thread room played by buttons", testThreadRoom},
 		{"channel room with voice", testChannelRoom},
+		{"substitute admitted to the thread", testRoomSub},
 		{"crash between creating and storing", testRoomCrash},
 		{"missing permissions fall back to the queue channel", testRoomFallback},
 	}
@@ -429,4 +430,37 @@ func testRoomFallback(t *testing.T, r *roomEnv) {
 		t.Errorf("Got(channel room without Manage Channels) = %s, want the queue channel", got)
 	}
 	r.message(r.logCh, "Manage Channels")
+}
+
+// testRoomSub asks for a substitute from inside a thread room: the
+// request goes to the queue's channel, where outsiders see it; the
+// substitute is added to the thread at once and plays on from there.
+func testRoomSub(t *testing.T, r *roomEnv) {
+	m := r.form()
+	room := r.room(m.ID)
+	on := r.ready(room.ChannelID, m)
+	leaver := userByID(m.Teams[0][1])
+	p, err := r.fake.Slash(in(room.ChannelID, leaver), "sub request", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantText(t, "sub request", r.result(p), "Asked for a substitute")
+	ask := r.message(r.queueCh, "needs a substitute")
+	r.clickIn(alice, ask, "Take the seat")
+	// The room hears of it once alice was added.
+	r.message(room.ChannelID, fmt.Sprintf("<@%s> takes <@%s>'s seat", alice.ID, leaver.ID))
+	th, _ := r.fake.Channel(room.ChannelID)
+	if !slices.Contains(th.Members, alice.ID) {
+		t.Fatalf("Got(thread members after the sub) = %v, want %s added", th.Members, alice.ID)
+	}
+	now := r.match(m.ID)
+	if now.Team(alice.ID) != 1 {
+		t.Fatalf("Got(alice's team) = %d, want 1", now.Team(alice.ID))
+	}
+	r.report(room.ChannelID, now, on)
+	// The job has nobody left to add.
+	r.runRooms()
+	if got := r.room(m.ID); !slices.Contains(got.Members, alice.ID) {
+		t.Errorf("Got(room members) = %v, want alice recorded", got.Members)
+	}
 }

@@ -216,3 +216,32 @@ func (m *Manager) removeText(ctx context.Context, r Room) error {
 	}
 	return nil
 }
+
+// Home returns the queue's channel of a match played in an open room,
+// where what must reach players outside the room goes (a request for a
+// substitute); "" when the match has no open room.
+func (m *Manager) Home(ctx context.Context, matchID int64) string {
+	r, err := m.store.Room(ctx, matchID)
+	if err != nil || r.State != StateOpen {
+		return ""
+	}
+	return r.HomeChannelID
+}
+
+// Admit gives a match's current players access to its open room and
+// their team's voice channel at once (a substitute who just took a seat),
+// as the rooms job would within a tick. Problems are logged; the job
+// retries.
+func (m *Manager) Admit(ctx context.Context, guildID string, matchID int64) {
+	r, err := m.store.Room(ctx, matchID)
+	if err != nil || r.State != StateOpen || r.GuildID != guildID {
+		return
+	}
+	match, err := m.lad.Match(ctx, guildID, matchID)
+	if err == nil {
+		err = m.syncMembers(ctx, r, match, &TickStats{})
+	}
+	if err != nil {
+		m.log.Warn("substitute not admitted to the room yet", "guild_id", guildID, "match_id", matchID, "err", err)
+	}
+}
