@@ -186,6 +186,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"substitute admitted to the thread", testRoomSub},
 		{"crash between creating and storing", testRoomCrash},
 		{"missing permissions fall back to the queue channel", testRoomFallback},
+		{"a rush of rooms over small buckets", testRoomRush},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {
@@ -463,4 +464,46 @@ func testRoomSub(t *testing.T, r *roomEnv) {
 	if got := r.room(m.ID); !slices.Contains(got.Members, alice.ID) {
 		t.Errorf("Got(room members) = %v, want alice recorded", got.Members)
 	}
+}
+
+// testRoomRush opens the rooms of 20 matches at once, as a busy evening's
+// matchmaking pass would, with the fake's channel buckets at 10 requests a
+// second: every room opens, and discordgo's pacing gets no 429.
+func testRoomRush(t *testing.T, r *roomEnv) {
+	const n = 20
+	r.fake.SetChannelRateLimit(10)
+	q, _, err := r.svc.Lobby(r.ctx, testGuild, "2v2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var formed []ladder.FormedMatch
+	for i := range n {
+		id := func(k int) string { return fmt.Sprintf("7%017d", 4*i+k+1) }
+		m, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: q.ID,
+			Teams: [2][]string{{id(0), id(1)}, {id(2), id(3)}}, ChannelID: r.queueCh, Source: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		formed = append(formed, ladder.FormedMatch{Match: m, Queue: q})
+	}
+	start := time.Now()
+	got := make([]string, n)
+	done := make(chan int)
+	for i, f := range formed {
+		go func() { got[i] = r.env.rooms.Open(r.ctx, f, r.queueCh); done <- i }()
+	}
+	for range n {
+		<-done
+	}
+	took := time.Since(start)
+	for i, f := range formed {
+		if got[i] == r.queueCh || r.room(f.Match.ID).State != rooms.StateOpen {
+			t.Errorf("Got(room of match %d) = %s, %s; want an open thread", f.Match.ID, got[i], r.room(f.Match.ID).State)
+		}
+	}
+	calls, n429 := r.fake.ChannelRequests()
+	if n429 != 0 {
+		t.Errorf("Got(429s of %d channel calls) = %d, want 0", calls, n429)
+	}
+	t.Logf("%d rooms (%d channel calls) in %s at 10 requests/s per bucket", n, calls, took.Round(time.Millisecond))
 }
