@@ -184,6 +184,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"thread room played by buttons", testThreadRoom},
 		{"channel room with voice", testChannelRoom},
 		{"substitute admitted to the thread", testRoomSub},
+		{"formed by the matchmaking job", testRoomScheduled},
 		{"crash between creating and storing", testRoomCrash},
 		{"missing permissions fall back to the queue channel", testRoomFallback},
 		{"a rush of rooms over small buckets", testRoomRush},
@@ -262,6 +263,8 @@ func testChannelRoom(t *testing.T, r *roomEnv) {
 	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{
 		"queue": "2v2", "room": "channel", "room_category": category, "voice": true, "lobby_voice": lobby, "room_linger": 60}),
 		"only its players and the moderators see")
+	show := r.slash(owner, "config show", nil)
+	wantText(t, "config show", show, "rooms: each match gets a channel only its players and the moderators see in <#"+category+">, with a voice channel per team")
 	// Three players wait in the lobby voice channel; the fourth is not in voice.
 	for _, p := range players[:3] {
 		r.fake.SetVoice(testGuild, p.ID, lobby)
@@ -506,4 +509,34 @@ func testRoomRush(t *testing.T, r *roomEnv) {
 		t.Errorf("Got(429s of %d channel calls) = %d, want 0", calls, n429)
 	}
 	t.Logf("%d rooms (%d channel calls) in %s at 10 requests/s per bucket", n, calls, took.Round(time.Millisecond))
+}
+
+// testRoomScheduled forms the match in the matchmaking job instead of a
+// join: the job opens the room as the join does.
+func testRoomScheduled(t *testing.T, r *roomEnv) {
+	// Four new players' match (quality 0.83) is below a q_start of 1, so it
+	// forms only once the anchor's wait lowers the bar (q_floor 0.5).
+	wantText(t, "strict start", r.slash(owner, "config queue set", map[string]any{"queue": "2v2", "q_start": 1.0}), "saved")
+	for _, p := range players {
+		pend, err := r.fake.Slash(in(r.queueCh, p), "queue join", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantText(t, "join", r.result(pend), "You joined queue")
+	}
+	if ms, _ := r.svc.Matches(r.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5}); len(ms) != 0 {
+		t.Fatalf("Got(matches before the wait) = %d, want none yet", len(ms))
+	}
+	r.clock.Add(10 * time.Minute)
+	r.run(jobs.JobMatchmake)
+	ms, err := r.svc.Matches(r.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("Got(matches after the pass) = %d, %v, want 1", len(ms), err)
+	}
+	room := r.room(ms[0].ID)
+	if room.State != rooms.StateOpen {
+		t.Fatalf("Got(room) = %+v, want open", room)
+	}
+	r.message(r.queueCh, "<#"+room.ChannelID+">")
+	r.play(room.ChannelID, r.match(ms[0].ID))
 }

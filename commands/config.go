@@ -247,6 +247,13 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 			return Reply{}, err
 		}
 		fmt.Fprintf(&queues, "  lobby: %s\n", lobbyLine(l))
+		if h.Rooms != nil {
+			s, err := h.Rooms.Settings(ctx, q.ID)
+			if err != nil {
+				return Reply{}, err
+			}
+			fmt.Fprintf(&queues, "  rooms: %s\n", describeRoom(s))
+		}
 	}
 	orNone := func(prefix, id string) string {
 		if id == "" {

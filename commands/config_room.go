@@ -101,7 +101,7 @@ func describeRoom(s rooms.Settings) string {
 		}
 	}
 	if s.Mode != rooms.ModeNone {
-		fmt.Fprintf(&b, "; rooms close %s after the match ends", time.Duration(s.Linger).String())
+		fmt.Fprintf(&b, "; rooms close %s after the match ends", s.Linger)
 	}
 	return b.String()
 }
