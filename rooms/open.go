@@ -55,7 +55,7 @@ func (m *Manager) Open(ctx context.Context, f ladder.FormedMatch, home string) s
 		return m.fallback(ctx, r, err)
 	}
 	r.State = StateOpen
-	if err := m.store.UpdateRoom(ctx, r); err != nil {
+	if err := m.save(ctx, r, StateCreating); err != nil {
 		m.log.Warn("room not stored as open; the rooms job cleans it up", "guild_id", r.GuildID, "match_id", r.MatchID, "err", err)
 		return home
 	}
@@ -88,7 +88,7 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 			return err
 		}
 		r.ChannelID = id
-		if err := m.store.UpdateRoom(ctx, *r); err != nil {
+		if err := m.save(ctx, *r, StateCreating); err != nil {
 			return err
 		}
 		for _, u := range players {
@@ -104,7 +104,7 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 		}
 		r.ChannelID = id
 		r.Members = append(r.Members[:0], players...)
-		if err := m.store.UpdateRoom(ctx, *r); err != nil {
+		if err := m.save(ctx, *r, StateCreating); err != nil {
 			return err
 		}
 	}
@@ -130,10 +130,10 @@ func (m *Manager) openVoice(ctx context.Context, r *Room, set Settings, match la
 				m.log.Warn("voice channel not created", "guild_id", r.GuildID, "match_id", r.MatchID, "err", err)
 			}
 			m.dropVoice(ctx, r)
-			return m.store.UpdateRoom(ctx, *r)
+			return m.save(ctx, *r, StateCreating)
 		}
 		r.VoiceIDs[t] = id
-		if err := m.store.UpdateRoom(ctx, *r); err != nil {
+		if err := m.save(ctx, *r, StateCreating); err != nil {
 			return err
 		}
 	}
@@ -149,7 +149,7 @@ func (m *Manager) openVoice(ctx context.Context, r *Room, set Settings, match la
 			if err := m.dc.MoveMember(ctx, match.GuildID, u, r.VoiceIDs[t]); err != nil {
 				if DiscordCode(err) == CodeMissingPermissions {
 					m.warn(ctx, r.GuildID, problemMove, r.MatchID, "", err)
-					return m.store.UpdateRoom(ctx, *r)
+					return m.save(ctx, *r, StateCreating)
 				}
 				continue // left voice meanwhile
 			}
@@ -157,7 +157,7 @@ func (m *Manager) openVoice(ctx context.Context, r *Room, set Settings, match la
 		}
 	}
 	m.solved(ctx, r.GuildID, problemMove)
-	return m.store.UpdateRoom(ctx, *r)
+	return m.save(ctx, *r, StateCreating)
 }
 
 // dropVoice deletes the voice channels made so far.
@@ -196,7 +196,7 @@ func (m *Manager) fallback(ctx context.Context, r Room, cause error) string {
 		return r.HomeChannelID
 	}
 	r.State = StateFallback
-	if err := m.store.UpdateRoom(ctx, r); err != nil {
+	if err := m.save(ctx, r, StateCreating); err != nil {
 		m.log.Warn("room fallback not stored", "guild_id", r.GuildID, "match_id", r.MatchID, "err", err)
 	}
 	return r.HomeChannelID

@@ -58,8 +58,10 @@ type Store interface {
 	// BeginRoom inserts r and answers false when the match already has a
 	// room row (another process, or a repeated call, got there first).
 	BeginRoom(ctx context.Context, r Room) (bool, error)
-	// UpdateRoom writes every column of r's row.
-	UpdateRoom(ctx context.Context, r Room) error
+	// UpdateRoom writes every column of r's row if the row is still in
+	// state from, and answers false when it was not (another process moved
+	// the room on: its write stands).
+	UpdateRoom(ctx context.Context, r Room, from State) (bool, error)
 	// MoveRoomState moves a room from one state to another and answers
 	// false when it was not in from (a conditional update: one winner).
 	MoveRoomState(ctx context.Context, matchID int64, from, to State) (bool, error)

@@ -52,7 +52,7 @@ func (m *Manager) Tick(ctx context.Context) (TickStats, error) {
 		case StateClosing:
 			err = m.tickClosing(ctx, r, &st)
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, errMoved) {
 			errs = append(errs, fmt.Errorf("rooms: match %d: %w", r.MatchID, err))
 		}
 	}
@@ -101,6 +101,19 @@ func (m *Manager) reconcile(ctx context.Context, r Room, st *TickStats) error {
 	return err
 }
 
+// errMoved is a room write that found the room moved on by another
+// process (or a repeated run): that process's state stands.
+var errMoved = errors.New("rooms: the room moved on in another process")
+
+// save writes r over its row if the row is still in state from.
+func (m *Manager) save(ctx context.Context, r Room, from State) error {
+	ok, err := m.store.UpdateRoom(ctx, r, from)
+	if err == nil && !ok {
+		return errMoved
+	}
+	return err
+}
+
 // ended reports whether a match in state s is over for its room: rated,
 // cancelled or voided. A disputed match keeps its room for the dispute.
 func ended(s ladder.MatchState) bool {
@@ -124,7 +137,7 @@ func (m *Manager) tickOpen(ctx context.Context, r Room, st *TickStats) error {
 		r.EndedAt, r.CloseAt = now, now.Add(set.Linger)
 		m.moveBack(ctx, r, match)
 		r.Moved = nil
-		if err := m.store.UpdateRoom(ctx, r); err != nil {
+		if err := m.save(ctx, r, StateOpen); err != nil {
 			return err
 		}
 		st.Ended++
@@ -163,6 +176,7 @@ func (m *Manager) tickClosing(ctx context.Context, r Room, st *TickStats) error 
 // tickVoice deletes the room's voice channels that none of the match's
 // players is in, and when closing and none is left, closes the room.
 func (m *Manager) tickVoice(ctx context.Context, r *Room, match ladder.Match, st *TickStats, closing bool) error {
+	from := r.State
 	changed := false
 	for t, id := range r.VoiceIDs {
 		if id == "" {
@@ -189,7 +203,7 @@ func (m *Manager) tickVoice(ctx context.Context, r *Room, match ladder.Match, st
 	if !changed {
 		return nil
 	}
-	return m.store.UpdateRoom(ctx, *r)
+	return m.save(ctx, *r, from)
 }
 
 // occupied reports whether any of players is in voice channel id. Only
@@ -258,5 +272,5 @@ func (m *Manager) syncMembers(ctx context.Context, r Room, match ladder.Match, s
 	if !added {
 		return nil
 	}
-	return m.store.UpdateRoom(ctx, r)
+	return m.save(ctx, r, StateOpen)
 }

@@ -102,11 +102,15 @@ func (db *DB) BeginRoom(ctx context.Context, r rooms.Room) (bool, error) {
 	return res.RowsAffected == 1, nil
 }
 
-// UpdateRoom implements rooms.Store.
-func (db *DB) UpdateRoom(ctx context.Context, r rooms.Room) error {
+// UpdateRoom implements rooms.Store: a conditional update on the state,
+// so a process working from a stale read never undoes another's step.
+func (db *DB) UpdateRoom(ctx context.Context, r rooms.Room, from rooms.State) (bool, error) {
 	row := roomRow(r)
-	res := db.db.WithContext(ctx).Model(&matchRoomRow{}).Where("match_id = ?", r.MatchID).Select("*").Updates(&row)
-	return wrap("update room", found(res), fmt.Sprintf("match %d has no room", r.MatchID))
+	res := db.db.WithContext(ctx).Model(&matchRoomRow{}).Where("match_id = ? AND state = ?", r.MatchID, string(from)).Select("*").Updates(&row)
+	if res.Error != nil {
+		return false, wrap("update room", res.Error, "")
+	}
+	return res.RowsAffected == 1, nil
 }
 
 // MoveRoomState implements rooms.Store.
