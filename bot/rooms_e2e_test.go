@@ -188,6 +188,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"crash between creating and storing", testRoomCrash},
 		{"missing permissions fall back to the queue channel", testRoomFallback},
 		{"a rush of rooms over small buckets", testRoomRush},
+		{"two processes close a room once", testRoomTwoProcesses},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {
@@ -539,4 +540,42 @@ func testRoomScheduled(t *testing.T, r *roomEnv) {
 	}
 	r.message(r.queueCh, "<#"+room.ChannelID+">")
 	r.play(room.ChannelID, r.match(ms[0].ID))
+}
+
+// testRoomTwoProcesses runs the rooms job of two processes at the same
+// moment over an ended channel room with voice: one closes it, the other
+// finds nothing left to do, and neither fails.
+func testRoomTwoProcesses(t *testing.T, r *roomEnv) {
+	category := r.fake.AddChannel(testGuild, "Matches", fakediscord.ChannelCategory)
+	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{
+		"queue": "2v2", "room": "channel", "room_category": category, "voice": true, "room_linger": 0}), "rooms close 0s")
+	m := r.form()
+	room := r.room(m.ID)
+	r.play(room.ChannelID, m)
+	other := rooms.New(r.db, r.late, r.svc, nil)
+	var stats [2]rooms.TickStats
+	var errs [2]error
+	done := make(chan struct{})
+	for i, mgr := range []*rooms.Manager{r.env.rooms, other} {
+		go func() { stats[i], errs[i] = mgr.Tick(r.ctx); done <- struct{}{} }()
+	}
+	<-done
+	<-done
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatalf("Got(Tick errors) = %v, %v, want none", errs[0], errs[1])
+	}
+	if n := stats[0].Closed + stats[1].Closed; n != 1 {
+		t.Errorf("Got(rooms closed by the two processes) = %d (%+v, %+v), want 1", n, stats[0], stats[1])
+	}
+	// Whatever one run left (a voice channel the other was reading) the
+	// next run finishes.
+	r.runRooms()
+	for _, id := range []string{room.ChannelID, room.VoiceIDs[0], room.VoiceIDs[1]} {
+		if c, _ := r.fake.Channel(id); !c.Deleted {
+			t.Errorf("Got(channel %s deleted) = false, want true", id)
+		}
+	}
+	if got := r.room(m.ID).State; got != rooms.StateClosed {
+		t.Errorf("Got(room state) = %s, want closed", got)
+	}
 }
