@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -189,6 +190,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"missing permissions fall back to the queue channel", testRoomFallback},
 		{"a rush of rooms over small buckets", testRoomRush},
 		{"two processes close a room once", testRoomTwoProcesses},
+		{"missing Move Members keeps the room, unmoved", testRoomNoMove},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {
@@ -291,6 +293,18 @@ func testChannelRoom(t *testing.T, r *roomEnv) {
 			t.Fatalf("Got(team %d voice) = %+v, want a voice channel in the category", i+1, v)
 		}
 		voice[i] = v
+		// Joinable by the team only: @everyone is denied Connect, each
+		// player of the team allowed it, the other team not mentioned.
+		if !overwrite(v, testGuild, "deny", fakediscord.PermConnect) {
+			t.Errorf("Got(team %d voice overwrites) = %+v, want @everyone denied Connect", i+1, v.Overwrites)
+		}
+		for team, us := range m.Teams {
+			for _, u := range us {
+				if got := overwrite(v, u, "allow", fakediscord.PermConnect); got != (team == i) {
+					t.Errorf("Got(player %s of team %d allowed to join team %d's voice) = %v", u, team+1, i+1, got)
+				}
+			}
+		}
 	}
 	// Each lobby player is in their team's voice channel; the fourth was
 	// not in voice and is not moved.
@@ -577,5 +591,54 @@ func testRoomTwoProcesses(t *testing.T, r *roomEnv) {
 	}
 	if got := r.room(m.ID).State; got != rooms.StateClosed {
 		t.Errorf("Got(room state) = %s, want closed", got)
+	}
+}
+
+// overwrite reports whether c's overwrite for id allows (or denies) perm.
+func overwrite(c fakediscord.GuildChannel, id, kind string, perm int64) bool {
+	for _, o := range c.Overwrites {
+		if o.ID != id {
+			continue
+		}
+		v := o.Allow
+		if kind == "deny" {
+			v = o.Deny
+		}
+		n, _ := strconv.ParseInt(v, 10, 64)
+		return n&perm != 0
+	}
+	return false
+}
+
+// testRoomNoMove: without Move Members the room and its voice channels
+// are made, the players stay where they are, and the moderators hear it
+// once.
+func testRoomNoMove(t *testing.T, r *roomEnv) {
+	lobby := r.fake.AddChannel(testGuild, "Lobby", fakediscord.ChannelVoice)
+	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "voice": true, "lobby_voice": lobby}), "moved in and back")
+	r.fake.SetChannelPermission(testGuild, fakediscord.PermMoveMembers, false)
+	for _, p := range players {
+		r.fake.SetVoice(testGuild, p.ID, lobby)
+	}
+	m := r.form()
+	room := r.room(m.ID)
+	if room.State != rooms.StateOpen || room.VoiceIDs[0] == "" || room.VoiceIDs[1] == "" || len(room.Moved) != 0 {
+		t.Fatalf("Got(room) = %+v, want open with voice channels and nobody moved", room)
+	}
+	for _, p := range players {
+		if got := r.fake.VoiceChannel(testGuild, p.ID); got != lobby {
+			t.Errorf("Got(voice of %s) = %q, want still the lobby", p.Name, got)
+		}
+	}
+	r.message(r.logCh, "Move Members")
+	r.play(room.ChannelID, m)
+	r.runRooms()
+	if n := len(r.fake.ChannelMessages(r.logCh)); n != 1 {
+		t.Errorf("Got(log channel messages) = %d, want the one warning", n)
+	}
+	for _, id := range room.VoiceIDs {
+		if c, _ := r.fake.Channel(id); !c.Deleted {
+			t.Errorf("Got(empty voice channel %s deleted at the end) = false, want true", id)
+		}
 	}
 }
