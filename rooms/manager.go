@@ -84,7 +84,7 @@ func problemText(problem string, matchID int64, where string) string {
 	case problemThreads:
 		return fmt.Sprintf("I could not open a private thread for match #%d in %s: I need **Create Private Threads** and **Send Messages in Threads** there. Matches are played in the queue's channel until that is fixed.", matchID, where)
 	case problemManage:
-		return fmt.Sprintf("I could not create a channel for match #%d: I need **Manage Channels** (and **Manage Roles** for its permissions) in the room category. Matches are played in the queue's channel (without voice channels) until that is fixed.", matchID)
+		return fmt.Sprintf("I could not create a channel for match #%d: I need **Manage Channels** (and **Manage Roles** for its permissions) in the room category. Until that is fixed, matches do without it: channel rooms are played in the queue's channel, and voice channels are not made.", matchID)
 	case problemMove:
 		return fmt.Sprintf("I could not move the players of match #%d between voice channels: I need **Move Members**. They can join their team's voice channel by hand.", matchID)
 	case problemLimit:

@@ -97,6 +97,7 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 			}
 			r.addMember(u)
 		}
+		m.solved(ctx, r.GuildID, problemThreads)
 	case ModeChannel:
 		id, err := m.dc.CreateChannel(ctx, match.GuildID, Channel{Name: textName(match.ID), ParentID: set.CategoryID, Members: players, Roles: mods})
 		if err != nil {
@@ -107,13 +108,11 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 		if err := m.save(ctx, *r, StateCreating); err != nil {
 			return err
 		}
+		m.solved(ctx, r.GuildID, problemManage, problemLimit)
 	}
 	if set.Voice {
-		if err := m.openVoice(ctx, r, set, match, mods); err != nil {
-			return err
-		}
+		return m.openVoice(ctx, r, set, match, mods)
 	}
-	m.solved(ctx, r.GuildID, problemThreads, problemManage, problemLimit)
 	return nil
 }
 
@@ -137,6 +136,7 @@ func (m *Manager) openVoice(ctx context.Context, r *Room, set Settings, match la
 			return err
 		}
 	}
+	m.solved(ctx, r.GuildID, problemManage, problemLimit)
 	if set.LobbyVoiceID == "" {
 		return nil
 	}
