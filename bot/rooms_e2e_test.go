@@ -187,6 +187,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"substitute admitted to the thread", testRoomSub},
 		{"formed by the matchmaking job", testRoomScheduled},
 		{"crash between creating and storing", testRoomCrash},
+		{"the answer to a thread create lost", testRoomLostAnswer},
 		{"missing permissions fall back to the queue channel", testRoomFallback},
 		{"a rush of rooms over small buckets", testRoomRush},
 		{"two processes close a room once", testRoomTwoProcesses},
@@ -641,4 +642,30 @@ func testRoomNoMove(t *testing.T, r *roomEnv) {
 			t.Errorf("Got(empty voice channel %s deleted at the end) = false, want true", id)
 		}
 	}
+}
+
+// testRoomLostAnswer: Discord makes the thread but its answer never
+// arrives (the connection drops). The match is announced in the queue's
+// channel at once; the room row stays in creating, and once its lease ran
+// out the rooms job finds the thread by name and archives it.
+func testRoomLostAnswer(t *testing.T, r *roomEnv) {
+	r.fake.LoseResponses("/threads", 1)
+	m := r.form()
+	on := r.ready(r.queueCh, m)
+	th, ok := r.channelNamed(fmt.Sprintf("match-%d", m.ID))
+	if !ok {
+		t.Fatalf("Got(thread made on Discord) = none, want one")
+	}
+	if got := r.room(m.ID); got.State != rooms.StateCreating || got.ChannelID != "" {
+		t.Fatalf("Got(room) = %s with channel %q, want creating without the ID", got.State, got.ChannelID)
+	}
+	r.clock.Add(rooms.CreatingLease)
+	r.runRooms()
+	if c, _ := r.fake.Channel(th.ID); !c.Archived {
+		t.Errorf("Got(orphan thread archived) = false, want true")
+	}
+	if got := r.room(m.ID).State; got != rooms.StateClosed {
+		t.Errorf("Got(room state) = %s, want closed", got)
+	}
+	r.report(r.queueCh, m, on)
 }

@@ -48,6 +48,7 @@ type Server struct {
 	callbackHook func(ix *Interaction)
 	fanOut       bool // see SetFanOut
 	failures     []failure
+	lost         []failure // see LoseResponses (faults.go)
 
 	// Guild roles and member roles (roles.go).
 	roleGuilds   map[string]*roleGuild
@@ -243,6 +244,10 @@ func (s *Server) record(next http.Handler) http.Handler {
 		if status := s.injected(r.URL.Path); status != 0 {
 			s.log(r, status, false)
 			httpError(w, status, "injected failure")
+			return
+		}
+		if s.loses(r.URL.Path) {
+			s.serveLost(w, r, next)
 			return
 		}
 		rec := &statusRecorder{ResponseWriter: w, status: 200}
