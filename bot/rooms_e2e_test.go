@@ -192,6 +192,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"a rush of rooms over small buckets", testRoomRush},
 		{"two processes close a room once", testRoomTwoProcesses},
 		{"missing Move Members keeps the room, unmoved", testRoomNoMove},
+		{"a room_category that is no category", testRoomBadCategory},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {
@@ -668,4 +669,18 @@ func testRoomLostAnswer(t *testing.T, r *roomEnv) {
 		t.Errorf("Got(room state) = %s, want closed", got)
 	}
 	r.report(r.queueCh, m, on)
+}
+
+// testRoomBadCategory: a text channel given as room_category makes
+// Discord refuse the room (50035); the moderators hear why, and the match
+// is played in the queue's channel.
+func testRoomBadCategory(t *testing.T, r *roomEnv) {
+	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel", "room_category": r.logCh}), "only its players")
+	m := r.form()
+	r.message(r.queueCh, fmt.Sprintf("**Match #%d** formed", m.ID))
+	if got := r.room(m.ID).State; got != rooms.StateFallback {
+		t.Errorf("Got(room state) = %s, want fallback", got)
+	}
+	r.message(r.logCh, "room_category a category channel")
+	r.play(r.queueCh, m)
 }

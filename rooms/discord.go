@@ -13,6 +13,7 @@ const (
 	CodeMaxChannels        = 30013
 	CodeNotInVoice         = 40032
 	CodeMissingPermissions = 50013
+	CodeInvalidForm        = 50035
 )
 
 // Discord is what the rooms ask of Discord; package bot implements it

@@ -60,6 +60,7 @@ const (
 	problemManage  = "manage_channels"
 	problemMove    = "move_members"
 	problemLimit   = "max_channels"
+	problemForm    = "channel_refused"
 )
 
 // problemOf names the problem behind a failed room call on a room of mode
@@ -74,6 +75,10 @@ func problemOf(err error, mode Mode, voice bool) string {
 		return problemManage
 	case CodeMaxChannels:
 		return problemLimit
+	case CodeInvalidForm:
+		if mode == ModeChannel || voice {
+			return problemForm
+		}
 	}
 	return ""
 }
@@ -87,6 +92,8 @@ func problemText(problem string, matchID int64, where string) string {
 		return fmt.Sprintf("I could not create a channel for match #%d: I need **Manage Channels** (and **Manage Roles** for its permissions) in the room category. Until that is fixed, matches do without it: channel rooms are played in the queue's channel, and voice channels are not made.", matchID)
 	case problemMove:
 		return fmt.Sprintf("I could not move the players of match #%d between voice channels: I need **Move Members**. They can join their team's voice channel by hand.", matchID)
+	case problemForm:
+		return fmt.Sprintf("Discord refused the channel for match #%d as malformed: is the queue's room_category a category channel? Until that is fixed, matches do without it: channel rooms are played in the queue's channel, and voice channels are not made.", matchID)
 	case problemLimit:
 		return fmt.Sprintf("I could not create a channel for match #%d: the server has reached Discord's limit of 500 channels. Matches are played in the queue's channel until some are deleted.", matchID)
 	}

@@ -108,7 +108,7 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 		if err := m.save(ctx, *r, StateCreating); err != nil {
 			return err
 		}
-		m.solved(ctx, r.GuildID, problemManage, problemLimit)
+		m.solved(ctx, r.GuildID, problemManage, problemLimit, problemForm)
 	}
 	if set.Voice {
 		return m.openVoice(ctx, r, set, match, mods)
@@ -136,7 +136,7 @@ func (m *Manager) openVoice(ctx context.Context, r *Room, set Settings, match la
 			return err
 		}
 	}
-	m.solved(ctx, r.GuildID, problemManage, problemLimit)
+	m.solved(ctx, r.GuildID, problemManage, problemLimit, problemForm)
 	if set.LobbyVoiceID == "" {
 		return nil
 	}
