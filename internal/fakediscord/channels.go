@@ -2,12 +2,9 @@ package fakediscord
 
 import (
 	"encoding/json"
-	"fmt"
-	"math"
 	"net/http"
 	"slices"
 	"strconv"
-	"time"
 )
 
 // This file holds guild channels, threads, permission overwrites, voice
@@ -95,15 +92,10 @@ func (s *Server) chanState() *channelState {
 func (s *Server) registerChannelRoutes() {
 	s.mux.HandleFunc("POST /api/{v}/guilds/{guild}/channels", s.serveCreateChannel)
 	s.mux.HandleFunc("GET /api/{v}/guilds/{guild}/channels", s.serveGuildChannels)
-	s.mux.HandleFunc("GET /api/{v}/guilds/{guild}/threads/active", s.serveActiveThreads)
 	s.mux.HandleFunc("GET /api/{v}/channels/{channel}", s.serveChannel)
 	s.mux.HandleFunc("PATCH /api/{v}/channels/{channel}", s.serveChannel)
 	s.mux.HandleFunc("DELETE /api/{v}/channels/{channel}", s.serveChannel)
-	s.mux.HandleFunc("POST /api/{v}/channels/{channel}/threads", s.serveCreateThread)
-	s.mux.HandleFunc("PUT /api/{v}/channels/{channel}/thread-members/{user}", s.serveThreadMember)
 	s.mux.HandleFunc("PUT /api/{v}/channels/{channel}/permissions/{target}", s.servePermission)
-	s.mux.HandleFunc("GET /api/{v}/guilds/{guild}/voice-states/{user}", s.serveVoiceState)
-	s.mux.HandleFunc("PATCH /api/{v}/guilds/{guild}/members/{user}", s.serveMemberMove)
 }
 
 // AddChannel creates a channel as an admin would (a text channel to be a
@@ -172,30 +164,6 @@ func (s *Server) SetChannelPermission(guildID, perm string, ok bool) {
 	s.notify()
 }
 
-// SetVoice puts a member in a voice channel ("" disconnects), as the
-// member's own client would.
-func (s *Server) SetVoice(guildID, userID, channelID string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.chanState()
-	if st.voice[guildID] == nil {
-		st.voice[guildID] = map[string]string{}
-	}
-	if channelID == "" {
-		delete(st.voice[guildID], userID)
-	} else {
-		st.voice[guildID][userID] = channelID
-	}
-	s.notify()
-}
-
-// VoiceChannel returns the voice channel a member is in, "" when none.
-func (s *Server) VoiceChannel(guildID, userID string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.chanState().voice[guildID][userID]
-}
-
 // SetChannelRateLimit sets the channel routes' buckets: limit requests
 // per second per route and guild (default 50).
 func (s *Server) SetChannelRateLimit(limit int) {
@@ -245,42 +213,6 @@ func (s *Server) canSee(id, userID string) bool {
 		}
 	}
 	return !hidden
-}
-
-// limited takes a request from the route's bucket and answers 429 when it
-// is spent. Call with mu held.
-func (s *Server) limited(w http.ResponseWriter, route, guildID string) bool {
-	st := s.chanState()
-	st.calls++
-	limit := st.limit
-	if limit <= 0 {
-		limit = 50
-	}
-	if s.buckets == nil {
-		s.buckets = map[string]*bucket{}
-	}
-	key := route + "-" + guildID
-	now := time.Now()
-	b := s.buckets[key]
-	if b == nil || now.After(b.reset) {
-		b = &bucket{limit: limit, window: time.Second, reset: now.Add(time.Second)}
-		s.buckets[key] = b
-	}
-	resetAfter := b.reset.Sub(now).Seconds()
-	w.Header().Set("X-RateLimit-Bucket", key)
-	w.Header().Set("X-RateLimit-Limit", strconv.Itoa(b.limit))
-	w.Header().Set("X-RateLimit-Reset-After", strconv.FormatFloat(resetAfter, 'f', 3, 64))
-	w.Header().Set("X-RateLimit-Reset", fmt.Sprintf("%.3f", float64(b.reset.UnixMilli())/1000))
-	if b.used >= b.limit {
-		st.r429++
-		w.Header().Set("X-RateLimit-Remaining", "0")
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(resetAfter))))
-		writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": resetAfter, "global": false})
-		return true
-	}
-	b.used++
-	w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(b.limit-b.used))
-	return false
 }
 
 // missing reports whether the bot lacks perm in guildID. Call with mu held.
@@ -363,21 +295,6 @@ func (s *Server) serveGuildChannels(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) serveActiveThreads(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.limited(w, "active-threads", r.PathValue("guild")) {
-		return
-	}
-	out := []map[string]any{}
-	for _, c := range s.sortedChannels(r.PathValue("guild")) {
-		if (c.Type == ChannelPrivateThread || c.Type == ChannelPublicThread) && !c.Archived {
-			out = append(out, c.wire())
-		}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"threads": out, "members": []any{}})
-}
-
 // sortedChannels returns a guild's live channels by ID. Call with mu held.
 func (s *Server) sortedChannels(guildID string) []*GuildChannel {
 	var out []*GuildChannel
@@ -447,80 +364,6 @@ func (s *Server) serveChannel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, c.wire())
 }
 
-func (s *Server) serveCreateThread(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Name      string `json:"name"`
-		Type      int    `json:"type"`
-		Invitable *bool  `json:"invitable"`
-	}
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		discordError(w, http.StatusBadRequest, CodeInvalidForm, "Invalid Form Body")
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.chanState()
-	parent, known := st.byID[r.PathValue("channel")]
-	guildID := ""
-	if known {
-		if parent.Deleted || parent.Type != ChannelText {
-			discordError(w, http.StatusNotFound, CodeUnknownChannel, "Unknown Channel")
-			return
-		}
-		guildID = parent.GuildID
-	}
-	if s.limited(w, "thread-create", r.PathValue("channel")) {
-		return
-	}
-	switch {
-	case body.Type == 0:
-		body.Type = ChannelPrivateThread // Discord's default without a message is 12
-	case body.Type != ChannelPrivateThread && body.Type != ChannelPublicThread:
-		discordError(w, http.StatusBadRequest, CodeInvalidForm, "Invalid Form Body (type)")
-		return
-	}
-	if len(body.Name) < 1 || len(body.Name) > 100 {
-		discordError(w, http.StatusBadRequest, CodeInvalidForm, "Invalid Form Body (name)")
-		return
-	}
-	if body.Type == ChannelPrivateThread && s.missing(guildID, PermCreatePrivateThreads) {
-		discordError(w, http.StatusForbidden, CodeMissingPermissions, "Missing Permissions")
-		return
-	}
-	c := &GuildChannel{ID: s.newID(), GuildID: guildID, Type: body.Type, Name: body.Name, ParentID: r.PathValue("channel"), Members: []string{s.BotUserID}}
-	st.byID[c.ID] = c
-	s.notify()
-	writeJSON(w, http.StatusCreated, c.wire())
-}
-
-func (s *Server) serveThreadMember(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, ok := s.chanState().byID[r.PathValue("channel")]
-	if !ok || c.Deleted || (c.Type != ChannelPrivateThread && c.Type != ChannelPublicThread) {
-		discordError(w, http.StatusNotFound, CodeUnknownChannel, "Unknown Channel")
-		return
-	}
-	if s.limited(w, "thread-members", c.ID) {
-		return
-	}
-	if c.Archived {
-		discordError(w, http.StatusBadRequest, 50083, "Thread is archived")
-		return
-	}
-	if g := s.roleGuilds[c.GuildID]; g != nil && len(g.members) > 0 {
-		if _, member := g.members[r.PathValue("user")]; !member {
-			discordError(w, http.StatusNotFound, CodeUnknownMember, "Unknown Member")
-			return
-		}
-	}
-	if u := r.PathValue("user"); !slices.Contains(c.Members, u) {
-		c.Members = append(c.Members, u)
-	}
-	s.notify()
-	w.WriteHeader(http.StatusNoContent)
-}
-
 func (s *Server) servePermission(w http.ResponseWriter, r *http.Request) {
 	var body PermOverwrite
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
@@ -546,66 +389,4 @@ func (s *Server) servePermission(w http.ResponseWriter, r *http.Request) {
 	c.Overwrites = append(c.Overwrites, body)
 	s.notify()
 	w.WriteHeader(http.StatusNoContent)
-}
-
-func (s *Server) serveVoiceState(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	guildID, userID := r.PathValue("guild"), r.PathValue("user")
-	if s.limited(w, "voice-states", guildID) {
-		return
-	}
-	at, ok := s.chanState().voice[guildID][userID]
-	if !ok {
-		discordError(w, http.StatusNotFound, CodeUnknownVoiceState, "Unknown Voice State")
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"guild_id": guildID, "channel_id": at, "user_id": userID, "session_id": "s" + userID})
-}
-
-// serveMemberMove is PATCH /guilds/{g}/members/{u}; the fake knows its
-// channel_id (a move, or null to disconnect).
-func (s *Server) serveMemberMove(w http.ResponseWriter, r *http.Request) {
-	var body map[string]json.RawMessage
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		discordError(w, http.StatusBadRequest, CodeInvalidForm, "Invalid Form Body")
-		return
-	}
-	raw, ok := body["channel_id"]
-	if !ok {
-		discordError(w, http.StatusBadRequest, CodeInvalidForm, "Invalid Form Body (the fake edits channel_id only)")
-		return
-	}
-	var to *string
-	if err := json.Unmarshal(raw, &to); err != nil {
-		discordError(w, http.StatusBadRequest, CodeInvalidForm, "Invalid Form Body (channel_id)")
-		return
-	}
-	guildID, userID := r.PathValue("guild"), r.PathValue("user")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.limited(w, "member-edit", guildID) {
-		return
-	}
-	st := s.chanState()
-	if s.missing(guildID, PermMoveMembers) {
-		discordError(w, http.StatusForbidden, CodeMissingPermissions, "Missing Permissions")
-		return
-	}
-	if _, in := st.voice[guildID][userID]; !in {
-		discordError(w, http.StatusBadRequest, CodeNotInVoice, "Target user is not connected to voice.")
-		return
-	}
-	if to == nil {
-		delete(st.voice[guildID], userID)
-	} else {
-		c, ok := st.byID[*to]
-		if !ok || c.Deleted || c.Type != ChannelVoice || c.GuildID != guildID {
-			discordError(w, http.StatusNotFound, CodeUnknownChannel, "Unknown Channel")
-			return
-		}
-		st.voice[guildID][userID] = *to
-	}
-	s.notify()
-	writeJSON(w, http.StatusOK, map[string]any{"user": map[string]any{"id": userID}, "roles": []string{}})
 }

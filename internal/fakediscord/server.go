@@ -131,6 +131,8 @@ func New() *Server {
 	s.mux = mux
 	s.registerRoleRoutes()
 	s.registerChannelRoutes()
+	s.registerVoiceRoutes()
+	s.registerThreadRoutes()
 	s.srv = httptest.NewServer(s.record(mux))
 	return s
 }
