@@ -193,6 +193,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"two processes close a room once", testRoomTwoProcesses},
 		{"missing Move Members keeps the room, unmoved", testRoomNoMove},
 		{"a room_category that is no category", testRoomBadCategory},
+		{"a room the bot may no longer remove", testRoomCleanupRefused},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {

@@ -255,3 +255,26 @@ func testRoomBadCategory(t *testing.T, r *roomEnv) {
 	r.message(r.logCh, "room_category a category channel")
 	r.play(r.queueCh, m)
 }
+
+// testRoomCleanupRefused: the bot lost Manage Channels while the match
+// was played; at the end of the linger the room is given up (closed, the
+// moderators told once) rather than retried every tick.
+func testRoomCleanupRefused(t *testing.T, r *roomEnv) {
+	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel", "room_linger": 0}), "only its players")
+	m := r.form()
+	room := r.room(m.ID)
+	r.play(room.ChannelID, m)
+	r.fake.SetChannelPermission(testGuild, fakediscord.PermManageChannels, false)
+	r.runRooms()
+	r.runRooms()
+	if got := r.room(m.ID).State; got != rooms.StateClosed {
+		t.Errorf("Got(room state) = %s, want closed", got)
+	}
+	if c, _ := r.fake.Channel(room.ChannelID); c.Deleted {
+		t.Errorf("Got(room deleted without Manage Channels) = true, want it left")
+	}
+	r.message(r.logCh, "remove it by hand")
+	if n := len(r.fake.ChannelMessages(r.logCh)); n != 1 {
+		t.Errorf("Got(log channel messages) = %d, want the one warning", n)
+	}
+}

@@ -61,6 +61,7 @@ const (
 	problemMove    = "move_members"
 	problemLimit   = "max_channels"
 	problemForm    = "channel_refused"
+	problemCleanup = "cleanup"
 )
 
 // problemOf names the problem behind a failed room call on a room of mode
@@ -94,6 +95,8 @@ func problemText(problem string, matchID int64, where string) string {
 		return fmt.Sprintf("I could not move the players of match #%d between voice channels: I need **Move Members**. They can join their team's voice channel by hand.", matchID)
 	case problemForm:
 		return fmt.Sprintf("Discord refused the channel for match #%d as malformed: is the queue's room_category a category channel? Until that is fixed, matches do without it: channel rooms are played in the queue's channel, and voice channels are not made.", matchID)
+	case problemCleanup:
+		return fmt.Sprintf("I could not archive or delete the room of match #%d: I need **Manage Threads** (thread rooms) or **Manage Channels** (channel rooms and voice channels). Please remove it by hand; I have stopped trying.", matchID)
 	case problemLimit:
 		return fmt.Sprintf("I could not create a channel for match #%d: the server has reached Discord's limit of 500 channels. Matches are played in the queue's channel until some are deleted.", matchID)
 	}

@@ -149,7 +149,7 @@ func (m *Manager) tickOpen(ctx context.Context, r Room, st *TickStats) error {
 	if err != nil || !won {
 		return err
 	}
-	if err := m.removeText(ctx, r); err != nil {
+	if err := m.tidy(ctx, r, m.removeText(ctx, r)); err != nil {
 		// Back to open: the next tick tries again.
 		if _, serr := m.store.MoveRoomState(ctx, r.MatchID, StateClosing, StateOpen); serr != nil {
 			err = errors.Join(err, serr)
@@ -189,7 +189,7 @@ func (m *Manager) tickVoice(ctx context.Context, r *Room, match ladder.Match, st
 		if busy {
 			continue
 		}
-		if err := m.dc.DeleteChannel(ctx, id); err != nil && DiscordCode(err) != CodeUnknownChannel {
+		if err := m.tidy(ctx, *r, m.dc.DeleteChannel(ctx, id)); err != nil && DiscordCode(err) != CodeUnknownChannel {
 			return err
 		}
 		r.VoiceIDs[t] = ""
@@ -204,6 +204,18 @@ func (m *Manager) tickVoice(ctx context.Context, r *Room, match ladder.Match, st
 		return nil
 	}
 	return m.save(ctx, *r, from)
+}
+
+// tidy turns a refusal to archive or delete a room's channel (50013: the
+// bot lost the permission) into a warning to the moderators and success,
+// so a room never stays open for want of a permission; the channel is
+// theirs to remove. Other errors pass.
+func (m *Manager) tidy(ctx context.Context, r Room, err error) error {
+	if DiscordCode(err) != CodeMissingPermissions {
+		return err
+	}
+	m.warn(ctx, r.GuildID, problemCleanup, r.MatchID, "", err)
+	return nil
 }
 
 // occupied reports whether any of players is in voice channel id. Only
@@ -262,8 +274,13 @@ func (m *Manager) syncMembers(ctx context.Context, r Room, match ladder.Match, s
 				err = m.dc.AllowMember(ctx, v, u, true)
 			}
 		}
+		if err != nil && DiscordCode(err) == 0 {
+			return err // transient: the next tick retries
+		}
 		if err != nil && DiscordCode(err) != CodeUnknownMember {
-			return err
+			// Refused for good (the room deleted or archived by hand, a
+			// permission gone): asking every tick would not help.
+			m.log.Warn("substitute not admitted to the room", "guild_id", r.GuildID, "match_id", r.MatchID, "user_id", u, "err", err)
 		}
 		r.addMember(u)
 		added = true
