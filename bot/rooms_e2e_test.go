@@ -223,6 +223,20 @@ func testThreadRoom(t *testing.T, r *roomEnv) {
 	if got := r.match(m.ID).ChannelID; got != th.ID {
 		t.Errorf("Got(match channel) = %s, want the thread %s", got, th.ID)
 	}
+	// Opening it again (a repeated post, another process) makes nothing new.
+	q, _, _ := r.svc.Lobby(r.ctx, testGuild, "2v2")
+	if again := r.env.rooms.Open(r.ctx, ladder.FormedMatch{Match: m, Queue: q}, r.queueCh); again != th.ID {
+		t.Errorf("Got(second Open) = %s, want the same thread %s", again, th.ID)
+	}
+	threads := 0
+	for _, c := range r.fake.GuildChannels(testGuild) {
+		if c.Type == fakediscord.ChannelPrivateThread {
+			threads++
+		}
+	}
+	if threads != 1 {
+		t.Errorf("Got(threads) = %d, want 1", threads)
+	}
 	// The queue channel gets one line with the link and no announcement.
 	link := r.message(r.queueCh, "<#"+th.ID+">")
 	if len(link.Buttons()) != 0 || len(r.fake.ChannelMessages(r.queueCh)) != 1 {
