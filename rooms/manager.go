@@ -26,7 +26,9 @@ type Manager struct {
 	log   *slog.Logger
 }
 
-// New returns a Manager over store, calling Discord through dc.
+// New returns a Manager over store, calling Discord through dc; with a
+// nil dc it only keeps settings (a process without the bot) and opens no
+// rooms.
 func New(store Store, dc Discord, lad Ladder, log *slog.Logger) *Manager {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

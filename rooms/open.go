@@ -19,7 +19,7 @@ const openTimeout = 30 * time.Second
 // a retry) it makes one room; the second call gets the first's channel.
 func (m *Manager) Open(ctx context.Context, f ladder.FormedMatch, home string) string {
 	match := f.Match
-	if home == "" {
+	if home == "" || m.dc == nil {
 		return home
 	}
 	// A room takes several calls; the caller's deadline (an interaction's

@@ -35,6 +35,9 @@ type TickStats struct {
 // and deleting a channel that is gone already counts as done.
 func (m *Manager) Tick(ctx context.Context) (TickStats, error) {
 	var st TickStats
+	if m.dc == nil {
+		return st, nil
+	}
 	rs, err := m.store.LiveRooms(ctx, liveBatch)
 	if err != nil {
 		return st, fmt.Errorf("rooms: live rooms: %w", err)
