@@ -29,7 +29,7 @@ type roomEnv struct {
 // new one).
 type lateBot struct{ rooms.Discord }
 
-func newRoomEnv(t *testing.T, dsn string) *roomEnv {
+func newRoomEnv(t testing.TB, dsn string) *roomEnv {
 	t.Helper()
 	db, err := openDB(dsn)
 	if err != nil {
