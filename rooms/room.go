@@ -68,8 +68,8 @@ type Store interface {
 	// Room returns a match's room; ladder.CodeNotFound when it has none.
 	Room(ctx context.Context, matchID int64) (Room, error)
 	// LiveRooms returns up to limit rooms in state creating, open or
-	// closing, oldest first.
-	LiveRooms(ctx context.Context, limit int) ([]Room, error)
+	// closing whose match ID is above after, by match ID.
+	LiveRooms(ctx context.Context, after int64, limit int) ([]Room, error)
 	// SetMatchChannel points a match's channel at channelID, where the
 	// match's later messages are posted.
 	SetMatchChannel(ctx context.Context, matchID int64, channelID string) error

@@ -14,7 +14,7 @@ import (
 // rooms job takes it for one whose process died mid-way and cleans it up.
 const CreatingLease = 2 * time.Minute
 
-// liveBatch bounds the rooms one Tick looks at.
+// liveBatch is how many rooms Tick reads at a time.
 const liveBatch = 200
 
 // TickStats counts what one Tick did.
@@ -38,28 +38,38 @@ func (m *Manager) Tick(ctx context.Context) (TickStats, error) {
 	if m.dc == nil {
 		return st, nil
 	}
-	rs, err := m.store.LiveRooms(ctx, liveBatch)
-	if err != nil {
-		return st, fmt.Errorf("rooms: live rooms: %w", err)
-	}
 	var errs []error
-	for _, r := range rs {
-		var err error
-		switch r.State {
-		case StateCreating:
-			if m.lad.Now().Sub(r.CreatedAt) >= CreatingLease {
-				err = m.reconcile(ctx, r, &st)
-			}
-		case StateOpen:
-			err = m.tickOpen(ctx, r, &st)
-		case StateClosing:
-			err = m.tickClosing(ctx, r, &st)
+	for after := int64(0); ; {
+		rs, err := m.store.LiveRooms(ctx, after, liveBatch)
+		if err != nil {
+			return st, errors.Join(append(errs, fmt.Errorf("rooms: live rooms: %w", err))...)
 		}
-		if err != nil && !errors.Is(err, errMoved) {
-			errs = append(errs, fmt.Errorf("rooms: match %d: %w", r.MatchID, err))
+		for _, r := range rs {
+			if err := m.tickRoom(ctx, r, &st); err != nil && !errors.Is(err, errMoved) {
+				errs = append(errs, fmt.Errorf("rooms: match %d: %w", r.MatchID, err))
+			}
+			after = r.MatchID
+		}
+		if len(rs) < liveBatch {
+			break
 		}
 	}
 	return st, errors.Join(errs...)
+}
+
+// tickRoom is one room's step of Tick.
+func (m *Manager) tickRoom(ctx context.Context, r Room, st *TickStats) error {
+	switch r.State {
+	case StateCreating:
+		if m.lad.Now().Sub(r.CreatedAt) >= CreatingLease {
+			return m.reconcile(ctx, r, st)
+		}
+	case StateOpen:
+		return m.tickOpen(ctx, r, st)
+	case StateClosing:
+		return m.tickClosing(ctx, r, st)
+	}
+	return nil
 }
 
 // reconcile removes whatever a dead process made of a room: the IDs it

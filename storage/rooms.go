@@ -132,9 +132,9 @@ func (db *DB) Room(ctx context.Context, matchID int64) (rooms.Room, error) {
 }
 
 // LiveRooms implements rooms.Store.
-func (db *DB) LiveRooms(ctx context.Context, limit int) ([]rooms.Room, error) {
+func (db *DB) LiveRooms(ctx context.Context, after int64, limit int) ([]rooms.Room, error) {
 	var rs []matchRoomRow
-	err := db.db.WithContext(ctx).Where("state IN ?", []string{string(rooms.StateCreating), string(rooms.StateOpen), string(rooms.StateClosing)}).
+	err := db.db.WithContext(ctx).Where("state IN ? AND match_id > ?", []string{string(rooms.StateCreating), string(rooms.StateOpen), string(rooms.StateClosing)}, after).
 		Order("match_id").Limit(limit).Find(&rs).Error
 	if err != nil {
 		return nil, wrap("live rooms", err, "")
