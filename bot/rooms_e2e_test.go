@@ -185,9 +185,11 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"thread room played by buttons", testThreadRoom},
 		{"channel room with voice", testChannelRoom},
 		{"substitute admitted to the thread", testRoomSub},
+		{"a cancelled match's room closes too", testRoomCancelled},
 		{"formed by the matchmaking job", testRoomScheduled},
 		{"crash between creating and storing", testRoomCrash},
 		{"the answer to a thread create lost", testRoomLostAnswer},
+		{"the answer to a voice channel create lost", testRoomLostVoice},
 		{"missing permissions fall back to the queue channel", testRoomFallback},
 		{"a rush of rooms over small buckets", testRoomRush},
 		{"two processes close a room once", testRoomTwoProcesses},
@@ -456,4 +458,25 @@ func overwrite(c fakediscord.GuildChannel, id, kind string, perm int64) bool {
 		return n&perm != 0
 	}
 	return false
+}
+
+// testRoomCancelled: a Not ready click cancels the match; its room closes
+// after the linger like a rated match's.
+func testRoomCancelled(t *testing.T, r *roomEnv) {
+	m := r.form()
+	room := r.room(m.ID)
+	ann := r.message(room.ChannelID, fmt.Sprintf("**Match #%d** formed", m.ID))
+	r.clickIn(userByID(m.Players()[0]), ann, "Not ready")
+	if got := r.match(m.ID).State; got != ladder.StateCancelled {
+		t.Fatalf("Got(match after Not ready) = %s, want cancelled", got)
+	}
+	r.runRooms()
+	r.clock.Add(300 * time.Second)
+	r.runRooms()
+	if c, _ := r.fake.Channel(room.ChannelID); !c.Archived {
+		t.Errorf("Got(cancelled match's thread archived after the linger) = false, want true")
+	}
+	if got := r.room(m.ID).State; got != rooms.StateClosed {
+		t.Errorf("Got(room state) = %s, want closed", got)
+	}
 }

@@ -278,3 +278,33 @@ func testRoomCleanupRefused(t *testing.T, r *roomEnv) {
 		t.Errorf("Got(log channel messages) = %d, want the one warning", n)
 	}
 }
+
+// testRoomLostVoice: the answer to a voice channel's create is lost. The
+// room falls back (the thread archived at once) and stays in creating;
+// after the lease the job finds the voice channel by its name and deletes
+// it, so no channel is left behind.
+func testRoomLostVoice(t *testing.T, r *roomEnv) {
+	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "voice": true}), "voice channel per team")
+	r.fake.LoseResponses("/guilds/"+testGuild+"/channels", 1)
+	m := r.form()
+	on := r.ready(r.queueCh, m)
+	voice, ok := r.channelNamed(fmt.Sprintf("match-%d-team-1", m.ID))
+	if !ok {
+		t.Fatalf("Got(voice channel made on Discord) = none, want one")
+	}
+	if th, ok := r.channelNamed(fmt.Sprintf("match-%d", m.ID)); ok && !th.Archived {
+		t.Errorf("Got(thread of the failed room) = live, want archived")
+	}
+	if got := r.room(m.ID).State; got != rooms.StateCreating {
+		t.Fatalf("Got(room) = %s, want creating", got)
+	}
+	r.clock.Add(rooms.CreatingLease)
+	r.runRooms()
+	if c, _ := r.fake.Channel(voice.ID); !c.Deleted {
+		t.Errorf("Got(orphan voice channel deleted) = false, want true")
+	}
+	if got := r.room(m.ID).State; got != rooms.StateClosed {
+		t.Errorf("Got(room state) = %s, want closed", got)
+	}
+	r.report(r.queueCh, m, on)
+}

@@ -122,6 +122,12 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 func (m *Manager) openVoice(ctx context.Context, r *Room, set Settings, match ladder.Match, mods []string) error {
 	for t := range 2 {
 		id, err := m.dc.CreateChannel(ctx, match.GuildID, Channel{Name: voiceName(match.ID, t+1), Voice: true, ParentID: set.CategoryID, Members: match.Teams[t], Roles: mods})
+		if err != nil && DiscordCode(err) == 0 {
+			// No answer: the channel may exist unrecorded. The whole room
+			// falls back and stays in creating, so the rooms job finds it
+			// by name; a room never leaks a channel.
+			return err
+		}
 		if err != nil {
 			if p := problemOf(err, r.Mode, true); p != "" {
 				m.warn(ctx, r.GuildID, p, r.MatchID, "", err)
