@@ -102,7 +102,7 @@ func (m *Manager) reconcile(ctx context.Context, r Room, st *TickStats) error {
 		} else {
 			err = m.dc.DeleteChannel(ctx, id)
 		}
-		if err != nil && DiscordCode(err) != CodeUnknownChannel {
+		if err := m.tidy(ctx, r, err); err != nil && DiscordCode(err) != CodeUnknownChannel {
 			return err
 		}
 	}
