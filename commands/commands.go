@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 )
 
 // Deps is what the handlers need, passed once at start-up.
@@ -28,6 +29,10 @@ type Deps struct {
 	// its ID, or Discord's refusal (the bot lacks Manage Roles); main wires
 	// the bot's discordgo session. nil refuses /config roles create.
 	CreateRole func(ctx context.Context, guildID, name string) (string, error)
+	// Rooms opens formed matches' rooms and keeps the queues' room
+	// settings (/config queue room); nil announces matches in the queue's
+	// channel and refuses /config queue room.
+	Rooms *rooms.Manager
 }
 
 // New returns the one explicit list of ladderbot's commands and components.

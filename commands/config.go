@@ -44,7 +44,8 @@ func (h *handlers) configCommand() Command {
 					Option{Type: OptNumber, Name: "party_median_weight", Description: "party rating: weight of its median player (0-10)", Min: &zeroF, Max: &tenF},
 					Option{Type: OptNumber, Name: "ordinal_deviations", Description: "party rating: RDs taken off (0-10)", Min: &zeroF, Max: &tenF},
 					opt(OptBool, "self_tune", "learn the model's constants from this queue's log at each season end", false),
-					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...)),
+					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...),
+				roomSub()),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
@@ -104,6 +105,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return Whisper(fmt.Sprintf("Queue **%s** added (%dv%d, %s).", q.Name, q.TeamSize, q.TeamSize, q.Model)), nil
 	case "config queue set":
 		return h.configQueue(ctx, req)
+	case "config queue room":
+		return h.configRoom(ctx, req)
 	case "config moderator":
 		g.ModeratorRoleID, _ = req.String("role")
 	case "config channels":
@@ -244,6 +247,13 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 			return Reply{}, err
 		}
 		fmt.Fprintf(&queues, "  lobby: %s\n", lobbyLine(l))
+		if h.Rooms != nil {
+			s, err := h.Rooms.Settings(ctx, q.ID)
+			if err != nil {
+				return Reply{}, err
+			}
+			fmt.Fprintf(&queues, "  rooms: %s\n", describeRoom(s))
+		}
 	}
 	orNone := func(prefix, id string) string {
 		if id == "" {

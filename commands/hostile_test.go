@@ -11,6 +11,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
@@ -59,7 +60,7 @@ func TestHostileOptions(t *testing.T) {
 		}
 		defer db.Close()
 		svc := ladder.NewService(db, nil)
-		set := commands.New(commands.Deps{Service: svc})
+		set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil)})
 		for _, g := range []string{guild, otherGuild} {
 			if _, err := svc.EnsureGuild(ctx, g); err != nil {
 				t.Fatal(err)

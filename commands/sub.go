@@ -43,7 +43,7 @@ func (h *handlers) sub(ctx context.Context, req Request) (Reply, error) {
 			return Whisper(fmt.Sprintf("You already asked for a substitute in match #%d (already done).", res.Match.ID)), nil
 		}
 		return Reply{Ephemeral: true, Content: fmt.Sprintf("Asked for a substitute in match #%d; you play until someone takes your seat.", res.Match.ID),
-			Posts: []Post{{ChannelID: matchChannel(res.Match, req), Message: subRequestPost(res)}}}, nil
+			Posts: []Post{{ChannelID: h.askChannel(ctx, res.Match, req), Message: subRequestPost(res)}}}, nil
 	case "sub accept":
 		return h.doAcceptSub(ctx, req, id, "")
 	}
@@ -85,7 +85,39 @@ func (h *handlers) doAcceptSub(ctx context.Context, req Request, id int64, out s
 	if res.AlreadyDone {
 		return Whisper(fmt.Sprintf("You already took %s's seat in match #%d (already done).", mention(res.Out), res.Match.ID)), nil
 	}
-	return subbedView(res, h.queueName(ctx, req.GuildID, res.Match.QueueID)), nil
+	r := subbedView(res, h.queueName(ctx, req.GuildID, res.Match.QueueID))
+	if h.Rooms != nil && h.Rooms.Home(ctx, res.Match.ID) != "" {
+		// The request was answered outside the room: the room hears it too,
+		// once the substitute can see it.
+		r.Posts = []Post{h.roomPost(res.Match, req, subbedView(res, h.queueName(ctx, req.GuildID, res.Match.QueueID)))}
+	}
+	return r, nil
+}
+
+// askChannel is where a match asks for a substitute: the queue's channel
+// when the match is played in a room nobody else sees, else the match's
+// channel.
+func (h *handlers) askChannel(ctx context.Context, m ladder.Match, req Request) string {
+	if h.Rooms != nil {
+		if home := h.Rooms.Home(ctx, m.ID); home != "" {
+			return home
+		}
+	}
+	return matchChannel(m, req)
+}
+
+// roomPost is msg posted in the match's channel after its room (if any)
+// admitted the match's current players, so a substitute sees it.
+func (h *handlers) roomPost(m ladder.Match, req Request, msg Reply) Post {
+	p := Post{ChannelID: matchChannel(m, req), Message: msg}
+	if h.Rooms != nil {
+		ch := p.ChannelID
+		p.Open = func(ctx context.Context) string {
+			h.Rooms.Admit(ctx, m.GuildID, m.ID)
+			return ch
+		}
+	}
+	return p
 }
 
 // subbedView is a match after a substitution: who left, who came, the new
@@ -111,5 +143,5 @@ func (h *handlers) modSub(ctx context.Context, req Request) (Reply, error) {
 		return Whisper(fmt.Sprintf("%s already plays in %s's place in match #%d (already done).", mention(in), mention(out), id)), nil
 	}
 	return Reply{Ephemeral: true, Content: fmt.Sprintf("%s now plays in %s's place in match #%d.", mention(in), mention(out), id),
-		Posts: []Post{{ChannelID: matchChannel(res.Match, req), Message: subbedView(res, h.queueName(ctx, req.GuildID, res.Match.QueueID))}}}, nil
+		Posts: []Post{h.roomPost(res.Match, req, subbedView(res, h.queueName(ctx, req.GuildID, res.Match.QueueID)))}}, nil
 }

@@ -48,6 +48,7 @@ type Server struct {
 	callbackHook func(ix *Interaction)
 	fanOut       bool // see SetFanOut
 	failures     []failure
+	lost         []failure // see LoseResponses (faults.go)
 
 	// Guild roles and member roles (roles.go).
 	roleGuilds   map[string]*roleGuild
@@ -58,6 +59,9 @@ type Server struct {
 	forcedRetry  time.Duration
 	roleRequests int
 	role429s     int
+
+	// Channels, threads and voice states (channels.go).
+	chans *channelState
 
 	// HTTP interactions (http.go): the endpoint POSTs go to ("" for the
 	// gateway), the application's signing key pair, and the client with
@@ -126,6 +130,9 @@ func New() *Server {
 	mux.HandleFunc("PATCH /api/{v}/channels/{channel}/messages/{msg}", s.serveChannelMessage)
 	s.mux = mux
 	s.registerRoleRoutes()
+	s.registerChannelRoutes()
+	s.registerVoiceRoutes()
+	s.registerThreadRoutes()
 	s.srv = httptest.NewServer(s.record(mux))
 	return s
 }
@@ -239,6 +246,10 @@ func (s *Server) record(next http.Handler) http.Handler {
 		if status := s.injected(r.URL.Path); status != 0 {
 			s.log(r, status, false)
 			httpError(w, status, "injected failure")
+			return
+		}
+		if s.loses(r.URL.Path) {
+			s.serveLost(w, r, next)
 			return
 		}
 		rec := &statusRecorder{ResponseWriter: w, status: 200}
@@ -369,6 +380,15 @@ func (s *Server) serveChannelMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c, ok := s.chanState().byID[r.PathValue("channel")]; ok && (c.Deleted || c.Locked) {
+		// A deleted channel is unknown; a locked thread refuses messages.
+		if c.Deleted {
+			discordError(w, http.StatusNotFound, CodeUnknownChannel, "Unknown Channel")
+		} else {
+			discordError(w, http.StatusBadRequest, 50083, "Thread is archived")
+		}
+		return
+	}
 	m := &Message{ChannelID: r.PathValue("channel")}
 	id := r.PathValue("msg")
 	if id != "" {
