@@ -47,6 +47,11 @@ type Options struct {
 	Now func() time.Time
 	// Webhooks is the URL policy of new outgoing webhooks (WEBHOOK_ALLOW_HTTP).
 	Webhooks ladder.URLPolicy
+	// BalanceWorkers is how many balance and autobalance requests may
+	// compute at once (default 2). The slowest exact split holds about
+	// 100 MB while it runs, so this bounds the memory a burst can take; a
+	// request that finds every worker busy gets 503 with Retry-After.
+	BalanceWorkers int
 }
 
 // Server is ladderbot's HTTP server: pages, JSON API and operations endpoints.
@@ -65,6 +70,8 @@ type Server struct {
 	authFailures *rateLimiter
 	now          func() time.Time
 	webhooks     ladder.URLPolicy
+	// balanceSlots holds one token per balance computation running.
+	balanceSlots chan struct{}
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -108,6 +115,11 @@ func New(opts Options) *Server {
 		fburst = 20
 	}
 	s.authFailures = newRateLimiter(frate, fburst, s.now)
+	workers := opts.BalanceWorkers
+	if workers <= 0 {
+		workers = 2
+	}
+	s.balanceSlots = make(chan struct{}, workers)
 	ttl := opts.CacheTTL
 	if ttl == 0 {
 		ttl = 2 * time.Second

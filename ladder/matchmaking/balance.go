@@ -3,6 +3,7 @@ package matchmaking
 import (
 	"math"
 	"slices"
+	"time"
 )
 
 // Split is a balanced lobby (docs/spec.md 3, seed 001 F7): two teams of equal size
@@ -18,27 +19,24 @@ type Split struct {
 	SitOut []int
 	// SumA and SumB are the teams' rating sums.
 	SumA, SumB float64
-	// Exact reports that Gap is the optimum over every split of this size.
-	// Only searches past exactWorkLimit fall back to seed 001's swap
-	// heuristic; every split of up to 32 players is exact.
+	// Exact reports that Gap is the optimum over every split of this size:
+	// always for up to ExactLobby players; past that only when the bounded
+	// search found a perfect split (Gap 0). Otherwise Gap is the best the
+	// search found, with no proof that nothing is better.
 	Exact bool
 }
 
 // MaxLobby is the largest lobby BalanceLobby accepts.
 const MaxLobby = 1000
 
-// exactWorkLimit bounds the meet-in-the-middle search: the number of half
-// assignments it may sort for one team size. 32 players need at most about
-// 48 million (team size 11, 10 sitting out), so they are always exact.
-const exactWorkLimit = 64 << 20
-
 // BalanceLobby returns the optimal split of the lobby into two teams of
 // teamSize (0 means ⌊N/2⌋) minimizing |ΣA − ΣB| (docs/spec.md 3, seed 001 F7–F10),
-// the rest sitting out. The search is exact — a meet-in-the-middle over
-// each half's signed sums, grouped by how many players each team gets — when
-// its work fits exactWorkLimit (always for N ≤ 32, and for the default team
-// size up to N = 40); past that it runs seed 001's bench-aware swap
-// heuristic and says so with Exact false.
+// the rest sitting out. Up to ExactLobby players the search is exact — a
+// meet-in-the-middle over each half's signed sums, grouped by how many
+// players each team gets; the slowest case, 32 players in teams of 11,
+// sorts about 48 million half assignments in about 100 MB. Past that a
+// bounded search (balanceBounded) returns the best split it finds and
+// says so with Exact false.
 //
 // Invalid input (fewer than 2 ratings, more than MaxLobby, a rating that is
 // not a finite number, or a team size outside 1..⌊N/2⌋) is a invalid-input error (*Error).
@@ -58,14 +56,12 @@ func BalanceLobby(ratings []float64, teamSize int) (Split, error) {
 	if teamSize < 1 || 2*teamSize > n {
 		return Split{}, invalidf("team size must be from 1 to %d for %d players, not %d", n/2, n, teamSize)
 	}
-	var sign []int8
-	exact := n <= 62 && mitmWork(n, teamSize) <= exactWorkLimit
-	if exact {
-		sign = balanceExact(ratings, teamSize)
-	} else {
-		sign = balanceSwap(ratings, teamSize)
+	if n <= ExactLobby {
+		return makeSplit(ratings, balanceExact(ratings, teamSize), true), nil
 	}
-	return makeSplit(ratings, sign, exact), nil
+	sp := makeSplit(ratings, balanceBounded(ratings, teamSize), false)
+	sp.Exact = sp.Gap == 0 // nothing beats a perfect split
+	return sp, nil
 }
 
 // BalanceAllSizes returns BalanceLobby's split for every team size from 2 (1
@@ -117,11 +113,9 @@ func makeSplit(ratings []float64, sign []int8, exact bool) Split {
 	return sp
 }
 
-// balanceSwap is seed 001's fallback (F10): start from a greedy split
-// (strongest first, each to the lighter team with room; the weakest sit
-// out), then repeatedly take the single swap — between the teams, or between
-// a team and the bench — that most reduces the gap, until none does.
-func balanceSwap(ratings []float64, k int) []int8 {
+// balanceGreedy is seed 001's starting split (F10): strongest first, each
+// to the lighter team with room; the weakest sit out.
+func balanceGreedy(ratings []float64, k int) []int8 {
 	n := len(ratings)
 	idx := make([]int, n)
 	for i := range idx {
@@ -147,37 +141,16 @@ func balanceSwap(ratings []float64, k int) []int8 {
 			sign[i], nb, d = -1, nb+1, d-ratings[i]
 		}
 	}
-	for {
-		best, bi, bj := math.Abs(d), -1, -1
-		for i := range n {
-			if sign[i] == 0 {
-				continue
-			}
-			for j := range n {
-				if sign[j] == sign[i] {
-					continue
-				}
-				// moving i out of its team and j into it (or into i's place)
-				var nd float64
-				if sign[j] == 0 {
-					nd = d - float64(sign[i])*(ratings[i]-ratings[j])
-				} else {
-					nd = d - float64(sign[i])*2*(ratings[i]-ratings[j])
-				}
-				if g := math.Abs(nd); g < best {
-					best, bi, bj = g, i, j
-				}
-			}
-		}
-		if bi < 0 {
-			return sign
-		}
-		si, sj := sign[bi], sign[bj]
-		if sj == 0 {
-			d -= float64(si) * (ratings[bi] - ratings[bj])
-		} else {
-			d -= float64(si) * 2 * (ratings[bi] - ratings[bj])
-		}
-		sign[bi], sign[bj] = sj, si
-	}
+	return sign
+}
+
+// balanceSwap is seed 001's fallback (F10): the greedy split, then
+// repeatedly the single swap — between the teams, or between a team and
+// the bench — that most reduces the gap, until none does. The bounded
+// search starts from it; tests compare against it.
+func balanceSwap(ratings []float64, k int) []int8 {
+	sign := balanceGreedy(ratings, k)
+	s := searcher{ratings: ratings, budget: math.MaxInt, deadline: time.Now().Add(time.Hour)}
+	s.descend(sign)
+	return sign
 }
