@@ -34,6 +34,11 @@ type Options struct {
 	// rate turns the limit off (API_RATE_LIMIT=0).
 	RatePerToken float64
 	RateBurst    int
+	// Rates keeps the per-token buckets in the database, shared by every
+	// process serving the API (storage.DB), so that N replicas allow one
+	// token's burst, not N of them. nil keeps them in this process's
+	// memory, which only a single server may rely on.
+	Rates RateStore
 	// AuthFailureRate is how many failed authentications per second one
 	// client address may make (default 1) and AuthFailureBurst how many
 	// at once (default 20); a negative rate turns the limit off.
@@ -54,6 +59,13 @@ type Options struct {
 	BalanceWorkers int
 }
 
+// RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
+// one from bucket, which holds at most burst and refills at rate per
+// second; when there is none it reports false and how long until there is.
+type RateStore interface {
+	TakeToken(ctx context.Context, bucket string, rate float64, burst int, now time.Time) (bool, time.Duration, error)
+}
+
 // Server is ladderbot's HTTP server: pages, JSON API and operations endpoints.
 type Server struct {
 	svc   *ladder.Service
@@ -67,6 +79,7 @@ type Server struct {
 	gateway      func() bool
 	maxBody      int64
 	limiter      *rateLimiter
+	rates        RateStore
 	authFailures *rateLimiter
 	now          func() time.Time
 	webhooks     ladder.URLPolicy
@@ -107,6 +120,7 @@ func New(opts Options) *Server {
 		burst = 40
 	}
 	s.limiter = newRateLimiter(rate, burst, s.now)
+	s.rates = opts.Rates
 	frate, fburst := opts.AuthFailureRate, opts.AuthFailureBurst
 	if frate == 0 {
 		frate = 1
