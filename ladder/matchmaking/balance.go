@@ -48,6 +48,12 @@ const exactWorkLimit = 2 << 20
 // Invalid input (fewer than 2 ratings, more than MaxLobby, a rating that is
 // not a finite number, or a team size outside 1..⌊N/2⌋) is a invalid-input error (*Error).
 func BalanceLobby(ratings []float64, teamSize int) (Split, error) {
+	return balanceLobby(ratings, teamSize, &searcher{budget: boundedWork, deadline: time.Now().Add(boundedTime)})
+}
+
+// balanceLobby is BalanceLobby with the bounded search drawing on s's
+// budget, which several team sizes may share.
+func balanceLobby(ratings []float64, teamSize int, s *searcher) (Split, error) {
 	n := len(ratings)
 	if n < 2 || n > MaxLobby {
 		return Split{}, invalidf("a lobby needs 2 to %d players, not %d", MaxLobby, n)
@@ -66,22 +72,30 @@ func BalanceLobby(ratings []float64, teamSize int) (Split, error) {
 	if n <= ExactLobby && mitmWork(n, teamSize) <= exactWorkLimit {
 		return makeSplit(ratings, balanceExact(ratings, teamSize), true), nil
 	}
-	sp := makeSplit(ratings, balanceBounded(ratings, teamSize), false)
+	sp := makeSplit(ratings, balanceBounded(ratings, teamSize, s), false)
 	sp.Exact = sp.Gap == 0 // nothing beats a perfect split
 	return sp, nil
 }
 
 // BalanceAllSizes returns BalanceLobby's split for every team size from 2 (1
-// for lobbies of 2 or 3) to ⌊N/2⌋, smallest first.
+// for lobbies of 2 or 3) to ⌊N/2⌋, smallest first. The sizes that need
+// the bounded search share one search's budget and time bound, so the
+// whole answer takes no longer than one bounded split.
 func BalanceAllSizes(ratings []float64) ([]Split, error) {
 	lo := min(2, len(ratings)/2)
 	var out []Split
+	shared := &searcher{budget: boundedWork, deadline: time.Now().Add(boundedTime)}
 	for k := max(lo, 1); k <= len(ratings)/2; k++ {
-		s, err := BalanceLobby(ratings, k)
+		// Each size gets an equal share of what is left.
+		left := len(ratings)/2 - k + 1
+		share := shared.budget / left
+		part := &searcher{budget: share, deadline: shared.deadline}
+		sp, err := balanceLobby(ratings, k, part)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		shared.budget -= share - part.budget
+		out = append(out, sp)
 	}
 	if len(out) == 0 {
 		_, err := BalanceLobby(ratings, 0)

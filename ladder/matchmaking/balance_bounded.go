@@ -28,10 +28,10 @@ const (
 )
 
 // balanceBounded returns the signs of the best split into two teams of k
-// the bounded search finds.
-func balanceBounded(ratings []float64, k int) []int8 {
+// the bounded search finds, spending s's budget.
+func balanceBounded(ratings []float64, k int, s *searcher) []int8 {
 	n := len(ratings)
-	s := searcher{ratings: ratings, budget: boundedWork, deadline: time.Now().Add(boundedTime)}
+	s.ratings = ratings
 	best := balanceGreedy(ratings, k)
 	bestGap := s.descend(best)
 	cur := make([]int8, n)

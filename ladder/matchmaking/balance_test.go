@@ -260,3 +260,35 @@ func TestSortHalf(t *testing.T) {
 		}
 	}
 }
+
+// TestBalanceAllSizesLarge: every size of the largest API lobby (64) is a
+// valid split; the sizes past the exact search share one bounded search's
+// budget, and say they are not exact unless perfect.
+func TestBalanceAllSizesLarge(t *testing.T) {
+	r := benchRatings(64)
+	all, err := BalanceAllSizes(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 31 {
+		t.Fatalf("Got(sizes) = %d, want 31 (2 to 32)", len(all))
+	}
+	for i, s := range all {
+		checkSplit(t, r, i+2, s)
+		if s.Exact && s.Gap != 0 {
+			t.Errorf("size %d: Got(Exact) with gap %v, want exact only when perfect", i+2, s.Gap)
+		}
+	}
+}
+
+// BenchmarkBalanceAllSizes64 is the API's largest request with all_sizes:
+// 64 players, 31 team sizes, one shared bounded budget.
+func BenchmarkBalanceAllSizes64(b *testing.B) {
+	r := benchRatings(64)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := BalanceAllSizes(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
