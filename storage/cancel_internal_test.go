@@ -58,7 +58,10 @@ func TestRetryWaitWatchesContext(t *testing.T) {
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			db := openBackend(t, backend)
-			db.retryWait = func(int) time.Duration { return time.Hour }
+			// The wait is asked for just before it starts: the test
+			// cancels then, so the cancel lands during the wait.
+			waiting := make(chan struct{}, 10)
+			db.retryWait = func(int) time.Duration { waiting <- struct{}{}; return time.Hour }
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			calls := make(chan struct{}, 10)
@@ -70,6 +73,7 @@ func TestRetryWaitWatchesContext(t *testing.T) {
 				})
 			}()
 			<-calls
+			<-waiting
 			cancel()
 			select {
 			case err := <-done:
