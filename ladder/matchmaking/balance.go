@@ -20,30 +20,27 @@ type Split struct {
 	// SumA and SumB are the teams' rating sums.
 	SumA, SumB float64
 	// Exact reports that Gap is the optimum over every split of this size:
-	// always when the exact search ran (see BalanceLobby); after the
-	// bounded search only when it found a perfect split (Gap 0). Otherwise
-	// Gap is the best the search found, with no proof that nothing is
-	// better.
+	// always up to ExactLobby players; past that only when the bounded
+	// search found a perfect split (Gap 0). Otherwise Gap is the best the
+	// search found, with no proof that nothing is better.
 	Exact bool
 }
 
 // MaxLobby is the largest lobby BalanceLobby accepts.
 const MaxLobby = 1000
 
-// exactWorkLimit bounds the exact search: the half assignments it may
-// sort for one team size, about a tenth of a second of work.
-const exactWorkLimit = 2 << 20
 
 // BalanceLobby returns the optimal split of the lobby into two teams of
 // teamSize (0 means ⌊N/2⌋) minimizing |ΣA − ΣB| (docs/spec.md 3, seed 001 F7–F10),
-// the rest sitting out. The search is exact — a meet-in-the-middle over
-// each half's signed sums, grouped by how many players each team gets —
-// where that is fast: up to ExactLobby players when it sorts at most
-// exactWorkLimit half assignments, which is every team size up to 26
-// players and the default team size up to 32. Elsewhere (32 players in
-// teams of 11 with 10 sitting out sorted 48 million assignments in about
-// 100 MB and took seconds) a bounded search (balanceBounded) returns the
-// best split it finds and says so with Exact false.
+// the rest sitting out. Up to ExactLobby players the search is exact, at
+// every team size (docs/spec.md 3) — a meet-in-the-middle over each
+// half's signed sums, grouped by how many players each team gets. The
+// default team size is fast (32 players: 0.1 million half assignments);
+// the slowest case, 32 players in teams of 11 with 10 sitting out, sorts
+// 48 million in about 100 MB and takes seconds, which is why the API caps
+// how many balance requests run at once. Past ExactLobby a bounded search
+// (balanceBounded) returns the best split it finds and says so with Exact
+// false.
 //
 // Invalid input (fewer than 2 ratings, more than MaxLobby, a rating that is
 // not a finite number, or a team size outside 1..⌊N/2⌋) is a invalid-input error (*Error).
@@ -69,7 +66,7 @@ func balanceLobby(ratings []float64, teamSize int, s *searcher) (Split, error) {
 	if teamSize < 1 || 2*teamSize > n {
 		return Split{}, invalidf("team size must be from 1 to %d for %d players, not %d", n/2, n, teamSize)
 	}
-	if n <= ExactLobby && mitmWork(n, teamSize) <= exactWorkLimit {
+	if n <= ExactLobby {
 		return makeSplit(ratings, balanceExact(ratings, teamSize), true), nil
 	}
 	sp := makeSplit(ratings, balanceBounded(ratings, teamSize, s), false)

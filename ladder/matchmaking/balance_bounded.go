@@ -6,17 +6,17 @@ import (
 	"time"
 )
 
-// Past ExactLobby players, or exactWorkLimit, the exact search's memory
-// and time grow by about 1.7× per player (48 players took seconds and over
-// 100 MB), so those lobbies get a bounded search instead: seed 001's swap descent (F10)
+// Past ExactLobby players the exact search's memory and time grow by about
+// 1.7× per player (48 players took seconds and over 100 MB), so larger
+// lobbies get a bounded search instead: seed 001's swap descent (F10)
 // from the greedy split, then iterated local search — kick the best split
 // found with a few random swaps, descend again, keep the better — until
 // the split is perfect (gap 0), the work budget is spent or the time bound
 // passes. The budget counts swap evaluations, so the answer is the same
 // on every machine unless the time bound cuts in on a very slow one.
 
-// ExactLobby is the largest lobby whose split may be exact: with the
-// default team size ⌊N/2⌋ it always is (BalanceLobby).
+// ExactLobby is the largest lobby whose split is always exact, at every
+// team size (docs/spec.md 3).
 const ExactLobby = 32
 
 // Bounds of the bounded search: about 25 ms of evaluations on one quiet
