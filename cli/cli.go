@@ -44,7 +44,7 @@ func commandTable() map[string]subcommand {
 		"run": {"bot (when DISCORD_TOKEN is set), web/API and scheduled jobs (the default)",
 			[]string{"DATABASE_URL", "DISCORD_TOKEN", "DISCORD_API_BASE", "DEV_GUILD_ID", "HTTP_ADDR", "SHARD_ID", "SHARD_COUNT",
 				"DISCORD_TRANSPORT", "DISCORD_PUBLIC_KEY", "API_RATE_LIMIT", "API_RATE_BURST", "SHOWDOWN_REPLAY_BASE",
-				"WEBHOOK_ALLOW_HTTP", "ROLE_SYNC_INTERVAL", "ROLE_RECONCILE_INTERVAL", "LOG_LEVEL", "LOG_FORMAT"}, runRun},
+				"WEBHOOK_ALLOW_HTTP", "WEBHOOK_TIMEOUT", "WEBHOOK_LEASE", "ROLE_SYNC_INTERVAL", "ROLE_RECONCILE_INTERVAL", "LOG_LEVEL", "LOG_FORMAT"}, runRun},
 		"serve": {"web leaderboard and API only",
 			[]string{"DATABASE_URL", "HTTP_ADDR", "API_RATE_LIMIT", "API_RATE_BURST", "WEBHOOK_ALLOW_HTTP", "LOG_LEVEL", "LOG_FORMAT"}, runServe},
 		"migrate":  {"apply database migrations and exit", database, runMigrate},

@@ -41,6 +41,12 @@ type Config struct {
 	// WebhookAllowHTTP lets outgoing webhooks use http:// to loopback
 	// addresses, for tests with a local receiver (issue 16).
 	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
+	// WebhookTimeout bounds one delivery attempt and WebhookLease is how
+	// long a process's claim on a delivery lasts: a process killed
+	// mid-attempt leaves the delivery to another after the lease, which
+	// must exceed the timeout.
+	WebhookTimeout time.Duration `env:"WEBHOOK_TIMEOUT" envDefault:"10s" help:"how long one webhook delivery attempt may take (1s to 5m)"`
+	WebhookLease   time.Duration `env:"WEBHOOK_LEASE" envDefault:"2m" help:"how long a claim on a webhook delivery lasts before another process may retry it (above WEBHOOK_TIMEOUT, at most 1h)"`
 	// RoleSyncInterval is how often division roles are synced (issue 16).
 	RoleSyncInterval time.Duration `env:"ROLE_SYNC_INTERVAL" envDefault:"1m" help:"how often division and badge roles are given and taken (1s to 1h)"`
 	// RoleReconcileInterval is how often members' real roles are read and
@@ -95,6 +101,15 @@ func (c Config) validate() error {
 		},
 		func() error {
 			return validateInterval("ROLE_RECONCILE_INTERVAL", c.RoleReconcileInterval, time.Second, 7*24*time.Hour, "168h")
+		},
+		func() error {
+			return validateInterval("WEBHOOK_TIMEOUT", c.WebhookTimeout, time.Second, 5*time.Minute, "5m")
+		},
+		func() error {
+			if c.WebhookLease <= c.WebhookTimeout || c.WebhookLease > time.Hour {
+				return fmt.Errorf("WEBHOOK_LEASE=%s: want more than WEBHOOK_TIMEOUT (%s) and at most 1h, or a slow attempt could be claimed twice", c.WebhookLease, c.WebhookTimeout)
+			}
+			return nil
 		},
 	}
 	for _, check := range checks {

@@ -84,7 +84,8 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.
-	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP}})
+	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+		Timeout: e.cfg.WebhookTimeout, Lease: e.cfg.WebhookLease})
 	comps = append(comps, component{"webhooks", func(ctx context.Context) error {
 		deliverer.Run(ctx, webhookInterval)
 		return nil

@@ -52,6 +52,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		GatewayReady: gatewayReady,
 		RatePerToken: e.cfg.webRate(),
 		RateBurst:    e.cfg.APIRateBurst,
+		Rates:        db,
 		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 	}), nil
 }

@@ -265,9 +265,9 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 	for _, d := range g.Divisions {
 		divs = append(divs, fmt.Sprintf("%s:%g", d.Name, d.Min))
 	}
-	schedule := g.SeasonSchedule
-	if schedule == "" {
-		schedule = "off (moderators start and end seasons)"
+	schedule, err := scheduleText(g.SeasonSchedule, h.Service.Now())
+	if err != nil {
+		return Reply{}, err
 	}
 	e := Embed{Title: "Settings", Color: ColorInfo, Fields: []Field{
 		{Name: "Queues", Value: queues.String()},
@@ -285,6 +285,20 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 	}
 	e.Fields = append(e.Fields, Field{Name: "Rank roles", Value: roleLines(g, rc)})
 	return Reply{Ephemeral: true, Embeds: []Embed{e}}, nil
+}
+
+// scheduleText shows a season schedule with the next time it fires, so a
+// moderator sees at once what the expression means.
+func scheduleText(schedule string, now time.Time) (string, error) {
+	if schedule == "" {
+		return "off (moderators start and end seasons)", nil
+	}
+	next, err := ladder.NextSeasonClose(schedule, now)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("`%s` (UTC) · next season change %s (<t:%d:F>, <t:%d:R>)",
+		schedule, next.Format("2006-01-02 15:04 UTC"), next.Unix(), next.Unix()), nil
 }
 
 // parseDivisions reads "Name:min, Name:min, …", lowest first.

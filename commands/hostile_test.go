@@ -134,6 +134,8 @@ func TestHostileOptions(t *testing.T) {
 			{"divisions empty", "config divisions", map[string]any{"list": " , "}},
 			{"season schedule of six fields", "config season", map[string]any{"schedule": "0 0 0 1 1 *"}},
 			{"season schedule minute 61", "config season", map[string]any{"schedule": "61 * * * *"}},
+			{"season schedule on February 30 (never fires)", "config season", map[string]any{"schedule": "0 0 30 2 *"}},
+			{"season schedule on April 31 (never fires)", "config season", map[string]any{"schedule": "0 0 31 4 *"}},
 			{"moderator role that is not an ID", "config moderator", map[string]any{"role": "everyone"}},
 			{"announce channel that is not an ID", "config channels", map[string]any{"announce": "#general"}},
 			{"report outcome banana", "report", map[string]any{"outcome": "banana", "match": mine.Match.ID}},

@@ -29,6 +29,7 @@ var backupTables = []string{
 	"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes", "sub_requests", "no_shows",
 	"drafts", "draft_seats", "calibrators",
 	"room_settings", "match_rooms", "room_warnings",
+	"rate_buckets",
 }
 
 // BackupStats says what a backup or a restore copied.

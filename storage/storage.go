@@ -33,7 +33,14 @@ type DB struct {
 	tx
 	sql *sql.DB
 	log *slog.Logger
+	// retryWait is the pause before retry attempt n (1, 2, …) of a
+	// conflicting transaction; nil is retryBackoff. Tests lengthen it.
+	retryWait func(attempt int) time.Duration
 }
+
+// retryBackoff waits a little longer before each retry, so that the
+// transaction that won the conflict can finish.
+func retryBackoff(attempt int) time.Duration { return time.Duration(attempt) * 5 * time.Millisecond }
 
 // tx runs the queries of ladder.Tx on a gorm handle: the pool, or one transaction.
 type tx struct {
@@ -214,8 +221,20 @@ func (db *DB) inTx(ctx context.Context, fn func(*tx) error) error {
 			return unavailable(err)
 		}
 		db.log.DebugContext(ctx, "storage: retrying transaction", "attempt", attempt+1, "err", err)
-		// Back off so that the transaction that won the conflict can finish.
-		time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+		// Back off so that the transaction that won the conflict can
+		// finish, but not past the caller's context: a cancelled request
+		// or a shutdown ends the wait at once.
+		wait := retryBackoff
+		if db.retryWait != nil {
+			wait = db.retryWait
+		}
+		t := time.NewTimer(wait(attempt + 1))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return unavailable(err)
+		case <-t.C:
+		}
 	}
 	return unavailable(err)
 }
