@@ -59,7 +59,7 @@ func (t *tx) MatchMessage(ctx context.Context, matchID int64, kind string) (ladd
 }
 
 // openMessagesSQL lists the messages of ended matches that still show
-// buttons, announcements (kind ”) and the others alike, oldest match
+// buttons, announcements (an empty kind) and the others alike, oldest match
 // first.
 const openMessagesSQL = `
 SELECT a.match_id, '' AS kind, a.channel_id, a.message_id
