@@ -25,7 +25,7 @@ var backupTables = []string{
 	"audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
 	"webhooks", "webhook_events", "webhook_deliveries", "webhook_attempts",
 	"showdown_links", "behaviour_flags", "match_announcements", "match_messages",
-	"division_roles", "applied_roles", "role_problems", "badge_roles",
+	"division_roles", "applied_roles", "role_problems", "badge_roles", "role_wants", "role_workers",
 	"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes", "sub_requests", "no_shows",
 	"drafts", "draft_seats",
 }
