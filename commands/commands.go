@@ -122,8 +122,13 @@ func (h *handlers) ensure(ctx context.Context, req Request) (ladder.Guild, error
 	return h.Service.EnsureGuild(ctx, req.GuildID)
 }
 
-// queueChoices answers autocomplete for queue names.
+// queueChoices answers autocomplete for queue names. On a server where
+// nobody has used the bot yet it creates the guild first, as the command
+// being typed will, so its default queue is offered.
 func (h *handlers) queueChoices(ctx context.Context, req Request) (Reply, error) {
+	if _, err := h.ensure(ctx, req); err != nil {
+		return Reply{}, err
+	}
 	qs, err := h.Service.Queues(ctx, req.GuildID)
 	if err != nil {
 		return Reply{}, err
