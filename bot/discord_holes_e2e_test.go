@@ -1,8 +1,10 @@
 package bot
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 )
 
@@ -24,4 +26,52 @@ func TestQueueAutocompleteFreshServer(t *testing.T) {
 		}
 		wantText(t, "join the offered queue", e.slash(alice, "queue join", map[string]any{"queue": "2v2"}), "You joined queue")
 	})
+}
+
+// TestOptionBounds: every integer and number option without fixed choices
+// reaches Discord with both min_value and max_value, so the client refuses
+// an out-of-range value before sending it; the ready window's are the 0
+// to 3600 seconds its validation allows, and the fake's client refuses
+// 3601 as Discord's does.
+func TestOptionBounds(t *testing.T) {
+	e := newEnv(t, freshDSN(t, testdb.SQLite))
+	defs := append(e.fake.Commands(""), e.fake.Commands(testGuild)...)
+	if len(defs) == 0 {
+		t.Fatal("no commands registered")
+	}
+	var walk func(path string, opts []fakediscord.OptionDef)
+	seen := 0
+	walk = func(path string, opts []fakediscord.OptionDef) {
+		for _, o := range opts {
+			p := path + " " + o.Name
+			switch {
+			case o.Type == 1 || o.Type == 2:
+				walk(p, o.Options)
+			case (o.Type == 4 || o.Type == 10) && len(o.Choices) == 0:
+				seen++
+				if o.MinValue == nil || o.MaxValue == nil || *o.MinValue > *o.MaxValue {
+					t.Errorf("%s: Got(min_value, max_value) = %v, %v, want both, min ≤ max", p, fmtBound(o.MinValue), fmtBound(o.MaxValue))
+				}
+				if p == "/config queue set ready_window" && (o.MinValue == nil || *o.MinValue != 0 || o.MaxValue == nil || *o.MaxValue != 3600) {
+					t.Errorf("%s: Got(bounds) = %s..%s, want 0..3600", p, fmtBound(o.MinValue), fmtBound(o.MaxValue))
+				}
+			}
+		}
+	}
+	for _, d := range defs {
+		walk("/"+d.Name, d.Options)
+	}
+	if seen < 10 {
+		t.Errorf("Got(bounded options seen) = %d, want the command set's", seen)
+	}
+	if _, err := e.fake.Slash(at(owner), "config queue set", map[string]any{"queue": "2v2", "ready_window": 3601}); err == nil {
+		t.Error("Got(ready_window 3601 sent) = accepted by the client, want refused before sending")
+	}
+}
+
+func fmtBound(b *float64) string {
+	if b == nil {
+		return "none"
+	}
+	return fmt.Sprint(*b)
 }

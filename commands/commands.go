@@ -189,13 +189,13 @@ func queueOpt() Option {
 }
 
 func seasonOpt() Option {
-	one := 1.0
-	return Option{Type: OptInteger, Name: "season", Description: "season number (default: the current one)", Autocomplete: true, Min: &one}
+	one, most := 1.0, float64(MaxInteger)
+	return Option{Type: OptInteger, Name: "season", Description: "season number (default: the current one)", Autocomplete: true, Min: &one, Max: &most}
 }
 
 func matchOpt(required bool) Option {
-	one := 1.0
-	return Option{Type: OptInteger, Name: "match", Description: "match ID", Required: required, Min: &one}
+	one, most := 1.0, float64(MaxInteger)
+	return Option{Type: OptInteger, Name: "match", Description: "match ID", Required: required, Min: &one, Max: &most}
 }
 
 func sub(name, desc string, opts ...Option) Option {

@@ -77,6 +77,9 @@ func (s *Set) Authorize(ctx context.Context, req *Request, a Access) error {
 	if err := req.CheckText(); err != nil {
 		return err
 	}
+	if err := s.checkBounds(*req); err != nil {
+		return err
+	}
 	if req.GuildID == "" {
 		return ladder.Errorf(ladder.CodeForbidden, "ladderbot works in servers, not in direct messages")
 	}
