@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
@@ -74,4 +75,27 @@ func fmtBound(b *float64) string {
 		return "none"
 	}
 	return fmt.Sprint(*b)
+}
+
+// TestBidiDisplayName: a member whose display name carries bidirectional
+// controls (legal on Discord) can join the queue; the name is kept and
+// shown without them, in the stored name every page and CSV reads and in
+// the leaderboard's embed.
+func TestBidiDisplayName(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, freshDSN(t, backend))
+		eve := fakediscord.User{ID: "400000000000000009", Name: "\u202eevil\u2068 eve\u2069"}
+		wantText(t, "join with a bidi name", e.slash(eve, "queue join", nil), "You joined queue")
+		names, err := e.svc.PlayerNames(e.ctx, testGuild, []string{eve.ID})
+		if err != nil || names[eve.ID] != "evil eve" {
+			t.Errorf("Got(stored name) = %q, %v, want %q", names[eve.ID], err, "evil eve")
+		}
+		e.slash(eve, "queue leave", nil)
+		wantText(t, "config", e.slash(owner, "config thresholds", map[string]any{"placement_games": 0}), "Saved")
+		e.slash(owner, "mod rating set", map[string]any{"player": eve.ID, "rating": 1600.0, "rd": 60.0})
+		lb := e.slash(alice, "leaderboard", nil)
+		if text := lb.Message.Text(); !strings.Contains(text, "evil eve") || strings.ContainsAny(text, "\u202e\u2068\u2069") {
+			t.Errorf("Got(leaderboard) = %q, want the name shown without its bidi controls", text)
+		}
+	})
 }
