@@ -42,11 +42,9 @@ func (h *handlers) sub(ctx context.Context, req Request) (Reply, error) {
 		if res.AlreadyDone {
 			return Whisper(fmt.Sprintf("You already asked for a substitute in match #%d (already done).", res.Match.ID)), nil
 		}
-		ch, matchID, kind := matchChannel(res.Match, req), res.Match.ID, ladder.SubMessage(res.Out)
+		ch := matchChannel(res.Match, req)
 		return Reply{Ephemeral: true, Content: fmt.Sprintf("Asked for a substitute in match #%d; you play until someone takes your seat.", res.Match.ID),
-			Posts: []Post{{ChannelID: ch, Message: subRequestPost(res), Sent: func(ctx context.Context, messageID string) error {
-				return h.Service.RecordAnnouncement(ctx, ladder.Announcement{MatchID: matchID, Kind: kind, ChannelID: ch, MessageID: messageID})
-			}}}}, nil
+			Posts: []Post{{ChannelID: ch, Message: subRequestPost(res), Sent: h.recordMessage(res.Match.ID, ladder.SubMessage(res.Out), ch)}}}, nil
 	case "sub accept":
 		return h.doAcceptSub(ctx, req, id, "")
 	}
