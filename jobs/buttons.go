@@ -19,7 +19,7 @@ const JobButtons = "buttons"
 
 // buttonsBatch is how many messages one run edits at most; the rest wait
 // for the next minute.
-const buttonsBatch = 200
+const buttonsBatch = 100
 
 // closeButtons is JobButtons. A message Discord refuses to edit (deleted,
 // or the bot lost access: a JSON error code) is closed as it is; any other

@@ -15,6 +15,11 @@ CREATE TABLE match_messages (
     PRIMARY KEY (match_id, kind)
 );
 ALTER TABLE match_announcements ADD COLUMN closed boolean NOT NULL DEFAULT false;
+-- Matches that ended before this version keep their announcements as
+-- they are: removing the buttons of a whole history at the first run
+-- would be a burst of edits to old messages nobody looks at.
+UPDATE match_announcements SET closed = true
+ WHERE match_id IN (SELECT id FROM matches WHERE state IN ('confirmed', 'resolved', 'cancelled', 'voided'));
 
 -- +goose Down
 ALTER TABLE match_announcements DROP COLUMN closed;
