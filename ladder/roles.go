@@ -329,15 +329,11 @@ func (p RolePlan) Blocked(role string) int {
 	return 0
 }
 
-// RolePlan reads what a guild's role sync needs: the mapping; the default
-// queue's running season's rows and its last closed season's badges,
-// turned into desired roles; and the applied state. A guild without a
-// mapping answers an empty plan. It writes nothing: PlanRoles is the plan
-// the worker follows.
-func (s *Service) RolePlan(ctx context.Context, guildID string) (RolePlan, error) {
-	return s.rolePlan(ctx, s.store, guildID)
-}
-
+// rolePlan reads what a guild's role sync needs, through st: the mapping;
+// the default queue's running season's rows and its last closed season's
+// badges, turned into desired roles; and the applied state. A guild
+// without a mapping answers an empty plan. PlanRoles writes the desired
+// roles as the rows the worker follows.
 func (s *Service) rolePlan(ctx context.Context, st Tx, guildID string) (RolePlan, error) {
 	p := RolePlan{GuildID: guildID}
 	var err error
