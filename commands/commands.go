@@ -127,8 +127,13 @@ func (h *handlers) ensure(ctx context.Context, req Request) (ladder.Guild, error
 	return h.Service.EnsureGuild(ctx, req.GuildID)
 }
 
-// queueChoices answers autocomplete for queue names.
+// queueChoices answers autocomplete for queue names. On a server where
+// nobody has used the bot yet it creates the guild first, as the command
+// being typed will, so its default queue is offered.
 func (h *handlers) queueChoices(ctx context.Context, req Request) (Reply, error) {
+	if _, err := h.ensure(ctx, req); err != nil {
+		return Reply{}, err
+	}
 	qs, err := h.Service.Queues(ctx, req.GuildID)
 	if err != nil {
 		return Reply{}, err
@@ -189,13 +194,13 @@ func queueOpt() Option {
 }
 
 func seasonOpt() Option {
-	one := 1.0
-	return Option{Type: OptInteger, Name: "season", Description: "season number (default: the current one)", Autocomplete: true, Min: &one}
+	one, most := 1.0, float64(MaxInteger)
+	return Option{Type: OptInteger, Name: "season", Description: "season number (default: the current one)", Autocomplete: true, Min: &one, Max: &most}
 }
 
 func matchOpt(required bool) Option {
-	one := 1.0
-	return Option{Type: OptInteger, Name: "match", Description: "match ID", Required: required, Min: &one}
+	one, most := 1.0, float64(MaxInteger)
+	return Option{Type: OptInteger, Name: "match", Description: "match ID", Required: required, Min: &one, Max: &most}
 }
 
 func sub(name, desc string, opts ...Option) Option {

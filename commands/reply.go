@@ -30,6 +30,9 @@ type Reply struct {
 	// message of that channel to edit instead of sending a new one: the
 	// announcement of a match whose ready check ran out.
 	Edit string
+	// ButtonsOnly, on an Edit, sets only the message's buttons and menus
+	// (none removes them) and leaves its text and embeds as they are.
+	ButtonsOnly bool
 }
 
 // Post is a message to a channel other than the interaction's answer.

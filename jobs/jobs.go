@@ -129,6 +129,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake
 		{JobReady, readySpec, nil, s.expireReady},       // unclaimed, see JobReady
 		{JobAbandon, "* * * * *", minute, s.abandon},
+		{JobButtons, "* * * * *", minute, s.closeButtons},
 		everyJob(job{JobRoles, "* * * * *", minute, s.roles}, time.Minute, opt.RoleInterval),
 		{JobRooms, roomsSpec, nil, s.rooms}, // unclaimed, see JobRooms
 		everyJob(job{JobRoleReconcile, "30 3 * * *", reconcileDay, s.reconcileRoles}, 24*time.Hour, opt.ReconcileInterval),

@@ -47,6 +47,7 @@ type Tx interface {
 	AnnouncementStore
 	RoleStore
 	CalibratorStore
+	RoleWantStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

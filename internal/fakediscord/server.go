@@ -55,6 +55,7 @@ type Server struct {
 	buckets      map[string]*bucket
 	roleLimit    int
 	roleWindow   time.Duration
+	holds        []*Hold // requests to keep waiting (hold.go)
 	forced429    int
 	forcedRetry  time.Duration
 	roleRequests int
@@ -243,6 +244,7 @@ func (s *Server) record(next http.Handler) http.Handler {
 			httpError(w, http.StatusUnauthorized, "401: Unauthorized")
 			return
 		}
+		s.awaitHold(r)
 		if status := s.injected(r.URL.Path); status != 0 {
 			s.log(r, status, false)
 			httpError(w, status, "injected failure")
