@@ -47,6 +47,9 @@ type Options struct {
 	Now func() time.Time
 	// Webhooks is the URL policy of new outgoing webhooks (WEBHOOK_ALLOW_HTTP).
 	Webhooks ladder.URLPolicy
+	// Admin serves /admin and everything under it (the moderators'
+	// dashboard); nil leaves those paths to the catch-all 404.
+	Admin http.Handler
 }
 
 // Server is ladderbot's HTTP server: pages, JSON API and operations endpoints.
@@ -65,6 +68,7 @@ type Server struct {
 	authFailures *rateLimiter
 	now          func() time.Time
 	webhooks     ladder.URLPolicy
+	admin        http.Handler
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -82,6 +86,7 @@ func New(opts Options) *Server {
 		maxBody:  opts.MaxBody,
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
+		admin:    opts.Admin,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -156,6 +161,13 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST "+g+"/webhooks", s.authed(s.apiCreateWebhook))
 	mux.HandleFunc("GET "+g+"/webhooks", s.authed(s.apiWebhooks))
 	mux.HandleFunc("DELETE "+g+"/webhooks/{id}", s.authed(s.apiDeleteWebhook))
+	mux.HandleFunc("GET "+g+"/admin/queues", s.authed(s.apiAdminQueues))
+	mux.HandleFunc("PUT "+g+"/admin/queues/{name}", s.authed(s.apiAdminSetQueue))
+	if s.admin != nil {
+		// The dashboard, with its own sessions, CSRF checks and pages.
+		mux.Handle("/admin", s.admin)
+		mux.Handle("/admin/", s.admin)
+	}
 	return mux
 }
 
