@@ -47,6 +47,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 	}
 	var srv *web.Server
 	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log,
+		Webhooks:   ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
 		return nil, fmt.Errorf("web: dashboard: %w", err)

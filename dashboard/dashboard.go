@@ -70,6 +70,8 @@ type Options struct {
 	Log      *slog.Logger
 	// Client makes the requests to Discord (default: 10 s timeout).
 	Client *http.Client
+	// Webhooks is the URL policy of webhooks added here (WEBHOOK_ALLOW_HTTP).
+	Webhooks ladder.URLPolicy
 	// Invalidate, when set, is called with a guild whose ratings a
 	// dashboard write changed (the web server's leaderboard cache).
 	Invalidate func(guildID string)
@@ -85,6 +87,7 @@ type Dashboard struct {
 	discord    discordAPI
 	pages      pageSet
 	invalidate func(string)
+	webhooks   ladder.URLPolicy
 	handler    http.Handler
 }
 
@@ -95,7 +98,8 @@ const recheckAfter = 5 * time.Minute
 // New returns the dashboard; when cfg is not Enabled its handler answers
 // /admin with a page saying so, and every other dashboard path with 404.
 func New(opts Options) (*Dashboard, error) {
-	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate}
+	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
+		webhooks: opts.Webhooks}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}
@@ -157,6 +161,14 @@ func (d *Dashboard) routes() *http.ServeMux {
 	mux.HandleFunc("GET "+g+"/{$}", d.read(d.overview))
 	mux.HandleFunc("GET "+g+"/queues/{queue}", d.read(d.queuePage))
 	mux.HandleFunc("POST "+g+"/queues/{queue}", d.write(d.saveQueue))
+	mux.HandleFunc("GET "+g+"/settings", d.read(d.settingsPage))
+	mux.HandleFunc("POST "+g+"/settings", d.write(d.saveSettings))
+	mux.HandleFunc("POST "+g+"/season/end", d.write(d.endSeason))
+	mux.HandleFunc("GET "+g+"/integrations", d.read(d.integrationsPage))
+	mux.HandleFunc("POST "+g+"/tokens", d.write(d.createToken))
+	mux.HandleFunc("POST "+g+"/tokens/{name}/revoke", d.write(d.revokeToken))
+	mux.HandleFunc("POST "+g+"/webhooks", d.write(d.createWebhook))
+	mux.HandleFunc("POST "+g+"/webhooks/{id}/delete", d.write(d.deleteWebhook))
 	mux.HandleFunc("GET "+g+"/audit", d.read(d.auditPage))
 	mux.HandleFunc("GET "+g+"/disputes", d.read(d.disputesPage))
 	mux.HandleFunc("GET "+g+"/matches/{id}", d.read(d.matchPage))

@@ -21,7 +21,7 @@ var templateFS embed.FS
 type pageSet map[string]*template.Template
 
 var pageNames = []string{"off", "login", "index", "logout", "error", "guild", "queue", "audit",
-	"disputes", "match", "players", "player"}
+	"disputes", "match", "players", "player", "settings", "integrations"}
 
 func parsePages() pageSet {
 	funcs := template.FuncMap{
@@ -34,6 +34,7 @@ func parsePages() pageSet {
 			}
 			return "resolve"
 		},
+		"next":   func(n int) int { return n + 1 },
 		"signed": func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) },
 		"delta": func(a, b float64) string {
 			d := b - a
