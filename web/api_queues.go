@@ -14,22 +14,33 @@ import (
 // (ladder.ApplyQueueSettings) and the same validated, audited write
 // (Service.ConfigureQueue) as the command and the dashboard.
 
-// queueSettingsJSON is one queue: its name and every setting, typed by
-// the setting's kind (numbers, booleans, strings).
-func queueSettingsJSON(q ladder.Queue, l ladder.Lobby) map[string]any {
-	out := map[string]any{"name": q.Name}
+// queueSettingsJSON is one queue: its name, then every setting in
+// /config queue set's order, typed by the setting's kind (numbers,
+// booleans, strings).
+func queueSettingsJSON(q ladder.Queue, l ladder.Lobby) json.RawMessage {
+	var b bytes.Buffer
+	name, _ := json.Marshal(q.Name)
+	b.WriteString(`{"name":`)
+	b.Write(name)
 	for _, s := range ladder.QueueSettings() {
 		v := s.Value(q, l)
+		key, _ := json.Marshal(s.Name)
+		b.WriteByte(',')
+		b.Write(key)
+		b.WriteByte(':')
 		switch s.Kind {
 		case ladder.KindInt, ladder.KindNumber:
-			out[s.Name] = json.Number(v)
+			b.WriteString(v)
 		case ladder.KindBool:
-			out[s.Name], _ = strconv.ParseBool(v)
+			on, _ := strconv.ParseBool(v)
+			b.WriteString(strconv.FormatBool(on))
 		default:
-			out[s.Name] = v
+			text, _ := json.Marshal(v)
+			b.Write(text)
 		}
 	}
-	return out
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 // apiAdminQueues serves GET /api/v1/guilds/{guild}/admin/queues:
@@ -41,7 +52,7 @@ func (s *Server) apiAdminQueues(w http.ResponseWriter, r *http.Request, tok ladd
 		writeJSONError(w, r, err)
 		return
 	}
-	out := []map[string]any{}
+	out := []json.RawMessage{}
 	for _, q := range qs {
 		q, l, err := s.svc.Lobby(ctx, guild, q.Name)
 		if err != nil {
