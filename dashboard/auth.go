@@ -41,7 +41,8 @@ func (d *Dashboard) callback(w http.ResponseWriter, r *http.Request) {
 		d.errorPage(w, r, http.StatusForbidden, "Discord did not log you in ("+e+"). Start again from the log-in link.")
 		return
 	}
-	tok, err := d.oauth.Exchange(ctx, q.Get("code"), oauth2.VerifierOption(verifier))
+	// The exchange uses the dashboard's client, with its timeout.
+	tok, err := d.oauth.Exchange(context.WithValue(ctx, oauth2.HTTPClient, d.discord.client), q.Get("code"), oauth2.VerifierOption(verifier))
 	if err != nil {
 		d.log.Warn("dashboard: code exchange", "err", err)
 		d.errorPage(w, r, http.StatusBadGateway, "Discord refused the login code. Start again from the log-in link.")
