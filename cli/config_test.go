@@ -80,6 +80,8 @@ func TestLoadConfigBad(t *testing.T) {
 		{"reconcile too often", "ROLE_RECONCILE_INTERVAL=500ms", "ROLE_RECONCILE_INTERVAL"},
 		{"reconcile too rarely", "ROLE_RECONCILE_INTERVAL=169h", "ROLE_RECONCILE_INTERVAL"},
 		{"reconcile not a duration", "ROLE_RECONCILE_INTERVAL=daily", "ROLE_RECONCILE_INTERVAL"},
+		{"public url without scheme", "PUBLIC_URL=ladder.example.org", "PUBLIC_URL"},
+		{"public url with a path", "PUBLIC_URL=https://ladder.example.org/ladder", "PUBLIC_URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

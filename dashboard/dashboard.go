@@ -49,9 +49,9 @@ func (c Config) Missing() []string {
 	return out
 }
 
-// Validate checks PUBLIC_URL and DISCORD_API_BASE of an enabled dashboard.
+// Validate checks PUBLIC_URL when it is set.
 func (c Config) Validate() error {
-	if !c.Enabled() {
+	if c.PublicURL == "" {
 		return nil
 	}
 	u, err := url.Parse(c.PublicURL)
