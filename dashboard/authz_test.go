@@ -1,6 +1,7 @@
 package dashboard_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // TestAuthorization: who may open and change a guild's pages. Manage
@@ -202,4 +204,26 @@ func TestQueueSettings(t *testing.T) {
 			t.Errorf("Got(audit entries after refused writes) = %d, want %d", got, n)
 		}
 	})
+}
+
+// TestQueueNameInPath: a queue whose name needs escaping in a URL ("ranked
+// 1/1") is linked from the guild page and saved from its own form.
+func TestQueueNameInPath(t *testing.T) {
+	e := newEnv(t, testdb.SQLite)
+	if _, err := e.svc.CreateQueue(context.Background(), ladder.System, ladder.NewQueue(guildA, "ranked 1/1", 1)); err != nil {
+		t.Fatal(err)
+	}
+	b := e.browser(t)
+	b.login(userAdmin, "/admin")
+	p := b.get("/admin/guilds/" + guildA + "/")
+	link := "/admin/guilds/" + guildA + "/queues/ranked%201%2F1"
+	if !strings.Contains(p.body, `href="`+link+`"`) {
+		t.Fatalf("Got(guild page) lacks the link %s: %.600s", link, p.body)
+	}
+	token := b.csrf(link)
+	p = b.post(link, url.Values{"csrf": {token}, "q_floor": {"0.45"}})
+	q, _, err := e.svc.Lobby(context.Background(), guildA, "ranked 1/1")
+	if err != nil || p.status != http.StatusOK || q.QFloor != 0.45 {
+		t.Errorf("Got(save of ranked 1/1) = %d, q_floor %g (%v)", p.status, q.QFloor, err)
+	}
 }

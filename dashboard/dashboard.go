@@ -332,7 +332,12 @@ func (d *Dashboard) back(w http.ResponseWriter, r *http.Request, to, msg string)
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-// guildPath is the path of a page of the guild.
+// guildPath is the path of a page of the guild; each segment is escaped,
+// so a queue named "a/b" or "ranked 2v2" is one segment.
 func guildPath(guildID string, rest ...string) string {
-	return "/admin/guilds/" + url.PathEscape(guildID) + "/" + strings.Join(rest, "/")
+	segs := make([]string, len(rest))
+	for i, s := range rest {
+		segs[i] = url.PathEscape(s)
+	}
+	return "/admin/guilds/" + url.PathEscape(guildID) + "/" + strings.Join(segs, "/")
 }

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ func (d *Dashboard) playersPage(w http.ResponseWriter, r *http.Request, gr guild
 	if query != "" && strings.Trim(query, "0123456789") == "" {
 		to := guildPath(gr.Guild.ID, "players", query)
 		if queue != "" {
-			to += "?queue=" + queue
+			to += "?queue=" + url.QueryEscape(queue)
 		}
 		http.Redirect(w, r, to, http.StatusSeeOther)
 		return
@@ -90,7 +91,7 @@ func (d *Dashboard) playerPage(w http.ResponseWriter, r *http.Request, gr guildR
 func playerPath(gr guildRequest, r *http.Request) string {
 	p := guildPath(gr.Guild.ID, "players", r.PathValue("id"))
 	if q := r.PostFormValue("queue"); q != "" {
-		p += "?queue=" + q
+		p += "?queue=" + url.QueryEscape(q)
 	}
 	return p
 }
