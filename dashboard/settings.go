@@ -99,7 +99,13 @@ func setMinutes(name, v string, to *time.Duration) error {
 type settingsForm struct {
 	Fields []fieldView
 	Season ladder.Season
+	// Roles is the division and badge role mapping, shown read-only:
+	// /config roles changes it (it creates roles on Discord).
+	Roles []roleRow
 }
+
+// roleRow is one mapped division or badge.
+type roleRow struct{ What, RoleID string }
 
 func (d *Dashboard) settingsData(r *http.Request, g ladder.Guild, submitted map[string]string) (settingsForm, error) {
 	var out settingsForm
@@ -111,8 +117,25 @@ func (d *Dashboard) settingsData(r *http.Request, g ladder.Guild, submitted map[
 		out.Fields = append(out.Fields, fieldView{Name: s.Name, Kind: "text", Help: s.Help, Value: v})
 	}
 	season, err := d.svc.LatestSeason(r.Context(), g.ID)
+	if err != nil {
+		return out, err
+	}
 	out.Season = season
-	return out, err
+	rc, err := d.svc.DivisionRoleConfig(r.Context(), g.ID)
+	if err != nil {
+		return out, err
+	}
+	for _, div := range g.Divisions {
+		if id := rc.Mapping[div.Name]; id != "" {
+			out.Roles = append(out.Roles, roleRow{What: div.Name, RoleID: id})
+		}
+	}
+	for _, b := range []string{"top3", "top30", "top100"} {
+		if id := rc.Badges[b]; id != "" {
+			out.Roles = append(out.Roles, roleRow{What: "badge " + b, RoleID: id})
+		}
+	}
+	return out, nil
 }
 
 // settingsPage serves the guild's settings: moderator role, channels,
