@@ -142,7 +142,7 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.PostFormValue("everywhere") == "1" {
-		n, err := d.sm.Store.(sessionStore).rows.DeleteUserSessions(context.WithoutCancel(ctx), s.UserID)
+		n, err := d.rows.DeleteUserSessions(context.WithoutCancel(ctx), s.UserID)
 		if err != nil {
 			d.fail(w, r, err)
 			return

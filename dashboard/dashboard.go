@@ -83,6 +83,7 @@ type Dashboard struct {
 	svc        *ladder.Service
 	log        *slog.Logger
 	sm         *scs.SessionManager
+	rows       SessionRows
 	oauth      *oauth2.Config
 	discord    discordAPI
 	pages      pageSet
@@ -131,6 +132,7 @@ func New(opts Options) (*Dashboard, error) {
 		RedirectURL: public + "/admin/callback",
 		Scopes:      []string{"identify", "guilds"},
 	}
+	d.rows = opts.Sessions
 	d.sm = newSessions(opts.Sessions, strings.HasPrefix(public, "https://"))
 	d.sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
 		d.fail(w, r, fmt.Errorf("dashboard: session: %w", err))
