@@ -269,6 +269,11 @@ func (d *Dashboard) guarded(w http.ResponseWriter, r *http.Request, write bool, 
 		return
 	}
 	name, err := d.authorize(ctx, s, g, write)
+	if err == errLoggedOut && !write {
+		// Discord dropped the login: log in again and come back here.
+		http.Redirect(w, r, "/admin/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+		return
+	}
 	if err != nil {
 		d.fail(w, r, err)
 		return

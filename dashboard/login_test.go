@@ -242,3 +242,22 @@ func TestOff(t *testing.T) {
 		t.Errorf("Got(/admin/login off) = %d, want 404", resp2.StatusCode)
 	}
 }
+
+// TestDiscordRevokedLogin: when the user revokes the application on
+// Discord, the dashboard's next check with Discord ends the session: a
+// page sends the browser to log in, and a write is refused.
+func TestDiscordRevokedLogin(t *testing.T) {
+	e := newEnv(t, testdb.SQLite)
+	b := e.browser(t)
+	b.login(userAdmin, "/admin")
+	token := b.csrf(queuePath(guildA))
+	// Revoke every token the fake granted, as the user would in Discord's settings.
+	e.fake.RevokeAllTokens()
+	p := b.post(queuePath(guildA), url.Values{"csrf": {token}, "q_start": {"0.62"}})
+	if q, _ := lobbyOf(t, e, guildA); p.status != http.StatusForbidden || q.QStart == 0.62 {
+		t.Errorf("Got(write after Discord revoked the login) = %d, q_start %g; want 403 and unchanged", p.status, q.QStart)
+	}
+	if p := b.peek(queuePath(guildA)); !loggedOut(p) {
+		t.Errorf("Got(page after Discord revoked the login) = %d to %q, want sent to log in", p.status, p.header.Get("Location"))
+	}
+}

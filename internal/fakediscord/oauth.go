@@ -429,3 +429,15 @@ func (s *Server) serveMyGuilds(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, out)
 }
+
+// RevokeAllTokens revokes every access token granted so far, as users
+// removing the application in Discord's settings would.
+func (s *Server) RevokeAllTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.oauthState()
+	for tok := range o.tokens {
+		o.revoked[tok] = true
+	}
+	s.notify()
+}
