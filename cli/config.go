@@ -25,12 +25,18 @@ type Config struct {
 	DiscordAPIBase string `env:"DISCORD_API_BASE" envDefault:"https://discord.com" help:"where REST and gateway discovery go (proxies, a fake Discord in tests)"`
 	// ShowdownReplayBase is the only host /report replay fetches from.
 	ShowdownReplayBase string `env:"SHOWDOWN_REPLAY_BASE" envDefault:"https://replay.pokemonshowdown.com" help:"the Pokémon Showdown replay server /report replay reads from"`
-	DevGuildID         string `env:"DEV_GUILD_ID" help:"register the slash commands to this guild only (instant) instead of globally"`
-	HTTPAddr           string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080" help:"listen address of the web page and API"`
-	ShardID            int    `env:"SHARD_ID" envDefault:"0" help:"this process's Discord shard"`
-	ShardCount         int    `env:"SHARD_COUNT" envDefault:"1" help:"the number of Discord shards"`
-	LogLevel           string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
-	LogFormat          string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
+	// DiscordClientID, DiscordClientSecret and PublicURL turn the
+	// moderators' web dashboard on (docs/operating.md); without all three
+	// /admin says it is off.
+	DiscordClientID     string `env:"DISCORD_CLIENT_ID" help:"the Discord application's OAuth2 client ID, for the moderators' dashboard at /admin"`
+	DiscordClientSecret string `env:"DISCORD_CLIENT_SECRET" help:"the Discord application's OAuth2 client secret, for the dashboard"`
+	PublicURL           string `env:"PUBLIC_URL" help:"where browsers reach this server, e.g. https://ladder.example.org; the dashboard's login returns to PUBLIC_URL/admin/callback"`
+	DevGuildID          string `env:"DEV_GUILD_ID" help:"register the slash commands to this guild only (instant) instead of globally"`
+	HTTPAddr            string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080" help:"listen address of the web page and API"`
+	ShardID             int    `env:"SHARD_ID" envDefault:"0" help:"this process's Discord shard"`
+	ShardCount          int    `env:"SHARD_COUNT" envDefault:"1" help:"the number of Discord shards"`
+	LogLevel            string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+	LogFormat           string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
 	// APIRateLimit is the steady requests per second of one API token and
 	// APIRateBurst its burst (docs/spec.md 8); API_RATE_LIMIT=0 turns the limit off.
 	APIRateLimit float64 `env:"API_RATE_LIMIT" envDefault:"20" help:"requests per second per API token; 0 turns the limit off"`
@@ -96,6 +102,7 @@ func (c Config) validate() error {
 		c.validateShards,
 		c.validateLogging,
 		c.validateRateLimit,
+		func() error { return c.dashboard().Validate() },
 		func() error {
 			return validateInterval("ROLE_SYNC_INTERVAL", c.RoleSyncInterval, time.Second, time.Hour, "1h")
 		},

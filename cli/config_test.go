@@ -85,6 +85,8 @@ func TestLoadConfigBad(t *testing.T) {
 		{"webhook timeout under a second", "WEBHOOK_TIMEOUT=500ms", "WEBHOOK_TIMEOUT"},
 		{"webhook lease not above the timeout", "WEBHOOK_LEASE=10s", "WEBHOOK_LEASE"},
 		{"webhook lease over an hour", "WEBHOOK_LEASE=2h", "WEBHOOK_LEASE"},
+		{"public url without scheme", "PUBLIC_URL=ladder.example.org", "PUBLIC_URL"},
+		{"public url with a path", "PUBLIC_URL=https://ladder.example.org/ladder", "PUBLIC_URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
-	"strconv"
 	"strings"
 	"time"
 
@@ -147,11 +146,7 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		g.Divisions = divs
 	case "config season":
 		s, _ := req.String("schedule")
-		s = strings.TrimSpace(s)
-		if strings.EqualFold(s, "off") {
-			s = ""
-		}
-		g.SeasonSchedule = s
+		g.SeasonSchedule = ladder.ParseSeasonSchedule(s)
 	default:
 		return Reply{}, unknownSub(req)
 	}
@@ -302,19 +297,4 @@ func scheduleText(schedule string, now time.Time) (string, error) {
 }
 
 // parseDivisions reads "Name:min, Name:min, …", lowest first.
-func parseDivisions(s string) ([]ladder.Division, error) {
-	var out []ladder.Division
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		name, min, ok := strings.Cut(part, ":")
-		v, err := strconv.ParseFloat(strings.TrimSpace(min), 64)
-		if !ok || err != nil || strings.TrimSpace(name) == "" {
-			return nil, ladder.Errorf(ladder.CodeInvalid, "division %q: write Name:minimum, as in Gold:1550", part)
-		}
-		out = append(out, ladder.Division{Name: strings.TrimSpace(name), Min: v})
-	}
-	return out, nil
-}
+func parseDivisions(s string) ([]ladder.Division, error) { return ladder.ParseDivisions(s) }

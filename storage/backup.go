@@ -32,6 +32,11 @@ var backupTables = []string{
 	"rate_buckets",
 }
 
+// notBackedUp are the tables a backup leaves out: the dashboard's login
+// sessions, which a restore must not bring back to life after their users
+// logged out.
+var notBackedUp = []string{"dashboard_sessions"}
+
 // BackupStats says what a backup or a restore copied.
 type BackupStats struct {
 	// Version is the schema version of the snapshot.

@@ -57,6 +57,9 @@ type Options struct {
 	// 100 MB while it runs, so this bounds the memory a burst can take; a
 	// request that finds every worker busy gets 503 with Retry-After.
 	BalanceWorkers int
+	// Admin serves /admin and everything under it (the moderators'
+	// dashboard); nil leaves those paths to the catch-all 404.
+	Admin http.Handler
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -85,6 +88,7 @@ type Server struct {
 	webhooks     ladder.URLPolicy
 	// balanceSlots holds one token per balance computation running.
 	balanceSlots chan struct{}
+	admin        http.Handler
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -102,6 +106,7 @@ func New(opts Options) *Server {
 		maxBody:  opts.MaxBody,
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
+		admin:    opts.Admin,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -182,6 +187,13 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST "+g+"/webhooks", s.authed(s.apiCreateWebhook))
 	mux.HandleFunc("GET "+g+"/webhooks", s.authed(s.apiWebhooks))
 	mux.HandleFunc("DELETE "+g+"/webhooks/{id}", s.authed(s.apiDeleteWebhook))
+	mux.HandleFunc("GET "+g+"/admin/queues", s.authed(s.apiAdminQueues))
+	mux.HandleFunc("PUT "+g+"/admin/queues/{name}", s.authed(s.apiAdminSetQueue))
+	if s.admin != nil {
+		// The dashboard, with its own sessions, CSRF checks and pages.
+		mux.Handle("/admin", s.admin)
+		mux.Handle("/admin/", s.admin)
+	}
 	return mux
 }
 

@@ -71,6 +71,9 @@ type Server struct {
 	private  ed25519.PrivateKey
 	public   ed25519.PublicKey
 	client   *http.Client
+
+	// The OAuth2 provider (oauth.go), created lazily.
+	oauth *oauthState
 }
 
 // failure is an injected REST failure: the next n requests whose path
@@ -134,6 +137,7 @@ func New() *Server {
 	s.registerChannelRoutes()
 	s.registerVoiceRoutes()
 	s.registerThreadRoutes()
+	s.registerOAuthRoutes()
 	s.srv = httptest.NewServer(s.record(mux))
 	return s
 }
@@ -239,7 +243,7 @@ func (s *Server) record(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if s.Token != "" && r.Header.Get("Authorization") != "Bot "+s.Token && !strings.Contains(r.URL.Path, "/webhooks/") && !strings.Contains(r.URL.Path, "/interactions/") {
+		if s.Token != "" && r.Header.Get("Authorization") != "Bot "+s.Token && !strings.Contains(r.URL.Path, "/webhooks/") && !strings.Contains(r.URL.Path, "/interactions/") && !isOAuthPath(r.URL.Path) {
 			s.log(r, http.StatusUnauthorized, true)
 			httpError(w, http.StatusUnauthorized, "401: Unauthorized")
 			return
