@@ -8,7 +8,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// Job names of the match lobby (issue 15).
+// Job names of the match lobby.
 const (
 	// JobReady closes ready checks whose deadline passed. Like the
 	// matchmaking pass it claims no job_runs row: a 120 s window wants a

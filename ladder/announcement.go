@@ -8,7 +8,7 @@ import (
 // Announcement is the Discord message that announced a formed match. It
 // is kept so that whoever ends the match's ready check later — a click in
 // any process, or the deadline job after a restart — can edit that message
-// instead of leaving its buttons live above a new one (issue 15).
+// instead of leaving its buttons live above a new one.
 type Announcement struct {
 	MatchID   int64
 	ChannelID string

@@ -126,12 +126,12 @@ type Queue struct {
 	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
 	// BehaviourPairing, when above 0, is the number of queued players from
 	// which players of low behaviour score are matched only with each
-	// other (seed 002; issue 19); 0, the default, is off.
+	// other (seed 002); 0, the default, is off.
 	BehaviourPairing int
 	// Disabled queues accept no new entries.
 	Disabled bool
 	// SelfTune lets the season-close job adopt constants fitted on the
-	// queue's own log, by the adoption rule only (issue 18; off by default).
+	// queue's own log, by the adoption rule only (off by default).
 	SelfTune  bool
 	CreatedAt time.Time
 }
@@ -240,7 +240,7 @@ type GuildStore interface {
 	// QueueForShare reads a queue and holds, until the transaction ends, a
 	// lock that QueueForUpdate waits for but other QueueForShare calls do not: a
 	// rated write takes it so that no adoption of new constants commits
-	// between reading the constants and taking its seq (issue 18).
+	// between reading the constants and taking its seq.
 	QueueForShare(ctx context.Context, id int64) (Queue, error)
 	// QueueForUpdate reads a queue and holds, until the transaction ends, a
 	// lock that excludes QueueForShare and other QueueForUpdate calls.

@@ -94,7 +94,7 @@ var lockLadderPG = pgSQL(lockLadderSQL) + lockLadderPGLocks
 // (QueueForShare): an adoption of new constants (QueueForUpdate) then either
 // commits before the read, which sees its constants, or waits for the
 // rated write to commit, so a result never takes a seq after an adoption
-// it was not rated with (issue 18).
+// it was not rated with.
 const lockLadderPGLocks = " FOR UPDATE OF r FOR SHARE OF q"
 
 // ladderRow is one row of ladderSQL.
