@@ -28,6 +28,16 @@ type Deps struct {
 	// its ID, or Discord's refusal (the bot lacks Manage Roles); main wires
 	// the bot's discordgo session. nil refuses /config roles create.
 	CreateRole func(ctx context.Context, guildID, name string) (string, error)
+	// Panels places queue panels and the results channel; main wires
+	// package panel. nil refuses /config queue panel, results channels
+	// and /setup.
+	Panels Panels
+	// EnsureChannel answers the ID of the guild's text channel called
+	// name, creating it when there is none; EnsureRole the same for a
+	// role. main wires the bot's discordgo session; nil refuses /setup's
+	// create buttons.
+	EnsureChannel func(ctx context.Context, guildID, name string) (string, error)
+	EnsureRole    func(ctx context.Context, guildID, name string) (string, error)
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -45,6 +55,7 @@ func New(d Deps) *Set {
 		h.subCommand(),
 		h.noShowCommand(),
 		h.linkCommand(),
+		h.setupCommand(),
 	}
 	var comps []Component
 	comps = append(comps, h.queueComponents()...)
@@ -55,6 +66,8 @@ func New(d Deps) *Set {
 	comps = append(comps, h.draftComponents()...)
 	comps = append(comps, h.subComponents()...)
 	comps = append(comps, h.noShowComponents()...)
+	comps = append(comps, h.panelComponents()...)
+	comps = append(comps, h.setupComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 

@@ -28,6 +28,7 @@ var backupTables = []string{
 	"division_roles", "applied_roles", "role_problems", "badge_roles",
 	"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes", "sub_requests", "no_shows",
 	"drafts", "draft_seats",
+	"queue_panels", "results_channels", "result_posts", "queue_waits",
 }
 
 // BackupStats says what a backup or a restore copied.
