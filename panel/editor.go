@@ -168,12 +168,20 @@ func (s *Service) syncPanel(ctx context.Context, p Panel) {
 		}
 		return
 	}
-	if err := s.store.ShowPanel(ctx, cur.QueueID, s.holder, id, shown, now); err != nil {
+	// The message is out: record it even when shutdown began meanwhile,
+	// or the next editor would wait out the claim and post a second one.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := s.store.ShowPanel(rctx, cur.QueueID, s.holder, id, shown, now); err != nil {
 		s.log.Warn("panel: record", "guild_id", cur.GuildID, "queue_id", cur.QueueID, "err", err)
 	}
 }
 
 func (s *Service) release(ctx context.Context, p Panel) {
+	// Released even at shutdown: a claim left behind blocks the next
+	// process until its lease runs out.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	if err := s.store.ReleasePanel(ctx, p.QueueID, s.holder); err != nil {
 		s.log.Warn("panel: release", "guild_id", p.GuildID, "queue_id", p.QueueID, "err", err)
 	}

@@ -82,7 +82,9 @@ func (s *Service) postResult(ctx context.Context, c ResultsChannel, r Rated, now
 		return err
 	}
 	s.results.Add(1)
-	return s.store.SaveResult(ctx, r.MatchID, id, shown)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	return s.store.SaveResult(rctx, r.MatchID, id, shown)
 }
 
 // ResultMessage renders a rated result for the results channel: the

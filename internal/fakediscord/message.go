@@ -133,6 +133,8 @@ type Button struct {
 	Options     []SelectOption `json:"options"`
 	MinValues   *int           `json:"min_values"`
 	MaxValues   *int           `json:"max_values"`
+	// ChannelTypes restricts a channel select menu (select.go).
+	ChannelTypes []int `json:"channel_types"`
 }
 
 // SelectOption is one choice of a select menu.
@@ -299,6 +301,11 @@ func (m *Message) apply(p messagePayload, files []File, edit bool) error {
 				}
 				if b.Type == componentSelect {
 					if err := checkSelect(r, b); err != nil {
+						return err
+					}
+				}
+				if entitySelect(b.Type) {
+					if err := checkEntitySelect(r, b); err != nil {
 						return err
 					}
 				}

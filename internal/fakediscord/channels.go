@@ -1,0 +1,208 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Discord's JSON error code for a message that does not exist (deleted).
+const CodeUnknownMessage = 10008
+
+// Channel types the fake knows.
+const (
+	ChannelText  = 0
+	ChannelVoice = 2
+)
+
+// Channel is a guild channel as the fake keeps it.
+type Channel struct {
+	ID      string `json:"id"`
+	GuildID string `json:"guild_id"`
+	Name    string `json:"name"`
+	Type    int    `json:"type"`
+}
+
+// guildChannels are the fake's channels per guild, and whether the bot may
+// create channels there (Manage Channels).
+type guildChannels struct {
+	list     []Channel
+	noManage bool
+}
+
+func (s *Server) channelsOf(guildID string) *guildChannels {
+	if s.guildChans == nil {
+		s.guildChans = map[string]*guildChannels{}
+	}
+	g := s.guildChans[guildID]
+	if g == nil {
+		g = &guildChannels{}
+		s.guildChans[guildID] = g
+	}
+	return g
+}
+
+// guildChannel finds a channel of a guild. Call with mu held.
+func (s *Server) guildChannel(guildID, id string) (Channel, bool) {
+	for _, c := range s.channelsOf(guildID).list {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Channel{}, false
+}
+
+// AddChannel creates a text channel in a guild, as an admin would, and
+// returns its ID.
+func (s *Server) AddChannel(guildID, name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := Channel{ID: s.newID(), GuildID: guildID, Name: name, Type: ChannelText}
+	g := s.channelsOf(guildID)
+	g.list = append(g.list, c)
+	s.notify()
+	return c.ID
+}
+
+// GuildChannels returns a guild's channels.
+func (s *Server) GuildChannels(guildID string) []Channel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.channelsOf(guildID).list)
+}
+
+// SetManageChannels grants or takes the bot's Manage Channels permission
+// (granted by default): without it, creating a channel answers 50013.
+func (s *Server) SetManageChannels(guildID string, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.channelsOf(guildID).noManage = !ok
+}
+
+func (s *Server) registerChannelRoutes() {
+	s.mux.HandleFunc("GET /api/{v}/guilds/{guild}/channels", s.serveGuildChannels)
+	s.mux.HandleFunc("POST /api/{v}/guilds/{guild}/channels", s.serveGuildChannels)
+}
+
+func (s *Server) serveGuildChannels(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	guildID := r.PathValue("guild")
+	g := s.channelsOf(guildID)
+	if r.Method == http.MethodGet {
+		writeJSON(w, http.StatusOK, g.list)
+		return
+	}
+	if g.noManage {
+		discordError(w, http.StatusForbidden, CodeMissingPermissions, "Missing Permissions")
+		return
+	}
+	var body struct {
+		Name string `json:"name"`
+		Type int    `json:"type"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Name == "" || len(body.Name) > 100 {
+		discordError(w, http.StatusBadRequest, 50035, "Invalid Form Body")
+		return
+	}
+	// Discord lowercases text channel names and turns spaces into dashes.
+	name := body.Name
+	if body.Type == ChannelText {
+		name = strings.ReplaceAll(strings.ToLower(name), " ", "-")
+	}
+	c := Channel{ID: s.newID(), GuildID: guildID, Name: name, Type: body.Type}
+	g.list = append(g.list, c)
+	s.notify()
+	writeJSON(w, http.StatusCreated, c)
+}
+
+// DeleteMessage deletes a channel message, as a moderator would by hand;
+// editing it afterwards answers 404 with code 10008 Unknown Message.
+func (s *Server) DeleteMessage(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.messages[id]; m != nil {
+		m.Deleted = true
+	}
+	s.notify()
+}
+
+func (s *Server) serveDeleteMessage(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[r.PathValue("msg")]
+	if m == nil || m.Deleted || m.ChannelID != r.PathValue("channel") {
+		discordError(w, http.StatusNotFound, CodeUnknownMessage, "Unknown Message")
+		return
+	}
+	m.Deleted = true
+	s.notify()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// Discord's bucket for editing messages: per channel, 5 edits per 5 s.
+const (
+	editLimit  = 5
+	editWindow = 5 * time.Second
+)
+
+// SetEditRateLimit sets the per-channel bucket of message edits (default
+// 5 per 5 s, as on Discord).
+func (s *Server) SetEditRateLimit(limit int, window time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.editLimit, s.editWindow = limit, window
+	s.editBuckets = nil
+}
+
+// Edit429s is how many message edits were answered 429.
+func (s *Server) Edit429s() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.edit429s
+}
+
+// limitEdits puts message edits through their channel's bucket: within
+// it, next runs with the rate-limit headers Discord sends; over it, the
+// answer is 429 with retry_after, and the edit is not made.
+func (s *Server) limitEdits(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		limit, window := s.editLimit, s.editWindow
+		if limit <= 0 {
+			limit, window = editLimit, editWindow
+		}
+		if s.editBuckets == nil {
+			s.editBuckets = map[string]*bucket{}
+		}
+		ch := r.PathValue("channel")
+		b := s.editBuckets[ch]
+		now := time.Now()
+		if b == nil || now.After(b.reset) {
+			b = &bucket{limit: limit, window: window, reset: now.Add(window)}
+			s.editBuckets[ch] = b
+		}
+		resetAfter := b.reset.Sub(now).Seconds()
+		h := w.Header()
+		h.Set("X-RateLimit-Bucket", "message-edit-"+ch)
+		h.Set("X-RateLimit-Limit", strconv.Itoa(b.limit))
+		h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(resetAfter, 'f', 3, 64))
+		h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(b.reset.UnixMilli())/1000, 'f', 3, 64))
+		if b.used >= b.limit {
+			s.edit429s++
+			s.mu.Unlock()
+			h.Set("X-RateLimit-Remaining", "0")
+			h.Set("Retry-After", strconv.Itoa(int(math.Ceil(resetAfter))))
+			writeJSON(w, http.StatusTooManyRequests, map[string]any{"message": "You are being rate limited.", "retry_after": resetAfter, "global": false})
+			return
+		}
+		b.used++
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(b.limit-b.used))
+		s.mu.Unlock()
+		next(w, r)
+	}
+}
