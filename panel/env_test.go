@@ -99,8 +99,12 @@ func (e *env) start() {
 		return b.Post(ctx, channelID, msg)
 	}), log, e.opt)
 	set := commands.New(commands.Deps{Service: e.svc, Panels: e.panels,
-		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) { return b.EnsureChannel(ctx, guildID, name) },
-		EnsureRole:    func(ctx context.Context, guildID, name string) (string, error) { return b.EnsureRole(ctx, guildID, name) },
+		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) {
+			return b.EnsureChannel(ctx, guildID, name)
+		},
+		EnsureRole: func(ctx context.Context, guildID, name string) (string, error) {
+			return b.EnsureRole(ctx, guildID, name)
+		},
 	})
 	var err error
 	b, err = bot.New(bot.Config{Token: "test-token", APIBase: e.fake.URL(), DevGuildID: testGuild, OnResult: e.panels.Touch,
