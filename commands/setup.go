@@ -384,6 +384,22 @@ func (h *handlers) setupCreate(ctx context.Context, req Request) (Reply, error) 
 			return h.setupFinish(ctx, req, q, qc)
 		}
 	}
+	if len(qs) == 1 {
+		// A new server has the default queue nobody configured yet: it
+		// becomes the queue asked for rather than stay beside it unused.
+		fresh, err := h.freshDefault(ctx, req.GuildID, qs[0])
+		if err != nil {
+			return Reply{}, err
+		}
+		if fresh {
+			q := qs[0]
+			q.Name, q.TeamSize, q.Model, q.Params, q.ChannelID = name, k, m, nil, qc
+			if q, err = h.Service.UpdateQueue(ctx, actor(req), q); err != nil {
+				return Reply{}, err
+			}
+			return h.setupFinish(ctx, req, q, qc)
+		}
+	}
 	q := ladder.NewQueue(req.GuildID, name, k)
 	q.Model, q.ChannelID = m, qc
 	q, err = h.Service.CreateQueue(ctx, actor(req), q)
@@ -391,6 +407,19 @@ func (h *handlers) setupCreate(ctx context.Context, req Request) (Reply, error) 
 		return Reply{}, err
 	}
 	return h.setupFinish(ctx, req, q, qc)
+}
+
+// freshDefault reports whether q is a new server's default queue as it
+// was made: its default name, no channel, no panel, no rated match.
+func (h *handlers) freshDefault(ctx context.Context, guildID string, q ladder.Queue) (bool, error) {
+	if q.Name != ladder.DefaultQueueName || q.ChannelID != "" {
+		return false, nil
+	}
+	if ch, err := h.Panels.PanelChannel(ctx, guildID, q.ID); err != nil || ch != "" {
+		return false, err
+	}
+	recs, err := h.Service.ExportMatches(ctx, guildID, q.Name, 0)
+	return len(recs) == 0, err
 }
 
 func (h *handlers) setupUseQueue(ctx context.Context, req Request) (Reply, error) {

@@ -142,6 +142,8 @@ type SelectOption struct {
 	Label       string `json:"label"`
 	Value       string `json:"value"`
 	Description string `json:"description"`
+	// Default shows the option selected when the menu appears.
+	Default bool `json:"default"`
 }
 
 // componentSelect is Discord's type number of a string select menu.
