@@ -118,7 +118,7 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		}
 		if c, ok := req.String("results"); ok {
 			if h.Panels == nil {
-				return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "the results channel is not available on this bot")
+				return Reply{}, ladder.Errorf(ladder.CodeInvalid, "the results channel is not available on this bot")
 			}
 			if err := h.Panels.SetResultsChannel(ctx, req.GuildID, c); err != nil {
 				return Reply{}, err

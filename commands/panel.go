@@ -115,7 +115,7 @@ func (h *handlers) panelPartner(ctx context.Context, req Request) (Reply, error)
 // goes to channel, else the queue's announcement channel, else here.
 func (h *handlers) configPanel(ctx context.Context, req Request) (Reply, error) {
 	if h.Panels == nil {
-		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "queue panels are not available on this bot")
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "queue panels are not available on this bot")
 	}
 	q, err := h.namedQueue(ctx, req)
 	if err != nil {

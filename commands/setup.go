@@ -66,7 +66,7 @@ func (h *handlers) setupComponents() []Component {
 
 func (h *handlers) setupReady() error {
 	if h.Panels == nil || h.EnsureChannel == nil || h.EnsureRole == nil {
-		return ladder.Errorf(ladder.CodeUnavailable, "/setup is not available on this bot; use /config")
+		return ladder.Errorf(ladder.CodeInvalid, "/setup is not available on this bot; use /config")
 	}
 	return nil
 }
