@@ -131,13 +131,17 @@ func TestPanelRepost(t *testing.T) {
 // TestPanelRush: 200 players press Join at once. Every click is answered
 // privately, the panel ends showing exactly who waits, its edits stay
 // within the coalescing budget (one per gap, plus the first), and Discord
-// never answers 429.
+// never answers 429, even with an edit bucket tighter than the gap.
 func TestPanelRush(t *testing.T) {
 	const players = 200
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			e := newEnv(t, backend, fast)
 			q, pm := e.addQueue("4v4", 4)
+			// A bucket tighter than the coalescing (2 edits per 5 s against
+			// one per 2 s): discordgo must pace the edits by Discord's
+			// headers instead of running into 429s.
+			e.fake.SetEditRateLimit(2, 5*time.Second)
 			start := time.Now()
 			var pending []*fakediscord.Pending
 			for i := range players {
