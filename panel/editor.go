@@ -119,6 +119,17 @@ func (s *Service) syncPanel(ctx context.Context, p Panel) {
 	if s.poster == nil {
 		return
 	}
+	now := s.opt.Now()
+	s.mu.Lock()
+	r, waiting := s.due[p.QueueID]
+	s.mu.Unlock()
+	if waiting && r.at.After(now) {
+		return // an edit is already coming at the end of the gap: it shows this change too
+	}
+	if at := p.EditedAt.Add(s.opt.Gap); at.After(now) {
+		s.retry(p, at) // within the gap: no read, no claim until it ends
+		return
+	}
 	msg, shown, err := s.render(ctx, p)
 	if err != nil {
 		if !errors.Is(err, errGone) {
@@ -129,7 +140,6 @@ func (s *Service) syncPanel(ctx context.Context, p Panel) {
 	if shown == p.Shown && p.MessageID != "" {
 		return
 	}
-	now := s.opt.Now()
 	cur, ok, err := s.store.ClaimPanel(ctx, p.QueueID, s.holder, now, s.opt.Gap, s.opt.Lease)
 	if err != nil {
 		s.log.Warn("panel: claim", "guild_id", p.GuildID, "queue_id", p.QueueID, "err", err)

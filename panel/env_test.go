@@ -42,6 +42,7 @@ type env struct {
 	svc    *ladder.Service
 	opt    panel.Options
 	panels *panel.Service
+	bot    *bot.Bot
 	logs   *logBuffer
 	stop   func()
 	// stopPanels stops the panel editor alone (a process that dies).
@@ -112,6 +113,7 @@ func (e *env) start() {
 	if err != nil {
 		t.Fatalf("bot.New: %v", err)
 	}
+	e.bot = b
 	ctx, cancel := context.WithCancel(context.Background())
 	pctx, pcancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup

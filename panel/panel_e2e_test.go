@@ -1,6 +1,7 @@
 package panel_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -137,11 +138,19 @@ func TestPanelRush(t *testing.T) {
 	for _, backend := range testdb.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			e := newEnv(t, backend, fast)
-			q, pm := e.addQueue("4v4", 4)
+			// 8v8: 16 players a match, so a few of the 200 stay listed.
+			q, pm := e.addQueue("8v8", 8)
 			// A bucket tighter than the coalescing (2 edits per 5 s against
 			// one per 2 s): discordgo must pace the edits by Discord's
 			// headers instead of running into 429s.
 			e.fake.SetEditRateLimit(2, 5*time.Second)
+			// A second process's editor over the same rows: the claims let
+			// one of them edit at a time, and the gap holds across both.
+			other := panel.New(e.db, e.svc, panel.PostFunc(e.bot.Post), nil, fast)
+			octx, ocancel := context.WithCancel(e.ctx)
+			done := make(chan struct{})
+			go func() { other.Run(octx); close(done) }()
+			defer func() { ocancel(); <-done }()
 			start := time.Now()
 			var pending []*fakediscord.Pending
 			for i := range players {
@@ -156,7 +165,7 @@ func TestPanelRush(t *testing.T) {
 				if err != nil {
 					t.Fatalf("click %d never answered: %v", i, err)
 				}
-				if !r.Ephemeral() || !strings.Contains(r.Message.Text(), "You joined queue **4v4**") {
+				if !r.Ephemeral() || !strings.Contains(r.Message.Text(), "You joined queue **8v8**") {
 					t.Fatalf("Got(click %d) = %q, want a private join", i, r.Message.Text())
 				}
 			}
@@ -169,11 +178,15 @@ func TestPanelRush(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := panel.Message(q, waiting, waits).Embeds[0]
-			final := e.panelIn(testChannel, "4v4", func(m fakediscord.Message) bool {
+			final := e.panelIn(testChannel, "8v8", func(m fakediscord.Message) bool {
 				return m.Embeds[0].Description == want.Description && m.Embeds[0].Fields[0].Value == want.Fields[0].Value
 			})
 			elapsed := time.Since(start)
-			formed := (players - len(waiting)) / 8
+			queued := 0
+			for _, p := range waiting {
+				queued += len(p.UserIDs)
+			}
+			formed := (players - queued) / 16
 			if len(waits) != min(formed, 50) || formed == 0 {
 				t.Errorf("Got(%d waits recorded), want one per formed match (%d)", len(waits), formed)
 			}
@@ -184,7 +197,8 @@ func TestPanelRush(t *testing.T) {
 			if n := e.fake.Edit429s(); n != 0 {
 				t.Errorf("Got(%d edits answered 429), want 0", n)
 			}
-			t.Logf("%d clicks, %d matches formed, %d panel edits in %s", players, formed, final.Edits, elapsed.Round(time.Millisecond))
+			t.Logf("%d clicks, %d matches formed, %d panel edits in %s (editors: this process %+v, the other %+v)",
+				players, formed, final.Edits, elapsed.Round(time.Millisecond), e.panels.Stats(), other.Stats())
 		})
 	}
 }

@@ -186,7 +186,9 @@ func (s *Server) limitEdits(next http.HandlerFunc) http.HandlerFunc {
 			b = &bucket{limit: limit, window: window, reset: now.Add(window)}
 			s.editBuckets[ch] = b
 		}
-		resetAfter := b.reset.Sub(now).Seconds()
+		// Rounded up to Discord's millisecond: a client that waits what
+		// the header says never arrives before the window ends.
+		resetAfter := math.Ceil(b.reset.Sub(now).Seconds()*1000) / 1000
 		h := w.Header()
 		h.Set("X-RateLimit-Bucket", "message-edit-"+ch)
 		h.Set("X-RateLimit-Limit", strconv.Itoa(b.limit))
