@@ -55,12 +55,15 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	var poster jobs.Poster
 	var roles jobs.RoleClient
 	var interactions http.Handler
+	// The jobs tell the panel editor of the queues they change.
+	var onQueue func(guildID string)
 	if e.cfg.DiscordToken != "" {
 		b, panels, err := newBot(e, db, svc, metrics, onResult)
 		if err != nil {
 			return err
 		}
 		comps = append(comps, component{"bot", b.Run})
+		onQueue = panels.Touch
 		comps = append(comps, component{"panels", func(ctx context.Context) error {
 			panels.Run(ctx)
 			return nil
@@ -81,7 +84,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	srv.MountInteractions(interactions)
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
-		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
+		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, OnQueue: onQueue, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
 			ReconcileInterval: e.cfg.RoleReconcileInterval}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run

@@ -41,6 +41,7 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		s.log.Info("ready check failed at its deadline", "guild_id", m.GuildID, "match_id", m.ID,
 			"requeued", len(r.Requeued), "penalised", len(r.Penalised))
 		s.readyFailed(ctx, r)
+		s.queueChanged(m.GuildID)
 	}
 	if err != nil {
 		return err
