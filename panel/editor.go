@@ -87,6 +87,9 @@ func (s *Service) work(ctx context.Context) {
 			s.syncPanel(ctx, p)
 		}
 	}
+	// A touched guild may have rated a result: post it now rather than
+	// at the next resync.
+	s.postResults(ctx, guilds)
 }
 
 // sweep syncs every panel and posts every result due.
@@ -98,7 +101,7 @@ func (s *Service) sweep(ctx context.Context) {
 	for _, p := range ps {
 		s.syncPanel(ctx, p)
 	}
-	s.postResults(ctx)
+	s.postResults(ctx, nil)
 }
 
 // retry schedules another try of a panel at at.
@@ -182,7 +185,7 @@ func (s *Service) syncPanel(ctx context.Context, p Panel) {
 	// or the next editor would wait out the claim and post a second one.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if err := s.store.ShowPanel(rctx, cur.QueueID, s.holder, id, shown, now); err != nil {
+	if err := s.store.ShowPanel(rctx, cur.QueueID, s.holder, cur.Shown, id, shown, now); err != nil {
 		s.log.Warn("panel: record", "guild_id", cur.GuildID, "queue_id", cur.QueueID, "err", err)
 	}
 }

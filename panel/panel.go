@@ -32,7 +32,8 @@ type (
 // implements it.
 type Store interface {
 	// SavePanel places a queue's panel in a channel; a panel moved to
-	// another channel forgets its message.
+	// another channel forgets its message, one placed again in its own
+	// channel what it shows (so it is edited, or posted again if deleted).
 	SavePanel(ctx context.Context, guildID string, queueID int64, channelID string) (Panel, error)
 	// Panels lists a guild's panels, or every guild's for "".
 	Panels(ctx context.Context, guildID string) ([]Panel, error)
@@ -40,9 +41,12 @@ type Store interface {
 	// other holder has it and its last edit is at least gap old; it
 	// answers the row as it is and whether holder has it.
 	ClaimPanel(ctx context.Context, queueID int64, holder string, now time.Time, gap, lease time.Duration) (Panel, bool, error)
-	// ShowPanel records what holder's panel shows now and releases it;
-	// edited is the time of the post or edit (zero: none was made).
-	ShowPanel(ctx context.Context, queueID int64, holder, messageID, shown string, edited time.Time) error
+	// ShowPanel records the message of holder's panel and what it shows
+	// now, and releases it; edited is the time of the post or edit (zero:
+	// none was made). What it shows is kept only while the row still says
+	// prev (what it said when claimed): a panel placed again meanwhile
+	// stays due for an edit.
+	ShowPanel(ctx context.Context, queueID int64, holder, prev, messageID, shown string, edited time.Time) error
 	// ReleasePanel gives up holder's claim.
 	ReleasePanel(ctx context.Context, queueID int64, holder string) error
 	// Waiting returns a queue's tickets, oldest first.

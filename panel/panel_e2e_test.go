@@ -125,6 +125,16 @@ func TestPanelRepost(t *testing.T) {
 			if live := e.livePanels(testChannel); len(live) != 1 || live[0].ID != back.ID {
 				t.Errorf("Got(%d live panels) after restart, want the re-posted one edited in place", len(live))
 			}
+
+			// Deleted while the queue stays as it is: placing the panel
+			// again brings it back.
+			e.recorded(q.ID, back.ID)
+			e.fake.DeleteMessage(back.ID)
+			e.slash(admin, "config queue panel", map[string]any{"queue": "1v1"})
+			again := e.panelIn(testChannel, "1v1", shows("Nobody is waiting"))
+			if again.ID == back.ID {
+				t.Errorf("Got(panel placed again after deletion) = the deleted message, want a new one")
+			}
 		})
 	}
 }

@@ -26,9 +26,10 @@ func shownOf(r Rated) string {
 
 // postResults posts each guild's new rated results to its results
 // channel once, and a follow-up for each posted result that was corrected
-// or voided since. A row claim makes it once across processes.
-func (s *Service) postResults(ctx context.Context) {
-	if s.poster == nil {
+// or voided since; only the guilds in only, when it is not nil. A row
+// claim makes it once across processes.
+func (s *Service) postResults(ctx context.Context, only map[string]bool) {
+	if s.poster == nil || only != nil && len(only) == 0 {
 		return
 	}
 	chans, err := s.store.ResultsChannels(ctx, "")
@@ -38,6 +39,9 @@ func (s *Service) postResults(ctx context.Context) {
 	}
 	now := s.opt.Now()
 	for _, c := range chans {
+		if only != nil && !only[c.GuildID] {
+			continue
+		}
 		rated, err := s.store.RatedSince(ctx, c.GuildID, later(c.Since, now.Add(-resultsWindow)), resultsBatch)
 		if err != nil {
 			s.log.Warn("panel: reading results", "guild_id", c.GuildID, "err", err)

@@ -58,8 +58,11 @@ func (db *DB) SavePanel(ctx context.Context, guildID string, queueID int64, chan
 			return err
 		}
 		if len(rows) == 1 && rows[0].ChannelID == channelID {
+			// Placed again where it is: forget what it shows, so the
+			// editor edits it once (and posts it again if it was deleted).
 			out = rows[0]
-			return nil
+			out.Shown = ""
+			return g.Model(&panelRow{}).Where("queue_id = ?", queueID).Update("shown", "").Error
 		}
 		out = panelRow{QueueID: queueID, GuildID: guildID, ChannelID: channelID}
 		return g.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}},
@@ -107,9 +110,12 @@ func (db *DB) ClaimPanel(ctx context.Context, queueID int64, holder string, now 
 	return r.panel(), res.RowsAffected == 1 && r.ClaimedBy == holder, nil
 }
 
-// ShowPanel implements panel.Store.
-func (db *DB) ShowPanel(ctx context.Context, queueID int64, holder, messageID, shown string, edited time.Time) error {
-	set := map[string]any{"message_id": messageID, "shown": shown, "claimed_by": "", "claimed_until": nil}
+// ShowPanel implements panel.Store: shown is recorded only while the row
+// still says prev, so a SavePanel that ran during the edit (and reset it)
+// keeps its reset.
+func (db *DB) ShowPanel(ctx context.Context, queueID int64, holder, prev, messageID, shown string, edited time.Time) error {
+	set := map[string]any{"message_id": messageID, "shown": gorm.Expr("CASE WHEN shown = ? THEN ? ELSE shown END", prev, shown),
+		"claimed_by": "", "claimed_until": nil}
 	if !edited.IsZero() {
 		set["edited_at"] = edited.UTC()
 	}
