@@ -66,7 +66,9 @@ func request(ic *discordgo.Interaction) (commands.Request, error) {
 			return req, err
 		}
 		req.CustomID = id
-		if data := ic.MessageComponentData(); data.ComponentType == discordgo.SelectMenuComponent {
+		switch data := ic.MessageComponentData(); data.ComponentType {
+		case discordgo.SelectMenuComponent, discordgo.UserSelectMenuComponent, discordgo.RoleSelectMenuComponent,
+			discordgo.ChannelSelectMenuComponent:
 			if len(data.Values) > maxSelectOptions {
 				return req, ladder.Errorf(ladder.CodeInvalid, "too many values selected")
 			}
@@ -235,15 +237,31 @@ func components(r commands.Reply) []discordgo.MessageComponent {
 	}
 	for _, m := range r.Menus {
 		one := 1
-		menu := discordgo.SelectMenu{MenuType: discordgo.StringSelectMenu, CustomID: m.CustomID, Placeholder: clip(m.Placeholder, maxLabel),
-			MinValues: &one, MaxValues: 1, Disabled: m.Disabled}
+		menu := discordgo.SelectMenu{MenuType: menuType(m.Kind), CustomID: m.CustomID, Placeholder: clip(m.Placeholder, maxLabel),
+			MinValues: &one, MaxValues: min(max(m.MaxValues, 1), maxSelectOptions), Disabled: m.Disabled}
+		if m.Kind == commands.SelectChannels {
+			menu.ChannelTypes = []discordgo.ChannelType{discordgo.ChannelTypeGuildText}
+		}
 		for _, o := range m.Options[:min(len(m.Options), maxSelectOptions)] {
 			menu.Options = append(menu.Options, discordgo.SelectMenuOption{Label: clip(o.Label, maxOptionText), Value: o.Value,
-				Description: clip(o.Description, maxOptionText)})
+				Description: clip(o.Description, maxOptionText), Default: o.Default})
 		}
 		out = append(out, discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}})
 	}
 	return out
+}
+
+// menuType is the discordgo select menu type of a kind.
+func menuType(k commands.SelectKind) discordgo.SelectMenuType {
+	switch k {
+	case commands.SelectUsers:
+		return discordgo.UserSelectMenu
+	case commands.SelectRoles:
+		return discordgo.RoleSelectMenu
+	case commands.SelectChannels:
+		return discordgo.ChannelSelectMenu
+	}
+	return discordgo.StringSelectMenu
 }
 
 func files(fs []commands.File) []*discordgo.File {

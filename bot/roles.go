@@ -8,7 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// The division-role calls (issue 16). They go through the bot's session, so
+// The division-role calls. They go through the bot's session, so
 // pacing is discordgo's: one bucket per route (a guild's member-role routes
 // share one), a wait when X-RateLimit-Remaining reaches 0 until
 // X-RateLimit-Reset-After, and on a 429 a sleep of the body's retry_after

@@ -103,7 +103,7 @@ func TestRunHelpListsEveryVariable(t *testing.T) {
 }
 
 // TestHelpNamesWhatOperatorsAsk pins the questions the help of run, migrate
-// and simulate must answer (issue 13): where the database is by default,
+// and simulate must answer: where the database is by default,
 // that run and migrate have no flags, and every rating model.
 func TestHelpNamesWhatOperatorsAsk(t *testing.T) {
 	tests := []struct {

@@ -45,7 +45,7 @@ type Config struct {
 	DiscordTransport string `env:"DISCORD_TRANSPORT" help:"gateway (the default), or http: take interactions only at POST /interactions, no gateway"`
 	DiscordPublicKey string `env:"DISCORD_PUBLIC_KEY" help:"the application's Ed25519 public key in hex; required with DISCORD_TRANSPORT=http"`
 	// WebhookAllowHTTP lets outgoing webhooks use http:// to loopback
-	// addresses, for tests with a local receiver (issue 16).
+	// addresses, for tests with a local receiver.
 	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
 	// WebhookTimeout bounds one delivery attempt and WebhookLease is how
 	// long a process's claim on a delivery lasts: a process killed
@@ -53,10 +53,10 @@ type Config struct {
 	// must exceed the timeout.
 	WebhookTimeout time.Duration `env:"WEBHOOK_TIMEOUT" envDefault:"10s" help:"how long one webhook delivery attempt may take (1s to 5m)"`
 	WebhookLease   time.Duration `env:"WEBHOOK_LEASE" envDefault:"2m" help:"how long a claim on a webhook delivery lasts before another process may retry it (above WEBHOOK_TIMEOUT, at most 1h)"`
-	// RoleSyncInterval is how often division roles are synced (issue 16).
+	// RoleSyncInterval is how often division roles are synced.
 	RoleSyncInterval time.Duration `env:"ROLE_SYNC_INTERVAL" envDefault:"1m" help:"how often division and badge roles are given and taken (1s to 1h)"`
 	// RoleReconcileInterval is how often members' real roles are read and
-	// drift repaired; 24h is daily at 03:30 UTC (issue 16).
+	// drift repaired; 24h is daily at 03:30 UTC.
 	RoleReconcileInterval time.Duration `env:"ROLE_RECONCILE_INTERVAL" envDefault:"24h" help:"how often members' roles are read back and drift repaired (1s to 168h; 24h is daily at 03:30 UTC)"`
 }
 

@@ -39,7 +39,7 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	}
 	defer db.Close()
 	svc := ladder.NewService(db, nil)
-	// The whole file is checked before anything is written (issue 14): the
+	// The whole file is checked before anything is written: the
 	// rows the reader could not parse and the rows that break a ladder rule
 	// (dates, IDs, names, the queue's team size), listed together by line.
 	broken, err := svc.CheckImport(ctx, *guild, *queue, recs)
@@ -151,6 +151,6 @@ func importSummary(w io.Writer, u ladder.Unlisted) {
 		u.Stale, u.StaleDue, u.StaleDays)
 	if u.StaleDue > 0 {
 		fmt.Fprintf(w, "warning: `ladderbot run` marks %d of the %d listed players inactive when it starts, leaving %d on the board; "+
-			"raise stale days first (/config stale_days) to keep an old history listed\n", u.StaleDue, u.Listed, u.Listed-u.StaleDue)
+			"raise it first with /config thresholds stale_days to keep an old history listed\n", u.StaleDue, u.Listed, u.Listed-u.StaleDue)
 	}
 }

@@ -47,7 +47,7 @@ func hostileFile() (string, map[int]string) {
 }
 
 // TestImportHostileFiles runs `ladderbot import` on hostile files on both
-// backends (issue 14): without --skip-invalid the whole file is checked,
+// backends: without --skip-invalid the whole file is checked,
 // every bad row is listed on its own `ladderbot import:` line with its file
 // line and reason, and nothing is written; with it the good rows are
 // imported and the bad ones listed as skipped; a file with broken columns

@@ -92,7 +92,7 @@ func TestImportSummary(t *testing.T) {
 		"provisional: 4 (4 with fewer than 5 games, 0 with RD above 100)\n" +
 		"inactive: 0 flagged now; the stale rule will hide 4 more whose last match is over 30 days old\n" +
 		"warning: `ladderbot run` marks 4 of the 4 listed players inactive when it starts, leaving 0 on the board; " +
-		"raise stale days first (/config stale_days) to keep an old history listed\n"
+		"raise it first with /config thresholds stale_days to keep an old history listed\n"
 	if stdout.String() != want {
 		t.Errorf("Got(ladderbot import stdout) = %q, want %q", stdout.String(), want)
 	}

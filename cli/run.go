@@ -15,6 +15,7 @@ import (
 	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/panel"
 	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
@@ -56,12 +57,19 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	var roles jobs.RoleClient
 	var interactions http.Handler
 	var rm *rooms.Manager
+	// The jobs tell the panel editor of the queues they change.
+	var onQueue func(guildID string)
 	if e.cfg.DiscordToken != "" {
-		b, m, err := newBot(e, db, svc, metrics, onResult)
+		b, m, panels, err := newBot(e, db, svc, metrics, onResult)
 		if err != nil {
 			return err
 		}
 		comps = append(comps, component{"bot", b.Run})
+		onQueue = panels.Touch
+		comps = append(comps, component{"panels", func(ctx context.Context) error {
+			panels.Run(ctx)
+			return nil
+		}})
 		gatewayReady = b.Connected
 		poster = b
 		roles = b
@@ -79,7 +87,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	srv.MountInteractions(interactions)
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
-		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
+		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, OnQueue: onQueue, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
 			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
@@ -112,14 +120,16 @@ func runJobs(ctx context.Context, s *jobs.Scheduler) error {
 // newBot wires the Discord bot: configuration from the environment, the
 // command set over svc, internal/chart for /profile's chart, metrics (nil:
 // none) and onResult, told the guild of every interaction that may have
-// changed its ratings (nil: nobody).
-func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, *rooms.Manager, error) {
+// changed its ratings (nil: nobody); the match rooms' manager; and the
+// queue panels and results channels it posts, whose editor the caller runs.
+func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, *rooms.Manager, *panel.Service, error) {
 	replays, err := showdown.NewClient(e.cfg.ShowdownReplayBase, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	// /config roles create calls Discord through the bot, which exists
-	// once bot.New returns, before any interaction arrives.
+	// /config roles create, /setup and the panels call Discord through
+	// the bot, which exists once bot.New returns, before any interaction
+	// arrives or the panel editor runs.
 	var b *bot.Bot
 	createRole := func(ctx context.Context, guildID, name string) (string, error) {
 		return b.CreateRole(ctx, guildID, name)
@@ -127,7 +137,17 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 	// Match rooms call Discord through the bot too: late forwards to it.
 	late := &lateDiscord{}
 	rm := rooms.New(db, late, svc, e.log)
-	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole, Rooms: rm})
+	panels := panel.New(db, svc, panel.PostFunc(func(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
+		return b.Post(ctx, channelID, msg)
+	}), e.log, panel.Options{})
+	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole,
+		Rooms: rm, Panels: panels,
+		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) {
+			return b.EnsureChannel(ctx, guildID, name)
+		},
+		EnsureRole: func(ctx context.Context, guildID, name string) (string, error) {
+			return b.EnsureRole(ctx, guildID, name)
+		}})
 	b, err = bot.New(bot.Config{
 		Token:      e.cfg.DiscordToken,
 		APIBase:    e.cfg.DiscordAPIBase,
@@ -135,17 +155,24 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 		ShardID:    e.cfg.ShardID,
 		ShardCount: e.cfg.ShardCount,
 		Metrics:    metrics,
-		OnResult:   onResult,
-		Transport:  e.cfg.Transport(),
-		PublicKey:  e.cfg.PublicKey(),
+		// Every interaction that touched storage may have changed a queue:
+		// its guild's panels are checked at once.
+		OnResult: func(guildID string) {
+			if onResult != nil {
+				onResult(guildID)
+			}
+			panels.Touch(guildID)
+		},
+		Transport: e.cfg.Transport(),
+		PublicKey: e.cfg.PublicKey(),
 		// HTTP redeliveries may reach any process: the database decides.
 		Deliveries: db,
 	}, set, e.log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	late.Discord = b
-	return b, rm, nil
+	return b, rm, panels, nil
 }
 
 // lateDiscord is the rooms' Discord, set to the bot once it exists (before

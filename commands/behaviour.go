@@ -9,7 +9,7 @@ import (
 )
 
 // flagSub is /match flag: flag one other player of a finished match for
-// behaviour (seed 002's behaviour score; issue 19).
+// behaviour (seed 002's behaviour score).
 func flagSub() Option {
 	reasons := make([]Choice, len(ladder.FlagReasons))
 	for i, r := range ladder.FlagReasons {

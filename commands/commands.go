@@ -33,6 +33,16 @@ type Deps struct {
 	// settings (/config queue room); nil announces matches in the queue's
 	// channel and refuses /config queue room.
 	Rooms *rooms.Manager
+	// Panels places queue panels and the results channel; main wires
+	// package panel. nil refuses /config queue panel, results channels
+	// and /setup.
+	Panels Panels
+	// EnsureChannel answers the ID of the guild's text channel called
+	// name, creating it when there is none; EnsureRole the same for a
+	// role. main wires the bot's discordgo session; nil refuses /setup's
+	// create buttons.
+	EnsureChannel func(ctx context.Context, guildID, name string) (string, error)
+	EnsureRole    func(ctx context.Context, guildID, name string) (string, error)
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -50,6 +60,7 @@ func New(d Deps) *Set {
 		h.subCommand(),
 		h.noShowCommand(),
 		h.linkCommand(),
+		h.setupCommand(),
 	}
 	var comps []Component
 	comps = append(comps, h.queueComponents()...)
@@ -60,6 +71,8 @@ func New(d Deps) *Set {
 	comps = append(comps, h.draftComponents()...)
 	comps = append(comps, h.subComponents()...)
 	comps = append(comps, h.noShowComponents()...)
+	comps = append(comps, h.panelComponents()...)
+	comps = append(comps, h.setupComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 

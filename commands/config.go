@@ -44,11 +44,15 @@ func (h *handlers) configCommand() Command {
 					Option{Type: OptNumber, Name: "ordinal_deviations", Description: "party rating: RDs taken off (0-10)", Min: &zeroF, Max: &tenF},
 					opt(OptBool, "self_tune", "learn the model's constants from this queue's log at each season end", false),
 					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...),
-				roomSub()),
+				roomSub(),
+				sub("panel", "Post the queue's panel: a message with Join, Leave, Join with… and Status buttons",
+					Option{Type: OptString, Name: "queue", Description: "queue name (default: the server's first queue)", Autocomplete: true, MaxLength: 32},
+					opt(OptChannel, "channel", "where the panel goes (default: the queue's channel, else here)", false))),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
-				opt(OptChannel, "log", "moderator actions", false)),
+				opt(OptChannel, "log", "moderator actions", false),
+				opt(OptChannel, "results", "every rated result, with rating changes", false)),
 			sub("thresholds", "Placement, inactivity, confirm and queue timeouts",
 				Option{Type: OptInteger, Name: "placement_games", Description: "rated games before ranking (0-100)", Min: &zeroF, Max: &hundred},
 				Option{Type: OptInteger, Name: "stale_days", Description: "days without a game before inactive", Min: &one, Max: &days},
@@ -78,7 +82,7 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	a := actor(req)
-	for _, name := range []string{"channel", "announce", "log", "role"} {
+	for _, name := range []string{"channel", "announce", "log", "results", "role"} {
 		if v, _ := req.String(name); req.Has(name) && !snowflake(v) {
 			// Channel and role options are always IDs; anything else is forged.
 			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord channel or role, not %q", name, v)
@@ -106,11 +110,21 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return h.configQueue(ctx, req)
 	case "config queue room":
 		return h.configRoom(ctx, req)
+	case "config queue panel":
+		return h.configPanel(ctx, req)
 	case "config moderator":
 		g.ModeratorRoleID, _ = req.String("role")
 	case "config channels":
-		if !req.Has("announce") && !req.Has("log") {
-			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give announce, log or both")
+		if !req.Has("announce") && !req.Has("log") && !req.Has("results") {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give announce, log, results or several")
+		}
+		if c, ok := req.String("results"); ok {
+			if h.Panels == nil {
+				return Reply{}, ladder.Errorf(ladder.CodeInvalid, "the results channel is not available on this bot")
+			}
+			if err := h.Panels.SetResultsChannel(ctx, req.GuildID, c); err != nil {
+				return Reply{}, err
+			}
 		}
 		if c, ok := req.String("announce"); ok {
 			g.AnnounceChannelID = c
@@ -260,6 +274,12 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 	for _, d := range g.Divisions {
 		divs = append(divs, fmt.Sprintf("%s:%g", d.Name, d.Min))
 	}
+	results := ""
+	if h.Panels != nil {
+		if results, err = h.Panels.ResultsChannel(ctx, g.ID); err != nil {
+			return Reply{}, err
+		}
+	}
 	schedule, err := scheduleText(g.SeasonSchedule, h.Service.Now())
 	if err != nil {
 		return Reply{}, err
@@ -269,6 +289,7 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 		{Name: "Moderator role", Value: orNone("<@&", g.ModeratorRoleID), Inline: true},
 		{Name: "Announcements", Value: orNone("<#", g.AnnounceChannelID), Inline: true},
 		{Name: "Moderator log", Value: orNone("<#", g.LogChannelID), Inline: true},
+		{Name: "Results", Value: orNone("<#", results), Inline: true},
 		{Name: "Thresholds", Value: fmt.Sprintf("placement %d games · inactive after %d days · confirm within %s · queue entries wait %s · season carry %.2f",
 			g.PlacementGames, g.StaleDays, g.ConfirmWindow, g.QueueTimeout, g.SeasonCarry)},
 		{Name: "Divisions", Value: strings.Join(divs, ", ")},

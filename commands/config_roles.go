@@ -10,7 +10,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// configRoles is /config roles (issue 16): map one division or badge to a
+// configRoles is /config roles: map one division or badge to a
 // role (or unmap it without role), create roles for the unmapped divisions
 // or for one badge, or clear the mapping. One action per call.
 func (h *handlers) configRoles(ctx context.Context, req Request, g ladder.Guild) (Reply, error) {

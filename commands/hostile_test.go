@@ -158,7 +158,7 @@ func TestHostileOptions(t *testing.T) {
 			{"rd 9999 explodes the next win", "mod rating set", map[string]any{"player": "601", "rating": 1500.0, "rd": 9999.0}},
 			{"rd below the model's floor", "mod rating set", map[string]any{"player": "601", "rating": 1500.0, "rd": 1.0}},
 		}
-		// Issue 14: every string option, by the one identifier rule.
+		// Every string option, by the one identifier rule.
 		for class, bad := range map[string]string{
 			"NUL": "q\x00", "U+0001": "q\x01", "DEL": "q\x7f", "C1": "q\u0085", "bidi RLO": "q\u202e", "bidi LRI": "q\u2066", "invalid UTF-8": "q\xff",
 		} {

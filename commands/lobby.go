@@ -9,7 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// Component actions of the match lobby (issue 15). The buttons carry only
+// Component actions of the match lobby. The buttons carry only
 // the match ID: the ready check's state is in the database, so a button
 // posted before a restart works after it.
 const (

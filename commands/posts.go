@@ -158,7 +158,7 @@ func standingsCSV(rs []ladder.SeasonResult) []byte {
 }
 
 // RoleProblem tells the moderators' channel, once per problem, that
-// division roles need an admin (issue 16); the ladder keeps working.
+// division roles need an admin; the ladder keeps working.
 func RoleProblem(p ladder.RoleProblem) Reply {
 	return Reply{Content: "Rank roles: " + p.Explain() + ". Other roles keep syncing; /config show lists what is wrong."}
 }

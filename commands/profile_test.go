@@ -11,7 +11,7 @@ import (
 )
 
 // TestProfileUnranked checks that /profile tells an unlisted player why the
-// board leaves them out and what lists them (issue 13), and says nothing of
+// board leaves them out and what lists them, and says nothing of
 // the kind to a listed player.
 func TestProfileUnranked(t *testing.T) {
 	f := newFixture(t)

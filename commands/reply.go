@@ -93,13 +93,32 @@ type Button struct {
 }
 
 // SelectMenu is a drop-down list of at most 25 options of which the
-// user picks one; CustomID is an encoded CustomID.
+// user picks one; CustomID is an encoded CustomID. A menu of another Kind
+// lists the guild's users, roles or channels itself (no Options), and the
+// handler receives their IDs in Request.Selected.
 type SelectMenu struct {
 	CustomID    string
 	Placeholder string
 	Options     []SelectOption
 	Disabled    bool
+	// Kind is SelectStrings (the zero value), SelectUsers, SelectRoles or
+	// SelectChannels.
+	Kind SelectKind
+	// MaxValues is how many values the user may pick (0 means 1).
+	MaxValues int
 }
+
+// SelectKind is what a select menu lists.
+type SelectKind int
+
+// Select menu kinds.
+const (
+	SelectStrings SelectKind = iota
+	SelectUsers
+	SelectRoles
+	// SelectChannels lists the guild's text channels.
+	SelectChannels
+)
 
 // SelectOption is one choice of a SelectMenu; Value is what the handler
 // receives in Request.Selected.
@@ -107,6 +126,8 @@ type SelectOption struct {
 	Label       string
 	Value       string
 	Description string
+	// Default shows the option selected when the menu appears.
+	Default bool
 }
 
 // File is an attachment.

@@ -9,7 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// replayOpt is /report's replay option (issue 19).
+// replayOpt is /report's replay option.
 func replayOpt() Option {
 	return Option{Type: OptString, Name: "replay", Description: "a Pokémon Showdown replay URL of the battle: it confirms the match at once", MaxLength: 300}
 }

@@ -59,7 +59,7 @@ type Request struct {
 // string a user or a modified client controls: the IDs of the interaction,
 // string options (user, channel and role IDs are strings too), modal
 // values and custom ID fields. Set.Authorize runs it first, so no handler
-// sees a NUL, a control or bidi character or invalid UTF-8 (issue 14).
+// sees a NUL, a control or bidi character or invalid UTF-8.
 func (r Request) CheckText() error {
 	for _, f := range []struct{ what, v string }{
 		{"guild ID", r.GuildID}, {"channel ID", r.ChannelID}, {"user ID", r.UserID}, {"display name", r.UserName},

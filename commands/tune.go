@@ -9,7 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// modTune is /mod tune preview and /mod tune apply (issue 18): a moderator
+// modTune is /mod tune preview and /mod tune apply: a moderator
 // first sees the constants self-tuning would adopt and the adoption rule's
 // verdict; apply adopts them only when the rule does.
 func (h *handlers) modTune(ctx context.Context, req Request) (Reply, error) {

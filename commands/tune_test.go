@@ -8,7 +8,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// TestModTune walks issue 18's commands: /config queue set self_tune:on
+// TestModTune walks the self-tuning commands: /config queue set self_tune:on
 // shows on the queue, /mod tune preview lists current → proposed constants
 // with the gain ± SE and changes nothing, and /mod tune apply on a log the
 // rule does not trust refuses with the numbers.

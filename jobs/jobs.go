@@ -57,6 +57,10 @@ type Options struct {
 	// changed (auto-confirmed results, a season close, stale flags), for
 	// example to drop cached leaderboard pages; nil: nobody is told.
 	OnResult func(guildID string)
+	// OnQueue is called with a guild whose queue a job changed (matches
+	// formed, tickets expired, players requeued by a failed ready check),
+	// so its queue panels show it at once; nil: nobody is told.
+	OnQueue func(guildID string)
 	// Roles makes the division-role calls (the bot); nil runs
 	// no role jobs.
 	Roles RoleClient
@@ -135,6 +139,13 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		everyJob(job{JobRoleReconcile, "30 3 * * *", reconcileDay, s.reconcileRoles}, 24*time.Hour, opt.ReconcileInterval),
 	}
 	return s
+}
+
+// queueChanged tells OnQueue that a guild's queue changed.
+func (s *Scheduler) queueChanged(guildID string) {
+	if s.opt.OnQueue != nil {
+		s.opt.OnQueue(guildID)
+	}
 }
 
 func day(t time.Time) string    { return t.UTC().Format("2006-01-02") }

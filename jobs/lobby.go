@@ -8,7 +8,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// Job names of the match lobby (issue 15).
+// Job names of the match lobby.
 const (
 	// JobReady closes ready checks whose deadline passed. Like the
 	// matchmaking pass it claims no job_runs row: a 120 s window wants a
@@ -41,6 +41,7 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		s.log.Info("ready check failed at its deadline", "guild_id", m.GuildID, "match_id", m.ID,
 			"requeued", len(r.Requeued), "penalised", len(r.Penalised))
 		s.readyFailed(ctx, r)
+		s.queueChanged(m.GuildID)
 	}
 	if err != nil {
 		return err

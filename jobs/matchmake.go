@@ -56,6 +56,7 @@ func (s *Scheduler) matchmake(ctx context.Context, _ time.Time) error {
 		s.log.Info("match formed by the scheduled pass", "guild_id", m.GuildID, "queue_id", f.Queue.ID, "match_id", m.ID,
 			"quality", f.Proposal.Quality, "q_min", f.Proposal.QMin, "anchor_wait_ms", f.Proposal.AnchorWait.Milliseconds())
 		s.announceMatch(ctx, f)
+		s.queueChanged(m.GuildID)
 	}
 	s.matchesFormed(formed)
 	if err != nil {

@@ -2,7 +2,9 @@ package jobs_test
 
 import (
 	"context"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +23,12 @@ func TestQueueExpiry(t *testing.T) {
 		c := ladder.NewManualClock(start)
 		rec := &poster{}
 		p := newProc(t, testdb.DSN(t, b), c, rec)
+		// The panels hear of the queue the job changed.
+		var mu sync.Mutex
+		var changed []string
+		p.sched = jobs.New(p.svc, rec, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond,
+			OnQueue: func(g string) { mu.Lock(); changed = append(changed, g); mu.Unlock() }})
+		told := func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), changed...) }
 		setupGuild(t, p.svc, 5)
 		if _, err := p.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guild, UserID: user(1), Name: "one", ChannelID: channel}); err != nil {
 			t.Fatalf("JoinQueue() = %v", err)
@@ -34,13 +42,16 @@ func TestQueueExpiry(t *testing.T) {
 		}
 		c.Set(start.Add(59 * time.Minute))
 		run(t, p, jobs.JobQueue)
-		if !queued() || len(rec.notes()) != 0 {
-			t.Fatalf("Got(queued at 59 min) = %v with %d notices, want queued and none", queued(), len(rec.notes()))
+		if !queued() || len(rec.notes()) != 0 || len(told()) != 0 {
+			t.Fatalf("Got(queued at 59 min) = %v with %d notices, queue changes %v, want queued and none", queued(), len(rec.notes()), told())
 		}
 		c.Set(start.Add(61 * time.Minute))
 		run(t, p, jobs.JobQueue)
 		if queued() {
 			t.Errorf("Got(queued at 61 min) = true, want false")
+		}
+		if got := told(); len(got) != 1 || got[0] != guild {
+			t.Errorf("Got(OnQueue) = %v, want [%s]", got, guild)
 		}
 		ns := rec.notes()
 		if len(ns) != 1 || ns[0].channel != channel || len(ns[0].msg.Mentions) != 1 || ns[0].msg.Mentions[0] != user(1) ||

@@ -13,7 +13,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// Division- and badge-role jobs (issue 16).
+// Division- and badge-role jobs.
 const (
 	// JobRoles applies the changes between the desired division roles and
 	// the applied state, every minute.

@@ -63,6 +63,7 @@ func (s *Scheduler) expireQueue(ctx context.Context, _ time.Time) error {
 	}
 	for _, t := range ts {
 		s.log.Info("queue ticket expired", "guild_id", t.GuildID, "queue_id", t.QueueID, "players", len(t.UserIDs))
+		s.queueChanged(t.GuildID)
 		if t.ChannelID == "" {
 			continue
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 // Behaviour score (seed 002, "Behaviour score which decrease in function of
-// teammate reports pair toxic players with each other"; issue 19): after a
+// teammate reports pair toxic players with each other"): after a
 // match each player may flag one other player of it, once per match, for
 // one of FlagReasons; the score starts at 100, each counted flag takes
 // FlagPenalty and each cooldown (a missed ready check or a confirmed

@@ -18,8 +18,8 @@ type loggedPrediction struct {
 }
 
 // logPredictions returns the model's raw prediction for every rated match
-// of ladder k, in log order, rebuilt from the Before states of its log rows
-// (issue 18). It reads the log rather than the matches' stored PTeam1,
+// of ladder k, in log order, rebuilt from the Before states of its log rows.
+// It reads the log rather than the matches' stored PTeam1,
 // which is the chance shown when the match formed and is not rewritten by
 // a correction: the log is, so a replay after a correction changes the
 // predictions exactly as it changes the ratings.
@@ -109,7 +109,7 @@ func (s *Service) calibrator(ctx context.Context, tx Tx, q Queue) (*rating.Calib
 
 // Calibrator returns the calibration state of a queue ("" is the default)
 // of a guild: the map from the model's prediction to the win chance shown
-// to players, learnt from the queue's confirmed log (issue 18).
+// to players, learnt from the queue's confirmed log.
 func (s *Service) Calibrator(ctx context.Context, guildID, queue string) (*rating.Calibrator, error) {
 	q, err := resolveQueue(ctx, s.store, guildID, queue)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
-// TestRawChanceStored checks issue 18 on the paths that record a result at
+// TestRawChanceStored checks the stored raw chance on the paths that record a result at
 // once (the API's RecordResult and ImportMatches): every such match stores
 // the model's raw P(team 1 wins), PRaw, equal to the prediction its log
 // rows' Before states give (and, uncalibrated, PTeam1 = PRaw); the queue's

@@ -8,7 +8,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
-// Constants is one adoption of new model constants by a queue (issue 18),
+// Constants is one adoption of new model constants by a queue,
 // a row of the rating log: from Seq on, the queue's matches are rated with
 // Model and Params; before it, with Before. Replay and verify read these
 // rows so that a queue whose constants changed mid-log replays exactly.

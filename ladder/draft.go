@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// PickMode is how a queue's formed group is split into teams (issue 15,
-// docs/spec.md 10).
+// PickMode is how a queue's formed group is split into teams
+// (docs/spec.md 10).
 type PickMode string
 
 // Pick modes. Balanced is the matcher's optimal split; captains lets the

@@ -126,7 +126,7 @@ type Queue struct {
 	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
 	// BehaviourPairing, when above 0, is the number of queued players from
 	// which players of low behaviour score are matched only with each
-	// other (seed 002; issue 19); 0, the default, is off.
+	// other (seed 002); 0, the default, is off.
 	BehaviourPairing int
 	// Disabled queues accept no new entries.
 	Disabled bool

@@ -6,7 +6,7 @@ import (
 )
 
 // CheckText is the one rule every identifier and name from outside passes
-// (guild, user and queue IDs, player and token names; issue 14): valid
+// (guild, user and queue IDs, player and token names): valid
 // UTF-8, no NUL or other C0 control, no DEL, no C1 control, no bidi
 // override, embedding or isolate (U+202A–U+202E, U+2066–U+2069). The edges
 // (HTTP API and pages, commands, CSV import) call it before anything is
@@ -53,7 +53,7 @@ var EarliestPlayedAt = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 const maxClockSkew = time.Minute
 
 // CheckPlayedAt is the one rule for when a match was played, for the API
-// and for imports alike (issue 14): from EarliestPlayedAt to a minute after
+// and for imports alike: from EarliestPlayedAt to a minute after
 // now. Callers apply it to the time as given, before "zero means now", so
 // 0001-01-01T00:00:00Z is refused rather than silently recorded as now.
 func CheckPlayedAt(t, now time.Time) error {

@@ -114,7 +114,7 @@ const maxCursorRank = 10_000_000
 // parseCursor reads an after cursor. Cursors are not signed, so a client
 // can forge one; it is refused unless it is exactly what String would
 // write for a sane position: rank 1..maxCursorRank, a finite display within
-// ±1e9 and a valid player ID (issue 14: a forged rank once printed
+// ±1e9 and a valid player ID (a forged rank once printed
 // "rank": -9223372036854775808, and NaN was accepted). A forged cursor that
 // passes only moves the caller's own page.
 func parseCursor(s string) (boardCursor, error) {

@@ -11,7 +11,7 @@ import (
 )
 
 // Lobby is a queue's settings for what happens between "match formed" and
-// "result reported" (issue 15, docs/spec.md 10): the ready check, the
+// "result reported" (docs/spec.md 10): the ready check, the
 // cooldowns that punish missing it, the cancel vote and the abandonment of
 // matches nobody reports.
 type Lobby struct {

@@ -58,7 +58,7 @@ type Match struct {
 	Seq int64
 	// PTeam1 is the chance shown that team 1 wins: the model's prediction
 	// when the match formed or was recorded, calibrated on the queue's log
-	// up to then (issue 18).
+	// up to then.
 	PTeam1 float64
 	// PRaw is that prediction before calibration, the input the
 	// calibration mapped to PTeam1; 0 on matches stored before it was kept.

@@ -87,7 +87,7 @@ func (s *Service) CreateMatchTx(ctx context.Context, tx Tx, in NewMatch) (Match,
 			teams[t] = append(teams[t], st)
 		}
 	}
-	// The chance shown is calibrated on the queue's own log (issue 18).
+	// The chance shown is calibrated on the queue's own log.
 	cal, err := s.calibrator(ctx, tx, q)
 	if err != nil {
 		return Match{}, err

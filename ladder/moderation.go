@@ -227,7 +227,7 @@ func nameReplayed(ctx context.Context, tx Tx, guildID string, rs []Replayed) err
 //
 // The values must lie within the model's set bounds (setBoundsOf), checked
 // once the queue's model is known, so a set can never make the next update
-// explode (issue 14: RD 9,999 once moved a player by +31.5 million).
+// explode (RD 9,999 once moved a player by +31.5 million).
 func (s *Service) SetRating(ctx context.Context, actor Actor, guildID, queue, userID string, r, dev float64, reason string) (Replayed, error) {
 	if math.IsNaN(r) || math.IsInf(r, 0) || math.IsNaN(dev) || math.IsInf(dev, 0) {
 		return Replayed{}, Errorf(CodeInvalid, "rating and RD must be finite numbers")

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// NoShow is a side's report that players of an open match never showed up
-// (issue 15). The other side confirms it or disputes the match as with any
+// NoShow is a side's report that players of an open match never showed up.
+// The other side confirms it or disputes the match as with any
 // report; at Deadline it confirms itself, as reports do (docs/spec.md 5).
 type NoShow struct {
 	MatchID    int64

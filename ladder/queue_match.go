@@ -63,6 +63,9 @@ func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, 
 			if err != nil {
 				return err
 			}
+			if err := qt.RecordWait(ctx, m.ID, q.ID, meanWait(p.EntryIDs, byID, now), now); err != nil {
+				return err
+			}
 			rc, err := s.openReadyCheck(ctx, qt, m, l, p.EntryIDs, byID, now)
 			if err != nil {
 				return err
@@ -104,6 +107,22 @@ func dropBusy(ctx context.Context, qt Tx, guildID string, ts []Ticket) ([]Ticket
 		}
 	}
 	return keep, qt.DeleteTickets(ctx, drop)
+}
+
+// meanWait is how long the players of a match's tickets had waited, on
+// average, at now.
+func meanWait(ids []int64, byID map[int64]Ticket, now time.Time) time.Duration {
+	var sum time.Duration
+	n := 0
+	for _, id := range ids {
+		t := byID[id]
+		sum += time.Duration(len(t.UserIDs)) * now.Sub(t.JoinedAt)
+		n += len(t.UserIDs)
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / time.Duration(n)
 }
 
 func queuedPlayers(ts []Ticket) int {

@@ -65,6 +65,9 @@ type QueueStore interface {
 	ActivePlayers(ctx context.Context, guildID string, userIDs []string) ([]string, error)
 	// QueuesWithTickets lists the IDs of queues that have tickets.
 	QueuesWithTickets(ctx context.Context) ([]int64, error)
+	// RecordWait stores how long the players of a match the queue formed
+	// had waited on average, for the typical wait queue panels show.
+	RecordWait(ctx context.Context, matchID, queueID int64, wait time.Duration, at time.Time) error
 
 	// AddInvite stores an invitation; From or To already in one gives CodeConflict.
 	AddInvite(ctx context.Context, in Invite) (Invite, error)

@@ -44,11 +44,11 @@ type folder struct {
 	// log receives the new log rows when non-nil.
 	log []RatingChange
 	// predict makes fold record the model's raw P(team 1 wins) of every
-	// match in preds, for verify's calibration check (issue 18).
+	// match in preds, for verify's calibration check.
 	predict bool
 	preds   []float64
 	// models, when not nil, gives the model in force at each match's seq:
-	// a queue that adopted new constants mid-log (issue 18).
+	// a queue that adopted new constants mid-log.
 	models *modelLog
 	a      [rating.MaxTeamSize]rating.State
 	b      [rating.MaxTeamSize]rating.State

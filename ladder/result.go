@@ -141,7 +141,7 @@ func (s *Service) idempotentResult(ctx context.Context, guildID, key string) (Ma
 // rateNew prepares a new confirmed match of ladder l between team1 and
 // team2, whose players' existing rows are locked (rows), for RecordResult
 // and ImportMatches. It stores the model's raw prediction in PRaw, beside
-// the chance, as a match that opens does (issue 18); the chance is not
+// the chance, as a match that opens does; the chance is not
 // calibrated (PTeam1 = PRaw): the match is over when it is recorded, and
 // the calibrator's reads of the log would triple the round trips of a
 // result (TestRecordResultRoundTrips). The calibration learns from these

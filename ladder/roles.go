@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Division and badge roles (issue 16): a guild maps divisions, and last
+// Division and badge roles: a guild maps divisions, and last
 // season's top 3/30/100 badges, to Discord roles; each listed player of the
 // default queue's running season holds exactly the role of their division,
 // provisional and stale players none, and each player holds the role of the

@@ -39,7 +39,7 @@ func (s *Service) CloseSeasonDue(ctx context.Context, guildID string, due time.T
 	out, err := s.EndSeason(ctx, Actor{UserID: SchedulerActor, Moderator: true}, guildID, cur.Number)
 	if err == nil {
 		// The season boundary is when a self-tuning queue may adopt new
-		// constants (issue 18). A failed round leaves the season closed.
+		// constants. A failed round leaves the season closed.
 		if _, err := s.selfTuneQueues(ctx, guildID); err != nil {
 			return out, fmt.Errorf("ladder: close season: self-tune: %w", err)
 		}

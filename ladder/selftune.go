@@ -8,7 +8,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
-// TuneProposal is a self-tuning round of a queue (issue 18): the constants
+// TuneProposal is a self-tuning round of a queue: the constants
 // in force, the ones fitted on its confirmed log, and the adoption rule's
 // verdict on the most recent fifth, which the fit never saw.
 type TuneProposal struct {
@@ -148,7 +148,7 @@ func (s *Service) adopt(ctx context.Context, actor Actor, p TuneProposal, source
 	})
 }
 
-// selfTuneQueues is the season boundary of issue 18: every queue of the
+// selfTuneQueues is the season boundary of self-tuning: every queue of the
 // guild with SelfTune on runs a round and adopts its constants if, and only
 // if, the adoption rule says so. It returns the rounds it ran.
 func (s *Service) selfTuneQueues(ctx context.Context, guildID string) ([]TuneProposal, error) {

@@ -12,7 +12,7 @@ import (
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// TestAdoptionRacesResults is issue 18's race: a self-tuning adoption (new
+// TestAdoptionRacesResults is the self-tuning race: a self-tuning adoption (new
 // constants recorded in the log at a seq, then made the queue's) committed
 // while results are being recorded in the same queue. A result that read
 // the old constants but took its seq after the adoption's would be rated

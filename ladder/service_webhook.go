@@ -74,7 +74,7 @@ type DeliveryAttempt struct {
 	Duration time.Duration
 }
 
-// Delivery retries (issue 16): exponential backoff from RetryBase, capped
+// Delivery retries: exponential backoff from RetryBase, capped
 // at RetryCap, for RetryWindow after the event.
 const (
 	RetryBase   = 30 * time.Second

@@ -94,7 +94,7 @@ func (s *Service) ReplayTeams(ctx context.Context, actor Actor, guildID string, 
 
 // ReportReplay confirms and rates a player's match at once with the winner
 // a verified replay shows (1, 2 or Draw): the replay stands in for the
-// other side's confirmation (issue 19). The replay URL is kept as the
+// other side's confirmation. The replay URL is kept as the
 // match's evidence and in the audit log, so a moderator can check it. The
 // caller verifies the replay; an open or reported match is confirmed, one
 // already rated with that winner answers AlreadyDone.

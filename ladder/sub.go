@@ -218,7 +218,7 @@ func (s *Service) seat(ctx context.Context, tx Tx, m Match, out, in string, now 
 
 // predict is the chance shown that team 1 of m wins, from the current
 // ratings and calibrated on the queue's log as when a match opens, and the
-// model's raw prediction it calibrates (issue 18).
+// model's raw prediction it calibrates.
 func (s *Service) predict(ctx context.Context, tx Tx, m Match, now time.Time) (shown, raw float64, err error) {
 	q, err := tx.Queue(ctx, m.QueueID)
 	if err != nil {

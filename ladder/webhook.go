@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// EventType names a ladder event sent to outgoing webhooks (issue 16).
+// EventType names a ladder event sent to outgoing webhooks.
 type EventType string
 
 // The event types a webhook may subscribe to.

@@ -7,7 +7,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// TestURLPolicyCheckURL is the table of issue 16's URL rules: https only,
+// TestURLPolicyCheckURL is the table of the webhook URL rules: https only,
 // plain http only to loopback and only with WEBHOOK_ALLOW_HTTP, and no IP
 // literal of a private, link-local, loopback, multicast or unspecified
 // address.

@@ -46,11 +46,11 @@ type Config struct {
 	ActiveProb      float64
 	GamesPerSession float64
 	// NoShow is the chance that a player misses a formed match's ready
-	// check (issue 15): the match is cancelled at the deadline, the ready
+	// check: the match is cancelled at the deadline, the ready
 	// players wait on at the front of the queue, the missing one is
 	// penalised and leaves for the evening.
 	NoShow float64
-	// PickMode is the queue's pick mode (issue 15): "" or balanced for the
+	// PickMode is the queue's pick mode: "" or balanced for the
 	// matcher's split; captains has the group's two best-rated players
 	// draft the teams, each picking the best-rated player left, as most
 	// captains do.

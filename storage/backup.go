@@ -30,6 +30,7 @@ var backupTables = []string{
 	"drafts", "draft_seats", "calibrators",
 	"room_settings", "match_rooms", "room_warnings",
 	"rate_buckets",
+	"queue_panels", "results_channels", "result_posts", "queue_waits",
 }
 
 // notBackedUp are the tables a backup leaves out: the dashboard's login

@@ -13,8 +13,8 @@ import (
 // matches (run it with -benchtime=Nx, N ≤ 10000).
 const confirmPlayers = 40000
 
-// BenchmarkConfirm is a Discord confirm of a reported 2v2 on PostgreSQL
-// (issue 12): 8 concurrent writers each confirm a distinct match that the
+// BenchmarkConfirm is a Discord confirm of a reported 2v2 on PostgreSQL:
+// 8 concurrent writers each confirm a distinct match that the
 // other side reported, through the Service as the Confirm button does. Only
 // the confirms are timed; the matches are created and reported first.
 // confirms/s is meant to be compared with pgbench -c 8 TPS run beside it

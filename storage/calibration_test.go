@@ -52,7 +52,7 @@ func pureCalibration(t *testing.T, q ladder.Queue, log []played) (rating.Model, 
 	return model, states, cal
 }
 
-// TestCalibratedChances checks issue 18's calibration end to end: after N
+// TestCalibratedChances checks calibration end to end: after N
 // results the chance a new match shows is the pure calibrator's prediction
 // folded over the same log, and a correction replays the calibration
 // exactly as it replays ratings, with verify clean.

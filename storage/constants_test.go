@@ -76,7 +76,7 @@ func sameStates(a, b map[string]rating.State) bool {
 }
 
 // TestConstantsMidLog checks that a queue whose constants changed mid-log
-// replays exactly (issue 18): the stored ratings equal a fold with each
+// replays exactly: the stored ratings equal a fold with each
 // match rated by the constants in force at its seq, a correction before
 // the change replays through it, and verify stays clean.
 func TestConstantsMidLog(t *testing.T) {
@@ -166,7 +166,7 @@ func TestConstantsMidLog(t *testing.T) {
 	})
 }
 
-// TestSelfTuneAtSeasonClose checks the season boundary of issue 18: a queue
+// TestSelfTuneAtSeasonClose checks the season boundary of self-tuning: a queue
 // with self_tune on whose constants are far from how its community plays
 // adopts fitted ones when the season-close job runs, records them in the
 // log, and verify stays clean after later results and a correction; a

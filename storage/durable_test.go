@@ -8,7 +8,7 @@ import (
 
 // TestSQLiteDurable checks that every pooled SQLite connection commits with
 // synchronous=FULL (2): NORMAL (1) in WAL mode can lose acknowledged results
-// on an OS crash or power loss (issue 14).
+// on an OS crash or power loss.
 func TestSQLiteDurable(t *testing.T) {
 	db := open(t, testdb.SQLite)
 	// Several connections at once, so a pragma applied to only the first

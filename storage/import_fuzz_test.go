@@ -49,7 +49,7 @@ func FuzzImportCSV(f *testing.F) {
 			t.Fatal(err)
 		}
 		if importErr != nil {
-			// A refused file writes nothing (issue 14: the whole file is
+			// A refused file writes nothing (the whole file is
 			// checked first), not even the guild.
 			if rep.Imported != 0 || len(stored) != 0 {
 				t.Fatalf("import of %q refused (%v), but Got(imported) = %d, stored %d, want 0, 0", in, importErr, rep.Imported, len(stored))

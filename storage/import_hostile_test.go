@@ -9,7 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
-// TestImportHostile imports files that break issue 14's rules, on both
+// TestImportHostile imports files that break the import's rules, on both
 // backends: IDs with NUL, controls, bidi characters or invalid UTF-8, and
 // dates before 1970 or in the future (0001-01-01 is the zero time). Each is
 // refused with a CodeInvalid error naming the record, and nothing is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"time"
 
 	"github.com/ladderbot/ladderbot/migrations"
 	"github.com/pressly/goose/v3"
@@ -79,8 +80,15 @@ func migrate(ctx context.Context, sqlDB *sql.DB, dialect, path string, log *slog
 	if err != nil {
 		return fmt.Errorf("storage: migrate: %w", err)
 	}
+	// One line says what changed; each migration's detail is for debugging.
+	var total time.Duration
 	for _, r := range results {
-		log.InfoContext(ctx, "storage: applied migration", "version", r.Source.Version, "file", r.Source.Path, "duration_ms", r.Duration.Milliseconds())
+		log.DebugContext(ctx, "storage: applied migration", "version", r.Source.Version, "file", r.Source.Path, "duration_ms", r.Duration.Milliseconds())
+		total += r.Duration
+	}
+	if n := len(results); n > 0 {
+		log.InfoContext(ctx, "storage: migrations applied", "count", n,
+			"from", results[0].Source.Version, "to", results[n-1].Source.Version, "duration_ms", total.Milliseconds())
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// Division and badge roles (issue 16): the mappings, the applied state and
+// Division and badge roles: the mappings, the applied state and
 // the problems an admin must fix.
 
 type divisionRoleRow struct {

@@ -141,7 +141,7 @@ func dialector(dsn string, tracer pgx.QueryTracer, synchronous string) (string, 
 		// never deadlock upgrading read locks; the busy timeout queues them.
 		// synchronous=FULL fsyncs the WAL at every commit: with NORMAL an OS
 		// crash or power loss can roll back results already acknowledged to
-		// players (issue 14). The cost is measured by BenchmarkRecordResult.
+		// players. The cost is measured by BenchmarkRecordResult.
 		q := url.Values{}
 		q.Set("_txlock", "immediate")
 		q["_pragma"] = []string{"busy_timeout(10000)", "journal_mode(wal)", "foreign_keys(on)", "synchronous(" + synchronous + ")"}

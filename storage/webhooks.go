@@ -11,7 +11,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// Outgoing webhooks (issue 16): the webhooks, the outbox of events written
+// Outgoing webhooks: the webhooks, the outbox of events written
 // in the transaction of their change, one delivery row per event and
 // subscribed webhook, and the log of attempts.
 

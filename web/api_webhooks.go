@@ -8,7 +8,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// The webhook endpoints of issue 16 (docs/spec.md 10): add, list and
+// The webhook endpoints of outgoing webhooks (docs/spec.md 10): add, list and
 // delete a guild's outgoing webhooks. All need a bearer token of the guild.
 
 // recentAttempts is how many delivery attempts GET shows per webhook.

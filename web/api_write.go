@@ -237,7 +237,7 @@ func (s *Server) lobbyRatings(r *http.Request, req balanceRequest) ([]float64, e
 		ratings[i] = f
 	}
 	// A named queue is checked even when every player is a number: an
-	// unknown queue is a mistake the caller should hear about (issue 14).
+	// unknown queue is a mistake the caller should hear about.
 	if len(ids) > 0 || req.Queue != "" {
 		sts, err := s.svc.CurrentStandings(r.Context(), r.PathValue("guild"), req.Queue, ids)
 		if err != nil {

@@ -21,7 +21,7 @@ import (
 	"github.com/ladderbot/ladderbot/storage"
 )
 
-// benchPlayers is the size of the benchmark guild (issue 9: 100,000 players).
+// benchPlayers is the size of the benchmark guild (100,000 players).
 const benchPlayers = 100_000
 
 // benchDSN returns where the benchmark guild lives: LADDERBOT_BENCH_DB

@@ -59,7 +59,7 @@ func countStatements(tb testing.TB, g *gorm.DB) *atomic.Int64 {
 
 // TestHomeQueries checks that the start page reads the database a fixed
 // number of times however many guilds it lists (it sent four statements
-// per guild, issue 13), and that each guild's count is what its board
+// per guild), and that each guild's count is what its board
 // lists.
 func TestHomeQueries(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
@@ -92,7 +92,7 @@ func TestHomeQueries(t *testing.T) {
 }
 
 // BenchmarkHome serves the start page of 100 guilds, uncached, on each
-// backend (issue 13: it sent four statements per guild).
+// backend (it sent four statements per guild).
 func BenchmarkHome(b *testing.B) {
 	testdb.ForEach(b, func(b *testing.B, backend string) {
 		e := newEnv(b, testdb.DSN(b, backend), Options{})

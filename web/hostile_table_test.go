@@ -21,7 +21,7 @@ type hostileCase struct {
 	status int
 }
 
-// TestHostileInputTable sends every class of hostile input of issue 14 to
+// TestHostileInputTable sends every class of hostile input to
 // every API and page route, on both backends: NUL, C0 and C1 controls, DEL,
 // bidi overrides and isolates, invalid UTF-8 (percent-encoded in paths and
 // queries, raw bytes and lone surrogate escapes in bodies), repeated JSON
@@ -151,7 +151,7 @@ func TestHostileInputTable(t *testing.T) {
 			add(hostileCase{name: "guild page ID " + gid, method: "GET", path: "/guilds/" + gid})
 			add(hostileCase{name: "record in guild " + gid, method: "POST", path: "/api/v1/guilds/" + gid + "/matches", body: `{"team1":["1001","1002"],"team2":["1003","1004"],"winner":1}`, auth: true})
 		}
-		// Dates, balance queue and admin bounds (issue 14).
+		// Dates, balance queue and admin bounds.
 		for _, at := range []string{"0001-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "1900-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "9999-12-31T23:59:59Z", "2999-01-01T00:00:00Z"} {
 			add(hostileCase{name: "played_at " + at, method: "POST", path: g + "/matches", body: `{"team1":["1001","1002"],"team2":["1003","1004"],"winner":1,"played_at":"` + at + `"}`, auth: true})
 		}

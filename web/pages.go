@@ -91,7 +91,7 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 // home serves / and, outside /api/, the HTML answer of every request no
 // other route takes: 405 with Allow when the path is a page or probe
 // (/healthz, /readyz, /metrics) that only reads, 404 otherwise. The catch-all
-// "/" would otherwise turn POST /healthz into a 404 (issue 14).
+// "/" would otherwise turn POST /healthz into a 404.
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/" && r.Method != http.MethodGet && r.Method != http.MethodHead {
 		probe := r.Clone(r.Context())

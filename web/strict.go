@@ -17,7 +17,7 @@ import (
 // checkRequestText applies ladder.CheckText, the one identifier rule, to
 // every path segment and query value of a request before it is routed, so
 // no handler (page or API) ever sees a NUL, a control or bidi character or
-// invalid UTF-8 in a guild, player, queue or cursor (issue 14). Percent
+// invalid UTF-8 in a guild, player, queue or cursor. Percent
 // escapes are decoded first (%00 is a NUL); a query that does not decode
 // is refused too.
 func checkRequestText(r *http.Request) error {

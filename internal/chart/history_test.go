@@ -43,7 +43,7 @@ func TestHistoryPNG(t *testing.T) {
 }
 
 // TestHistoryTimeTicks checks the date ticks of the profile chart's time
-// axis (issue 13): present on the chart go-chart draws, on round calendar
+// axis: present on the chart go-chart draws, on round calendar
 // boundaries labelled for the span, distinct, and covering the history.
 func TestHistoryTimeTicks(t *testing.T) {
 	at := func(s string) time.Time {

@@ -9,7 +9,7 @@ import (
 )
 
 // Axes and legends are laid out here rather than left to go-chart, whose
-// own choices were the complaints of issue 13: ticks at the data's extremes
+// own choices were what readers complained about: ticks at the data's extremes
 // (5.71, 700.00), a legend drawn over the plot that lost its last entries,
 // and a histogram axis starting at the smallest bar with fractional counts.
 

@@ -36,7 +36,7 @@ type timeTick struct {
 // the same. The axis then runs from the first tick to the last, as the
 // value axes run between round numbers. go-chart's own time ticks split
 // the range evenly, which put odd dates, and on short ranges the same
-// date twice, on the profile chart (issue 13).
+// date twice, on the profile chart.
 func timeTicks(first, last time.Time) []timeTick {
 	first, last = first.UTC(), last.UTC()
 	var ticks []timeTick

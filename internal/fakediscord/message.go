@@ -133,6 +133,8 @@ type Button struct {
 	Options     []SelectOption `json:"options"`
 	MinValues   *int           `json:"min_values"`
 	MaxValues   *int           `json:"max_values"`
+	// ChannelTypes restricts a channel select menu (select.go).
+	ChannelTypes []int `json:"channel_types"`
 }
 
 // SelectOption is one choice of a select menu.
@@ -140,6 +142,8 @@ type SelectOption struct {
 	Label       string `json:"label"`
 	Value       string `json:"value"`
 	Description string `json:"description"`
+	// Default shows the option selected when the menu appears.
+	Default bool `json:"default"`
 }
 
 // componentSelect is Discord's type number of a string select menu.
@@ -299,6 +303,11 @@ func (m *Message) apply(p messagePayload, files []File, edit bool) error {
 				}
 				if b.Type == componentSelect {
 					if err := checkSelect(r, b); err != nil {
+						return err
+					}
+				}
+				if entitySelect(b.Type) {
+					if err := checkEntitySelect(r, b); err != nil {
 						return err
 					}
 				}

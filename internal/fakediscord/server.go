@@ -63,6 +63,11 @@ type Server struct {
 
 	// Channels, threads and voice states (channels.go).
 	chans *channelState
+	// Message deletion and the message-edit buckets (messages_edit.go).
+	editBuckets map[string]*bucket
+	editLimit   int
+	editWindow  time.Duration
+	edit429s    int
 
 	// HTTP interactions (http.go): the endpoint POSTs go to ("" for the
 	// gateway), the application's signing key pair, and the client with
@@ -131,7 +136,8 @@ func New() *Server {
 	mux.HandleFunc("PATCH /api/{v}/webhooks/{app}/{token}/messages/{msg}", s.serveWebhookMessage)
 	mux.HandleFunc("DELETE /api/{v}/webhooks/{app}/{token}/messages/{msg}", s.serveWebhookMessage)
 	mux.HandleFunc("POST /api/{v}/channels/{channel}/messages", s.serveChannelMessage)
-	mux.HandleFunc("PATCH /api/{v}/channels/{channel}/messages/{msg}", s.serveChannelMessage)
+	mux.HandleFunc("PATCH /api/{v}/channels/{channel}/messages/{msg}", s.limitEdits(s.serveChannelMessage))
+	mux.HandleFunc("DELETE /api/{v}/channels/{channel}/messages/{msg}", s.serveDeleteMessage)
 	s.mux = mux
 	s.registerRoleRoutes()
 	s.registerChannelRoutes()
@@ -399,8 +405,8 @@ func (s *Server) serveChannelMessage(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("msg")
 	if id != "" {
 		old := s.messages[id]
-		if old == nil || old.ChannelID != r.PathValue("channel") {
-			httpError(w, 404, "Unknown Message")
+		if old == nil || old.Deleted || old.ChannelID != r.PathValue("channel") {
+			discordError(w, http.StatusNotFound, CodeUnknownMessage, "Unknown Message")
 			return
 		}
 		*m = *old

@@ -13,7 +13,7 @@ import (
 // Reason is why a test cannot run here and how to make it run. A package's
 // TestMain (through Main) prints one line per Reason that skipped tests, so
 // a plain `go test ./...` never says "ok" over tests that silently did not
-// run (issue 13).
+// run.
 type Reason struct {
 	// Why completes "N tests skipped ...": "without TEST_DATABASE_URL",
 	// "under -short".

@@ -342,7 +342,7 @@ func TestFormMatchesAgreesWithReference(t *testing.T) {
 	}
 }
 
-// checkProposals asserts the properties of issue 5: no player in two
+// checkProposals asserts the matcher's properties: no player in two
 // proposals, teams of k, parties never split, and Q ≥ q_min of the anchor.
 func checkProposals(t *testing.T, es []Entry, s Settings, now time.Time, ps []Proposal) {
 	t.Helper()

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// TuneAxis is one constant self-tuning may move (issue 18), within the sane
+// TuneAxis is one constant self-tuning may move, within the sane
 // range [Min, Max]; Log searches it on a log scale, for constants whose
 // effect is multiplicative (an RD, a K factor, a scale).
 type TuneAxis struct {
@@ -214,7 +214,7 @@ type Adoption struct {
 	N int
 }
 
-// Adopt is the adoption rule of issue 18: new constants replace the ones in
+// Adopt is the adoption rule: new constants replace the ones in
 // force only when, on the same matches, the per-match log loss difference
 // current − candidate has a mean above two standard errors of that mean.
 // Pairing removes the match-to-match noise both share, so a real gain

@@ -8,7 +8,7 @@ import (
 
 // BenchmarkAutoTune100k is one self-tuning round of team-glicko on a
 // 100,000-match synthetic log: the pattern search on the first 80% (at most
-// 80 replays) and the two replays of the adoption rule. Issue 18 asks for
+// 80 replays) and the two replays of the adoption rule. Self-tuning needs
 // well under a minute on one core.
 func BenchmarkAutoTune100k(b *testing.B) {
 	recs, err := ReadMatchCSV(bytes.NewReader(syntheticCSV(100_000, 5_000)))

@@ -6,8 +6,8 @@ import "math"
 // logit, an intercept, and the partnership term.
 const calFeatures = 3
 
-// Calibrator recalibrates a model's win chances on a queue's own history
-// (issue 18): p' = σ(a·logit(p) + b + w·x), where x is an optional extra
+// Calibrator recalibrates a model's win chances on a queue's own history:
+// p' = σ(a·logit(p) + b + w·x), where x is an optional extra
 // feature (the partnership term, PairExperience) and (a, b, w) is fitted by
 // an online Newton step on every confirmed result, so "65%" comes to mean
 // 65% in that community. The model's ratings are untouched: only the

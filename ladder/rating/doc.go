@@ -4,7 +4,7 @@
 // trueskill), GXE, the offline evaluation of models on a match log, the
 // learning a queue can do from its own log (online calibration of win
 // chances, self-tuning of a model's constants with the adoption rule, the
-// partnership term; issue 18), and the match CSV that log is read from and
+// partnership term), and the match CSV that log is read from and
 // written to.
 //
 // Models are pure functions of (states, teams, result, time), so rating

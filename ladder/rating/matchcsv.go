@@ -214,7 +214,7 @@ type ReadOptions struct {
 	// SkipInvalid leaves out the rows that break a rule (a player on both
 	// teams, a bad winner or date, a repeated seq, a wrong number of
 	// fields, a broken quote) and lists them instead of failing: real
-	// histories hold a few, and one should not cost the rest (issue 18).
+	// histories hold a few, and one should not cost the rest.
 	// A bad header still fails, since then no row can be read.
 	SkipInvalid bool
 }

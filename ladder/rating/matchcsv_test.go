@@ -259,7 +259,7 @@ func FuzzReadMatchCSV(f *testing.F) {
 }
 
 // TestWriteMatchCSVInjection checks OWASP's CSV injection rule on player
-// cells (issue 14): formula triggers get a leading apostrophe, plain
+// cells: formula triggers get a leading apostrophe, plain
 // numbers stay numbers, and export → import gives back every ID exactly.
 func TestWriteMatchCSVInjection(t *testing.T) {
 	tests := []struct{ id, cell string }{

@@ -2,7 +2,7 @@ package rating
 
 import "context"
 
-// AutoOptions is the protocol of `ladderbot eval --auto-tune` (issue 18):
+// AutoOptions is the protocol of `ladderbot eval --auto-tune`:
 // what a queue left to learn by itself would have predicted.
 type AutoOptions struct {
 	// Model and Params are the queue's model and its constants at the start.

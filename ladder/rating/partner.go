@@ -2,7 +2,7 @@ package rating
 
 import "math"
 
-// PairExperience returns, for every match, the partnership term of issue 18
+// PairExperience returns, for every match, the partnership term
 // (seeds 002 and 003: players who queue together are stronger than the sum
 // of their solo skills): how much more the players of team 1 have played
 // together than those of team 2, as the mean over a team's pairs of

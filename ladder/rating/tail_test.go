@@ -11,7 +11,7 @@ import (
 // method independent of the model's: erfc from Kummer's series of erf and
 // exp from its Taylor series for |t| ≤ 60, and the asymptotic series of
 // the Mills ratio (whose terms are below 2^-prec long before they would
-// grow) for |t| ≥ 200. Before issue 14's fix, w was off by 1.4e−7 just
+// grow) for |t| ≥ 200. Before the fix, w was off by 1.4e−7 just
 // below t = −30 (asymptotic series) and by 1e−10 at −30 (φ/Φ).
 func TestTruncTail(t *testing.T) {
 	for _, tc := range []struct {
@@ -166,7 +166,7 @@ func bigPi(prec uint) *big.Float {
 }
 
 // TestOpenSkillLargeMu: with a large mu, e^(μ/c) overflows to +Inf and the
-// Plackett-Luce shares were Inf/Inf = NaN (issue 14). Shifted by the
+// Plackett-Luce shares were Inf/Inf = NaN. Shifted by the
 // larger exponent they are finite, and the update equals the one of the
 // same match with every mu lowered by the same amount, since the shares
 // depend only on the difference of the team means.

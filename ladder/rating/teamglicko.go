@@ -148,7 +148,7 @@ func (m *TeamGlicko) updateTeam(t []State, gOpp, e, s float64, at time.Time) {
 // SetBounds is the range a moderator may set a rating to (docs/spec.md 2.1): RD
 // within [RDMin, RDMax], the model's own floor and the seed's RD_max, and
 // the rating within R0 ± 2500. An RD above RD_max makes rdFactor exceed 1
-// and the next win move a player by millions (issue 14).
+// and the next win move a player by millions.
 func (m *TeamGlicko) SetBounds() (rMin, rMax, devMin, devMax float64) {
 	return m.R0 - 2500, m.R0 + 2500, m.RDMin, m.RDMax
 }

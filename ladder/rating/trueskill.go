@@ -57,7 +57,7 @@ func truncW(t float64) float64 {
 // Below it φ/Φ loses digits: exp and erfc of large arguments carry the
 // relative error of their argument times its size, and w = v(v + t)
 // subtracts nearly equal numbers, so at t = −30 w was off by 1e−10 and
-// the asymptotic series that served below −30 by up to 1.4e−7 (issue 14).
+// the asymptotic series that served below −30 by up to 1.4e−7.
 // At x = 5 the fraction has converged to the last bit with 24 terms;
 // tailTerms leaves a margin.
 const (

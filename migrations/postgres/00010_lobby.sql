@@ -1,5 +1,5 @@
 -- +goose Up
--- The match lobby (issue 15): per-queue lobby settings, ready checks with
+-- The match lobby: per-queue lobby settings, ready checks with
 -- one row per seated player, and queue cooldowns given as penalties.
 
 -- A queue without a row here uses the defaults of ladder.DefaultLobby.

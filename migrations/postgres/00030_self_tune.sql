@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 18: a queue may tune its model's constants at season boundaries
+-- A queue may tune its model's constants at season boundaries
 -- (self_tune), and every adoption is a row of the rating log, numbered from
 -- rating_seq like the matches, so a replay uses the constants in force at
 -- each seq. The params are JSON text, not jsonb, so they read back byte for

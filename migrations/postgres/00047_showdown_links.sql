@@ -1,5 +1,5 @@
 -- +goose Up
--- The Showdown names players linked with /link showdown (issue 19): a
+-- The Showdown names players linked with /link showdown: a
 -- replay between linked names proves a match.
 CREATE TABLE showdown_links (
     guild_id   text NOT NULL,

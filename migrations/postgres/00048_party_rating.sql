@@ -1,5 +1,5 @@
 -- +goose Up
--- Seed 003's party rating for matching (issue 19). Both weights 0 keep the
+-- Seed 003's party rating for matching. Both weights 0 keep the
 -- members' mean rating, so existing queues match exactly as before.
 ALTER TABLE queues ADD COLUMN party_max_weight double precision NOT NULL DEFAULT 0;
 ALTER TABLE queues ADD COLUMN party_median_weight double precision NOT NULL DEFAULT 0;

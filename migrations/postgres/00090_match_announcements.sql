@@ -1,5 +1,5 @@
 -- +goose Up
--- The Discord message that announced each formed match (issue 15), so
+-- The Discord message that announced each formed match, so
 -- that the deadline job, in whichever process runs it, can edit the
 -- announcement when a ready check runs out instead of leaving its Ready
 -- buttons live. A table of its own, not a column of matches: every write

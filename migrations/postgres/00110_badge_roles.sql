@@ -1,5 +1,5 @@
 -- +goose Up
--- Badge roles (issue 16): the roles of last season's top 3/30/100 badges,
+-- Badge roles: the roles of last season's top 3/30/100 badges,
 -- and the applied state as a set of mapped roles per player (a division
 -- role and a badge role), one row per role held.
 CREATE TABLE badge_roles (

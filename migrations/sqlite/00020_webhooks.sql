@@ -1,5 +1,5 @@
 -- +goose Up
--- Outgoing webhooks (issue 16). An event is written to webhook_events in the
+-- Outgoing webhooks. An event is written to webhook_events in the
 -- transaction of the change it describes, with one webhook_deliveries row
 -- per subscribed webhook; the delivery job claims those rows, posts and
 -- logs every attempt in webhook_attempts.

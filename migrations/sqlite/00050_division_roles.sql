@@ -1,5 +1,5 @@
 -- +goose Up
--- Division roles (issue 16): each division's Discord role, the role each
+-- Division roles: each division's Discord role, the role each
 -- player was last given (what a sync diffs the desired state against), and
 -- the failures an admin must fix, recorded once.
 CREATE TABLE division_roles (

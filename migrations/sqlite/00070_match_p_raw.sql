@@ -1,6 +1,6 @@
 -- +goose Up
 -- The model's own, uncalibrated P(team 1 wins) beside p_team1, the chance
--- shown (issue 18): p_team1 is calibrated on every path now, opened
+-- shown: p_team1 is calibrated on every path now, opened
 -- matches and results recorded at once (API, import) alike, and p_raw is
 -- the input the calibration maps. 0 on rows from before: unknown.
 ALTER TABLE matches ADD COLUMN p_raw REAL NOT NULL DEFAULT 0;

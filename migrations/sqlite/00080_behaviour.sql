@@ -1,5 +1,5 @@
 -- +goose Up
--- Behaviour flags (issue 19, seed 002's behaviour score): after a match a
+-- Behaviour flags (seed 002's behaviour score): after a match a
 -- player may flag one other player of it, once per match, for a reason
 -- from a short list; the score is computed from these rows and the
 -- player's cooldowns. A queue may match low scores with each other once

@@ -1,5 +1,5 @@
 -- +goose Up
--- Captains mode (issue 15): a queue's pick mode and pick window, and the
+-- Captains mode: a queue's pick mode and pick window, and the
 -- drafts of matches whose two highest-rated players pick their teams.
 ALTER TABLE queue_lobby ADD COLUMN pick_mode text NOT NULL DEFAULT 'balanced';
 ALTER TABLE queue_lobby ADD COLUMN pick_window_ms bigint NOT NULL DEFAULT 60000;
