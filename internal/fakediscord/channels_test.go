@@ -71,3 +71,37 @@ func TestMessageEdits(t *testing.T) {
 		t.Errorf("Got(channels) = %d, %v, want 1", len(chs), err)
 	}
 }
+
+// TestEntitySelectRules: user, role and channel menus follow Discord's
+// rules: alone in a row, no options, max 1 to 25.
+func TestEntitySelectRules(t *testing.T) {
+	s := fakediscord.New()
+	t.Cleanup(s.Close)
+	dg := session(t, s)
+	one := 1
+	send := func(menu discordgo.SelectMenu) error {
+		_, err := dg.ChannelMessageSendComplex("200000000000000001", &discordgo.MessageSend{Content: "pick",
+			Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}}}})
+		return err
+	}
+	for _, c := range []struct {
+		name string
+		menu discordgo.SelectMenu
+		ok   bool
+	}{
+		{"user menu", discordgo.SelectMenu{MenuType: discordgo.UserSelectMenu, CustomID: "u:1", MinValues: &one, MaxValues: 1}, true},
+		{"channel menu with types", discordgo.SelectMenu{MenuType: discordgo.ChannelSelectMenu, CustomID: "c:1", MaxValues: 1,
+			ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}}, true},
+		{"user menu with options", discordgo.SelectMenu{MenuType: discordgo.UserSelectMenu, CustomID: "u:2", MaxValues: 1,
+			Options: []discordgo.SelectMenuOption{{Label: "a", Value: "a"}}}, false},
+		{"role menu taking 26", discordgo.SelectMenu{MenuType: discordgo.RoleSelectMenu, CustomID: "r:1", MaxValues: 26}, false},
+		{"channel types on a user menu", discordgo.SelectMenu{MenuType: discordgo.UserSelectMenu, CustomID: "u:3", MaxValues: 1,
+			ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := send(c.menu); (err == nil) != c.ok {
+				t.Errorf("Got(send) = %v, want ok %v", err, c.ok)
+			}
+		})
+	}
+}
