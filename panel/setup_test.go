@@ -55,6 +55,22 @@ func TestSetup(t *testing.T) {
 			if _, err := e.fake.SelectEntities(at(admin), m.ID, menu(t, m, "su_qpick").CustomID, "123456789012345678"); err == nil {
 				t.Errorf("Got(a channel the guild lacks picked) = sent, want the menu not to offer it")
 			}
+			// Only admins set up: a player who forges the button is refused
+			// and nothing is created.
+			create, _ := m.ButtonByLabel("Create #ladder-queue")
+			if r := e.result(e.fake.ClickForged(at(player(1)), m.ID, create.CustomID)); !strings.Contains(r.Message.Text(), "⚠️") {
+				t.Errorf("Got(a player's forged setup click) = %q, want a refusal", r.Message.Text())
+			}
+			if n := len(e.fake.GuildChannels(testGuild)); n != 0 {
+				t.Fatalf("Got(%d channels) after a refused click, want 0", n)
+			}
+			// Without Manage Channels the create button says so; the menu
+			// remains.
+			e.fake.SetManageChannels(testGuild, false)
+			if r := e.click(admin, m, "Create #ladder-queue"); !strings.Contains(r.Message.Text(), "Manage Channels") {
+				t.Errorf("Got(create without Manage Channels) = %q, want the permission named", r.Message.Text())
+			}
+			e.fake.SetManageChannels(testGuild, true)
 			m = e.step(m, "Create #ladder-queue", "step 2 of 4")
 			m = e.step(m, "Create #ladder-results", "step 3 of 4")
 			m = e.step(m, "Create @Ladder Moderator", "step 4 of 4")

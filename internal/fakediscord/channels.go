@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // This file holds guild channels, threads, permission overwrites, voice
@@ -274,7 +275,12 @@ func (s *Server) serveCreateChannel(w http.ResponseWriter, r *http.Request) {
 		discordError(w, http.StatusBadRequest, CodeMaxChannels, "Maximum number of guild channels reached (500)")
 		return
 	}
-	c := &GuildChannel{ID: s.newID(), GuildID: guildID, Type: body.Type, Name: body.Name, ParentID: body.ParentID, Overwrites: body.Overwrites}
+	name := body.Name
+	if body.Type == ChannelText {
+		// Discord lowercases text channel names and turns spaces into dashes.
+		name = strings.ReplaceAll(strings.ToLower(name), " ", "-")
+	}
+	c := &GuildChannel{ID: s.newID(), GuildID: guildID, Type: body.Type, Name: name, ParentID: body.ParentID, Overwrites: body.Overwrites}
 	st.byID[c.ID] = c
 	s.notify()
 	writeJSON(w, http.StatusCreated, c.wire())
