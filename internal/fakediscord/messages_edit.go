@@ -118,3 +118,10 @@ type resolvedChannel struct {
 	Type     int    `json:"type"`
 	ParentID string `json:"parent_id,omitempty"`
 }
+
+// SetManageChannels grants or takes the bot's Manage Channels permission
+// in a guild (SetChannelPermission with PermManageChannels): without it,
+// creating a channel answers 50013.
+func (s *Server) SetManageChannels(guildID string, ok bool) {
+	s.SetChannelPermission(guildID, PermManageChannels, ok)
+}
