@@ -131,6 +131,20 @@ func InvalidRowsError(bad []InvalidRow, total int) error {
 	return Errorf(CodeInvalid, "%s", b.String())
 }
 
+// ImportStore writes imported history in bulk: a batch of matches costs a
+// few statements, not a few per match (ImportMatches).
+type ImportStore interface {
+	// UsedKeys returns which of keys are the idempotency keys of matches
+	// of the guild already.
+	UsedKeys(ctx context.Context, guildID string, keys []string) (map[string]bool, error)
+	// SaveImported writes new rated matches (ID 0) in order, as SaveRated
+	// would one by one without the rating rows, which the caller writes
+	// once for the batch (SaveRatings): each match with its players, its
+	// log rows and its idempotency key, on consecutive positions of the
+	// rating log taken now. Imported matches carry no event (Outbox).
+	SaveImported(ctx context.Context, ws []RatedWrite) error
+}
+
 // ImportMatches loads a match history (docs/spec.md 2.3 records, in order) as
 // confirmed matches of the guild's queue ("" is the default) in the current
 // season and rates them (docs/spec.md 8 `import`).
@@ -158,63 +172,113 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 	var rep ImportReport
 	for start := 0; start < len(recs); start += importBatch {
 		batch := recs[start:min(start+importBatch, len(recs))]
-		var imported, skipped int
+		var b ImportReport
 		err := s.store.InTx(ctx, func(tx Tx) error {
-			imported, skipped = 0, 0
-			names := map[string]string{} // the batch's last name of each player
-			lad, err := tx.Ladder(ctx, guildID, queue)
-			if err != nil {
-				return err
-			}
-			// One lock for the batch instead of one per match (prepare).
-			if lad.Queue, err = tx.QueueForShare(ctx, lad.Queue.ID); err != nil {
-				return err
-			}
-			lad.QueueLocked = true
-			q := lad.Queue
-			for i, r := range batch {
-				line := recordLine(start+i, r)
-				if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
-					// The queue changed since CheckImport.
-					return Errorf(CodeInvalid, "line %d: queue %s is %dv%d, not %dv%d", line, q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
-				}
-				for u, n := range r.Names {
-					names[u] = n
-				}
-				key := importKey(start+i, r)
-				_, used, err := keyUsed(ctx, tx, guildID, key)
-				if err != nil {
-					return err
-				}
-				if used {
-					skipped++
-					continue
-				}
-				at := r.Date.UTC().Truncate(time.Microsecond)
-				res, w, err := s.rateNew(ctx, tx, lad, nil, r.Team1, r.Team2, r.Winner, at, "import", key)
-				if err == nil {
-					// An import loads history: its matches are not news,
-					// and thousands of webhook events would bury the live ones.
-					w.Event = ""
-					_, err = save(ctx, tx, res, w)
-				}
-				if err != nil {
-					return fmt.Errorf("line %d: %w", line, err)
-				}
-				imported++
-			}
-			return upsertImportNames(ctx, tx, guildID, names)
+			var err error
+			b, err = s.importBatch(ctx, tx, guildID, queue, start, batch)
+			return err
 		})
 		if err != nil {
 			return rep, fmt.Errorf("ladder: import: %w", err)
 		}
-		rep.Imported += imported
-		rep.Skipped += skipped
+		rep.Imported += b.Imported
+		rep.Skipped += b.Skipped
 		if progress != nil {
 			progress(start + len(batch))
 		}
 	}
 	return rep, nil
+}
+
+// importBatch rates and writes one batch of an import in tx, whose first
+// record is recs[start]. It rates as RecordResult would record the
+// matches one after another, but in memory: it locks the rating rows of
+// all the batch's players at once (creating the missing ones), runs the
+// model over them match by match, and writes the matches, their log rows
+// and keys in bulk (SaveImported) and each changed rating row once.
+func (s *Service) importBatch(ctx context.Context, tx Tx, guildID, queue string, start int, batch []rating.MatchRecord) (ImportReport, error) {
+	lad, err := tx.Ladder(ctx, guildID, queue)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	// One lock for the batch instead of one per match (prepare).
+	if lad.Queue, err = tx.QueueForShare(ctx, lad.Queue.ID); err != nil {
+		return ImportReport{}, err
+	}
+	lad.QueueLocked = true
+	q := lad.Queue
+	model, err := modelFor(q)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	keys := make([]string, len(batch))
+	names := map[string]string{} // the batch's last name of each player
+	var users []string
+	seen := map[string]bool{}
+	for i, r := range batch {
+		if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
+			// The queue changed since CheckImport.
+			return ImportReport{}, Errorf(CodeInvalid, "line %d: queue %s is %dv%d, not %dv%d",
+				recordLine(start+i, r), q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
+		}
+		keys[i] = importKey(start+i, r)
+		for u, n := range r.Names {
+			names[u] = n
+		}
+		for _, u := range append(slices.Clone(r.Team1), r.Team2...) {
+			if !seen[u] {
+				seen[u] = true
+				users = append(users, u)
+			}
+		}
+	}
+	// The rows are locked before the keys are read, so that an import of
+	// the same file running beside this one has committed its batch or
+	// not started it.
+	lk, err := lad.lock(ctx, tx, model, users, nil)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	used, err := tx.UsedKeys(ctx, guildID, keys)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	var rep ImportReport
+	now := s.now()
+	ws := make([]RatedWrite, 0, len(batch))
+	changed := map[string]bool{}
+	for i, r := range batch {
+		if used[keys[i]] {
+			rep.Skipped++
+			continue
+		}
+		// As rateNew and prepare, for a match rated in memory.
+		m := Match{
+			GuildID: guildID, QueueID: q.ID, SeasonID: lad.Season.ID,
+			Teams: [2][]string{slices.Clone(r.Team1), slices.Clone(r.Team2)},
+			State: StateConfirmed, Winner: r.Winner, CreatedAt: now, PlayedAt: r.Date.UTC().Truncate(time.Microsecond),
+			Source: "import", ReportedWinner: NoResult, RatedAt: now,
+		}
+		// An import loads history: its matches are not news, and thousands
+		// of webhook events would bury the live ones (no Event).
+		changes := lk.apply(&m)
+		ws = append(ws, RatedWrite{Match: m, Changes: changes, IdempotencyKey: keys[i], At: now})
+		for _, u := range m.Players() {
+			changed[u] = true
+		}
+	}
+	if len(ws) > 0 {
+		if err := tx.SaveImported(ctx, ws); err != nil {
+			return ImportReport{}, err
+		}
+		rows := lk.sorted()
+		rows = slices.DeleteFunc(rows, func(r Rating) bool { return !changed[r.UserID] })
+		if err := tx.SaveRatings(ctx, rows); err != nil {
+			return ImportReport{}, err
+		}
+	}
+	rep.Imported = len(ws)
+	return rep, upsertImportNames(ctx, tx, guildID, names)
 }
 
 // upsertImportNames stores the names a batch carried (match CSV

@@ -46,6 +46,7 @@ type Tx interface {
 	TeamStore
 	AnnouncementStore
 	RoleStore
+	ImportStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.
