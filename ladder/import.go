@@ -38,7 +38,7 @@ const maxNameLen = 128
 
 // importBatch is how many matches one import transaction records: large
 // enough to amortize the commit, small enough to keep locks short.
-const importBatch = 500
+const importBatch = 2000
 
 // CheckImport applies every rule ImportMatches applies to recs (the date
 // rule, the winner, the identifier rule for player IDs and names, a player
@@ -175,7 +175,7 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 		var b ImportReport
 		err := s.store.InTx(ctx, func(tx Tx) error {
 			var err error
-			b, err = s.importBatch(ctx, tx, guildID, queue, start, batch)
+			b, err = s.importRecords(ctx, tx, guildID, queue, start, batch)
 			return err
 		})
 		if err != nil {
@@ -190,13 +190,13 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 	return rep, nil
 }
 
-// importBatch rates and writes one batch of an import in tx, whose first
+// importRecords rates and writes one batch of an import in tx, whose first
 // record is recs[start]. It rates as RecordResult would record the
 // matches one after another, but in memory: it locks the rating rows of
 // all the batch's players at once (creating the missing ones), runs the
 // model over them match by match, and writes the matches, their log rows
 // and keys in bulk (SaveImported) and each changed rating row once.
-func (s *Service) importBatch(ctx context.Context, tx Tx, guildID, queue string, start int, batch []rating.MatchRecord) (ImportReport, error) {
+func (s *Service) importRecords(ctx context.Context, tx Tx, guildID, queue string, start int, batch []rating.MatchRecord) (ImportReport, error) {
 	lad, err := tx.Ladder(ctx, guildID, queue)
 	if err != nil {
 		return ImportReport{}, err
