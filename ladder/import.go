@@ -206,19 +206,48 @@ func (s *Service) importRecords(ctx context.Context, tx Tx, guildID, queue strin
 		return ImportReport{}, err
 	}
 	lad.QueueLocked = true
-	q := lad.Queue
-	model, err := modelFor(q)
+	model, err := modelFor(lad.Queue)
 	if err != nil {
 		return ImportReport{}, err
 	}
-	keys := make([]string, len(batch))
-	names := map[string]string{} // the batch's last name of each player
-	var users []string
+	keys, users, names, err := batchPlayers(lad.Queue, start, batch)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	// The rows are locked before the keys are read, so that an import of
+	// the same file running beside this one has committed its batch or
+	// not started it.
+	lk, err := lad.lock(ctx, tx, model, users, nil)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	used, err := tx.UsedKeys(ctx, guildID, keys)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	ws, rows := s.rateImported(lad, lk, batch, keys, used)
+	if len(ws) > 0 {
+		if err := tx.SaveImported(ctx, ws); err != nil {
+			return ImportReport{}, err
+		}
+		if err := tx.SaveRatings(ctx, rows); err != nil {
+			return ImportReport{}, err
+		}
+	}
+	rep := ImportReport{Imported: len(ws), Skipped: len(batch) - len(ws)}
+	return rep, upsertImportNames(ctx, tx, guildID, names)
+}
+
+// batchPlayers returns the idempotency keys of a batch's records, its
+// players in order of appearance and the last name each carried.
+func batchPlayers(q Queue, start int, batch []rating.MatchRecord) (keys, users []string, names map[string]string, err error) {
+	keys = make([]string, len(batch))
+	names = map[string]string{}
 	seen := map[string]bool{}
 	for i, r := range batch {
 		if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
 			// The queue changed since CheckImport.
-			return ImportReport{}, Errorf(CodeInvalid, "line %d: queue %s is %dv%d, not %dv%d",
+			return nil, nil, nil, Errorf(CodeInvalid, "line %d: queue %s is %dv%d, not %dv%d",
 				recordLine(start+i, r), q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
 		}
 		keys[i] = importKey(start+i, r)
@@ -232,53 +261,37 @@ func (s *Service) importRecords(ctx context.Context, tx Tx, guildID, queue strin
 			}
 		}
 	}
-	// The rows are locked before the keys are read, so that an import of
-	// the same file running beside this one has committed its batch or
-	// not started it.
-	lk, err := lad.lock(ctx, tx, model, users, nil)
-	if err != nil {
-		return ImportReport{}, err
-	}
-	used, err := tx.UsedKeys(ctx, guildID, keys)
-	if err != nil {
-		return ImportReport{}, err
-	}
-	var rep ImportReport
+	return keys, users, names, nil
+}
+
+// rateImported rates the batch's records whose keys are not used yet, in
+// order, over the locked rows lk of ladder lad, and returns their writes
+// and the rating rows they changed, by user ID.
+func (s *Service) rateImported(lad Ladder, lk *locked, batch []rating.MatchRecord, keys []string, used map[string]bool) ([]RatedWrite, []Rating) {
 	now := s.now()
 	ws := make([]RatedWrite, 0, len(batch))
 	changed := map[string]bool{}
 	for i, r := range batch {
 		if used[keys[i]] {
-			rep.Skipped++
 			continue
 		}
 		// As rateNew and prepare, for a match rated in memory.
 		m := Match{
-			GuildID: guildID, QueueID: q.ID, SeasonID: lad.Season.ID,
+			GuildID: lad.Guild.ID, QueueID: lad.Queue.ID, SeasonID: lad.Season.ID,
 			Teams: [2][]string{slices.Clone(r.Team1), slices.Clone(r.Team2)},
 			State: StateConfirmed, Winner: r.Winner, CreatedAt: now, PlayedAt: r.Date.UTC().Truncate(time.Microsecond),
 			Source: "import", ReportedWinner: NoResult, RatedAt: now,
 		}
+		changes := lk.apply(&m)
 		// An import loads history: its matches are not news, and thousands
 		// of webhook events would bury the live ones (no Event).
-		changes := lk.apply(&m)
 		ws = append(ws, RatedWrite{Match: m, Changes: changes, IdempotencyKey: keys[i], At: now})
 		for _, u := range m.Players() {
 			changed[u] = true
 		}
 	}
-	if len(ws) > 0 {
-		if err := tx.SaveImported(ctx, ws); err != nil {
-			return ImportReport{}, err
-		}
-		rows := lk.sorted()
-		rows = slices.DeleteFunc(rows, func(r Rating) bool { return !changed[r.UserID] })
-		if err := tx.SaveRatings(ctx, rows); err != nil {
-			return ImportReport{}, err
-		}
-	}
-	rep.Imported = len(ws)
-	return rep, upsertImportNames(ctx, tx, guildID, names)
+	rows := slices.DeleteFunc(lk.sorted(), func(r Rating) bool { return !changed[r.UserID] })
+	return ws, rows
 }
 
 // upsertImportNames stores the names a batch carried (match CSV
