@@ -5,6 +5,11 @@ go 1.26.8
 require github.com/caarlos0/env/v11 v11.4.2
 
 require (
+	github.com/alexedwards/scs/v2 v2.9.0 // indirect
+	golang.org/x/oauth2 v0.38.0 // indirect
+)
+
+require (
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

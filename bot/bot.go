@@ -331,7 +331,9 @@ func (b *Bot) register() {
 func (b *Bot) Post(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
 	id, err := postMessage(ctx, b.session, channelID, msg)
 	if err != nil {
-		return "", fmt.Errorf("bot: post to channel %s: %w", channelID, err)
+		// Coded, so that a job can tell Discord's refusal (a message
+		// deleted, access lost) from a fault worth retrying.
+		return "", fmt.Errorf("bot: post to channel %s: %w", channelID, coded(err))
 	}
 	return id, nil
 }

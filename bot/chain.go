@@ -297,6 +297,9 @@ func timeout(handlerTimeout time.Duration) step {
 	}
 }
 
+// postBudget bounds a post that follows the opening of a match's room.
+const postBudget = 30 * time.Second
+
 // answer shows the handler's reply, then sends its further posts (a
 // formed match's announcement); a failed post is logged and undoes
 // nothing, the action is already stored. An instant answer another
@@ -317,12 +320,21 @@ func answer(log *slog.Logger) step {
 				return answerError{err}
 			}
 			for _, p := range c.reply.Posts {
-				id, err := c.resp.Post(ctx, p.ChannelID, p.Message)
-				if err == nil && p.Sent != nil {
-					err = p.Sent(ctx, id)
+				ch, pctx, cancel := p.ChannelID, ctx, context.CancelFunc(func() {})
+				if p.Open != nil {
+					// Opening a room may take a while under Discord's rate
+					// limits; the announcement it is for must still go out
+					// after the interaction's budget ran out.
+					ch = p.Open(ctx)
+					pctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), postBudget)
 				}
+				id, err := c.resp.Post(pctx, ch, p.Message)
+				if err == nil && p.Sent != nil {
+					err = p.Sent(pctx, ch, id)
+				}
+				cancel()
 				if err != nil {
-					log.Warn("posting to channel failed", "guild_id", c.req.GuildID, "channel_id", p.ChannelID, "err", err)
+					log.Warn("posting to channel failed", "guild_id", c.req.GuildID, "channel_id", ch, "err", err)
 				}
 			}
 			return nil

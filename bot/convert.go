@@ -311,7 +311,8 @@ func webhookParams(r commands.Reply) *discordgo.WebhookParams {
 }
 
 // messageEdit replaces the whole of message r.Edit of a channel by r: its
-// text, embeds and buttons (none clears them), never pinging anew.
+// text, embeds and buttons (none clears them), never pinging anew; with
+// r.ButtonsOnly only its buttons and menus.
 func messageEdit(channelID string, r commands.Reply) *discordgo.MessageEdit {
 	content, embs, comps := clip(r.Content, maxContent), embeds(r.Embeds), components(r)
 	if embs == nil {
@@ -319,6 +320,9 @@ func messageEdit(channelID string, r commands.Reply) *discordgo.MessageEdit {
 	}
 	if comps == nil {
 		comps = []discordgo.MessageComponent{}
+	}
+	if r.ButtonsOnly {
+		return &discordgo.MessageEdit{ID: r.Edit, Channel: channelID, Components: &comps, AllowedMentions: mentions(nil)}
 	}
 	return &discordgo.MessageEdit{ID: r.Edit, Channel: channelID, Content: &content, Embeds: &embs,
 		Components: &comps, AllowedMentions: mentions(nil)}

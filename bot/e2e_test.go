@@ -11,6 +11,7 @@ import (
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
@@ -29,6 +30,8 @@ type env struct {
 	db        *storage.DB
 	svc       *ladder.Service
 	h         *harness
+	// rooms, when set, opens match rooms (rooms_e2e_test.go).
+	rooms *rooms.Manager
 }
 
 func newEnv(t testing.TB, dsn string) *env {
@@ -63,7 +66,7 @@ func openDB(dsn string) (*storage.DB, error) {
 }
 
 func (e *env) set() *commands.Set {
-	return commands.New(commands.Deps{Service: e.svc, Chart: chart.HistoryPNG})
+	return commands.New(commands.Deps{Service: e.svc, Chart: chart.HistoryPNG, Rooms: e.rooms})
 }
 
 // restart stops the bot and starts a new one (a new session) on the same

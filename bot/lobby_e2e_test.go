@@ -14,6 +14,9 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
+// carol is one more player, a substitute in the lobby scenarios.
+var carol = fakediscord.User{ID: "400000000000000005", Name: "carol"}
+
 // lobbyStart is the manual clock's start in the lobby scenarios.
 var lobbyStart = time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
 
@@ -361,12 +364,7 @@ func testSubs(t *testing.T, l *lobbyEnv) {
 	wantText(t, "queued player", l.clickLabel(alice, ask, "Take the seat"), "leave the queue first")
 
 	took := l.clickLabel(bob, ask, "Take the seat")
-	if took.Message.ID != ask.ID || !strings.Contains(took.Message.Text(), fmt.Sprintf("<@%s> takes <@%s>'s seat", bob.ID, leaver.ID)) {
-		t.Fatalf("Got(take the seat) = %q on %s, want the request updated with the new teams", took.Message.Text(), took.Message.ID)
-	}
-	if !strings.Contains(took.Message.Text(), "to win") {
-		t.Errorf("Got(after sub) = %q, want the new win probability", took.Message.Text())
-	}
+	l.wantSeatTaken(t, "button", took, ask.ID, m.ID, bob.ID, leaver.ID)
 	wantText(t, "bob again", l.clickRaced(bob, ask.ID, commands.ID("suba", m.ID, leaver.ID)), "already done")
 	l.slash(alice, "queue leave", nil)
 	wantText(t, "alice too late", l.clickRaced(alice, ask.ID, commands.ID("suba", m.ID, leaver.ID)), "already took that seat")
@@ -376,6 +374,16 @@ func testSubs(t *testing.T, l *lobbyEnv) {
 	wantText(t, "the replaced player queues", l.slash(leaver, "queue join", nil), "You joined queue")
 	l.slash(leaver, "queue leave", nil)
 
+	// The command does what the button does: a request of team 2 taken
+	// with /sub accept edits its message the same way and tells the
+	// channel the same.
+	leaver2 := userByID(m.Teams[1][0])
+	wantText(t, "request of team 2", l.slash(leaver2, "sub request", nil), "Asked for a substitute")
+	ask2 := l.channelMessage(fmt.Sprintf("**Match #%d** needs a substitute for <@%s>", m.ID, leaver2.ID))
+	took2 := l.slash(carol, "sub accept", map[string]any{"match": int(m.ID)})
+	l.wantSeatTaken(t, "command", took2, ask2.ID, m.ID, carol.ID, leaver2.ID)
+	wantText(t, "carol again", l.slash(carol, "sub accept", map[string]any{"match": int(m.ID)}), "already done")
+
 	// A moderator forces one; players may not.
 	wantText(t, "player forces", l.slash(stays, "mod sub", map[string]any{"match": int(m.ID), "out": stays.ID, "in": alice.ID}), "not allowed")
 	wantText(t, "forced", l.slash(owner, "mod sub", map[string]any{"match": int(m.ID), "out": stays.ID, "in": alice.ID}), "now plays")
@@ -384,7 +392,7 @@ func testSubs(t *testing.T, l *lobbyEnv) {
 	// The seated players are rated; the replaced ones are not.
 	rep := l.clickLabel(bob, on.Message, "We won")
 	wantText(t, "sub reports", rep, "Reported match")
-	conf := l.clickLabel(userByID(m.Teams[1][0]), l.channelMessage(fmt.Sprintf("reported match #%d", m.ID)), "Confirm")
+	conf := l.clickLabel(userByID(m.Teams[1][1]), l.channelMessage(fmt.Sprintf("reported match #%d", m.ID)), "Confirm")
 	wantText(t, "confirm", conf, "confirmed")
 	d, err := l.svc.MatchDetail(l.ctx, testGuild, m.ID)
 	if err != nil {
@@ -394,12 +402,12 @@ func testSubs(t *testing.T, l *lobbyEnv) {
 	for _, c := range d.Changes {
 		rated = append(rated, c.UserID)
 	}
-	for _, u := range []string{bob.ID, alice.ID} {
+	for _, u := range []string{bob.ID, alice.ID, carol.ID} {
 		if !slices.Contains(rated, u) {
 			t.Errorf("Got(rated) = %v, want substitute %s", rated, u)
 		}
 	}
-	for _, u := range []string{leaver.ID, stays.ID} {
+	for _, u := range []string{leaver.ID, stays.ID, leaver2.ID} {
 		if slices.Contains(rated, u) {
 			t.Errorf("Got(rated) = %v, want replaced %s not rated", rated, u)
 		}
@@ -474,4 +482,43 @@ func (l *lobbyEnv) formReadyOf(ps []fakediscord.User) (fakediscord.Message, ladd
 		l.t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
 	}
 	return l.channelMessage(fmt.Sprintf("**Match #%d** formed", ms[0].ID)), ms[0]
+}
+
+// wantSeatTaken checks what taking a substitute's seat shows, by the
+// button or by /sub accept alike: a private answer to the substitute; the
+// request message edited to say it is filled, with no button left; and one
+// new message in the channel naming who came and who left, with the new
+// teams and chances.
+func (l *lobbyEnv) wantSeatTaken(t *testing.T, how string, r fakediscord.Response, requestID string, matchID int64, in, out string) {
+	t.Helper()
+	if !r.Ephemeral() || !strings.Contains(r.Message.Content, fmt.Sprintf("You now play in <@%s>'s seat in match #%d", out, matchID)) {
+		t.Errorf("%s: Got(answer) = %q (ephemeral %v), want a private 'You now play in <@%s>'s seat'", how, r.Message.Content, r.Ephemeral(), out)
+	}
+	// The posts follow the answer, the channel's message last.
+	told := l.channelMessage(fmt.Sprintf("<@%s> takes <@%s>'s seat", in, out))
+	if told.ID == requestID || !strings.Contains(told.Text(), "to win") || len(told.Buttons()) != 0 {
+		t.Errorf("%s: Got(channel message) = %q on %s (request %s), want a new message with the new teams' chances", how, told.Text(), told.ID, requestID)
+	}
+	if !slices.Contains(told.Mentions, in) || !slices.Contains(told.Mentions, out) {
+		t.Errorf("%s: Got(channel message pings) = %v, want %s and %s", how, told.Mentions, in, out)
+	}
+	req, ok := l.fake.Message(requestID)
+	want := fmt.Sprintf("**Match #%d**: <@%s> took <@%s>'s seat", matchID, in, out)
+	if !ok || !strings.Contains(req.Content, want) || !strings.Contains(req.Content, "This request is filled") || len(req.Buttons()) != 0 {
+		t.Errorf("%s: Got(request message) = %q with buttons %v, want it edited to %q with no button", how, req.Content, req.Buttons(), want)
+	}
+	if n := len(l.matching(fmt.Sprintf("<@%s> takes <@%s>'s seat", in, out))); n != 1 {
+		t.Errorf("%s: Got(channel messages naming the substitution) = %d, want 1", how, n)
+	}
+}
+
+// matching returns the test channel's messages containing text.
+func (l *lobbyEnv) matching(text string) []fakediscord.Message {
+	var out []fakediscord.Message
+	for _, m := range l.fake.ChannelMessages(testChannel) {
+		if strings.Contains(m.Text(), text) {
+			out = append(out, m)
+		}
+	}
+	return out
 }

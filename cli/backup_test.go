@@ -32,6 +32,22 @@ func TestBackupRestoreCommands(t *testing.T) {
 	if code, out, errOut := run(src, "import", "--guild", "123456789012345678", "--data", data); code != 0 {
 		t.Fatalf("ladderbot import = %d, %q, %q", code, out, errOut)
 	}
+	// The live database itself, or a link to it, is never a target: the
+	// rename would put a new file under the open database and corrupt it.
+	live := filepath.Join(dir, "ladder.db")
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(live, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{live, link} {
+		code, out, errOut := run(src, "backup", "--out", target)
+		if code != 1 || !strings.HasPrefix(errOut, "ladderbot backup: ") || !strings.Contains(errOut, "live database") {
+			t.Errorf("ladderbot backup --out %s = %d, %q, %q; want 1 and \"ladderbot backup: … live database\"", target, code, out, errOut)
+		}
+		if code, out, errOut := run(src, "verify"); code != 0 || !strings.Contains(out, "4 matches") {
+			t.Fatalf("ladderbot verify after backup --out %s = %d, %q, %q; want 0 and the 4 matches", target, code, out, errOut)
+		}
+	}
 	file := filepath.Join(dir, "backup.db")
 	code, out, errOut := run(src, "backup", "--out", file)
 	if code != 0 || !strings.Contains(out, "backed up") || !strings.Contains(out, file) {

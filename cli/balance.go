@@ -3,13 +3,14 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
-	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 )
 
 // balanceJSON is one split as `ladderbot balance --json` prints it (docs/spec.md 8):
@@ -31,7 +32,7 @@ func runBalance(ctx context.Context, e invocation, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON: gap, a, b, sit_out (0-based indexes), team_size, sum_a, sum_b, exact")
 	size := fs.Int("size", 0, "players per team (default ⌊N/2⌋; the rest sit out)")
 	all := fs.Bool("all-sizes", false, "print the best split for every team size from 2 to ⌊N/2⌋")
-	if err := parseFlags(e, fs, args); err != nil {
+	if err := parseFlags(e, fs, numbersLast(fs, args)); err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
@@ -72,6 +73,41 @@ func runBalance(ctx context.Context, e invocation, args []string) error {
 	return nil
 }
 
+// numbersLast moves the arguments that are numbers — a negative rating
+// such as -2.5 included (an OpenSkill ordinal can be one) — behind "--",
+// where the flag package reads them as values instead of unknown flags.
+// A flag's own value stays with it ("--size 3"), and flags may come after
+// the ratings.
+func numbersLast(fs *flag.FlagSet, args []string) []string {
+	var flags, values []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			values = append(values, args[i+1:]...)
+			break
+		}
+		if _, err := strconv.ParseFloat(a, 64); err == nil || !strings.HasPrefix(a, "-") {
+			values = append(values, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil && !isBoolFlag(f) && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return append(append(flags, "--"), values...)
+}
+
+func isBoolFlag(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
 func printBalanceJSON(w io.Writer, splits []matchmaking.Split, list bool) error {
 	out := make([]balanceJSON, len(splits))
 	for i, s := range splits {
@@ -96,7 +132,7 @@ func printBalance(w io.Writer, ratings []float64, s matchmaking.Split) {
 	}
 	how := "optimal"
 	if !s.Exact {
-		how = "best found by the swap heuristic, not proven optimal"
+		how = "best found by the bounded search, not proven optimal"
 	}
 	fmt.Fprintf(w, "%dv%d, gap %s (%s)\n", len(s.A), len(s.B), strconv.FormatFloat(s.Gap, 'f', -1, 64), how)
 	fmt.Fprintf(w, "Team A, sum %s: %s\n", strconv.FormatFloat(s.SumA, 'f', -1, 64), team(s.A))

@@ -27,6 +27,11 @@ func TestBalanceCommand(t *testing.T) {
 		{"not finite", []string{"balance", "1500", "NaN"}, 1, "", "rating 2 is not a usable number"},
 		{"team too big", []string{"balance", "--size", "3", "1", "2", "3", "4"}, 1, "", "team size must be from 1 to 2"},
 		{"one rating", []string{"balance", "1500"}, 2, "", "at least two ratings"},
+		{"negative ratings (OpenSkill ordinals)", []string{"balance", "--json", "-2.5", "3", "-1", "0.5"}, 0,
+			`"gap":1,"a":[0,1],"b":[2,3],"sit_out":[],"sum_a":0.5,"sum_b":-0.5`, ""},
+		{"negative rating after a flag's value", []string{"balance", "--size", "1", "-3", "-1", "-2.5"}, 0, "1v1, gap 0.5 (optimal)", ""},
+		{"flags after the ratings", []string{"balance", "-2", "2", "1", "-1", "--json"}, 0, `"gap":0`, ""},
+		{"an unknown flag is still one", []string{"balance", "--sizes", "1", "2"}, 2, "", "flag provided but not defined: -sizes"},
 		{"both size flags", []string{"balance", "--size", "2", "--all-sizes", "1", "2", "3", "4"}, 2, "", "exclude each other"},
 	}
 	for _, tt := range tests {

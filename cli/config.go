@@ -25,12 +25,18 @@ type Config struct {
 	DiscordAPIBase string `env:"DISCORD_API_BASE" envDefault:"https://discord.com" help:"where REST and gateway discovery go (proxies, a fake Discord in tests)"`
 	// ShowdownReplayBase is the only host /report replay fetches from.
 	ShowdownReplayBase string `env:"SHOWDOWN_REPLAY_BASE" envDefault:"https://replay.pokemonshowdown.com" help:"the Pokémon Showdown replay server /report replay reads from"`
-	DevGuildID         string `env:"DEV_GUILD_ID" help:"register the slash commands to this guild only (instant) instead of globally"`
-	HTTPAddr           string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080" help:"listen address of the web page and API"`
-	ShardID            int    `env:"SHARD_ID" envDefault:"0" help:"this process's Discord shard"`
-	ShardCount         int    `env:"SHARD_COUNT" envDefault:"1" help:"the number of Discord shards"`
-	LogLevel           string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
-	LogFormat          string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
+	// DiscordClientID, DiscordClientSecret and PublicURL turn the
+	// moderators' web dashboard on (docs/operating.md); without all three
+	// /admin says it is off.
+	DiscordClientID     string `env:"DISCORD_CLIENT_ID" help:"the Discord application's OAuth2 client ID, for the moderators' dashboard at /admin"`
+	DiscordClientSecret string `env:"DISCORD_CLIENT_SECRET" help:"the Discord application's OAuth2 client secret, for the dashboard"`
+	PublicURL           string `env:"PUBLIC_URL" help:"where browsers reach this server, e.g. https://ladder.example.org; the dashboard's login returns to PUBLIC_URL/admin/callback"`
+	DevGuildID          string `env:"DEV_GUILD_ID" help:"register the slash commands to this guild only (instant) instead of globally"`
+	HTTPAddr            string `env:"HTTP_ADDR" envDefault:"127.0.0.1:8080" help:"listen address of the web page and API"`
+	ShardID             int    `env:"SHARD_ID" envDefault:"0" help:"this process's Discord shard"`
+	ShardCount          int    `env:"SHARD_COUNT" envDefault:"1" help:"the number of Discord shards"`
+	LogLevel            string `env:"LOG_LEVEL" envDefault:"info" help:"debug, info, warn or error"`
+	LogFormat           string `env:"LOG_FORMAT" envDefault:"text" help:"text, or json for production"`
 	// APIRateLimit is the steady requests per second of one API token and
 	// APIRateBurst its burst (docs/spec.md 8); API_RATE_LIMIT=0 turns the limit off.
 	APIRateLimit float64 `env:"API_RATE_LIMIT" envDefault:"20" help:"requests per second per API token; 0 turns the limit off"`
@@ -41,6 +47,12 @@ type Config struct {
 	// WebhookAllowHTTP lets outgoing webhooks use http:// to loopback
 	// addresses, for tests with a local receiver (issue 16).
 	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
+	// WebhookTimeout bounds one delivery attempt and WebhookLease is how
+	// long a process's claim on a delivery lasts: a process killed
+	// mid-attempt leaves the delivery to another after the lease, which
+	// must exceed the timeout.
+	WebhookTimeout time.Duration `env:"WEBHOOK_TIMEOUT" envDefault:"10s" help:"how long one webhook delivery attempt may take (1s to 5m)"`
+	WebhookLease   time.Duration `env:"WEBHOOK_LEASE" envDefault:"2m" help:"how long a claim on a webhook delivery lasts before another process may retry it (above WEBHOOK_TIMEOUT, at most 1h)"`
 	// RoleSyncInterval is how often division roles are synced (issue 16).
 	RoleSyncInterval time.Duration `env:"ROLE_SYNC_INTERVAL" envDefault:"1m" help:"how often division and badge roles are given and taken (1s to 1h)"`
 	// RoleReconcileInterval is how often members' real roles are read and
@@ -90,11 +102,21 @@ func (c Config) validate() error {
 		c.validateShards,
 		c.validateLogging,
 		c.validateRateLimit,
+		func() error { return c.dashboard().Validate() },
 		func() error {
 			return validateInterval("ROLE_SYNC_INTERVAL", c.RoleSyncInterval, time.Second, time.Hour, "1h")
 		},
 		func() error {
 			return validateInterval("ROLE_RECONCILE_INTERVAL", c.RoleReconcileInterval, time.Second, 7*24*time.Hour, "168h")
+		},
+		func() error {
+			return validateInterval("WEBHOOK_TIMEOUT", c.WebhookTimeout, time.Second, 5*time.Minute, "5m")
+		},
+		func() error {
+			if c.WebhookLease <= c.WebhookTimeout || c.WebhookLease > time.Hour {
+				return fmt.Errorf("WEBHOOK_LEASE=%s: want more than WEBHOOK_TIMEOUT (%s) and at most 1h, or a slow attempt could be claimed twice", c.WebhookLease, c.WebhookTimeout)
+			}
+			return nil
 		},
 	}
 	for _, check := range checks {

@@ -23,6 +23,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 		APIRateBurst:          40,
 		RoleSyncInterval:      time.Minute,
 		RoleReconcileInterval: 24 * time.Hour,
+		WebhookTimeout:        10 * time.Second,
+		WebhookLease:          2 * time.Minute,
 	}
 	if cfg != want {
 		t.Errorf("LoadConfig(nil) = %+v, want %+v", cfg, want)
@@ -80,6 +82,11 @@ func TestLoadConfigBad(t *testing.T) {
 		{"reconcile too often", "ROLE_RECONCILE_INTERVAL=500ms", "ROLE_RECONCILE_INTERVAL"},
 		{"reconcile too rarely", "ROLE_RECONCILE_INTERVAL=169h", "ROLE_RECONCILE_INTERVAL"},
 		{"reconcile not a duration", "ROLE_RECONCILE_INTERVAL=daily", "ROLE_RECONCILE_INTERVAL"},
+		{"webhook timeout under a second", "WEBHOOK_TIMEOUT=500ms", "WEBHOOK_TIMEOUT"},
+		{"webhook lease not above the timeout", "WEBHOOK_LEASE=10s", "WEBHOOK_LEASE"},
+		{"webhook lease over an hour", "WEBHOOK_LEASE=2h", "WEBHOOK_LEASE"},
+		{"public url without scheme", "PUBLIC_URL=ladder.example.org", "PUBLIC_URL"},
+		{"public url with a path", "PUBLIC_URL=https://ladder.example.org/ladder", "PUBLIC_URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

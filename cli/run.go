@@ -15,6 +15,7 @@ import (
 	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
 )
@@ -54,8 +55,9 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	var poster jobs.Poster
 	var roles jobs.RoleClient
 	var interactions http.Handler
+	var rm *rooms.Manager
 	if e.cfg.DiscordToken != "" {
-		b, err := newBot(e, db, svc, metrics, onResult)
+		b, m, err := newBot(e, db, svc, metrics, onResult)
 		if err != nil {
 			return err
 		}
@@ -63,6 +65,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 		gatewayReady = b.Connected
 		poster = b
 		roles = b
+		rm = m
 		if e.cfg.Transport() == bot.TransportHTTP {
 			interactions = b.Interactions()
 		}
@@ -77,11 +80,12 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
 		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
-			ReconcileInterval: e.cfg.RoleReconcileInterval}))
+			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.
-	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP}})
+	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+		Timeout: e.cfg.WebhookTimeout, Lease: e.cfg.WebhookLease})
 	comps = append(comps, component{"webhooks", func(ctx context.Context) error {
 		deliverer.Run(ctx, webhookInterval)
 		return nil
@@ -109,10 +113,10 @@ func runJobs(ctx context.Context, s *jobs.Scheduler) error {
 // command set over svc, internal/chart for /profile's chart, metrics (nil:
 // none) and onResult, told the guild of every interaction that may have
 // changed its ratings (nil: nobody).
-func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, error) {
+func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, *rooms.Manager, error) {
 	replays, err := showdown.NewClient(e.cfg.ShowdownReplayBase, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// /config roles create calls Discord through the bot, which exists
 	// once bot.New returns, before any interaction arrives.
@@ -120,7 +124,10 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 	createRole := func(ctx context.Context, guildID, name string) (string, error) {
 		return b.CreateRole(ctx, guildID, name)
 	}
-	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole})
+	// Match rooms call Discord through the bot too: late forwards to it.
+	late := &lateDiscord{}
+	rm := rooms.New(db, late, svc, e.log)
+	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole, Rooms: rm})
 	b, err = bot.New(bot.Config{
 		Token:      e.cfg.DiscordToken,
 		APIBase:    e.cfg.DiscordAPIBase,
@@ -134,8 +141,16 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 		// HTTP redeliveries may reach any process: the database decides.
 		Deliveries: db,
 	}, set, e.log)
-	return b, err
+	if err != nil {
+		return nil, nil, err
+	}
+	late.Discord = b
+	return b, rm, nil
 }
+
+// lateDiscord is the rooms' Discord, set to the bot once it exists (before
+// anything runs).
+type lateDiscord struct{ rooms.Discord }
 
 // runComponents runs every component until ctx ends or one fails; a
 // failure stops the others. It waits for all of them to finish their

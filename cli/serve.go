@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ladderbot/ladderbot/dashboard"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
@@ -44,7 +45,17 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 	if err := metrics.RegisterDB(db.SQL()); err != nil {
 		return nil, fmt.Errorf("web: metrics: %w", err)
 	}
-	return web.New(web.Options{
+	var srv *web.Server
+	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log,
+		Webhooks:   ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
+	if err != nil {
+		return nil, fmt.Errorf("web: dashboard: %w", err)
+	}
+	if !e.cfg.dashboard().Enabled() {
+		e.log.Info("the moderators' dashboard is off: set DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and PUBLIC_URL to turn it on")
+	}
+	srv = web.New(web.Options{
 		Service:      svc,
 		Log:          e.log,
 		Metrics:      metrics,
@@ -52,6 +63,15 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		GatewayReady: gatewayReady,
 		RatePerToken: e.cfg.webRate(),
 		RateBurst:    e.cfg.APIRateBurst,
+		Rates:        db,
 		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
-	}), nil
+		Admin:        admin.Handler(),
+	})
+	return srv, nil
+}
+
+// dashboard is the dashboard's part of the configuration.
+func (c Config) dashboard() dashboard.Config {
+	return dashboard.Config{ClientID: c.DiscordClientID, ClientSecret: c.DiscordClientSecret, PublicURL: c.PublicURL,
+		APIBase: c.DiscordAPIBase, BotToken: c.DiscordToken}
 }

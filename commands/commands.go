@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 )
 
 // Deps is what the handlers need, passed once at start-up.
@@ -28,6 +29,10 @@ type Deps struct {
 	// its ID, or Discord's refusal (the bot lacks Manage Roles); main wires
 	// the bot's discordgo session. nil refuses /config roles create.
 	CreateRole func(ctx context.Context, guildID, name string) (string, error)
+	// Rooms opens formed matches' rooms and keeps the queues' room
+	// settings (/config queue room); nil announces matches in the queue's
+	// channel and refuses /config queue room.
+	Rooms *rooms.Manager
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -122,8 +127,13 @@ func (h *handlers) ensure(ctx context.Context, req Request) (ladder.Guild, error
 	return h.Service.EnsureGuild(ctx, req.GuildID)
 }
 
-// queueChoices answers autocomplete for queue names.
+// queueChoices answers autocomplete for queue names. On a server where
+// nobody has used the bot yet it creates the guild first, as the command
+// being typed will, so its default queue is offered.
 func (h *handlers) queueChoices(ctx context.Context, req Request) (Reply, error) {
+	if _, err := h.ensure(ctx, req); err != nil {
+		return Reply{}, err
+	}
 	qs, err := h.Service.Queues(ctx, req.GuildID)
 	if err != nil {
 		return Reply{}, err
@@ -184,13 +194,13 @@ func queueOpt() Option {
 }
 
 func seasonOpt() Option {
-	one := 1.0
-	return Option{Type: OptInteger, Name: "season", Description: "season number (default: the current one)", Autocomplete: true, Min: &one}
+	one, most := 1.0, float64(MaxInteger)
+	return Option{Type: OptInteger, Name: "season", Description: "season number (default: the current one)", Autocomplete: true, Min: &one, Max: &most}
 }
 
 func matchOpt(required bool) Option {
-	one := 1.0
-	return Option{Type: OptInteger, Name: "match", Description: "match ID", Required: required, Min: &one}
+	one, most := 1.0, float64(MaxInteger)
+	return Option{Type: OptInteger, Name: "match", Description: "match ID", Required: required, Min: &one, Max: &most}
 }
 
 func sub(name, desc string, opts ...Option) Option {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
-	"strconv"
 	"strings"
 	"time"
 
@@ -44,7 +43,8 @@ func (h *handlers) configCommand() Command {
 					Option{Type: OptNumber, Name: "party_median_weight", Description: "party rating: weight of its median player (0-10)", Min: &zeroF, Max: &tenF},
 					Option{Type: OptNumber, Name: "ordinal_deviations", Description: "party rating: RDs taken off (0-10)", Min: &zeroF, Max: &tenF},
 					opt(OptBool, "self_tune", "learn the model's constants from this queue's log at each season end", false),
-					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...)),
+					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...),
+				roomSub()),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
@@ -104,6 +104,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return Whisper(fmt.Sprintf("Queue **%s** added (%dv%d, %s).", q.Name, q.TeamSize, q.TeamSize, q.Model)), nil
 	case "config queue set":
 		return h.configQueue(ctx, req)
+	case "config queue room":
+		return h.configRoom(ctx, req)
 	case "config moderator":
 		g.ModeratorRoleID, _ = req.String("role")
 	case "config channels":
@@ -144,11 +146,7 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		g.Divisions = divs
 	case "config season":
 		s, _ := req.String("schedule")
-		s = strings.TrimSpace(s)
-		if strings.EqualFold(s, "off") {
-			s = ""
-		}
-		g.SeasonSchedule = s
+		g.SeasonSchedule = ladder.ParseSeasonSchedule(s)
 	default:
 		return Reply{}, unknownSub(req)
 	}
@@ -244,6 +242,13 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 			return Reply{}, err
 		}
 		fmt.Fprintf(&queues, "  lobby: %s\n", lobbyLine(l))
+		if h.Rooms != nil {
+			s, err := h.Rooms.Settings(ctx, q.ID)
+			if err != nil {
+				return Reply{}, err
+			}
+			fmt.Fprintf(&queues, "  rooms: %s\n", describeRoom(s))
+		}
 	}
 	orNone := func(prefix, id string) string {
 		if id == "" {
@@ -255,9 +260,9 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 	for _, d := range g.Divisions {
 		divs = append(divs, fmt.Sprintf("%s:%g", d.Name, d.Min))
 	}
-	schedule := g.SeasonSchedule
-	if schedule == "" {
-		schedule = "off (moderators start and end seasons)"
+	schedule, err := scheduleText(g.SeasonSchedule, h.Service.Now())
+	if err != nil {
+		return Reply{}, err
 	}
 	e := Embed{Title: "Settings", Color: ColorInfo, Fields: []Field{
 		{Name: "Queues", Value: queues.String()},
@@ -277,20 +282,19 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 	return Reply{Ephemeral: true, Embeds: []Embed{e}}, nil
 }
 
-// parseDivisions reads "Name:min, Name:min, …", lowest first.
-func parseDivisions(s string) ([]ladder.Division, error) {
-	var out []ladder.Division
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		name, min, ok := strings.Cut(part, ":")
-		v, err := strconv.ParseFloat(strings.TrimSpace(min), 64)
-		if !ok || err != nil || strings.TrimSpace(name) == "" {
-			return nil, ladder.Errorf(ladder.CodeInvalid, "division %q: write Name:minimum, as in Gold:1550", part)
-		}
-		out = append(out, ladder.Division{Name: strings.TrimSpace(name), Min: v})
+// scheduleText shows a season schedule with the next time it fires, so a
+// moderator sees at once what the expression means.
+func scheduleText(schedule string, now time.Time) (string, error) {
+	if schedule == "" {
+		return "off (moderators start and end seasons)", nil
 	}
-	return out, nil
+	next, err := ladder.NextSeasonClose(schedule, now)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("`%s` (UTC) · next season change %s (<t:%d:F>, <t:%d:R>)",
+		schedule, next.Format("2006-01-02 15:04 UTC"), next.Unix(), next.Unix()), nil
 }
+
+// parseDivisions reads "Name:min, Name:min, …", lowest first.
+func parseDivisions(s string) ([]ladder.Division, error) { return ladder.ParseDivisions(s) }

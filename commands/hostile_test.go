@@ -11,6 +11,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
@@ -59,7 +60,7 @@ func TestHostileOptions(t *testing.T) {
 		}
 		defer db.Close()
 		svc := ladder.NewService(db, nil)
-		set := commands.New(commands.Deps{Service: svc})
+		set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil)})
 		for _, g := range []string{guild, otherGuild} {
 			if _, err := svc.EnsureGuild(ctx, g); err != nil {
 				t.Fatal(err)
@@ -133,6 +134,8 @@ func TestHostileOptions(t *testing.T) {
 			{"divisions empty", "config divisions", map[string]any{"list": " , "}},
 			{"season schedule of six fields", "config season", map[string]any{"schedule": "0 0 0 1 1 *"}},
 			{"season schedule minute 61", "config season", map[string]any{"schedule": "61 * * * *"}},
+			{"season schedule on February 30 (never fires)", "config season", map[string]any{"schedule": "0 0 30 2 *"}},
+			{"season schedule on April 31 (never fires)", "config season", map[string]any{"schedule": "0 0 31 4 *"}},
 			{"moderator role that is not an ID", "config moderator", map[string]any{"role": "everyone"}},
 			{"announce channel that is not an ID", "config channels", map[string]any{"announce": "#general"}},
 			{"report outcome banana", "report", map[string]any{"outcome": "banana", "match": mine.Match.ID}},

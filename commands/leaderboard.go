@@ -18,14 +18,14 @@ const (
 )
 
 func (h *handlers) leaderboardCommand() Command {
-	one := 1.0
+	one, most := 1.0, float64(MaxInteger)
 	return Command{
 		Name:        "leaderboard",
 		Description: "Ranked players with division, rating and record",
 		Options: []Option{
 			seasonOpt(),
 			{Type: OptString, Name: "division", Description: "only this division", Autocomplete: true, MaxLength: 32},
-			{Type: OptInteger, Name: "page", Description: "page number", Min: &one},
+			{Type: OptInteger, Name: "page", Description: "page number", Min: &one, Max: &most},
 			queueOpt(),
 		},
 		Handle:       h.leaderboard,

@@ -235,7 +235,7 @@ func (h *handlers) lobbyFromOptions(ctx context.Context, req Request, q ladder.Q
 		return ladder.Lobby{}, err
 	}
 	if n, ok := req.Int("ready_window"); ok {
-		if l.ReadyWindow, err = seconds("ready_window", n, 3600); err != nil {
+		if l.ReadyWindow, err = ladder.ParseSeconds("ready_window", n, 3600); err != nil {
 			return ladder.Lobby{}, err
 		}
 	}
@@ -245,8 +245,8 @@ func (h *handlers) lobbyFromOptions(ctx context.Context, req Request, q ladder.Q
 		}
 	}
 	if s, ok := req.String("abandon_after"); ok {
-		if l.AbandonAfter, err = time.ParseDuration(strings.TrimSpace(s)); err != nil {
-			return ladder.Lobby{}, ladder.Errorf(ladder.CodeInvalid, "abandon_after must be a duration like 3h or 90m, not %q", s)
+		if l.AbandonAfter, err = ladder.ParseAbandonAfter(s); err != nil {
+			return ladder.Lobby{}, err
 		}
 	}
 	if f, ok := req.Float("cancel_share"); ok {
@@ -261,20 +261,11 @@ func (h *handlers) lobbyFromOptions(ctx context.Context, req Request, q ladder.Q
 		}
 	}
 	if n, ok := req.Int("pick_window"); ok {
-		if l.PickWindow, err = seconds("pick_window", n, 600); err != nil {
+		if l.PickWindow, err = ladder.ParseSeconds("pick_window", n, 600); err != nil {
 			return ladder.Lobby{}, err
 		}
 	}
 	return l, nil
-}
-
-// seconds turns a whole number of seconds into a duration, refusing one
-// outside 0 to most before it can overflow into a valid-looking value.
-func seconds(name string, n, most int64) (time.Duration, error) {
-	if n < 0 || n > most {
-		return 0, ladder.Errorf(ladder.CodeInvalid, "%s must be from 0 to %d seconds, not %d", name, most, n)
-	}
-	return time.Duration(n) * time.Second, nil
 }
 
 // lobbyLine describes a queue's lobby settings in /config answers.

@@ -49,8 +49,9 @@ func (h *handlers) noShow(ctx context.Context, req Request) (Reply, error) {
 		return Whisper(fmt.Sprintf("You already reported this no-show in match #%d (already done).", m.ID)), nil
 	}
 	other := m.Teams[2-m.Team(req.UserID)]
+	ch := matchChannel(m, req)
 	return Reply{Ephemeral: true, Content: fmt.Sprintf("No-show reported in match #%d; the other team has been asked to confirm.", m.ID),
-		Posts: []Post{{ChannelID: matchChannel(m, req), Message: Reply{
+		Posts: []Post{{ChannelID: ch, Sent: h.recordMessage(m.ID, ladder.MessageNoShow, ch), Message: Reply{
 			Content: fmt.Sprintf("%s reports a **no-show** in match #%d: %s never showed up. %s, please confirm or dispute; it confirms itself <t:%d:R>.",
 				mention(req.UserID), m.ID, mentions(res.NoShow.Absent), mentions(other), res.NoShow.Deadline.Unix()),
 			Mentions: other,

@@ -30,15 +30,23 @@ type Reply struct {
 	// message of that channel to edit instead of sending a new one: the
 	// announcement of a match whose ready check ran out.
 	Edit string
+	// ButtonsOnly, on an Edit, sets only the message's buttons and menus
+	// (none removes them) and leaves its text and embeds as they are.
+	ButtonsOnly bool
 }
 
 // Post is a message to a channel other than the interaction's answer.
 type Post struct {
 	ChannelID string
 	Message   Reply
-	// Sent, when set, is told the ID of the message once it is posted: an
-	// announcement records it so that it can be edited later.
-	Sent func(ctx context.Context, messageID string) error
+	// Open, when set, is called just before the post and returns the
+	// channel to post to instead of ChannelID: a formed match's room,
+	// which it opens (rooms.Manager.Open). It never fails; any problem
+	// answers ChannelID.
+	Open func(ctx context.Context) string
+	// Sent, when set, is told the channel and ID of the message once it is
+	// posted: an announcement records them so that it can be edited later.
+	Sent func(ctx context.Context, channelID, messageID string) error
 }
 
 // Say returns a plain reply.

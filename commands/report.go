@@ -69,6 +69,7 @@ func (h *handlers) doReport(ctx context.Context, req Request, id int64, o ladder
 	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(m, req), Message: matchReply(res)}}}
 	switch m.State {
 	case ladder.StateReported:
+		r.Posts[0].Sent = h.recordMessage(m.ID, ladder.MessageReport, r.Posts[0].ChannelID)
 		r.Content = fmt.Sprintf("Reported match #%d: %s. The other team has been asked to confirm.", m.ID, winnerText(m.ReportedWinner))
 	case ladder.StateConfirmed:
 		r.Content = fmt.Sprintf("Both teams agree: match #%d is confirmed and rated.", m.ID)

@@ -74,7 +74,11 @@ func (s *Set) Component(action string) (Component, bool) {
 // something of access a. It runs for every interaction, whatever
 // default_member_permissions a guild admin configured in Discord.
 func (s *Set) Authorize(ctx context.Context, req *Request, a Access) error {
+	req.UserName = neutralName(req.UserName)
 	if err := req.CheckText(); err != nil {
+		return err
+	}
+	if err := s.checkBounds(*req); err != nil {
 		return err
 	}
 	if req.GuildID == "" {

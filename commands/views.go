@@ -31,9 +31,13 @@ func (h *handlers) announcements(formed []ladder.FormedMatch, fallback string) [
 			ch = fallback
 		}
 		matchID := f.Match.ID
-		out = append(out, Post{ChannelID: ch, Message: announce(f), Sent: func(ctx context.Context, messageID string) error {
-			return h.Service.RecordAnnouncement(ctx, ladder.Announcement{MatchID: matchID, ChannelID: ch, MessageID: messageID})
-		}})
+		p := Post{ChannelID: ch, Message: announce(f), Sent: func(ctx context.Context, channelID, messageID string) error {
+			return h.Service.RecordAnnouncement(ctx, ladder.Announcement{MatchID: matchID, ChannelID: channelID, MessageID: messageID})
+		}}
+		if h.Rooms != nil {
+			p.Open = func(ctx context.Context) string { return h.Rooms.Open(ctx, f, ch) }
+		}
+		out = append(out, p)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 )
 
 // Job names: the job column of job_runs.
@@ -66,6 +67,10 @@ type Options struct {
 	// daily at 03:30 UTC, anything else every interval; one process claims
 	// each.
 	ReconcileInterval time.Duration
+	// Rooms opens the rooms of the matches the matchmaking pass forms and
+	// is JobRooms' work; nil announces matches in the queue's channel and
+	// runs no rooms job.
+	Rooms *rooms.Manager
 }
 
 // job is one scheduled job: its cron spec, how its period is named from
@@ -124,7 +129,9 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake
 		{JobReady, readySpec, nil, s.expireReady},       // unclaimed, see JobReady
 		{JobAbandon, "* * * * *", minute, s.abandon},
+		{JobButtons, "* * * * *", minute, s.closeButtons},
 		everyJob(job{JobRoles, "* * * * *", minute, s.roles}, time.Minute, opt.RoleInterval),
+		{JobRooms, roomsSpec, nil, s.rooms}, // unclaimed, see JobRooms
 		everyJob(job{JobRoleReconcile, "30 3 * * *", reconcileDay, s.reconcileRoles}, 24*time.Hour, opt.ReconcileInterval),
 	}
 	return s

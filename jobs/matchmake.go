@@ -78,6 +78,9 @@ func (s *Scheduler) announceMatch(ctx context.Context, f ladder.FormedMatch) {
 		s.log.Warn("formed match not announced: no channel", "guild_id", m.GuildID, "match_id", m.ID)
 		return
 	}
+	if s.opt.Rooms != nil {
+		channel = s.opt.Rooms.Open(ctx, f, channel)
+	}
 	id, err := s.send(ctx, channel, commands.Announcement(f))
 	if err == nil {
 		// Kept so that the ready-check job can edit it (expireReady).

@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -157,81 +159,175 @@ func (r *roleSyncer) record(ctx context.Context, userID string, roles []string) 
 	return nil
 }
 
-func (s *Scheduler) newRoleSyncer(ctx context.Context, guildID string) (*roleSyncer, error) {
-	plan, err := s.svc.RolePlan(ctx, guildID)
-	if err != nil {
-		return nil, fmt.Errorf("jobs: role plan of guild %s: %w", guildID, err)
+// roleLease is how long a guild's role worker holds its lease without
+// renewing it; it renews every roleRenew while it works, so only a worker
+// that died leaves the lease to run out.
+const (
+	roleLease = 2 * time.Minute
+	roleRenew = 30 * time.Second
+)
+
+// SyncRoles gives and takes one guild's division and badge roles so that
+// every player holds the roles the standings and last season's badges say.
+// It plans the wanted roles (ladder.Service.PlanRoles) and applies those
+// of pending players only: it makes no request for a player whose wanted
+// roles have not changed. While another worker holds the guild (a
+// reconcile, a sync in another process) it applies nothing: that worker
+// reads each player's wanted roles afresh, and what it has passed stays
+// pending for the next sync.
+func (s *Scheduler) SyncRoles(ctx context.Context, guildID string) (RoleStats, error) {
+	return s.workRoles(ctx, guildID, false)
+}
+
+// ReconcileRoles reads the actual roles of every player the guild's roles
+// concern (wanted or applied) and repairs any difference: a role taken or
+// given by hand, a member who came back. It waits its turn behind another
+// worker of the guild. Members who left are skipped.
+func (s *Scheduler) ReconcileRoles(ctx context.Context, guildID string) (RoleStats, error) {
+	return s.workRoles(ctx, guildID, true)
+}
+
+// workRoles is the one ordered path of a guild's role changes: plan, take
+// the guild's lease, then for each player (pending ones, or everyone) read
+// the member's roles from Discord, then the wanted row afresh, apply the
+// difference and record the version applied. Reading the wanted row after
+// Discord, under the lease, means a change planned meanwhile is either
+// applied now or left pending, never undone from an older plan.
+func (s *Scheduler) workRoles(ctx context.Context, guildID string, everyone bool) (RoleStats, error) {
+	if s.opt.Roles == nil {
+		return RoleStats{}, nil
 	}
-	return &roleSyncer{svc: s.svc, dc: s.opt.Roles, plan: plan, report: func(ctx context.Context, p ladder.RoleProblem) {
+	plan, err := s.svc.PlanRoles(ctx, guildID)
+	if err != nil || plan.Mapping.Empty() {
+		return RoleStats{}, err
+	}
+	var users []string
+	for u, w := range plan.Wants {
+		if everyone || w.Pending() {
+			users = append(users, u)
+		}
+	}
+	if everyone {
+		for u := range plan.Applied {
+			if _, ok := plan.Wants[u]; !ok {
+				users = append(users, u)
+			}
+		}
+	}
+	if len(users) == 0 {
+		return RoleStats{}, nil
+	}
+	slices.Sort(users)
+	lease, ok, err := s.leaseRoles(ctx, guildID, everyone)
+	if err != nil || !ok {
+		return RoleStats{}, err
+	}
+	defer lease.release()
+	r := &roleSyncer{svc: s.svc, dc: s.opt.Roles, plan: plan, report: func(ctx context.Context, p ladder.RoleProblem) {
 		g, err := s.svc.Guild(ctx, guildID)
 		if err != nil || g.LogChannelID == "" {
 			return
 		}
 		s.post(ctx, guildID, g.LogChannelID, commands.RoleProblem(p))
-	}}, nil
-}
-
-// SyncRoles gives and takes one guild's division and badge roles so that
-// every player holds the roles the standings and last season's badges say,
-// diffing against the applied state: it makes no request for a player
-// whose roles have not changed.
-func (s *Scheduler) SyncRoles(ctx context.Context, guildID string) (RoleStats, error) {
-	if s.opt.Roles == nil {
-		return RoleStats{}, nil
-	}
-	r, err := s.newRoleSyncer(ctx, guildID)
-	if err != nil || r.plan.Mapping.Empty() {
-		return RoleStats{}, err
-	}
-	for _, c := range r.plan.Changes() {
-		if err := r.apply(ctx, c, r.plan.Applied[c.UserID]); err != nil {
-			return r.stats, err
-		}
-	}
-	return r.stats, nil
-}
-
-// ReconcileRoles reads the actual roles of every player the guild's roles
-// concern (desired or applied) and repairs any difference, then records
-// the applied state. Members who left are skipped.
-func (s *Scheduler) ReconcileRoles(ctx context.Context, guildID string) (RoleStats, error) {
-	if s.opt.Roles == nil {
-		return RoleStats{}, nil
-	}
-	r, err := s.newRoleSyncer(ctx, guildID)
-	if err != nil || r.plan.Mapping.Empty() {
-		return RoleStats{}, err
-	}
-	users := make([]string, 0, len(r.plan.Desired)+len(r.plan.Applied))
-	for u := range r.plan.Desired {
-		users = append(users, u)
-	}
-	for u := range r.plan.Applied {
-		if _, ok := r.plan.Desired[u]; !ok {
-			users = append(users, u)
-		}
-	}
-	slices.Sort(users)
+	}}
 	for _, u := range users {
-		held, err := s.opt.Roles.MemberRoles(ctx, guildID, u)
-		if discordCode(err) == discordUnknownMember {
-			r.stats.Absent++
-			continue
+		if err := lease.renew(ctx); err != nil {
+			return r.stats, err
 		}
-		if err != nil {
-			return r.stats, fmt.Errorf("jobs: read member %s of guild %s: %w", u, guildID, err)
-		}
-		r.stats.Checked++
-		cs := ladder.RoleChanges(r.plan.Mapping, map[string][]string{u: r.plan.Desired[u]}, map[string][]string{u: held})
-		c := ladder.RoleChange{UserID: u, Want: r.plan.Desired[u]}
-		if len(cs) > 0 {
-			c = cs[0]
-		}
-		if err := r.apply(ctx, c, held); err != nil {
+		if err := r.work(ctx, u, everyone); err != nil {
 			return r.stats, err
 		}
 	}
 	return r.stats, nil
+}
+
+// work brings one member's mapped roles to their wanted row.
+func (r *roleSyncer) work(ctx context.Context, u string, reading bool) error {
+	held, err := r.dc.MemberRoles(ctx, r.plan.GuildID, u)
+	if discordCode(err) == discordUnknownMember {
+		// Gone: the reconcile gives them their roles if they come back.
+		r.stats.Absent++
+		w, err := r.svc.RoleWant(ctx, r.plan.GuildID, u)
+		if err != nil {
+			return err
+		}
+		return r.svc.MarkRoleApplied(ctx, r.plan.GuildID, u, w.Version)
+	}
+	if err != nil {
+		return fmt.Errorf("jobs: read member %s of guild %s: %w", u, r.plan.GuildID, err)
+	}
+	if reading {
+		r.stats.Checked++
+	}
+	w, err := r.svc.RoleWant(ctx, r.plan.GuildID, u)
+	if err != nil {
+		return err
+	}
+	c := ladder.RoleChange{UserID: u, Want: w.Roles}
+	if cs := ladder.RoleChanges(r.plan.Mapping, map[string][]string{u: w.Roles}, map[string][]string{u: held}); len(cs) > 0 {
+		c = cs[0]
+	}
+	if err := r.apply(ctx, c, held); err != nil {
+		return err
+	}
+	return r.svc.MarkRoleApplied(ctx, r.plan.GuildID, u, w.Version)
+}
+
+// roleLeaseHolder is one worker's hold on a guild's role changes.
+type roleLeaseHolder struct {
+	svc     *ladder.Service
+	guildID string
+	holder  string
+	renewed time.Time
+}
+
+// leaseRoles takes the guild's lease. A sync gives up at once when another
+// worker holds it; a reconcile (wait) tries again until the lease is free
+// or ctx ends.
+func (s *Scheduler) leaseRoles(ctx context.Context, guildID string, wait bool) (*roleLeaseHolder, bool, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, false, err
+	}
+	l := &roleLeaseHolder{svc: s.svc, guildID: guildID, holder: hex.EncodeToString(b[:])}
+	delay := 50 * time.Millisecond
+	for {
+		ok, err := s.svc.ClaimRoleWorker(ctx, guildID, l.holder, roleLease)
+		if err != nil || ok || !wait {
+			l.renewed = time.Now()
+			return l, ok, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false, ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}
+
+// renew extends the lease once roleRenew has passed since it was taken or
+// last renewed; losing it (a stall past the lease) stops the worker.
+func (l *roleLeaseHolder) renew(ctx context.Context) error {
+	if time.Since(l.renewed) < roleRenew {
+		return nil
+	}
+	ok, err := l.svc.ClaimRoleWorker(ctx, l.guildID, l.holder, roleLease)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return fmt.Errorf("jobs: the role worker of guild %s lost its lease", l.guildID)
+	}
+	l.renewed = time.Now()
+	return nil
+}
+
+// release gives the lease up, even when the work's context has ended.
+func (l *roleLeaseHolder) release() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	l.svc.ReleaseRoleWorker(ctx, l.guildID, l.holder)
 }
 
 // roles is JobRoles: SyncRoles for every guild with a mapping.

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/robfig/cron/v3"
-
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -18,24 +16,17 @@ import (
 // full of old seasons does not flood a channel the first time it runs.
 const postWindow = 24 * time.Hour
 
-// scheduleParser reads a guild's season schedule: five fields, UTC.
-var scheduleParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow)
-
 // SeasonDue returns when the season that started at started is due to
 // close under schedule (a 5-field cron expression, UTC): the first
 // scheduled time after its start. A season opened by hand a week before a
 // scheduled time closes at that time; after a missed close the next season
 // starts when the catch-up runs, and the schedule continues from there.
 func SeasonDue(schedule string, started time.Time) (time.Time, error) {
-	sched, err := scheduleParser.Parse(schedule)
-	if err != nil {
-		return time.Time{}, ladder.Errorf(ladder.CodeInvalid, "season schedule %q: %v", schedule, err)
+	next, err := ladder.NextSeasonClose(schedule, started)
+	if err == nil && next.IsZero() {
+		err = ladder.Errorf(ladder.CodeInvalid, "the season schedule is off")
 	}
-	next := sched.Next(started.UTC())
-	if next.IsZero() {
-		return time.Time{}, ladder.Errorf(ladder.CodeInvalid, "season schedule %q never fires", schedule)
-	}
-	return next, nil
+	return next, err
 }
 
 // seasons closes every guild's season that is due by its schedule and

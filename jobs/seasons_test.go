@@ -210,7 +210,13 @@ func seasonRace(t *testing.T, b string, offsets [3]time.Duration, wantRan int) {
 // started from: R' = r0 + α(R − r0), RD' = rd0 (docs/spec.md 4).
 func checkSoftReset(t *testing.T, p *proc, g ladder.Guild, before map[string]ladder.Standing) {
 	t.Helper()
-	model, err := rating.NewModel(rating.DefaultModel, nil)
+	// The constants in force in season 2: a new queue self-tunes, so the
+	// close may have adopted new ones (a new rd0 among them).
+	qs, err := p.svc.Queues(context.Background(), guild)
+	if err != nil || len(qs) == 0 {
+		t.Fatalf("Queues() = %v, %v", qs, err)
+	}
+	model, err := rating.NewModel(qs[0].Model, qs[0].Params)
 	if err != nil {
 		t.Fatalf("NewModel() = %v", err)
 	}

@@ -41,8 +41,10 @@ type DelivererOptions struct {
 	// Lease is how long a claim holds a delivery (default 2 min); it must
 	// exceed Timeout, or a slow attempt could be claimed again meanwhile.
 	Lease time.Duration
-	// Batch is how many deliveries one round claims (default 32), and
-	// Parallel how many of them are posted at once (default 4).
+	// Batch is how many deliveries one claim takes at most (default 32),
+	// and Parallel how many attempts are in flight at once (default 32:
+	// more than the webhooks of one guild, so one guild's hanging
+	// receivers cannot hold every slot).
 	Batch    int
 	Parallel int
 }
@@ -76,7 +78,7 @@ func NewDeliverer(svc *ladder.Service, log *slog.Logger, opt DelivererOptions) *
 		opt.Batch = 32
 	}
 	if opt.Parallel <= 0 {
-		opt.Parallel = 4
+		opt.Parallel = 32
 	}
 	return &Deliverer{svc: svc, client: webhookClient(opt.Policy, opt.Timeout), opt: opt, log: log}
 }
@@ -144,22 +146,42 @@ func (d *Deliverer) RunOnce(ctx context.Context) (int, error) {
 	return len(ds), errors.Join(errs...)
 }
 
-// Run calls RunOnce every interval until ctx is done, and at once again
-// after a full batch, so a backlog drains without waiting.
+// Run delivers until ctx is done. It keeps up to Parallel attempts in
+// flight and claims more as soon as one ends, or every interval: a
+// receiver that hangs holds one slot until its own timeout while the
+// other endpoints' deliveries go on in the others (the claim takes at
+// most one delivery per webhook, guilds in turns). On return every
+// attempt has ended and been recorded.
 func (d *Deliverer) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	ended := make(chan struct{}, d.opt.Parallel)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	inFlight := 0
 	for {
-		n, err := d.RunOnce(ctx)
-		if err != nil && ctx.Err() == nil {
-			d.log.Warn("webhooks: deliver", "err", err)
-		}
-		if n == d.opt.Batch && ctx.Err() == nil {
-			continue
+		if free := d.opt.Parallel - inFlight; free > 0 && ctx.Err() == nil {
+			ds, err := d.svc.ClaimDeliveries(ctx, d.opt.Lease, min(free, d.opt.Batch))
+			if err != nil && ctx.Err() == nil {
+				d.log.Warn("webhooks: claim", "err", err)
+			}
+			for _, dl := range ds {
+				inFlight++
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if err := d.attempt(ctx, dl); err != nil && ctx.Err() == nil {
+						d.log.Warn("webhooks: deliver", "webhook_id", dl.WebhookID, "err", err)
+					}
+					ended <- struct{}{}
+				}()
+			}
 		}
 		select {
 		case <-ctx.Done():
 			return
+		case <-ended:
+			inFlight--
 		case <-t.C:
 		}
 	}

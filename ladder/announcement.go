@@ -3,17 +3,35 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Announcement is the Discord message that announced a formed match. It
 // is kept so that whoever ends the match's ready check later — a click in
 // any process, or the deadline job after a restart — can edit that message
-// instead of leaving its buttons live above a new one (issue 15).
+// instead of leaving its buttons live above a new one.
+//
+// A match's other messages with buttons are kept the same way, each under
+// a Kind: its substitute requests (SubMessage), the request to confirm a
+// report (MessageReport) and a no-show report (MessageNoShow). Once the
+// match ends, every one of them, the announcement included, loses its
+// buttons (OpenMessages, CloseMessage).
 type Announcement struct {
-	MatchID   int64
+	MatchID int64
+	// Kind is "" for the announcement itself.
+	Kind      string
 	ChannelID string
 	MessageID string
 }
+
+// Kinds of a match's messages other than its announcement.
+const (
+	MessageReport = "report"
+	MessageNoShow = "noshow"
+)
+
+// SubMessage is the kind of the request for a substitute for userID.
+func SubMessage(userID string) string { return "sub:" + userID }
 
 // AnnouncementStore keeps each match's announcement.
 type AnnouncementStore interface {
@@ -23,6 +41,15 @@ type AnnouncementStore interface {
 	// AnnouncementOf returns a match's announcement; CodeNotFound when
 	// none was recorded.
 	AnnouncementOf(ctx context.Context, matchID int64) (Announcement, error)
+	// MatchMessage returns a match's message of kind (not ""); CodeNotFound
+	// when none was recorded.
+	MatchMessage(ctx context.Context, matchID int64, kind string) (Announcement, error)
+	// OpenMessages returns up to limit messages, announcements included,
+	// of matches that have ended (confirmed, resolved, cancelled, voided)
+	// whose buttons are not yet removed, oldest match first.
+	OpenMessages(ctx context.Context, limit int) ([]Announcement, error)
+	// CloseMessage records that a message's buttons are gone.
+	CloseMessage(ctx context.Context, a Announcement) error
 }
 
 // RecordAnnouncement remembers the message that announced a match. The IDs
@@ -35,6 +62,9 @@ func (s *Service) RecordAnnouncement(ctx context.Context, a Announcement) error 
 		return err
 	}
 	if err := validateSnowflake("message", a.MessageID); err != nil {
+		return err
+	}
+	if err := validKind(a.Kind); err != nil {
 		return err
 	}
 	if err := s.store.SaveAnnouncement(ctx, a); err != nil {
@@ -55,4 +85,50 @@ func (s *Service) AnnouncementOf(ctx context.Context, matchID int64) (Announceme
 		return Announcement{}, false, fmt.Errorf("ladder: announcement of match %d: %w", matchID, err)
 	}
 	return a, true, nil
+}
+
+// validKind refuses a message kind the bot never records.
+func validKind(kind string) error {
+	if kind == "" || kind == MessageReport || kind == MessageNoShow {
+		return nil
+	}
+	if u, ok := strings.CutPrefix(kind, "sub:"); ok && validateSnowflake("user", u) == nil {
+		return nil
+	}
+	return Errorf(CodeInvalid, "no match message is of kind %q", kind)
+}
+
+// MatchMessage returns a match's message of kind, and false when none was
+// recorded (posted before this was kept, or the post failed).
+func (s *Service) MatchMessage(ctx context.Context, matchID int64, kind string) (Announcement, bool, error) {
+	if kind == "" {
+		return s.AnnouncementOf(ctx, matchID)
+	}
+	a, err := s.store.MatchMessage(ctx, matchID, kind)
+	switch {
+	case ErrorCode(err) == CodeNotFound:
+		return Announcement{}, false, nil
+	case err != nil:
+		return Announcement{}, false, fmt.Errorf("ladder: %s message of match %d: %w", kind, matchID, err)
+	}
+	return a, true, nil
+}
+
+// OpenMessages returns up to limit messages of ended matches that still
+// show buttons, for the job that removes them.
+func (s *Service) OpenMessages(ctx context.Context, limit int) ([]Announcement, error) {
+	as, err := s.store.OpenMessages(ctx, limit)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: open messages: %w", err)
+	}
+	return as, nil
+}
+
+// CloseMessage records that a message no longer shows buttons: the
+// buttons were removed, or the message is gone from Discord.
+func (s *Service) CloseMessage(ctx context.Context, a Announcement) error {
+	if err := s.store.CloseMessage(ctx, a); err != nil {
+		return fmt.Errorf("ladder: close message %s of match %d: %w", a.Kind, a.MatchID, err)
+	}
+	return nil
 }

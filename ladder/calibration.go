@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
-	"time"
 
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -65,18 +63,6 @@ func logPredictions(ctx context.Context, tx Tx, models *modelLog, k Key, fromSeq
 	return out, nil
 }
 
-// queueCalibrator folds a new rating.Calibrator (shipped defaults) over
-// every rated match of queue q, every season, in log (Seq) order. It is a
-// pure function of the confirmed log, so replay, verify and every process
-// agree on it; its cost is one read of the queue's log.
-func queueCalibrator(ctx context.Context, tx Tx, q Queue) (*rating.Calibrator, error) {
-	cal := rating.NewCalibrator(rating.DefaultCalPrior, rating.DefaultCalMemory)
-	if _, err := foldCalibrator(ctx, tx, q, cal, 0); err != nil {
-		return nil, err
-	}
-	return cal, nil
-}
-
 // foldCalibrator feeds cal the rated matches of q with Seq ≥ fromSeq, in
 // log order, and returns the highest Seq it saw (fromSeq − 1 when none).
 func foldCalibrator(ctx context.Context, tx Tx, q Queue, cal *rating.Calibrator, fromSeq int64) (int64, error) {
@@ -105,61 +91,20 @@ func foldCalibrator(ctx context.Context, tx Tx, q Queue, cal *rating.Calibrator,
 	return last, nil
 }
 
-// calCacheTTL bounds how long a cached calibrator is extended from the log
-// rows after it before it is rebuilt from the whole log. A correction (or a
-// result committed out of Seq order by another process) rewrites rows the
-// cache has already folded; this process clears its cache on its own
-// corrections, and the rebuild makes every process see the others' within
-// this time. Only the chance shown to players waits for it: ratings, the
-// log and verify never read the cache.
-const calCacheTTL = 5 * time.Minute
-
-// calCache keeps each queue's calibrator folded up to a Seq, so that opening
-// a match reads only the log rows after it. Without it every opened match
-// read the whole log, which made a season's matches quadratic in its length.
-type calCache struct {
-	mu sync.Mutex
-	m  map[int64]calEntry
-}
-
-type calEntry struct {
-	cal   rating.Calibrator
-	seq   int64
-	built time.Time
-}
-
-func (c *calCache) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.m = nil
-}
-
-// calibrator returns q's calibrator as of the log tx sees, extending the
-// cached one with the rows after its Seq, or folding the whole log when
-// there is none or it is older than calCacheTTL.
+// calibrator returns q's calibrator as of the log tx sees: its stored
+// row, one read whatever the length of the log. A row not yet built (a
+// queue from before calibrators were rows, until its next rated write) is
+// folded from the log here without being stored: only rated writes and
+// replays write the row, under its lock.
 func (s *Service) calibrator(ctx context.Context, tx Tx, q Queue) (*rating.Calibrator, error) {
-	now := s.now()
-	s.cals.mu.Lock()
-	e, ok := s.cals.m[q.ID]
-	s.cals.mu.Unlock()
-	if !ok || now.Sub(e.built) > calCacheTTL || now.Before(e.built) {
-		e = calEntry{cal: *rating.NewCalibrator(rating.DefaultCalPrior, rating.DefaultCalMemory), seq: -1, built: now}
-	}
-	cal := e.cal
-	last, err := foldCalibrator(ctx, tx, q, &cal, e.seq+1)
+	row, err := tx.CalibratorOf(ctx, q.ID)
 	if err != nil {
 		return nil, err
 	}
-	s.cals.mu.Lock()
-	defer s.cals.mu.Unlock()
-	if s.cals.m == nil {
-		s.cals.m = map[int64]calEntry{}
+	if row, err = builtCalibrator(ctx, tx, q, row); err != nil {
+		return nil, err
 	}
-	if cur, ok := s.cals.m[q.ID]; !ok || cur.seq <= last {
-		s.cals.m[q.ID] = calEntry{cal: cal, seq: last, built: e.built}
-	}
-	out := cal
-	return &out, nil
+	return &row.Cal, nil
 }
 
 // Calibrator returns the calibration state of a queue ("" is the default)
@@ -170,7 +115,7 @@ func (s *Service) Calibrator(ctx context.Context, guildID, queue string) (*ratin
 	if err != nil {
 		return nil, fmt.Errorf("ladder: calibrator: %w", err)
 	}
-	cal, err := queueCalibrator(ctx, s.store, q)
+	cal, err := s.calibrator(ctx, s.store, q)
 	if err != nil {
 		return nil, fmt.Errorf("ladder: calibrator: %w", err)
 	}

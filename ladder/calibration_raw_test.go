@@ -18,9 +18,17 @@ import (
 // PRaw beside PTeam1, PRaw calibrated by the fold of that log. Team 1 wins
 // four results in five with every player as often on either side, so the
 // calibration learns a bias no rating explains, and an opened match's
-// calibrated chance is far from its raw one.
+// calibrated chance is far from its raw one. The queue is declared sided
+// (team order means something), without which the calibration is
+// symmetric and learns no edge for team 1 (TestCalibrationSymmetric).
 func TestRawChanceStored(t *testing.T) {
 	behaviours(t, []behaviour{{"api and import", func(t *testing.T, e *env) {
+		if _, err := e.svc.EnsureGuild(e.ctx, guild); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.svc.SetQueueSides(e.ctx, ladder.Actor{UserID: user(99), Moderator: true}, guild, "", true); err != nil {
+			t.Fatalf("SetQueueSides() = %v", err)
+		}
 		players := []string{user(1), user(2), user(3), user(4), user(5), user(6), user(7), user(8)}
 		// Every player is as often on team 1 as on team 2, so no rating can
 		// explain the side's advantage: only the calibration can learn it.
@@ -74,6 +82,7 @@ func TestRawChanceStored(t *testing.T) {
 		}
 		slices.SortFunc(ms, func(a, b ladder.Match) int { return int(a.Seq - b.Seq) })
 		cal := rating.NewCalibrator(rating.DefaultCalPrior, rating.DefaultCalMemory)
+		cal.Sided = true
 		var moved int
 		for _, m := range ms {
 			cs, err := e.db.MatchChanges(e.ctx, m.ID)

@@ -103,3 +103,10 @@ func reword(err error, code Code, format string, args ...any) error {
 	}
 	return Wrap(code, err, fmt.Sprintf(format, args...))
 }
+
+// ErrRetry is returned from inside a transaction whose reads went stale
+// before its write could be made consistent with them (new constants
+// adopted between reading a ladder and locking its calibrator): the store
+// rolls back and runs the transaction again, as after a serialization
+// failure.
+var ErrRetry = errors.New("ladder: the transaction read stale state; run it again")

@@ -2,9 +2,7 @@ package ladder
 
 import (
 	"context"
-	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -86,11 +84,13 @@ func (g Guild) Validate() error {
 		return Errorf(CodeInvalid, "confirm window must be from 1 minute to 7 days, not %s", g.ConfirmWindow)
 	case g.QueueTimeout < time.Minute || g.QueueTimeout > 24*time.Hour:
 		return Errorf(CodeInvalid, "queue timeout must be from 1 minute to 24 hours, not %s", g.QueueTimeout)
-	case len(strings.Fields(g.SeasonSchedule)) != 0 && len(strings.Fields(g.SeasonSchedule)) != 5:
-		return Errorf(CodeInvalid, "season schedule %q must be a 5-field cron expression or empty", g.SeasonSchedule)
 	}
-	if err := validCronFields(strings.Fields(g.SeasonSchedule)); err != nil {
-		return Errorf(CodeInvalid, "season schedule %q: %v", g.SeasonSchedule, err)
+	if strings.TrimSpace(g.SeasonSchedule) != "" {
+		// A schedule that passed only the field count, or that names no
+		// existing day, would stop the guild's season rollover.
+		if _, err := ParseSchedule(g.SeasonSchedule); err != nil {
+			return err
+		}
 	}
 	return validateDivisions(g.Divisions)
 }
@@ -131,7 +131,7 @@ type Queue struct {
 	// Disabled queues accept no new entries.
 	Disabled bool
 	// SelfTune lets the season-close job adopt constants fitted on the
-	// queue's own log, by the adoption rule only (issue 18; off by default).
+	// queue's own log, by the adoption rule only; on for new queues.
 	SelfTune  bool
 	CreatedAt time.Time
 }
@@ -142,6 +142,10 @@ func NewQueue(guildID, name string, k int) Queue {
 	return Queue{
 		GuildID: guildID, Name: name, TeamSize: k, Model: rating.DefaultModel,
 		QStart: 0.80, QFloor: 0.50, Buckets: 5, Bucket: 30 * time.Second, Boost: 0.5, RDMax: 350, OrdinalDeviations: 3,
+		// New queues learn their community's constants: a self-tuning round
+		// at each season's close, adopted only by the adoption rule
+		// (selftune.go). Queues that exist keep their setting.
+		SelfTune: true,
 	}
 }
 
@@ -175,7 +179,8 @@ func (q Queue) Validate() error {
 }
 
 // cronBounds are the ranges of the five cron fields (minute, hour, day of
-// month, month, day of week) as the jobs' cron parser accepts them.
+// month, month, day of week) as the jobs' cron parser accepts them
+// (ParseSchedule).
 var cronBounds = [5]struct {
 	name   string
 	lo, hi int
@@ -183,44 +188,6 @@ var cronBounds = [5]struct {
 }{
 	{"minute", 0, 59, ""}, {"hour", 0, 23, ""}, {"day of month", 1, 31, ""},
 	{"month", 1, 12, "JANFEBMARAPRMAYJUNJULAUGSEPOCTNOVDEC"}, {"day of week", 0, 6, "SUNMONTUEWEDTHUFRISAT"},
-}
-
-// validCronFields checks each field of a 5-field schedule against its
-// range: lists, ranges a-b, steps /n, * and ?, month and weekday names.
-// A schedule that passed only the field count would stop the guild's
-// season rollover at the next run (found by the hostile-input tests).
-func validCronFields(fields []string) error {
-	for i, f := range fields {
-		b := cronBounds[i]
-		value := func(v string) (int, bool) {
-			if n, err := strconv.Atoi(v); err == nil {
-				return n, n >= b.lo && n <= b.hi
-			}
-			if k := strings.Index(b.names, strings.ToUpper(v)); len(v) == 3 && k >= 0 && k%3 == 0 {
-				return b.lo + k/3, true
-			}
-			return 0, false
-		}
-		for _, part := range strings.Split(f, ",") {
-			rng, step, stepped := strings.Cut(part, "/")
-			if n, err := strconv.Atoi(step); stepped && (err != nil || n < 1) {
-				return fmt.Errorf("%s step %q is not a positive number", b.name, step)
-			}
-			if rng == "*" || rng == "?" {
-				continue
-			}
-			lo, hi, ranged := strings.Cut(rng, "-")
-			a, okA := value(lo)
-			z, okZ := a, true
-			if ranged {
-				z, okZ = value(hi)
-			}
-			if !okA || !okZ || z < a {
-				return fmt.Errorf("%s %q is not within %d-%d", b.name, part, b.lo, b.hi)
-			}
-		}
-	}
-	return nil
 }
 
 // GuildStore keeps guilds and their queues.
@@ -237,11 +204,6 @@ type GuildStore interface {
 	UpdateGuild(ctx context.Context, g Guild) error
 
 	Queue(ctx context.Context, id int64) (Queue, error)
-	// QueueForShare reads a queue and holds, until the transaction ends, a
-	// lock that QueueForUpdate waits for but other QueueForShare calls do not: a
-	// rated write takes it so that no adoption of new constants commits
-	// between reading the constants and taking its seq (issue 18).
-	QueueForShare(ctx context.Context, id int64) (Queue, error)
 	// QueueForUpdate reads a queue and holds, until the transaction ends, a
 	// lock that excludes QueueForShare and other QueueForUpdate calls.
 	QueueForUpdate(ctx context.Context, id int64) (Queue, error)

@@ -141,7 +141,9 @@ type ImportStore interface {
 	// would one by one without the rating rows, which the caller writes
 	// once for the batch (SaveRatings): each match with its players, its
 	// log rows and its idempotency key, on consecutive positions of the
-	// rating log taken now. Imported matches carry no event (Outbox).
+	// rating log taken now. A write's Calibrator, when set, is saved at its
+	// match's position, as SaveRated does. Imported matches carry no event
+	// (Outbox).
 	SaveImported(ctx context.Context, ws []RatedWrite) error
 }
 
@@ -201,13 +203,20 @@ func (s *Service) importRecords(ctx context.Context, tx Tx, guildID, queue strin
 	if err != nil {
 		return ImportReport{}, err
 	}
-	// One lock for the batch instead of one per match (prepare).
-	if lad.Queue, err = tx.QueueForShare(ctx, lad.Queue.ID); err != nil {
+	// One lock for the batch instead of one per match (prepare): the
+	// calibrator's, then the constants read under it.
+	cal, err := tx.LockCalibrator(ctx, lad.Queue.ID)
+	if err != nil {
 		return ImportReport{}, err
 	}
-	lad.QueueLocked = true
+	if lad.Queue, err = tx.Queue(ctx, lad.Queue.ID); err != nil {
+		return ImportReport{}, err
+	}
 	model, err := modelFor(lad.Queue)
 	if err != nil {
+		return ImportReport{}, err
+	}
+	if cal, err = builtCalibrator(ctx, tx, lad.Queue, cal); err != nil {
 		return ImportReport{}, err
 	}
 	keys, users, names, err := batchPlayers(lad.Queue, start, batch)
@@ -225,7 +234,7 @@ func (s *Service) importRecords(ctx context.Context, tx Tx, guildID, queue strin
 	if err != nil {
 		return ImportReport{}, err
 	}
-	ws, rows := s.rateImported(lad, lk, batch, keys, used)
+	ws, rows := s.rateImported(lad, lk, &cal, batch, keys, used)
 	if len(ws) > 0 {
 		if err := tx.SaveImported(ctx, ws); err != nil {
 			return ImportReport{}, err
@@ -265,9 +274,11 @@ func batchPlayers(q Queue, start int, batch []rating.MatchRecord) (keys, users [
 }
 
 // rateImported rates the batch's records whose keys are not used yet, in
-// order, over the locked rows lk of ladder lad, and returns their writes
-// and the rating rows they changed, by user ID.
-func (s *Service) rateImported(lad Ladder, lk *locked, batch []rating.MatchRecord, keys []string, used map[string]bool) ([]RatedWrite, []Rating) {
+// order, over the locked rows lk of ladder lad, moving the queue's
+// calibrator cal by each as prepare does, and returns their writes and the
+// rating rows they changed, by user ID. The last write carries the
+// calibrator, which the store saves at its log position.
+func (s *Service) rateImported(lad Ladder, lk *locked, cal *CalibratorRow, batch []rating.MatchRecord, keys []string, used map[string]bool) ([]RatedWrite, []Rating) {
 	now := s.now()
 	ws := make([]RatedWrite, 0, len(batch))
 	changed := map[string]bool{}
@@ -282,6 +293,7 @@ func (s *Service) rateImported(lad Ladder, lk *locked, batch []rating.MatchRecor
 			State: StateConfirmed, Winner: r.Winner, CreatedAt: now, PlayedAt: r.Date.UTC().Truncate(time.Microsecond),
 			Source: "import", ReportedWinner: NoResult, RatedAt: now,
 		}
+		cal.observeResult(lk.predict(m), Score(m.Winner))
 		changes := lk.apply(&m)
 		// An import loads history: its matches are not news, and thousands
 		// of webhook events would bury the live ones (no Event).
@@ -289,6 +301,10 @@ func (s *Service) rateImported(lad Ladder, lk *locked, batch []rating.MatchRecor
 		for _, u := range m.Players() {
 			changed[u] = true
 		}
+	}
+	if len(ws) > 0 {
+		c := *cal
+		ws[len(ws)-1].Calibrator = &c
 	}
 	rows := slices.DeleteFunc(lk.sorted(), func(r Rating) bool { return !changed[r.UserID] })
 	return ws, rows

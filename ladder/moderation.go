@@ -173,8 +173,6 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 
 // replayMatch replays m's ladder from m's place in the log.
 func (s *Service) replayMatch(ctx context.Context, tx Tx, m Match) ([]Replayed, error) {
-	// The replay rewrites log rows the cached calibrators have folded.
-	s.cals.clear()
 	g, err := tx.Guild(ctx, m.GuildID)
 	if err != nil {
 		return nil, err

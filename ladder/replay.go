@@ -134,6 +134,13 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 		return nil, err
 	}
 	k := Key{QueueID: q.ID, SeasonID: season.ID}
+	// The replay rewrites log rows the queue's calibrator has folded: it
+	// is rebuilt at the end, its row locked first, before any rating row,
+	// as every rated write locks it.
+	cal, err := tx.LockCalibrator(ctx, q.ID)
+	if err != nil {
+		return nil, err
+	}
 	var (
 		old     []RatingChange
 		ms      []Match
@@ -223,6 +230,9 @@ func replayFrom(ctx context.Context, tx Tx, g Guild, q Queue, season Season, fro
 		}
 	}
 	if err := tx.SaveRatings(ctx, save); err != nil {
+		return nil, err
+	}
+	if err := rebuildCalibrator(ctx, tx, q, cal); err != nil {
 		return nil, err
 	}
 	return out, nil

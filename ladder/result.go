@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
+	"maps"
 	"slices"
 	"time"
 )
@@ -209,17 +210,28 @@ func upsertNames(ctx context.Context, tx Tx, guildID string, team1, team2 []stri
 // locked already), applies the model and returns the write that appends m
 // to the end of the log, and the result it answers once written.
 func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m Match, key string) (MatchResult, *RatedWrite, error) {
-	if !l.QueueLocked {
-		// Rate with the constants in force at this match's seq: hold the
-		// queue against an adoption until the write commits (issue 18).
-		q, err := tx.QueueForShare(ctx, l.Queue.ID)
+	// The queue's calibrator row is locked before the players' rows (in
+	// LockLadder's and LockMatchLadder's round trip on PostgreSQL, else
+	// here): it orders a queue's results in the log, one at a time as the
+	// guild's results must be, and fences an adoption of new constants,
+	// which takes it too. The constants read with it are the ones in force
+	// until this write commits; if new ones were adopted since the ladder
+	// was read, the transaction runs again (ErrRetry) and rates with them.
+	if l.Cal == nil {
+		row, err := tx.LockCalibrator(ctx, l.Queue.ID)
 		if err != nil {
 			return MatchResult{}, nil, err
 		}
-		l.Queue, l.QueueLocked = q, true
+		if row.Model != l.Queue.Model || !maps.Equal(row.Params, l.Queue.Params) {
+			return MatchResult{}, nil, ErrRetry
+		}
+		l.Cal = &row
 	}
 	model, err := modelFor(l.Queue)
 	if err != nil {
+		return MatchResult{}, nil, err
+	}
+	if *l.Cal, err = builtCalibrator(ctx, tx, l.Queue, *l.Cal); err != nil {
 		return MatchResult{}, nil, err
 	}
 	lk, err := l.lock(ctx, tx, model, m.Players(), rows)
@@ -227,9 +239,14 @@ func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m
 		return MatchResult{}, nil, err
 	}
 	m.Seq, m.RatedAt = 0, s.now()
+	// The calibrator learns the model's raw prediction from the states the
+	// players enter the match with, as foldCalibrator reads it back from
+	// the log's Before states.
+	l.Cal.observeResult(lk.predict(m), Score(m.Winner))
+	cal := *l.Cal
 	changes := lk.apply(&m)
 	w := &RatedWrite{Match: m, Changes: changes, Ratings: lk.sorted(), IdempotencyKey: key, At: s.now(),
-		Event: EventMatchConfirmed}
+		Event: EventMatchConfirmed, Calibrator: &cal}
 	if m.State == StateResolved {
 		w.Event = EventMatchResolved
 	}
@@ -365,6 +382,19 @@ func (l Ladder) create(ctx context.Context, tx Tx, model rating.Model, users []s
 func refresh(r *Rating, model rating.Model, placement int) {
 	r.Display, r.DisplayDev = model.Display(r.State)
 	r.Provisional = IsProvisional(r.State.Games, placement, r.DisplayDev)
+}
+
+// predict is the model's raw P(team 1 wins) of m from the locked rows'
+// states, before apply moves them.
+func (l *locked) predict(m Match) float64 {
+	var teams [2][]rating.State
+	for t := range 2 {
+		teams[t] = make([]rating.State, len(m.Teams[t]))
+		for i, u := range m.Teams[t] {
+			teams[t][i] = l.rows[u].State
+		}
+	}
+	return l.model.Predict(teams[0], teams[1], m.PlayedAt)
 }
 
 // apply runs the model on m (Winner and PlayedAt set) over the locked rows,

@@ -246,7 +246,12 @@ func (s *Service) setRoles(ctx context.Context, guildID string, set map[string]s
 		if err := tx.SetDivisionRoles(ctx, guildID, out.Divisions); err != nil {
 			return err
 		}
-		return tx.SetBadgeRoles(ctx, guildID, out.Badges)
+		if err := tx.SetBadgeRoles(ctx, guildID, out.Badges); err != nil {
+			return err
+		}
+		// The problems are forgotten with the old mapping: every player is
+		// looked at again, a role that failed included.
+		return tx.MarkRolesPending(ctx, guildID)
 	})
 	return out, err
 }
@@ -307,6 +312,8 @@ type RolePlan struct {
 	// Problems are the recorded problems; roles with one are skipped until
 	// the mapping changes.
 	Problems []RoleProblem
+	// Wants are the stored wanted roles by user ID (PlanRoles only).
+	Wants map[string]RoleWant
 }
 
 // Changes diffs the plan's desired roles against the applied state.
@@ -322,50 +329,51 @@ func (p RolePlan) Blocked(role string) int {
 	return 0
 }
 
-// RolePlan reads what a guild's role sync needs: the mapping; the default
-// queue's running season's rows and its last closed season's badges,
-// turned into desired roles; and the applied state. A guild without a
-// mapping answers an empty plan.
-func (s *Service) RolePlan(ctx context.Context, guildID string) (RolePlan, error) {
+// rolePlan reads what a guild's role sync needs, through st: the mapping;
+// the default queue's running season's rows and its last closed season's
+// badges, turned into desired roles; and the applied state. A guild
+// without a mapping answers an empty plan. PlanRoles writes the desired
+// roles as the rows the worker follows.
+func (s *Service) rolePlan(ctx context.Context, st Tx, guildID string) (RolePlan, error) {
 	p := RolePlan{GuildID: guildID}
 	var err error
-	if p.Mapping, err = roleMapping(ctx, s.store, guildID); err != nil || p.Mapping.Empty() {
+	if p.Mapping, err = roleMapping(ctx, st, guildID); err != nil || p.Mapping.Empty() {
 		return p, err
 	}
-	l, err := s.store.Ladder(ctx, guildID, "")
+	l, err := st.Ladder(ctx, guildID, "")
 	if err != nil {
 		return p, err
 	}
-	rows, err := s.store.Ratings(ctx, Key{QueueID: l.Queue.ID, SeasonID: l.Season.ID}, nil)
+	rows, err := st.Ratings(ctx, Key{QueueID: l.Queue.ID, SeasonID: l.Season.ID}, nil)
 	if err != nil {
 		return p, err
 	}
-	badges, err := s.lastBadges(ctx, guildID, l)
+	badges, err := s.lastBadgesIn(ctx, st, guildID, l)
 	if err != nil {
 		return p, err
 	}
 	p.Desired = DesiredRoles(l.Guild.Divisions, p.Mapping, rows, badges)
-	if p.Applied, err = s.store.AppliedRoles(ctx, guildID); err != nil {
+	if p.Applied, err = st.AppliedRoles(ctx, guildID); err != nil {
 		return p, err
 	}
-	p.Problems, err = s.store.RoleProblems(ctx, guildID)
+	p.Problems, err = st.RoleProblems(ctx, guildID)
 	return p, err
 }
 
-// lastBadges returns the badges (user ID → badge) of the default queue's
+// lastBadgesIn returns the badges (user ID → badge) of the default queue's
 // frozen standings of the guild's most recently closed season; none before
 // the first season closes. A correction of that season refreezes them, so
 // roles follow it.
-func (s *Service) lastBadges(ctx context.Context, guildID string, l Ladder) (map[string]string, error) {
+func (s *Service) lastBadgesIn(ctx context.Context, st Tx, guildID string, l Ladder) (map[string]string, error) {
 	out := map[string]string{}
 	if l.Season.Number <= 1 {
 		return out, nil
 	}
-	prev, err := s.store.Season(ctx, guildID, l.Season.Number-1)
+	prev, err := st.Season(ctx, guildID, l.Season.Number-1)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := s.store.SeasonResults(ctx, prev.ID, l.Queue.ID)
+	rs, err := st.SeasonResults(ctx, prev.ID, l.Queue.ID)
 	if err != nil {
 		return nil, err
 	}

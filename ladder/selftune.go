@@ -111,9 +111,14 @@ func (s *Service) TuneApply(ctx context.Context, actor Actor, guildID, queue str
 // /config) answers CodeConflict rather than record a stale Before.
 func (s *Service) adopt(ctx context.Context, actor Actor, p TuneProposal, source string) error {
 	return s.store.InTx(ctx, func(tx Tx) error {
-		// The lock waits for the rated writes in flight and holds off new
-		// ones until the adoption commits, so every result's seq falls on
-		// the side of the adoption whose constants it was rated with.
+		// The calibrator row's lock waits for the rated writes in flight
+		// and holds off new ones until the adoption commits (every rated
+		// write takes it before it reads the queue's constants), so every
+		// result's seq falls on the side of the adoption whose constants it
+		// was rated with.
+		if _, err := tx.LockCalibrator(ctx, p.Queue.ID); err != nil {
+			return err
+		}
 		q, err := tx.QueueForUpdate(ctx, p.Queue.ID)
 		if err != nil {
 			return err

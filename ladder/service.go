@@ -17,8 +17,6 @@ type Service struct {
 	clock Clock
 	// tokens caches successful token lookups briefly (tokenCacheTTL).
 	tokens tokenCache
-	// cals caches each queue's calibrator (calCacheTTL).
-	cals calCache
 }
 
 // NewService returns a Service over store; a nil clock means SystemClock.
@@ -169,6 +167,10 @@ func (s *Service) ConfigureQueue(ctx context.Context, actor Actor, q Queue, l *L
 	}
 	var saved Lobby
 	err := s.store.InTx(ctx, func(tx Tx) error {
+		// New constants wait for the results in flight, as an adoption does.
+		if _, err := tx.LockCalibrator(ctx, q.ID); err != nil {
+			return err
+		}
 		old, err := tx.Queue(ctx, q.ID)
 		if err != nil {
 			return err

@@ -24,7 +24,9 @@ type WebhookStore interface {
 	RecentAttempts(ctx context.Context, guildID string, limit int) (map[int64][]DeliveryAttempt, error)
 	// ClaimDeliveries takes up to limit pending deliveries due at now that
 	// nobody holds, holding them until now+lease: two processes never
-	// claim the same delivery while its claim lasts.
+	// claim the same delivery while its claim lasts. It is fair: at most
+	// the oldest due delivery of each webhook, none of a webhook that has
+	// one claimed already, and the guilds in turns.
 	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Delivery, error)
 	// PruneEvents deletes the events from before before that no delivery
 	// still waits for, with their deliveries and attempts.

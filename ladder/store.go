@@ -46,6 +46,8 @@ type Tx interface {
 	TeamStore
 	AnnouncementStore
 	RoleStore
+	CalibratorStore
+	RoleWantStore
 	ImportStore
 }
 
@@ -54,11 +56,10 @@ type Ladder struct {
 	Guild  Guild
 	Queue  Queue
 	Season Season
-	// QueueLocked is true when the transaction that read the ladder holds
-	// a lock on the queue's row that an adoption of new constants waits for
-	// (Tx.QueueForShare), so Queue.Params stay the constants in force until it
-	// commits. A rated write without it takes the lock first (prepare).
-	QueueLocked bool
+	// Cal, when not nil, is the queue's calibrator row, locked by the
+	// same read (LockLadder, LockMatchLadder); prepare moves it by the
+	// result it rates. nil makes prepare lock it.
+	Cal *CalibratorRow
 }
 
 // RatedWrite is everything rating one match writes (Tx.SaveRated).
@@ -71,6 +72,10 @@ type RatedWrite struct {
 	// Event, when set, is the match.* event the store records with the
 	// match (Outbox), once the match has its ID.
 	Event EventType
+	// Calibrator, when not nil, is the queue's calibrator row moved by
+	// this result; the store writes it with the match, its Seq set to the
+	// match's.
+	Calibrator *CalibratorRow
 }
 
 // BoardQuery selects a leaderboard page. Rows are listed by Display

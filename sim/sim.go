@@ -158,17 +158,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	dsn := cfg.DSN
-	if dsn == "" {
+	var db *storage.DB
+	var err error
+	if cfg.DSN == "" {
+		// A temporary season is thrown away at the end: no fsync per commit.
 		dir, err := os.MkdirTemp("", "ladderbot-sim-")
 		if err != nil {
 			return nil, fmt.Errorf("sim: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		dsn = "sqlite:" + filepath.Join(dir, "sim.db")
-	}
-	db, err := storage.Open(ctx, dsn, cfg.Log)
-	if err != nil {
+		db, err = storage.OpenScratch(ctx, filepath.Join(dir, "sim.db"), cfg.Log)
+		if err != nil {
+			return nil, fmt.Errorf("sim: %w", err)
+		}
+	} else if db, err = storage.Open(ctx, cfg.DSN, cfg.Log); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	defer db.Close()

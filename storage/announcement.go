@@ -12,15 +12,31 @@ type announcementRow struct {
 	MatchID   int64 `gorm:"primaryKey;autoIncrement:false"`
 	ChannelID string
 	MessageID string
+	Closed    bool
 }
 
 func (announcementRow) TableName() string { return "match_announcements" }
 
+type matchMessageRow struct {
+	MatchID   int64  `gorm:"primaryKey;autoIncrement:false"`
+	Kind      string `gorm:"primaryKey"`
+	ChannelID string
+	MessageID string
+	Closed    bool
+}
+
+func (matchMessageRow) TableName() string { return "match_messages" }
+
 // SaveAnnouncement implements ladder.Tx: a later post of the same match
-// replaces the message.
+// (and kind) replaces the message, whose buttons are then live again.
 func (t *tx) SaveAnnouncement(ctx context.Context, a ladder.Announcement) error {
-	r := announcementRow{MatchID: a.MatchID, ChannelID: a.ChannelID, MessageID: a.MessageID}
-	err := t.q(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "match_id"}}, UpdateAll: true}).Create(&r).Error
+	var row any = &announcementRow{MatchID: a.MatchID, ChannelID: a.ChannelID, MessageID: a.MessageID}
+	cols := []clause.Column{{Name: "match_id"}}
+	if a.Kind != "" {
+		row = &matchMessageRow{MatchID: a.MatchID, Kind: a.Kind, ChannelID: a.ChannelID, MessageID: a.MessageID}
+		cols = append(cols, clause.Column{Name: "kind"})
+	}
+	err := t.q(ctx).Clauses(clause.OnConflict{Columns: cols, UpdateAll: true}).Create(row).Error
 	return wrap("save announcement", err, fmt.Sprintf("match %d not found", a.MatchID))
 }
 
@@ -31,4 +47,51 @@ func (t *tx) AnnouncementOf(ctx context.Context, matchID int64) (ladder.Announce
 		return ladder.Announcement{}, wrap("announcement", err, fmt.Sprintf("match %d has no announcement", matchID))
 	}
 	return ladder.Announcement{MatchID: r.MatchID, ChannelID: r.ChannelID, MessageID: r.MessageID}, nil
+}
+
+// MatchMessage implements ladder.Tx.
+func (t *tx) MatchMessage(ctx context.Context, matchID int64, kind string) (ladder.Announcement, error) {
+	var r matchMessageRow
+	if err := t.q(ctx).Where("match_id = ? AND kind = ?", matchID, kind).Take(&r).Error; err != nil {
+		return ladder.Announcement{}, wrap("match message", err, fmt.Sprintf("match %d has no %s message", matchID, kind))
+	}
+	return ladder.Announcement{MatchID: r.MatchID, Kind: r.Kind, ChannelID: r.ChannelID, MessageID: r.MessageID}, nil
+}
+
+// openMessagesSQL lists the messages of ended matches that still show
+// buttons, announcements (an empty kind) and the others alike, oldest match
+// first.
+const openMessagesSQL = `
+SELECT a.match_id, '' AS kind, a.channel_id, a.message_id
+  FROM match_announcements a JOIN matches m ON m.id = a.match_id
+ WHERE NOT a.closed AND m.state IN ?
+UNION ALL
+SELECT x.match_id, x.kind, x.channel_id, x.message_id
+  FROM match_messages x JOIN matches m ON m.id = x.match_id
+ WHERE NOT x.closed AND m.state IN ?
+ORDER BY match_id, kind
+LIMIT ?`
+
+// OpenMessages implements ladder.Tx.
+func (t *tx) OpenMessages(ctx context.Context, limit int) ([]ladder.Announcement, error) {
+	ended := []string{string(ladder.StateConfirmed), string(ladder.StateResolved), string(ladder.StateCancelled), string(ladder.StateVoided)}
+	var rows []matchMessageRow
+	if err := t.q(ctx).Raw(openMessagesSQL, ended, ended, limit).Scan(&rows).Error; err != nil {
+		return nil, wrap("open messages", err, "")
+	}
+	out := make([]ladder.Announcement, len(rows))
+	for i, r := range rows {
+		out[i] = ladder.Announcement{MatchID: r.MatchID, Kind: r.Kind, ChannelID: r.ChannelID, MessageID: r.MessageID}
+	}
+	return out, nil
+}
+
+// CloseMessage implements ladder.Tx. Only the recorded message is closed:
+// a repost since (another message ID) keeps its buttons until its turn.
+func (t *tx) CloseMessage(ctx context.Context, a ladder.Announcement) error {
+	q := t.q(ctx).Model(&announcementRow{}).Where("match_id = ? AND message_id = ?", a.MatchID, a.MessageID)
+	if a.Kind != "" {
+		q = t.q(ctx).Model(&matchMessageRow{}).Where("match_id = ? AND kind = ? AND message_id = ?", a.MatchID, a.Kind, a.MessageID)
+	}
+	return wrap("close message", q.Update("closed", true).Error, "")
 }

@@ -24,11 +24,18 @@ var backupTables = []string{
 	"queue_entries", "queue_entry_members", "party_invites", "queue_bans",
 	"audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
 	"webhooks", "webhook_events", "webhook_deliveries", "webhook_attempts",
-	"showdown_links", "behaviour_flags", "match_announcements",
-	"division_roles", "applied_roles", "role_problems", "badge_roles",
+	"showdown_links", "behaviour_flags", "match_announcements", "match_messages",
+	"division_roles", "applied_roles", "role_problems", "badge_roles", "role_wants", "role_workers",
 	"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes", "sub_requests", "no_shows",
-	"drafts", "draft_seats",
+	"drafts", "draft_seats", "calibrators",
+	"room_settings", "match_rooms", "room_warnings",
+	"rate_buckets",
 }
+
+// notBackedUp are the tables a backup leaves out: the dashboard's login
+// sessions, which a restore must not bring back to life after their users
+// logged out.
+var notBackedUp = []string{"dashboard_sessions"}
 
 // BackupStats says what a backup or a restore copied.
 type BackupStats struct {
@@ -55,6 +62,9 @@ func (s BackupStats) Total() int64 {
 // same instant, and written into a fresh SQLite file migrated to the same
 // schema version. The file is what Restore reads, on either backend.
 func (db *DB) Backup(ctx context.Context, path string) (BackupStats, error) {
+	if err := db.refuseLiveTarget(ctx, path); err != nil {
+		return BackupStats{}, err
+	}
 	tmp, err := tempPath(path)
 	if err != nil {
 		return BackupStats{}, err
@@ -148,6 +158,9 @@ func (db *DB) Restore(ctx context.Context, path string) (BackupStats, error) {
 	defer cleanup()
 	st := BackupStats{Rows: map[string]int64{}}
 	if st.Version, err = src.SchemaVersion(ctx); err != nil {
+		return BackupStats{}, err
+	}
+	if err := checkBackup(ctx, src); err != nil {
 		return BackupStats{}, err
 	}
 	in, err := src.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -318,6 +331,9 @@ func backupStats(ctx context.Context, path string) (BackupStats, error) {
 	defer db.Close()
 	st := BackupStats{Rows: map[string]int64{}}
 	if st.Version, err = db.SchemaVersion(ctx); err != nil {
+		return BackupStats{}, err
+	}
+	if err := checkSnapshot(ctx, db.sql); err != nil {
 		return BackupStats{}, err
 	}
 	for _, table := range backupTables {

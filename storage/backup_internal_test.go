@@ -270,7 +270,7 @@ func TestBackupCoversEveryTable(t *testing.T) {
 			if err := db.Gorm().Raw(q).Scan(&names).Error; err != nil {
 				t.Fatal(err)
 			}
-			names = slices.DeleteFunc(names, func(n string) bool { return n == "goose_db_version" })
+			names = slices.DeleteFunc(names, func(n string) bool { return n == "goose_db_version" || slices.Contains(notBackedUp, n) })
 			slices.Sort(names)
 			want := slices.Sorted(slices.Values(backupTables))
 			if !slices.Equal(names, want) {

@@ -134,7 +134,10 @@ func TestCalibratedChances(t *testing.T) {
 
 		// A log whose Before states no longer match the replay feeds the
 		// calibrator other predictions: verify says so, though every
-		// player's final rating still equals the replay.
+		// player's final rating still equals the replay — both that the
+		// log's predictions differ from the replay's and that the stored
+		// calibrator (moved by the true results) differs from a fold of
+		// the edited log.
 		if err := e.db.Gorm().Exec("UPDATE rating_changes SET before_rating = before_rating + 50 WHERE match_id = ? AND user_id = ?", first, p[0]).Error; err != nil {
 			t.Fatal(err)
 		}
@@ -142,8 +145,9 @@ func TestCalibratedChances(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Verify() = %v", err)
 		}
-		if len(rep.Diffs) != 1 || !strings.Contains(rep.Diffs[0].Problem, "calibration") {
-			t.Errorf("Got(Verify of an edited log) = %+v, want one calibration difference", rep.Diffs)
+		if len(rep.Diffs) != 2 || !strings.Contains(rep.Diffs[0].Problem, "calibration: match at seq") ||
+			!strings.Contains(rep.Diffs[1].Problem, "calibration: the stored calibrator") {
+			t.Errorf("Got(Verify of an edited log) = %+v, want the two calibration differences", rep.Diffs)
 		}
 	})
 }

@@ -53,9 +53,12 @@ type importTable struct {
 // UsedKeys implements ladder.ImportStore.
 func (t *tx) UsedKeys(ctx context.Context, guildID string, keys []string) (map[string]bool, error) {
 	used := make(map[string]bool)
-	for start := 0; start < len(keys); start += 500 {
+	// A batch's keys in one statement, well below both databases' limits
+	// of bound parameters.
+	const chunk = 5000
+	for start := 0; start < len(keys); start += chunk {
 		var got []string
-		err := t.q(ctx).Model(&idempotencyRow{}).Where("guild_id = ? AND key IN ?", guildID, keys[start:min(start+500, len(keys))]).
+		err := t.q(ctx).Model(&idempotencyRow{}).Where("guild_id = ? AND key IN ?", guildID, keys[start:min(start+chunk, len(keys))]).
 			Pluck("key", &got).Error
 		if err != nil {
 			return nil, wrap("used keys", err, "")
@@ -87,7 +90,19 @@ func (t *tx) SaveImported(ctx context.Context, ws []ladder.RatedWrite) error {
 	} else {
 		err = t.insertImport(ctx, tables)
 	}
-	return wrap("save imported", err, "an imported match is there already")
+	if err != nil {
+		return wrap("save imported", err, "an imported match is there already")
+	}
+	for i, w := range ws {
+		if w.Calibrator != nil {
+			c := *w.Calibrator
+			c.Seq = seqs[i]
+			if err := t.SaveCalibrator(ctx, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // reserveImport returns n new match IDs and n new positions of the rating

@@ -5,10 +5,12 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // fileLocker serializes SQLite migrations across processes with an
@@ -19,27 +21,42 @@ type fileLocker struct {
 	f    *os.File
 }
 
-// Lock blocks until it holds the lock or ctx ends.
+// lockPoll is how often Lock tries again while another process holds
+// the lock.
+const lockPoll = 50 * time.Millisecond
+
+// Lock blocks until it holds the lock or ctx ends. It polls a
+// non-blocking flock instead of parking a goroutine in a blocking one:
+// that goroutine could not be stopped when ctx ends, and would take the
+// lock later for a caller that had given up.
 func (l *fileLocker) Lock(ctx context.Context, _ *sql.DB) error {
 	f, err := os.OpenFile(l.path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return fmt.Errorf("storage: migration lock: %w", err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }()
-	select {
-	case err := <-done:
-		if err != nil {
+	var tick *time.Ticker
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			l.mu.Lock()
+			l.f = f
+			l.mu.Unlock()
+			return nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
 			f.Close()
 			return fmt.Errorf("storage: migration lock: %w", err)
 		}
-		l.mu.Lock()
-		l.f = f
-		l.mu.Unlock()
-		return nil
-	case <-ctx.Done():
-		f.Close() // unblocks nothing, but the lock dies with the process
-		return ctx.Err()
+		if tick == nil {
+			tick = time.NewTicker(lockPoll)
+			defer tick.Stop()
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return ctx.Err()
+		case <-tick.C:
+		}
 	}
 }
 

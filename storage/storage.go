@@ -33,7 +33,14 @@ type DB struct {
 	tx
 	sql *sql.DB
 	log *slog.Logger
+	// retryWait is the pause before retry attempt n (1, 2, …) of a
+	// conflicting transaction; nil is retryBackoff. Tests lengthen it.
+	retryWait func(attempt int) time.Duration
 }
+
+// retryBackoff waits a little longer before each retry, so that the
+// transaction that won the conflict can finish.
+func retryBackoff(attempt int) time.Duration { return time.Duration(attempt) * 5 * time.Millisecond }
 
 // tx runs the queries of ladder.Tx on a gorm handle: the pool, or one transaction.
 type tx struct {
@@ -53,13 +60,27 @@ func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
 	return open(ctx, dsn, log, nil)
 }
 
+// OpenScratch is Open for a SQLite database that is thrown away when the
+// process ends (the simulator's temporary season): it skips the fsync of
+// every commit (synchronous=OFF), which protects results already
+// acknowledged to players against a power loss — nothing a scratch file
+// holds. Everything else, transactions and locking included, is as Open.
+func OpenScratch(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
+	return openWith(ctx, "sqlite:"+path, log, nil, "off")
+}
+
 // open is Open with an optional pgx tracer on every PostgreSQL connection
 // (tests count the statements, hence round trips, of an operation).
 func open(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTracer) (*DB, error) {
+	return openWith(ctx, dsn, log, tracer, "full")
+}
+
+// openWith is open with SQLite's synchronous setting.
+func openWith(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTracer, synchronous string) (*DB, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	dialect, conn, err := dialector(dsn, tracer)
+	dialect, conn, err := dialector(dsn, tracer, synchronous)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +121,7 @@ func open(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTra
 }
 
 // dialector maps a DATABASE_URL to a gorm dialector.
-func dialector(dsn string, tracer pgx.QueryTracer) (string, gorm.Dialector, error) {
+func dialector(dsn string, tracer pgx.QueryTracer, synchronous string) (string, gorm.Dialector, error) {
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		cfg, err := pgx.ParseConfig(dsn)
@@ -123,7 +144,7 @@ func dialector(dsn string, tracer pgx.QueryTracer) (string, gorm.Dialector, erro
 		// players (issue 14). The cost is measured by BenchmarkRecordResult.
 		q := url.Values{}
 		q.Set("_txlock", "immediate")
-		q["_pragma"] = []string{"busy_timeout(10000)", "journal_mode(wal)", "foreign_keys(on)", "synchronous(full)"}
+		q["_pragma"] = []string{"busy_timeout(10000)", "journal_mode(wal)", "foreign_keys(on)", "synchronous(" + synchronous + ")"}
 		conn, err := (&sqlitedriver.SQLite{}).OpenConnector("file:" + path + "?" + q.Encode())
 		if err != nil {
 			return "", nil, fmt.Errorf("storage: %q: %w", dsn, err)
@@ -200,14 +221,29 @@ func (db *DB) inTx(ctx context.Context, fn func(*tx) error) error {
 			return unavailable(err)
 		}
 		db.log.DebugContext(ctx, "storage: retrying transaction", "attempt", attempt+1, "err", err)
-		// Back off so that the transaction that won the conflict can finish.
-		time.Sleep(time.Duration(attempt+1) * 5 * time.Millisecond)
+		// Back off so that the transaction that won the conflict can
+		// finish, but not past the caller's context: a cancelled request
+		// or a shutdown ends the wait at once.
+		wait := retryBackoff
+		if db.retryWait != nil {
+			wait = db.retryWait
+		}
+		t := time.NewTimer(wait(attempt + 1))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return unavailable(err)
+		case <-t.C:
+		}
 	}
 	return unavailable(err)
 }
 
 // retryable reports whether err is a transient conflict between transactions.
 func retryable(err error) bool {
+	if errors.Is(err, ladder.ErrRetry) {
+		return true
+	}
 	var lost *lostConn
 	if errors.As(err, &lost) {
 		return true

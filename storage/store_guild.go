@@ -196,13 +196,6 @@ func (t *tx) Queue(ctx context.Context, id int64) (ladder.Queue, error) {
 	return r.queue()
 }
 
-// QueueForShare implements ladder.Tx. On PostgreSQL it is SELECT … FOR
-// SHARE, which an UPDATE of the row (and QueueForUpdate) waits for; SQLite's
-// write transactions are serialised already (immediate), so it is a read.
-func (t *tx) QueueForShare(ctx context.Context, id int64) (ladder.Queue, error) {
-	return t.lockQueue(ctx, id, clause.LockingStrengthShare)
-}
-
 // QueueForUpdate implements ladder.Tx: SELECT … FOR UPDATE on PostgreSQL,
 // a read in SQLite's serialised write transactions.
 func (t *tx) QueueForUpdate(ctx context.Context, id int64) (ladder.Queue, error) {
@@ -247,6 +240,9 @@ func (t *tx) CreateQueue(ctx context.Context, q ladder.Queue) (ladder.Queue, err
 		return ladder.Queue{}, wrap("create queue", err, fmt.Sprintf("a queue called %q exists", q.Name))
 	}
 	q.ID = r.ID
+	if err := t.createCalibrator(ctx, q); err != nil {
+		return ladder.Queue{}, err
+	}
 	return q, nil
 }
 

@@ -67,7 +67,7 @@ JOIN seasons s ON s.id = m.season_id
 JOIN match_players mp ON mp.match_id = m.id
 JOIN ratings r ON r.queue_id = m.queue_id AND r.season_id = m.season_id AND r.user_id = mp.user_id
 WHERE m.id = $1
-ORDER BY r.user_id FOR UPDATE OF r FOR SHARE OF q`
+ORDER BY r.user_id FOR UPDATE OF r`
 
 // pgSQL turns a statement in gorm's ? placeholders into PostgreSQL's
 // numbered ones for pgx; a slice bound by "IN ?" becomes "= ANY(?)", an
@@ -90,12 +90,14 @@ func pgSQL(text string) string {
 // lockLadderPG is lockLadderSQL for pgx.
 var lockLadderPG = pgSQL(lockLadderSQL) + lockLadderPGLocks
 
-// lockLadderPGLocks lock the players' rating rows and share the queue row
-// (QueueForShare): an adoption of new constants (QueueForUpdate) then either
-// commits before the read, which sees its constants, or waits for the
-// rated write to commit, so a result never takes a seq after an adoption
-// it was not rated with (issue 18).
-const lockLadderPGLocks = " FOR UPDATE OF r FOR SHARE OF q"
+// lockLadderPGLocks lock the players' rating rows. The queue's row is not
+// locked: the queue's calibrator row, locked by the statement before it in
+// the same round trip, fences an adoption of new constants (which takes it
+// too), so the constants read here are in force until the write commits
+// and a result never takes a seq after an adoption it was not rated with.
+// A share lock on the queue row, taken by every result of a busy queue,
+// made PostgreSQL create a multixact per locker.
+const lockLadderPGLocks = " FOR UPDATE OF r"
 
 // ladderRow is one row of ladderSQL.
 type ladderRow struct {
@@ -198,10 +200,22 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 		r   ratingRow
 		rs  = make([]ladder.Rating, 0, len(userIDs))
 		dst = append(l.ptrs(), r.ptrs()...)
+		cal *ladder.CalibratorRow
 	)
 	if t.pg != nil {
-		// BEGIN, when not sent yet, goes in the same round trip.
-		err := t.pg.batch(ctx, func(b *pgx.Batch) { b.Queue(lockLadderPG, queue, queue, userIDs, guildID) }, func(br pgx.BatchResults) error {
+		// BEGIN, when not sent yet, goes in the same round trip, and so
+		// does the queue's calibrator row, locked before the ratings.
+		err := t.pg.batch(ctx, func(b *pgx.Batch) {
+			b.Queue(lockCalibratorByNamePG, guildID, queue)
+			b.Queue(lockLadderPG, queue, queue, userIDs, guildID)
+		}, func(br pgx.BatchResults) error {
+			crows, err := br.Query()
+			if err != nil {
+				return err
+			}
+			if cal, err = scanCalibrator(crows); err != nil {
+				return err
+			}
 			rows, err := br.Query()
 			if err != nil {
 				return err
@@ -242,11 +256,13 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 	slices.SortFunc(rs, func(a, b ladder.Rating) int { return cmp.Compare(a.UserID, b.UserID) })
 	if len(rs) == 0 {
 		lad, err := t.Ladder(ctx, guildID, queue)
-		lad.QueueLocked = t.serialised()
+		if cal != nil && cal.QueueID == lad.Queue.ID {
+			lad.Cal = cal
+		}
 		return lad, nil, err
 	}
 	lad, err := l.ladder()
-	lad.QueueLocked = true
+	lad.Cal = cal
 	return lad, rs, err
 }
 
@@ -291,6 +307,13 @@ func (t *tx) saveRated(ctx context.Context, w ladder.RatedWrite, last bool) (lad
 	}
 	if err := t.SaveRatings(ctx, w.Ratings); err != nil {
 		return ladder.Match{}, err
+	}
+	if w.Calibrator != nil {
+		c := *w.Calibrator
+		c.Seq = m.Seq
+		if err := t.SaveCalibrator(ctx, c); err != nil {
+			return ladder.Match{}, err
+		}
 	}
 	if w.IdempotencyKey != "" {
 		if err := t.SaveIdempotency(ctx, m.GuildID, w.IdempotencyKey, m.ID, w.At); err != nil {
@@ -442,6 +465,14 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 			return ladder.Match{}, err
 		}
 	}
+	if w.Calibrator != nil {
+		state, err := ladder.EncodeCalibrator(w.Calibrator.Cal)
+		if err != nil {
+			return ladder.Match{}, err
+		}
+		b.sql(`, cal AS (UPDATE calibrators SET seq = m.seq, state = ?, sided = ? FROM m WHERE calibrators.queue_id = ?)`,
+			state, w.Calibrator.Sided, w.Calibrator.QueueID)
+	}
 	// A taken key fails the statement (a unique violation), so nothing
 	// is written even when COMMIT follows in the same round trip.
 	b.sql(`, i AS (INSERT INTO idempotency_keys (guild_id, key, match_id, created_at) SELECT ?, ?, m.id, ? FROM m WHERE ?)
@@ -508,7 +539,6 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		users := m.Players()
 		slices.Sort(users)
 		rs, err := t.LockRatings(ctx, l.Key(), users)
-		l.QueueLocked = t.serialised()
 		return m, l, rs, err
 	}
 	var (
@@ -518,9 +548,11 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		r     ratingRow
 		rs    []ladder.Rating
 		dst   = append(l.ptrs(), r.ptrs()...)
+		cal   *ladder.CalibratorRow
 	)
 	err := t.pg.batch(ctx, func(b *pgx.Batch) {
 		b.Queue(lockMatchPG, id)
+		b.Queue(lockCalibratorOfMatchPG, id)
 		b.Queue(matchLadderPG, id)
 	}, func(br pgx.BatchResults) error {
 		err := br.QueryRow().Scan(mr.ptrs()...)
@@ -531,6 +563,13 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 			return err
 		}
 		found = true
+		crows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		if cal, err = scanCalibrator(crows); err != nil {
+			return err
+		}
 		rows, err := br.Query()
 		if err != nil {
 			return err
@@ -553,9 +592,10 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 	m := mr.match()
 	if len(rs) == 0 {
 		lad, err := t.LadderOf(ctx, m.QueueID, m.SeasonID)
+		lad.Cal = cal
 		return m, lad, nil, err
 	}
 	lad, err := l.ladder()
-	lad.QueueLocked = true
+	lad.Cal = cal
 	return m, lad, rs, err
 }

@@ -141,24 +141,41 @@ WHERE n <= ? ORDER BY webhook_id, n`, guildID, limit).Scan(&rows).Error
 	return out, nil
 }
 
-// ClaimDeliveries implements ladder.Tx in one statement: on PostgreSQL
-// the due rows are locked with FOR UPDATE SKIP LOCKED, so concurrent
-// claimers pass over each other's rows instead of waiting for them, and a
-// row claimed and committed meanwhile is re-checked against claimed_until
-// and left out; SQLite runs one writer at a time, so the conditional
-// update is atomic on its own.
+// claimDeliveriesSQL picks the deliveries a claim takes, fairly: only the
+// oldest due delivery of each webhook, and none of a webhook that already
+// has one claimed (by any process), so a receiver that hangs holds one
+// delivery for one timeout and never the slots of other endpoints; then
+// the guilds take turns — every guild's first webhook before any guild's
+// second — so one guild's backlog cannot fill a batch. Placeholders: now
+// four times, then the limit.
+const claimDeliveriesSQL = `SELECT id FROM (
+  SELECT id, next_at, ROW_NUMBER() OVER (PARTITION BY guild_id ORDER BY next_at, id) AS turn
+  FROM (
+    SELECT d.id, d.next_at, w.guild_id, ROW_NUMBER() OVER (PARTITION BY d.webhook_id ORDER BY d.next_at, d.id) AS nth
+    FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+    WHERE d.state = 'pending' AND d.next_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries c
+                      WHERE c.webhook_id = d.webhook_id AND c.state = 'pending' AND c.claimed_until > ?)
+  ) oldest WHERE nth = 1
+) fair ORDER BY turn, next_at, id LIMIT ?`
+
+// ClaimDeliveries implements ladder.Tx in one statement, choosing the
+// rows by claimDeliveriesSQL. On PostgreSQL the chosen rows are locked
+// with FOR UPDATE SKIP LOCKED, so concurrent claimers pass over each
+// other's rows instead of waiting for them, and a row claimed and
+// committed meanwhile is re-checked against claimed_until and left out;
+// SQLite runs one writer at a time, so the conditional update is atomic
+// on its own.
 func (t *tx) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]ladder.Delivery, error) {
 	now = now.UTC()
-	lock := ""
+	pick := "(" + claimDeliveriesSQL + ")"
 	if t.dialect == Postgres {
-		lock = " FOR UPDATE SKIP LOCKED"
+		pick = "(SELECT id FROM webhook_deliveries WHERE id IN " + pick + " FOR UPDATE SKIP LOCKED)"
 	}
 	var ids []int64
-	err := t.q(ctx).Raw(`UPDATE webhook_deliveries SET claimed_until = ? WHERE id IN (
-  SELECT id FROM webhook_deliveries
-  WHERE state = ? AND next_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-  ORDER BY next_at, id LIMIT ?`+lock+`) RETURNING id`,
-		now.Add(lease), string(ladder.DeliveryPending), now, now, limit).Scan(&ids).Error
+	err := t.q(ctx).Raw(`UPDATE webhook_deliveries SET claimed_until = ?
+WHERE id IN `+pick+` AND state = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?) RETURNING id`,
+		now.Add(lease), now, now, now, limit, now).Scan(&ids).Error
 	if err != nil {
 		return nil, wrap("claim deliveries", err, "")
 	}

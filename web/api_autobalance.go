@@ -90,6 +90,11 @@ func (s *Server) apiAutobalance(w http.ResponseWriter, r *http.Request, tok ladd
 		writeJSONError(w, r, err)
 		return
 	}
+	release, ok := s.balanceSlot(w, r)
+	if !ok {
+		return
+	}
+	defer release()
 	n1, n2 := len(req.Team1), len(req.Team2)
 	lobby := matchmaking.RunningLobby{Team1: ratings[:n1], Team2: ratings[n1 : n1+n2]}
 	if join {

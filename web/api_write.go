@@ -161,11 +161,20 @@ func (s *Server) apiBalance(w http.ResponseWriter, r *http.Request, tok ladder.T
 		writeJSONError(w, r, ladder.Errorf(ladder.CodeInvalid, `"players" must list 2 to %d players, not %d`, maxAPILobby, len(req.Players)))
 		return
 	}
+	if err := noRepeatedIDs(req.Players); err != nil {
+		writeJSONError(w, r, err)
+		return
+	}
 	ratings, err := s.lobbyRatings(r, req)
 	if err != nil {
 		writeJSONError(w, r, err)
 		return
 	}
+	release, ok := s.balanceSlot(w, r)
+	if !ok {
+		return
+	}
+	defer release()
 	split, err := matchmaking.BalanceLobby(ratings, req.TeamSize)
 	if err != nil {
 		writeJSONError(w, r, err)
@@ -183,6 +192,26 @@ func (s *Server) apiBalance(w http.ResponseWriter, r *http.Request, tok ladder.T
 		}
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// balanceBusyWait is the Retry-After of a balance request that found every
+// worker busy: most splits take milliseconds, the slowest exact one seconds.
+const balanceBusyWait = time.Second
+
+// balanceSlot takes one of the server's balance workers for the request,
+// or answers 503 with Retry-After when all are busy (Options.BalanceWorkers)
+// and reports false. It does not queue: a burst is refused at once rather
+// than held in memory.
+func (s *Server) balanceSlot(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	select {
+	case s.balanceSlots <- struct{}{}:
+		return func() { <-s.balanceSlots }, true
+	default:
+		w.Header().Set("Retry-After", retryAfter(balanceBusyWait))
+		writeJSONError(w, r, errStatus(http.StatusServiceUnavailable,
+			"the server is balancing %d other lobbies; retry in %s s", cap(s.balanceSlots), retryAfter(balanceBusyWait)))
+		return nil, false
+	}
 }
 
 // lobbyRatings turns the request's players into ratings: numbers as they

@@ -37,6 +37,9 @@ func newEnv(t testing.TB, dsn string, opts Options) *env {
 	if opts.Ping == nil {
 		opts.Ping = db.Ping
 	}
+	if opts.Rates == nil {
+		opts.Rates = db // as ladderbot serve has it: limits shared in the database
+	}
 	return &env{db: db, svc: svc, srv: New(opts)}
 }
 

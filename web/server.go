@@ -34,6 +34,11 @@ type Options struct {
 	// rate turns the limit off (API_RATE_LIMIT=0).
 	RatePerToken float64
 	RateBurst    int
+	// Rates keeps the per-token buckets in the database, shared by every
+	// process serving the API (storage.DB), so that N replicas allow one
+	// token's burst, not N of them. nil keeps them in this process's
+	// memory, which only a single server may rely on.
+	Rates RateStore
 	// AuthFailureRate is how many failed authentications per second one
 	// client address may make (default 1) and AuthFailureBurst how many
 	// at once (default 20); a negative rate turns the limit off.
@@ -47,6 +52,21 @@ type Options struct {
 	Now func() time.Time
 	// Webhooks is the URL policy of new outgoing webhooks (WEBHOOK_ALLOW_HTTP).
 	Webhooks ladder.URLPolicy
+	// BalanceWorkers is how many balance and autobalance requests may
+	// compute at once (default 2). The slowest exact split holds about
+	// 100 MB while it runs, so this bounds the memory a burst can take; a
+	// request that finds every worker busy gets 503 with Retry-After.
+	BalanceWorkers int
+	// Admin serves /admin and everything under it (the moderators'
+	// dashboard); nil leaves those paths to the catch-all 404.
+	Admin http.Handler
+}
+
+// RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
+// one from bucket, which holds at most burst and refills at rate per
+// second; when there is none it reports false and how long until there is.
+type RateStore interface {
+	TakeToken(ctx context.Context, bucket string, rate float64, burst int, now time.Time) (bool, time.Duration, error)
 }
 
 // Server is ladderbot's HTTP server: pages, JSON API and operations endpoints.
@@ -62,9 +82,13 @@ type Server struct {
 	gateway      func() bool
 	maxBody      int64
 	limiter      *rateLimiter
+	rates        RateStore
 	authFailures *rateLimiter
 	now          func() time.Time
 	webhooks     ladder.URLPolicy
+	// balanceSlots holds one token per balance computation running.
+	balanceSlots chan struct{}
+	admin        http.Handler
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -82,6 +106,7 @@ func New(opts Options) *Server {
 		maxBody:  opts.MaxBody,
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
+		admin:    opts.Admin,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -100,6 +125,7 @@ func New(opts Options) *Server {
 		burst = 40
 	}
 	s.limiter = newRateLimiter(rate, burst, s.now)
+	s.rates = opts.Rates
 	frate, fburst := opts.AuthFailureRate, opts.AuthFailureBurst
 	if frate == 0 {
 		frate = 1
@@ -108,6 +134,11 @@ func New(opts Options) *Server {
 		fburst = 20
 	}
 	s.authFailures = newRateLimiter(frate, fburst, s.now)
+	workers := opts.BalanceWorkers
+	if workers <= 0 {
+		workers = 2
+	}
+	s.balanceSlots = make(chan struct{}, workers)
 	ttl := opts.CacheTTL
 	if ttl == 0 {
 		ttl = 2 * time.Second
@@ -156,6 +187,13 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("POST "+g+"/webhooks", s.authed(s.apiCreateWebhook))
 	mux.HandleFunc("GET "+g+"/webhooks", s.authed(s.apiWebhooks))
 	mux.HandleFunc("DELETE "+g+"/webhooks/{id}", s.authed(s.apiDeleteWebhook))
+	mux.HandleFunc("GET "+g+"/admin/queues", s.authed(s.apiAdminQueues))
+	mux.HandleFunc("PUT "+g+"/admin/queues/{name}", s.authed(s.apiAdminSetQueue))
+	if s.admin != nil {
+		// The dashboard, with its own sessions, CSRF checks and pages.
+		mux.Handle("/admin", s.admin)
+		mux.Handle("/admin/", s.admin)
+	}
 	return mux
 }
 

@@ -95,6 +95,7 @@ func newLoad(t testing.TB, fake *fakediscord.Server, dsn string, guilds, players
 			g.players = append(g.players, fakediscord.User{ID: fmt.Sprintf("6%02d%015d", gi, pi+1), Name: fmt.Sprintf("g%dp%d", gi, pi)})
 		}
 		noReadyCheck(t, l.svc, g.id)
+		noRooms(t, l.db, l.svc, g.id)
 		l.guilds = append(l.guilds, g)
 	}
 	return l

@@ -97,7 +97,9 @@ func TestWebhookKill(t *testing.T) {
 		}
 
 		a := newProc(t, "sender", dsn, fake, 0, 1)
-		a.env = append(a.env, "WEBHOOK_ALLOW_HTTP=1")
+		// A short lease (WEBHOOK_LEASE) keeps the wait for the dead claim
+		// to seconds; production keeps the default two minutes.
+		a.env = append(a.env, "WEBHOOK_ALLOW_HTTP=1", "WEBHOOK_TIMEOUT=2s", "WEBHOOK_LEASE=5s")
 		a.start()
 		var first receipt
 		select {
@@ -112,7 +114,7 @@ func TestWebhookKill(t *testing.T) {
 		killedAt := time.Now()
 
 		b := newProc(t, "survivor", dsn, fake, 0, 1)
-		b.env = append(b.env, "WEBHOOK_ALLOW_HTTP=1")
+		b.env = append(b.env, "WEBHOOK_ALLOW_HTTP=1", "WEBHOOK_TIMEOUT=2s", "WEBHOOK_LEASE=5s")
 		b.start()
 		var second receipt
 		select {
@@ -120,7 +122,7 @@ func TestWebhookKill(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatalf("no delivery from the second process:\n%s", b.tail(30))
 		}
-		t.Logf("redelivered %v after the kill (the dead claim's lease is 2 min)", time.Since(killedAt).Round(time.Second))
+		t.Logf("redelivered %v after the kill (the dead claim's lease is 5 s)", time.Since(killedAt).Round(time.Second))
 		if !first.signedOK || !second.signedOK {
 			t.Errorf("Got(signatures valid) = %v, %v; want both", first.signedOK, second.signedOK)
 		}

@@ -406,6 +406,8 @@ func (s *Server) usable(c Call, messageID, customID, what string) (Button, error
 		return Button{}, fmt.Errorf("fakediscord: %s %q is disabled", what, customID)
 	case m.Ephemeral() && s.interactions[m.InteractionID] != nil && s.interactions[m.InteractionID].Call.User.ID != c.User.ID:
 		return Button{}, fmt.Errorf("fakediscord: %s cannot see ephemeral message %s", c.User.ID, messageID)
+	case !s.canSee(m.ChannelID, c.User.ID):
+		return Button{}, fmt.Errorf("fakediscord: %s cannot see channel %s of message %s", c.User.ID, m.ChannelID, messageID)
 	}
 	return b, nil
 }

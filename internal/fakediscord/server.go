@@ -48,16 +48,21 @@ type Server struct {
 	callbackHook func(ix *Interaction)
 	fanOut       bool // see SetFanOut
 	failures     []failure
+	lost         []failure // see LoseResponses (faults.go)
 
 	// Guild roles and member roles (roles.go).
 	roleGuilds   map[string]*roleGuild
 	buckets      map[string]*bucket
 	roleLimit    int
 	roleWindow   time.Duration
+	holds        []*Hold // requests to keep waiting (hold.go)
 	forced429    int
 	forcedRetry  time.Duration
 	roleRequests int
 	role429s     int
+
+	// Channels, threads and voice states (channels.go).
+	chans *channelState
 
 	// HTTP interactions (http.go): the endpoint POSTs go to ("" for the
 	// gateway), the application's signing key pair, and the client with
@@ -66,6 +71,9 @@ type Server struct {
 	private  ed25519.PrivateKey
 	public   ed25519.PublicKey
 	client   *http.Client
+
+	// The OAuth2 provider (oauth.go), created lazily.
+	oauth *oauthState
 }
 
 // failure is an injected REST failure: the next n requests whose path
@@ -126,6 +134,10 @@ func New() *Server {
 	mux.HandleFunc("PATCH /api/{v}/channels/{channel}/messages/{msg}", s.serveChannelMessage)
 	s.mux = mux
 	s.registerRoleRoutes()
+	s.registerChannelRoutes()
+	s.registerVoiceRoutes()
+	s.registerThreadRoutes()
+	s.registerOAuthRoutes()
 	s.srv = httptest.NewServer(s.record(mux))
 	return s
 }
@@ -231,14 +243,19 @@ func (s *Server) record(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if s.Token != "" && r.Header.Get("Authorization") != "Bot "+s.Token && !strings.Contains(r.URL.Path, "/webhooks/") && !strings.Contains(r.URL.Path, "/interactions/") {
+		if s.Token != "" && r.Header.Get("Authorization") != "Bot "+s.Token && !strings.Contains(r.URL.Path, "/webhooks/") && !strings.Contains(r.URL.Path, "/interactions/") && !isOAuthPath(r.URL.Path) {
 			s.log(r, http.StatusUnauthorized, true)
 			httpError(w, http.StatusUnauthorized, "401: Unauthorized")
 			return
 		}
+		s.awaitHold(r)
 		if status := s.injected(r.URL.Path); status != 0 {
 			s.log(r, status, false)
 			httpError(w, status, "injected failure")
+			return
+		}
+		if s.loses(r.URL.Path) {
+			s.serveLost(w, r, next)
 			return
 		}
 		rec := &statusRecorder{ResponseWriter: w, status: 200}
@@ -369,6 +386,15 @@ func (s *Server) serveChannelMessage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c, ok := s.chanState().byID[r.PathValue("channel")]; ok && (c.Deleted || c.Locked) {
+		// A deleted channel is unknown; a locked thread refuses messages.
+		if c.Deleted {
+			discordError(w, http.StatusNotFound, CodeUnknownChannel, "Unknown Channel")
+		} else {
+			discordError(w, http.StatusBadRequest, 50083, "Thread is archived")
+		}
+		return
+	}
 	m := &Message{ChannelID: r.PathValue("channel")}
 	id := r.PathValue("msg")
 	if id != "" {

@@ -3,6 +3,7 @@ package matchmaking
 import (
 	"math"
 	"slices"
+	"time"
 )
 
 // Split is a balanced lobby (docs/spec.md 3, seed 001 F7): two teams of equal size
@@ -18,31 +19,38 @@ type Split struct {
 	SitOut []int
 	// SumA and SumB are the teams' rating sums.
 	SumA, SumB float64
-	// Exact reports that Gap is the optimum over every split of this size.
-	// Only searches past exactWorkLimit fall back to seed 001's swap
-	// heuristic; every split of up to 32 players is exact.
+	// Exact reports that Gap is the optimum over every split of this size:
+	// always up to ExactLobby players; past that only when the bounded
+	// search found a perfect split (Gap 0). Otherwise Gap is the best the
+	// search found, with no proof that nothing is better.
 	Exact bool
 }
 
 // MaxLobby is the largest lobby BalanceLobby accepts.
 const MaxLobby = 1000
 
-// exactWorkLimit bounds the meet-in-the-middle search: the number of half
-// assignments it may sort for one team size. 32 players need at most about
-// 48 million (team size 11, 10 sitting out), so they are always exact.
-const exactWorkLimit = 64 << 20
 
 // BalanceLobby returns the optimal split of the lobby into two teams of
 // teamSize (0 means ⌊N/2⌋) minimizing |ΣA − ΣB| (docs/spec.md 3, seed 001 F7–F10),
-// the rest sitting out. The search is exact — a meet-in-the-middle over
-// each half's signed sums, grouped by how many players each team gets — when
-// its work fits exactWorkLimit (always for N ≤ 32, and for the default team
-// size up to N = 40); past that it runs seed 001's bench-aware swap
-// heuristic and says so with Exact false.
+// the rest sitting out. Up to ExactLobby players the search is exact, at
+// every team size (docs/spec.md 3) — a meet-in-the-middle over each
+// half's signed sums, grouped by how many players each team gets. The
+// default team size is fast (32 players: 0.1 million half assignments);
+// the slowest case, 32 players in teams of 11 with 10 sitting out, sorts
+// 48 million in about 100 MB and takes seconds, which is why the API caps
+// how many balance requests run at once. Past ExactLobby a bounded search
+// (balanceBounded) returns the best split it finds and says so with Exact
+// false.
 //
 // Invalid input (fewer than 2 ratings, more than MaxLobby, a rating that is
 // not a finite number, or a team size outside 1..⌊N/2⌋) is a invalid-input error (*Error).
 func BalanceLobby(ratings []float64, teamSize int) (Split, error) {
+	return balanceLobby(ratings, teamSize, &searcher{budget: boundedWork, deadline: time.Now().Add(boundedTime)})
+}
+
+// balanceLobby is BalanceLobby with the bounded search drawing on s's
+// budget, which several team sizes may share.
+func balanceLobby(ratings []float64, teamSize int, s *searcher) (Split, error) {
 	n := len(ratings)
 	if n < 2 || n > MaxLobby {
 		return Split{}, invalidf("a lobby needs 2 to %d players, not %d", MaxLobby, n)
@@ -58,27 +66,33 @@ func BalanceLobby(ratings []float64, teamSize int) (Split, error) {
 	if teamSize < 1 || 2*teamSize > n {
 		return Split{}, invalidf("team size must be from 1 to %d for %d players, not %d", n/2, n, teamSize)
 	}
-	var sign []int8
-	exact := n <= 62 && mitmWork(n, teamSize) <= exactWorkLimit
-	if exact {
-		sign = balanceExact(ratings, teamSize)
-	} else {
-		sign = balanceSwap(ratings, teamSize)
+	if n <= ExactLobby {
+		return makeSplit(ratings, balanceExact(ratings, teamSize), true), nil
 	}
-	return makeSplit(ratings, sign, exact), nil
+	sp := makeSplit(ratings, balanceBounded(ratings, teamSize, s), false)
+	sp.Exact = sp.Gap == 0 // nothing beats a perfect split
+	return sp, nil
 }
 
 // BalanceAllSizes returns BalanceLobby's split for every team size from 2 (1
-// for lobbies of 2 or 3) to ⌊N/2⌋, smallest first.
+// for lobbies of 2 or 3) to ⌊N/2⌋, smallest first. The sizes that need
+// the bounded search share one search's budget and time bound, so the
+// whole answer takes no longer than one bounded split.
 func BalanceAllSizes(ratings []float64) ([]Split, error) {
 	lo := min(2, len(ratings)/2)
 	var out []Split
+	shared := &searcher{budget: boundedWork, deadline: time.Now().Add(boundedTime)}
 	for k := max(lo, 1); k <= len(ratings)/2; k++ {
-		s, err := BalanceLobby(ratings, k)
+		// Each size gets an equal share of what is left.
+		left := len(ratings)/2 - k + 1
+		share := shared.budget / left
+		part := &searcher{budget: share, deadline: shared.deadline}
+		sp, err := balanceLobby(ratings, k, part)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		shared.budget -= share - part.budget
+		out = append(out, sp)
 	}
 	if len(out) == 0 {
 		_, err := BalanceLobby(ratings, 0)
@@ -117,11 +131,9 @@ func makeSplit(ratings []float64, sign []int8, exact bool) Split {
 	return sp
 }
 
-// balanceSwap is seed 001's fallback (F10): start from a greedy split
-// (strongest first, each to the lighter team with room; the weakest sit
-// out), then repeatedly take the single swap — between the teams, or between
-// a team and the bench — that most reduces the gap, until none does.
-func balanceSwap(ratings []float64, k int) []int8 {
+// balanceGreedy is seed 001's starting split (F10): strongest first, each
+// to the lighter team with room; the weakest sit out.
+func balanceGreedy(ratings []float64, k int) []int8 {
 	n := len(ratings)
 	idx := make([]int, n)
 	for i := range idx {
@@ -147,37 +159,16 @@ func balanceSwap(ratings []float64, k int) []int8 {
 			sign[i], nb, d = -1, nb+1, d-ratings[i]
 		}
 	}
-	for {
-		best, bi, bj := math.Abs(d), -1, -1
-		for i := range n {
-			if sign[i] == 0 {
-				continue
-			}
-			for j := range n {
-				if sign[j] == sign[i] {
-					continue
-				}
-				// moving i out of its team and j into it (or into i's place)
-				var nd float64
-				if sign[j] == 0 {
-					nd = d - float64(sign[i])*(ratings[i]-ratings[j])
-				} else {
-					nd = d - float64(sign[i])*2*(ratings[i]-ratings[j])
-				}
-				if g := math.Abs(nd); g < best {
-					best, bi, bj = g, i, j
-				}
-			}
-		}
-		if bi < 0 {
-			return sign
-		}
-		si, sj := sign[bi], sign[bj]
-		if sj == 0 {
-			d -= float64(si) * (ratings[bi] - ratings[bj])
-		} else {
-			d -= float64(si) * 2 * (ratings[bi] - ratings[bj])
-		}
-		sign[bi], sign[bj] = sj, si
-	}
+	return sign
+}
+
+// balanceSwap is seed 001's fallback (F10): the greedy split, then
+// repeatedly the single swap — between the teams, or between a team and
+// the bench — that most reduces the gap, until none does. The bounded
+// search starts from it; tests compare against it.
+func balanceSwap(ratings []float64, k int) []int8 {
+	sign := balanceGreedy(ratings, k)
+	s := searcher{ratings: ratings, budget: math.MaxInt, deadline: time.Now().Add(time.Hour)}
+	s.descend(sign)
+	return sign
 }

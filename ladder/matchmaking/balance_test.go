@@ -157,9 +157,14 @@ func TestBalanceAllSizes(t *testing.T) {
 	}
 }
 
-func TestBalanceLobbyLargeIsExactAndHeuristicBeyond(t *testing.T) {
+// TestBalanceLobbyLargeIsExactAndBoundedBeyond: up to ExactLobby players
+// the split is exact; past that the bounded search says it is not, and
+// finds a split at least as good as seed 001's swap heuristic — for 40 to
+// 50 players, the lobbies that took the exact search seconds and hundreds
+// of megabytes, and for the largest lobby accepted.
+func TestBalanceLobbyLargeIsExactAndBoundedBeyond(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	for _, n := range []int{31, 32, 40} {
+	for _, n := range []int{31, 32, 33, 40, 48, 50, 100, MaxLobby} {
 		r := make([]float64, n)
 		for i := range r {
 			r[i] = 1500 + 300*rng.NormFloat64()
@@ -170,21 +175,23 @@ func TestBalanceLobbyLargeIsExactAndHeuristicBeyond(t *testing.T) {
 		}
 		checkSplit(t, r, n/2, s)
 		h := makeSplit(r, balanceSwap(r, n/2), false)
-		if !s.Exact || s.Gap > h.Gap {
-			t.Errorf("n=%d: Got(Gap, Exact) = %v, %v, want exact and at most the heuristic's %v", n, s.Gap, s.Exact, h.Gap)
+		if s.Gap > h.Gap {
+			t.Errorf("n=%d: Got(Gap) = %v, want at most the swap heuristic's %v", n, s.Gap, h.Gap)
+		}
+		if want := n <= ExactLobby; s.Exact != want {
+			t.Errorf("n=%d: Got(Exact) = %v (gap %v), want %v", n, s.Exact, s.Gap, want)
+		}
+		if n > 40 && s.Gap > 1 {
+			t.Errorf("n=%d: Got(Gap) = %v, want below 1 rating point", n, s.Gap)
 		}
 	}
-	r := make([]float64, 100)
+	// A perfect split is proven optimal whatever the size.
+	r := make([]float64, 60)
 	for i := range r {
-		r[i] = 1500 + 300*rng.NormFloat64()
+		r[i] = float64(1000 + 10*(i/2)) // pairs of equal ratings
 	}
-	s, err := BalanceLobby(r, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSplit(t, r, 50, s)
-	if s.Exact || s.Gap > 1 {
-		t.Errorf("n=100: Got(Gap, Exact) = %v, %v, want the heuristic below 1", s.Gap, s.Exact)
+	if s, err := BalanceLobby(r, 0); err != nil || s.Gap != 0 || !s.Exact {
+		t.Errorf("n=60 in equal pairs: Got(Gap, Exact, err) = %v, %v, %v, want 0, true, nil", s.Gap, s.Exact, err)
 	}
 }
 
@@ -198,11 +205,15 @@ func benchRatings(n int) []float64 {
 }
 
 // BenchmarkBalanceLobby measures optimal splits of 31 and 32 players (team
-// size ⌊N/2⌋) and, for scale, the worst team size of 24 players.
+// size ⌊N/2⌋), the slowest exact case (32 players in teams of 11, 10
+// sitting out), the worst team size of 24 players, and the bounded search
+// past 32 players (48 and 50 took the exact search seconds; 1000 is the
+// largest lobby). Run with -benchmem: B/op is the memory one request needs.
 func BenchmarkBalanceLobby(b *testing.B) {
-	for _, c := range []struct{ n, k int }{{32, 0}, {31, 0}, {40, 0}, {24, 8}} {
+	for _, c := range []struct{ n, k int }{{32, 0}, {31, 0}, {32, 11}, {24, 8}, {40, 0}, {48, 0}, {50, 0}, {MaxLobby, 0}} {
 		b.Run(fmt.Sprintf("n=%d/k=%d", c.n, c.k), func(b *testing.B) {
 			r := benchRatings(c.n)
+			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := BalanceLobby(r, c.k); err != nil {
 					b.Fatal(err)
@@ -234,6 +245,38 @@ func TestSortHalf(t *testing.T) {
 			if es[i].sum != want[i].sum {
 				t.Fatalf("n=%d: Got(sum[%d]) = %v, want %v", n, i, es[i].sum, want[i].sum)
 			}
+		}
+	}
+}
+
+// TestBalanceAllSizesLarge: every size of the largest API lobby (64) is a
+// valid split; the sizes past the exact search share one bounded search's
+// budget, and say they are not exact unless perfect.
+func TestBalanceAllSizesLarge(t *testing.T) {
+	r := benchRatings(64)
+	all, err := BalanceAllSizes(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 31 {
+		t.Fatalf("Got(sizes) = %d, want 31 (2 to 32)", len(all))
+	}
+	for i, s := range all {
+		checkSplit(t, r, i+2, s)
+		if s.Exact && s.Gap != 0 {
+			t.Errorf("size %d: Got(Exact) with gap %v, want exact only when perfect", i+2, s.Gap)
+		}
+	}
+}
+
+// BenchmarkBalanceAllSizes64 is the API's largest request with all_sizes:
+// 64 players, 31 team sizes, one shared bounded budget.
+func BenchmarkBalanceAllSizes64(b *testing.B) {
+	r := benchRatings(64)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := BalanceAllSizes(r); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

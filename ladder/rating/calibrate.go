@@ -33,6 +33,11 @@ type Calibrator struct {
 	// results fade with weight (1 − 1/Memory) per match, so the map follows
 	// a community whose game, or whose model constants, change.
 	Memory float64 `json:"memory"`
+	// Sided marks a history whose team order means something (home and
+	// away, attack and defence): only then is the intercept b learnt. When
+	// the order is assigned by a matchmaker it means nothing, and b stays 0,
+	// so the map is symmetric: P(A beats B) = 1 − P(B beats A).
+	Sided bool `json:"sided,omitempty"`
 }
 
 // Default calibrator settings, chosen on the warm-up part (first 80%) of
@@ -72,15 +77,24 @@ func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 // Predict returns the recalibrated chance of the model's prediction p with
 // the extra feature x (0 without a partnership term).
 func (c *Calibrator) Predict(p, x float64) float64 {
-	return sigmoid(c.W[0]*calLogit(p) + c.W[1] + c.W[2]*x)
+	return sigmoid(c.W[0]*calLogit(p) + c.W[1]*c.intercept() + c.W[2]*x)
+}
+
+// intercept is the intercept's feature: 1 on a sided history, else 0,
+// which leaves b at 0 (its gradient is 0 and its precision the prior's).
+func (c *Calibrator) intercept() float64 {
+	if c.Sided {
+		return 1
+	}
+	return 0
 }
 
 // Observe folds one result y (1 win, 0.5 draw, 0 loss of the predicted side)
 // into the map: one Newton step on its log loss, with the precision
 // accumulated over the past (recursive logistic regression).
 func (c *Calibrator) Observe(p, x, y float64) {
-	f := [calFeatures]float64{calLogit(p), 1, x}
-	q := sigmoid(c.W[0]*f[0] + c.W[1] + c.W[2]*f[2])
+	f := [calFeatures]float64{calLogit(p), c.intercept(), x}
+	q := sigmoid(c.W[0]*f[0] + c.W[1]*f[1] + c.W[2]*f[2])
 	if c.Memory > 0 {
 		// Fade the past towards the prior, so the map can move again.
 		rho := 1 - 1/c.Memory

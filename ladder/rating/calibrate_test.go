@@ -35,6 +35,7 @@ func TestCalibratorLearnsOverconfidence(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			c := NewCalibrator(DefaultCalPrior, tt.memory)
+			c.Sided = true
 			var rawLL, calLL float64
 			const n = 40000
 			for i := range n {
@@ -62,6 +63,34 @@ func TestCalibratorLearnsOverconfidence(t *testing.T) {
 				t.Errorf("Got(N) = %d, want %d", c.N, n)
 			}
 		})
+	}
+}
+
+// TestCalibratorSymmetric: on a history whose team order means nothing
+// (not Sided) the same home bias teaches no intercept, and the map stays
+// symmetric, P(A beats B) = 1 − P(B beats A), while the slope is learnt.
+func TestCalibratorSymmetric(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	c := NewCalibrator(DefaultCalPrior, 0)
+	for range 40000 {
+		z := rng.NormFloat64()
+		p := sigmoid((z - 0.3) / 0.5)
+		y := 0.0
+		if rng.Float64() < sigmoid(z) {
+			y = 1
+		}
+		c.Observe(p, 0, y)
+	}
+	if c.W[1] != 0 {
+		t.Errorf("Got(b) = %v, want 0 on a history without sides", c.W[1])
+	}
+	if c.W[0] > 0.8 {
+		t.Errorf("Got(a) = %.3f, want the overconfidence learnt (below 0.8)", c.W[0])
+	}
+	for _, p := range []float64{0.1, 0.35, 0.5, 0.8} {
+		if got := c.Predict(p, 0) + c.Predict(1-p, 0); !near(got, 1, 1e-12) {
+			t.Errorf("Got(Predict(%g) + Predict(%g)) = %v, want 1", p, 1-p, got)
+		}
 	}
 }
 

@@ -1,0 +1,168 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/rooms"
+)
+
+// The match-room calls (package rooms). Like the role calls they go
+// through the session, so discordgo's per-route buckets pace them and a
+// 429 is waited out and retried; errors carry Discord's code.
+
+var _ rooms.Discord = (*Bot)(nil)
+
+// Permission bits of the rooms' overwrites.
+const (
+	permView     = discordgo.PermissionViewChannel
+	permSend     = discordgo.PermissionSendMessages
+	permHistory  = discordgo.PermissionReadMessageHistory
+	permEmbed    = discordgo.PermissionEmbedLinks
+	permCommands = discordgo.PermissionUseSlashCommands
+	permConnect  = discordgo.PermissionVoiceConnect
+	permSpeak    = discordgo.PermissionVoiceSpeak
+	permMove     = discordgo.PermissionVoiceMoveMembers
+)
+
+// CreateThread implements rooms.Discord: a private thread (type 12) that
+// members cannot invite others to.
+func (b *Bot) CreateThread(ctx context.Context, channelID, name string) (string, error) {
+	c, err := b.session.ThreadStartComplex(channelID, &discordgo.ThreadStart{
+		Name: name, Type: discordgo.ChannelTypeGuildPrivateThread, AutoArchiveDuration: 1440, Invitable: false,
+	}, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", coded(err)
+	}
+	return c.ID, nil
+}
+
+// AddThreadMember implements rooms.Discord.
+func (b *Bot) AddThreadMember(ctx context.Context, threadID, userID string) error {
+	return coded(b.session.ThreadMemberAdd(threadID, userID, discordgo.WithContext(ctx)))
+}
+
+// ArchiveThread implements rooms.Discord.
+func (b *Bot) ArchiveThread(ctx context.Context, threadID string) error {
+	yes := true
+	_, err := b.session.ChannelEditComplex(threadID, &discordgo.ChannelEdit{Archived: &yes, Locked: &yes}, discordgo.WithContext(ctx))
+	return coded(err)
+}
+
+// CreateChannel implements rooms.Discord: @everyone is denied the
+// channel (seeing a text channel, joining a voice channel); c's members,
+// c's roles and the bot are allowed.
+func (b *Bot) CreateChannel(ctx context.Context, guildID string, c rooms.Channel) (string, error) {
+	typ := discordgo.ChannelTypeGuildText
+	var deny, member, role, self int64 = permView, permView | permSend | permHistory | permCommands, permView | permSend | permHistory, permView | permSend | permHistory | permEmbed
+	if c.Voice {
+		typ = discordgo.ChannelTypeGuildVoice
+		deny, member, role, self = permConnect, permView|permConnect|permSpeak, permView|permConnect|permSpeak, permView|permConnect|permMove
+	}
+	botID, err := b.selfID(ctx)
+	if err != nil {
+		return "", err
+	}
+	ows := []*discordgo.PermissionOverwrite{
+		{ID: guildID, Type: discordgo.PermissionOverwriteTypeRole, Deny: deny},
+		{ID: botID, Type: discordgo.PermissionOverwriteTypeMember, Allow: self},
+	}
+	for _, r := range c.Roles {
+		ows = append(ows, &discordgo.PermissionOverwrite{ID: r, Type: discordgo.PermissionOverwriteTypeRole, Allow: role})
+	}
+	for _, u := range c.Members {
+		ows = append(ows, &discordgo.PermissionOverwrite{ID: u, Type: discordgo.PermissionOverwriteTypeMember, Allow: member})
+	}
+	ch, err := b.session.GuildChannelCreateComplex(guildID, discordgo.GuildChannelCreateData{
+		Name: c.Name, Type: typ, ParentID: c.ParentID, PermissionOverwrites: ows,
+	}, discordgo.WithContext(ctx))
+	if err != nil {
+		return "", coded(err)
+	}
+	return ch.ID, nil
+}
+
+// AllowMember implements rooms.Discord.
+func (b *Bot) AllowMember(ctx context.Context, channelID, userID string, voice bool) error {
+	var allow int64 = permView | permSend | permHistory | permCommands
+	if voice {
+		allow = permView | permConnect | permSpeak
+	}
+	return coded(b.session.ChannelPermissionSet(channelID, userID, discordgo.PermissionOverwriteTypeMember, allow, 0, discordgo.WithContext(ctx)))
+}
+
+// DeleteChannel implements rooms.Discord.
+func (b *Bot) DeleteChannel(ctx context.Context, channelID string) error {
+	_, err := b.session.ChannelDelete(channelID, discordgo.WithContext(ctx))
+	return coded(err)
+}
+
+// FindChannels implements rooms.Discord: the guild's channels, then its
+// active threads.
+func (b *Bot) FindChannels(ctx context.Context, guildID, name string) ([]string, error) {
+	cs, err := b.session.GuildChannels(guildID, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, coded(err)
+	}
+	ts, err := b.session.GuildThreadsActive(guildID, discordgo.WithContext(ctx))
+	if err != nil {
+		return nil, coded(err)
+	}
+	var out []string
+	for _, c := range append(cs, ts.Threads...) {
+		if c.Name == name {
+			out = append(out, c.ID)
+		}
+	}
+	return out, nil
+}
+
+// VoiceChannelOf implements rooms.Discord with Discord's Get User Voice
+// State route (10065 Unknown Voice State: not in voice).
+func (b *Bot) VoiceChannelOf(ctx context.Context, guildID, userID string) (string, error) {
+	uri := discordgo.EndpointGuild(guildID) + "/voice-states/" + userID
+	body, err := b.session.RequestWithBucketID(http.MethodGet, uri, nil, discordgo.EndpointGuild(guildID)+"/voice-states/", discordgo.WithContext(ctx))
+	if err != nil {
+		if rooms.DiscordCode(coded(err)) == rooms.CodeUnknownVoiceState {
+			return "", nil
+		}
+		return "", coded(err)
+	}
+	var vs discordgo.VoiceState
+	if err := discordgo.Unmarshal(body, &vs); err != nil {
+		return "", err
+	}
+	return vs.ChannelID, nil
+}
+
+// MoveMember implements rooms.Discord.
+func (b *Bot) MoveMember(ctx context.Context, guildID, userID, channelID string) error {
+	return coded(b.session.GuildMemberMove(guildID, userID, &channelID, discordgo.WithContext(ctx)))
+}
+
+// Send implements rooms.Discord.
+func (b *Bot) Send(ctx context.Context, channelID, content string, mentions []string) error {
+	_, err := postMessage(ctx, b.session, channelID, commands.Reply{Content: content, Mentions: mentions})
+	return err
+}
+
+// selfID is the bot's user ID, for its own overwrite on the channels it
+// creates: the application's ID from READY (a bot user has its
+// application's ID), else asked of Discord.
+func (b *Bot) selfID(ctx context.Context) (string, error) {
+	if id, _ := b.appID.Load().(string); id != "" {
+		return id, nil
+	}
+	u, err := b.session.User("@me", discordgo.WithContext(ctx))
+	if err != nil {
+		return "", coded(err)
+	}
+	if u.ID == "" {
+		return "", errors.New("bot: no user ID")
+	}
+	return u.ID, nil
+}

@@ -1,0 +1,107 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
+)
+
+// roomSub is /config queue room: where a queue's matches are played. Its
+// own subcommand because /config queue set is near Discord's 25 options.
+func roomSub() Option {
+	zero, day := 0.0, float64(rooms.MaxLinger/time.Second)
+	return sub("room", "Where a queue's matches are played: a private thread, a channel, voice channels",
+		Option{Type: OptString, Name: "queue", Description: "queue name", Required: true, Autocomplete: true, MaxLength: 32},
+		Option{Type: OptString, Name: "room", Description: "none (the queue's channel), thread (default) or channel", Choices: []Choice{
+			{Name: "none", Value: string(rooms.ModeNone)}, {Name: "thread", Value: string(rooms.ModeThread)}, {Name: "channel", Value: string(rooms.ModeChannel)}}},
+		opt(OptChannel, "room_category", "category for match channels and voice channels", false),
+		opt(OptBool, "voice", "one voice channel per team, joinable by that team only", false),
+		opt(OptChannel, "lobby_voice", "voice channel whose players are moved to their team's and back", false),
+		Option{Type: OptInteger, Name: "room_linger", Description: "seconds a room stays after its match ends (default 300)", Min: &zero, Max: &day},
+		opt(OptBool, "clear", "clear room_category and lobby_voice", false))
+}
+
+func (h *handlers) configRoom(ctx context.Context, req Request) (Reply, error) {
+	if h.Rooms == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "match rooms need the bot's connection to Discord, which this process does not have")
+	}
+	for _, name := range []string{"room_category", "lobby_voice"} {
+		if v, _ := req.String(name); req.Has(name) && !snowflake(v) {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord channel, not %q", name, v)
+		}
+	}
+	name, _ := req.String("queue")
+	qs, err := h.Service.Queues(ctx, req.GuildID)
+	if err != nil {
+		return Reply{}, err
+	}
+	var q ladder.Queue
+	for _, c := range qs {
+		if strings.EqualFold(c.Name, name) {
+			q = c
+		}
+	}
+	if q.ID == 0 {
+		return Reply{}, ladder.Errorf(ladder.CodeNotFound, "no queue called %q", name)
+	}
+	s, err := h.Rooms.Settings(ctx, q.ID)
+	if err != nil {
+		return Reply{}, err
+	}
+	if clear, _ := req.Bool("clear"); clear {
+		s.CategoryID, s.LobbyVoiceID = "", ""
+	}
+	if v, ok := req.String("room"); ok {
+		if s.Mode, err = rooms.ParseMode(v); err != nil {
+			return Reply{}, err
+		}
+	}
+	if v, ok := req.String("room_category"); ok {
+		s.CategoryID = v
+	}
+	if v, ok := req.Bool("voice"); ok {
+		s.Voice = v
+	}
+	if v, ok := req.String("lobby_voice"); ok {
+		s.LobbyVoiceID = v
+	}
+	if n, ok := req.Int("room_linger"); ok {
+		s.Linger = time.Duration(n) * time.Second
+	}
+	if len(req.Options) > 1 {
+		if err := h.Rooms.SaveSettings(ctx, s); err != nil {
+			return Reply{}, err
+		}
+	}
+	return Whisper(fmt.Sprintf("Queue **%s** rooms: %s.", q.Name, describeRoom(s))), nil
+}
+
+// describeRoom says a queue's room settings in a line.
+func describeRoom(s rooms.Settings) string {
+	var b strings.Builder
+	switch s.Mode {
+	case rooms.ModeNone:
+		b.WriteString("matches are played in the queue's channel")
+	case rooms.ModeThread:
+		b.WriteString("each match gets a private thread in the queue's channel")
+	case rooms.ModeChannel:
+		b.WriteString("each match gets a channel only its players and the moderators see")
+		if s.CategoryID != "" {
+			fmt.Fprintf(&b, " in <#%s>", s.CategoryID)
+		}
+	}
+	if s.Voice {
+		b.WriteString(", with a voice channel per team")
+		if s.LobbyVoiceID != "" {
+			fmt.Fprintf(&b, " (players in <#%s> are moved in and back)", s.LobbyVoiceID)
+		}
+	}
+	if s.Mode != rooms.ModeNone {
+		fmt.Fprintf(&b, "; rooms close %s after the match ends", s.Linger)
+	}
+	return b.String()
+}

@@ -1,0 +1,96 @@
+package dashboard
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// integrationsPage is the data of the API tokens and webhooks page. Secret
+// is set only on the answer that created a token or a webhook: the one
+// time it is shown. It is rendered straight into that answer, never kept
+// in the session.
+type integrationsPage struct {
+	Tokens     []ladder.Token
+	Webhooks   []ladder.WebhookStatus
+	Secret     string
+	SecretWhat string
+}
+
+// integrationsPage serves the guild's API tokens and webhooks with each
+// webhook's latest deliveries.
+func (d *Dashboard) integrationsPage(w http.ResponseWriter, r *http.Request, gr guildRequest) {
+	d.renderIntegrations(w, r, gr, http.StatusOK, integrationsPage{})
+}
+
+func (d *Dashboard) renderIntegrations(w http.ResponseWriter, r *http.Request, gr guildRequest, status int, data integrationsPage) {
+	ctx := r.Context()
+	var err error
+	if data.Tokens, err = d.svc.ListTokens(ctx, gr.Guild.ID); err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	if data.Webhooks, err = d.svc.Webhooks(ctx, gr.Guild.ID, 10); err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	d.render(w, r, status, "integrations", d.guildPage(ctx, gr, "API tokens and webhooks", data))
+}
+
+// createToken makes an API token and shows its secret once.
+func (d *Dashboard) createToken(w http.ResponseWriter, r *http.Request, gr guildRequest) {
+	secret, tok, err := d.svc.CreateToken(r.Context(), gr.Actor, gr.Guild.ID, r.PostFormValue("name"))
+	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	d.renderIntegrations(w, r, gr, http.StatusOK, integrationsPage{Secret: secret, SecretWhat: "API token " + tok.Name})
+}
+
+// revokeToken revokes an API token by name.
+func (d *Dashboard) revokeToken(w http.ResponseWriter, r *http.Request, gr guildRequest) {
+	name := r.PathValue("name")
+	already, err := d.svc.RevokeToken(r.Context(), gr.Actor, gr.Guild.ID, name)
+	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	msg := "Token " + name + " revoked."
+	if already {
+		msg = "Token " + name + " was already revoked."
+	}
+	d.back(w, r, guildPath(gr.Guild.ID, "integrations"), msg)
+}
+
+// createWebhook subscribes a URL to events (comma-separated) and shows its
+// signing secret once.
+func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, gr guildRequest) {
+	var events []string
+	for e := range strings.SplitSeq(r.PostFormValue("events"), ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			events = append(events, e)
+		}
+	}
+	wh, err := d.svc.CreateWebhook(r.Context(), gr.Actor, gr.Guild.ID, strings.TrimSpace(r.PostFormValue("url")), events, d.webhooks)
+	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	d.renderIntegrations(w, r, gr, http.StatusOK, integrationsPage{Secret: wh.Secret, SecretWhat: "webhook " + strconv.FormatInt(wh.ID, 10) + " (signing secret)"})
+}
+
+// deleteWebhook removes a webhook.
+func (d *Dashboard) deleteWebhook(w http.ResponseWriter, r *http.Request, gr guildRequest) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		d.fail(w, r, ladder.Errorf(ladder.CodeInvalid, "webhook ID %q is not a number", r.PathValue("id")))
+		return
+	}
+	if err := d.svc.DeleteWebhook(r.Context(), gr.Actor, gr.Guild.ID, id); err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	d.back(w, r, guildPath(gr.Guild.ID, "integrations"), "Webhook "+r.PathValue("id")+" deleted.")
+}

@@ -1,0 +1,132 @@
+package rooms
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// Ladder is what the rooms read of the ladder: guild settings (moderator
+// role, log channel), matches and the clock.
+type Ladder interface {
+	Guild(ctx context.Context, id string) (ladder.Guild, error)
+	Match(ctx context.Context, guildID string, id int64) (ladder.Match, error)
+	Now() time.Time
+}
+
+// Manager opens and closes match rooms. Create it with New; it keeps no
+// state of its own between calls: everything is in the Store.
+type Manager struct {
+	store Store
+	dc    Discord
+	lad   Ladder
+	log   *slog.Logger
+}
+
+// New returns a Manager over store, calling Discord through dc; with a
+// nil dc it only keeps settings (a process without the bot) and opens no
+// rooms.
+func New(store Store, dc Discord, lad Ladder, log *slog.Logger) *Manager {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Manager{store: store, dc: dc, lad: lad, log: log}
+}
+
+// Settings returns a queue's room settings.
+func (m *Manager) Settings(ctx context.Context, queueID int64) (Settings, error) {
+	s, err := m.store.RoomSettings(ctx, queueID)
+	if err != nil {
+		return Settings{}, fmt.Errorf("rooms: settings of queue %d: %w", queueID, err)
+	}
+	return s, nil
+}
+
+// SaveSettings validates and stores a queue's room settings.
+func (m *Manager) SaveSettings(ctx context.Context, s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if err := m.store.SaveRoomSettings(ctx, s); err != nil {
+		return fmt.Errorf("rooms: save settings of queue %d: %w", s.QueueID, err)
+	}
+	return nil
+}
+
+// Problems told to the moderators' log channel once per guild.
+const (
+	problemThreads = "create_private_threads"
+	problemManage  = "manage_channels"
+	problemMove    = "move_members"
+	problemLimit   = "max_channels"
+	problemForm    = "channel_refused"
+	problemCleanup = "cleanup"
+)
+
+// problemOf names the problem behind a failed room call on a room of mode
+// (voice for a voice channel), "" for errors that are not a lasting
+// problem of the guild's set-up.
+func problemOf(err error, mode Mode, voice bool) string {
+	switch DiscordCode(err) {
+	case CodeMissingPermissions:
+		if mode == ModeThread && !voice {
+			return problemThreads
+		}
+		return problemManage
+	case CodeMaxChannels:
+		return problemLimit
+	case CodeInvalidForm:
+		if mode == ModeChannel || voice {
+			return problemForm
+		}
+	}
+	return ""
+}
+
+// problemText is what the moderators are told about a problem.
+func problemText(problem string, matchID int64, where string) string {
+	switch problem {
+	case problemThreads:
+		return fmt.Sprintf("I could not open a private thread for match #%d in %s: I need **Create Private Threads** and **Send Messages in Threads** there. Matches are played in the queue's channel until that is fixed.", matchID, where)
+	case problemManage:
+		return fmt.Sprintf("I could not create a channel for match #%d: I need **Manage Channels** (and **Manage Roles** for its permissions) in the room category. Until that is fixed, matches do without it: channel rooms are played in the queue's channel, and voice channels are not made.", matchID)
+	case problemMove:
+		return fmt.Sprintf("I could not move the players of match #%d between voice channels: I need **Move Members**. They can join their team's voice channel by hand.", matchID)
+	case problemForm:
+		return fmt.Sprintf("Discord refused the channel for match #%d as malformed: is the queue's room_category a category channel? Until that is fixed, matches do without it: channel rooms are played in the queue's channel, and voice channels are not made.", matchID)
+	case problemCleanup:
+		return fmt.Sprintf("I could not archive or delete the room of match #%d: I need **Manage Threads** (thread rooms) or **Manage Channels** (channel rooms and voice channels). Please remove it by hand; I have stopped trying.", matchID)
+	case problemLimit:
+		return fmt.Sprintf("I could not create a channel for match #%d: the server has reached Discord's limit of 500 channels. Matches are played in the queue's channel until some are deleted.", matchID)
+	}
+	return ""
+}
+
+// warn tells the guild's log channel about problem unless it was told
+// already; without a log channel it is only logged.
+func (m *Manager) warn(ctx context.Context, guildID, problem string, matchID int64, where string, cause error) {
+	m.log.Warn("match room problem", "guild_id", guildID, "match_id", matchID, "problem", problem, "err", cause)
+	first, err := m.store.AddRoomWarning(ctx, guildID, problem, m.lad.Now())
+	if err != nil || !first {
+		return
+	}
+	g, err := m.lad.Guild(ctx, guildID)
+	if err != nil || g.LogChannelID == "" {
+		return
+	}
+	if err := m.dc.Send(ctx, g.LogChannelID, problemText(problem, matchID, where), nil); err != nil {
+		m.log.Warn("room problem not told to the log channel", "guild_id", guildID, "err", err)
+	}
+}
+
+// solved forgets a problem once a room of its kind was made again.
+func (m *Manager) solved(ctx context.Context, guildID string, problems ...string) {
+	for _, p := range problems {
+		if err := m.store.ClearRoomWarning(ctx, guildID, p); err != nil {
+			m.log.Warn("room warning not cleared", "guild_id", guildID, "problem", p, "err", err)
+		}
+	}
+}

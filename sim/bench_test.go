@@ -1,0 +1,25 @@
+package sim
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkSimulate plays the season `ladderbot simulate` plays without
+// flags (200 players, 30 days, 2v2, seed 1) on a temporary SQLite file: the
+// whole match path — queue, matchmaking, ready, report, confirm, rating —
+// through the real service and storage, so a cost that grows with the
+// length of the log shows as a slower season. Run it with -benchtime=1x
+// -count=N and compare runs with benchstat.
+func BenchmarkSimulate(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a whole simulated season; without -short")
+	}
+	for b.Loop() {
+		res, err := Run(context.Background(), Defaults())
+		if err != nil {
+			b.Fatalf("Run() = %v", err)
+		}
+		b.ReportMetric(float64(res.Matches), "matches")
+	}
+}
