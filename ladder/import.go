@@ -38,7 +38,7 @@ const maxNameLen = 128
 
 // importBatch is how many matches one import transaction records: large
 // enough to amortize the commit, small enough to keep locks short.
-const importBatch = 500
+const importBatch = 2000
 
 // CheckImport applies every rule ImportMatches applies to recs (the date
 // rule, the winner, the identifier rule for player IDs and names, a player
@@ -131,6 +131,22 @@ func InvalidRowsError(bad []InvalidRow, total int) error {
 	return Errorf(CodeInvalid, "%s", b.String())
 }
 
+// ImportStore writes imported history in bulk: a batch of matches costs a
+// few statements, not a few per match (ImportMatches).
+type ImportStore interface {
+	// UsedKeys returns which of keys are the idempotency keys of matches
+	// of the guild already.
+	UsedKeys(ctx context.Context, guildID string, keys []string) (map[string]bool, error)
+	// SaveImported writes new rated matches (ID 0) in order, as SaveRated
+	// would one by one without the rating rows, which the caller writes
+	// once for the batch (SaveRatings): each match with its players, its
+	// log rows and its idempotency key, on consecutive positions of the
+	// rating log taken now. A write's Calibrator, when set, is saved at its
+	// match's position, as SaveRated does. Imported matches carry no event
+	// (Outbox).
+	SaveImported(ctx context.Context, ws []RatedWrite) error
+}
+
 // ImportMatches loads a match history (docs/spec.md 2.3 records, in order) as
 // confirmed matches of the guild's queue ("" is the default) in the current
 // season and rates them (docs/spec.md 8 `import`).
@@ -158,68 +174,140 @@ func (s *Service) ImportMatches(ctx context.Context, guildID, queue string, recs
 	var rep ImportReport
 	for start := 0; start < len(recs); start += importBatch {
 		batch := recs[start:min(start+importBatch, len(recs))]
-		var imported, skipped int
+		var b ImportReport
 		err := s.store.InTx(ctx, func(tx Tx) error {
-			imported, skipped = 0, 0
-			names := map[string]string{} // the batch's last name of each player
-			lad, err := tx.Ladder(ctx, guildID, queue)
-			if err != nil {
-				return err
-			}
-			// One lock for the batch instead of one per match (prepare):
-			// the calibrator's, then the constants read under it.
-			cal, err := tx.LockCalibrator(ctx, lad.Queue.ID)
-			if err != nil {
-				return err
-			}
-			lad.Cal = &cal
-			if lad.Queue, err = tx.Queue(ctx, lad.Queue.ID); err != nil {
-				return err
-			}
-			q := lad.Queue
-			for i, r := range batch {
-				line := recordLine(start+i, r)
-				if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
-					// The queue changed since CheckImport.
-					return Errorf(CodeInvalid, "line %d: queue %s is %dv%d, not %dv%d", line, q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
-				}
-				for u, n := range r.Names {
-					names[u] = n
-				}
-				key := importKey(start+i, r)
-				_, used, err := keyUsed(ctx, tx, guildID, key)
-				if err != nil {
-					return err
-				}
-				if used {
-					skipped++
-					continue
-				}
-				at := r.Date.UTC().Truncate(time.Microsecond)
-				res, w, err := s.rateNew(ctx, tx, lad, nil, r.Team1, r.Team2, r.Winner, at, "import", key)
-				if err == nil {
-					// An import loads history: its matches are not news,
-					// and thousands of webhook events would bury the live ones.
-					w.Event = ""
-					_, err = save(ctx, tx, res, w)
-				}
-				if err != nil {
-					return fmt.Errorf("line %d: %w", line, err)
-				}
-				imported++
-			}
-			return upsertImportNames(ctx, tx, guildID, names)
+			var err error
+			b, err = s.importRecords(ctx, tx, guildID, queue, start, batch)
+			return err
 		})
 		if err != nil {
 			return rep, fmt.Errorf("ladder: import: %w", err)
 		}
-		rep.Imported += imported
-		rep.Skipped += skipped
+		rep.Imported += b.Imported
+		rep.Skipped += b.Skipped
 		if progress != nil {
 			progress(start + len(batch))
 		}
 	}
 	return rep, nil
+}
+
+// importRecords rates and writes one batch of an import in tx, whose first
+// record is recs[start]. It rates as RecordResult would record the
+// matches one after another, but in memory: it locks the rating rows of
+// all the batch's players at once (creating the missing ones), runs the
+// model over them match by match, and writes the matches, their log rows
+// and keys in bulk (SaveImported) and each changed rating row once.
+func (s *Service) importRecords(ctx context.Context, tx Tx, guildID, queue string, start int, batch []rating.MatchRecord) (ImportReport, error) {
+	lad, err := tx.Ladder(ctx, guildID, queue)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	// One lock for the batch instead of one per match (prepare): the
+	// calibrator's, then the constants read under it.
+	cal, err := tx.LockCalibrator(ctx, lad.Queue.ID)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	if lad.Queue, err = tx.Queue(ctx, lad.Queue.ID); err != nil {
+		return ImportReport{}, err
+	}
+	model, err := modelFor(lad.Queue)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	if cal, err = builtCalibrator(ctx, tx, lad.Queue, cal); err != nil {
+		return ImportReport{}, err
+	}
+	keys, users, names, err := batchPlayers(lad.Queue, start, batch)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	// The rows are locked before the keys are read, so that an import of
+	// the same file running beside this one has committed its batch or
+	// not started it.
+	lk, err := lad.lock(ctx, tx, model, users, nil)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	used, err := tx.UsedKeys(ctx, guildID, keys)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	ws, rows := s.rateImported(lad, lk, &cal, batch, keys, used)
+	if len(ws) > 0 {
+		if err := tx.SaveImported(ctx, ws); err != nil {
+			return ImportReport{}, err
+		}
+		if err := tx.SaveRatings(ctx, rows); err != nil {
+			return ImportReport{}, err
+		}
+	}
+	rep := ImportReport{Imported: len(ws), Skipped: len(batch) - len(ws)}
+	return rep, upsertImportNames(ctx, tx, guildID, names)
+}
+
+// batchPlayers returns the idempotency keys of a batch's records, its
+// players in order of appearance and the last name each carried.
+func batchPlayers(q Queue, start int, batch []rating.MatchRecord) (keys, users []string, names map[string]string, err error) {
+	keys = make([]string, len(batch))
+	names = map[string]string{}
+	seen := map[string]bool{}
+	for i, r := range batch {
+		if len(r.Team1) != q.TeamSize || len(r.Team2) != q.TeamSize {
+			// The queue changed since CheckImport.
+			return nil, nil, nil, Errorf(CodeInvalid, "line %d: queue %s is %dv%d, not %dv%d",
+				recordLine(start+i, r), q.Name, q.TeamSize, q.TeamSize, len(r.Team1), len(r.Team2))
+		}
+		keys[i] = importKey(start+i, r)
+		for u, n := range r.Names {
+			names[u] = n
+		}
+		for _, u := range append(slices.Clone(r.Team1), r.Team2...) {
+			if !seen[u] {
+				seen[u] = true
+				users = append(users, u)
+			}
+		}
+	}
+	return keys, users, names, nil
+}
+
+// rateImported rates the batch's records whose keys are not used yet, in
+// order, over the locked rows lk of ladder lad, moving the queue's
+// calibrator cal by each as prepare does, and returns their writes and the
+// rating rows they changed, by user ID. The last write carries the
+// calibrator, which the store saves at its log position.
+func (s *Service) rateImported(lad Ladder, lk *locked, cal *CalibratorRow, batch []rating.MatchRecord, keys []string, used map[string]bool) ([]RatedWrite, []Rating) {
+	now := s.now()
+	ws := make([]RatedWrite, 0, len(batch))
+	changed := map[string]bool{}
+	for i, r := range batch {
+		if used[keys[i]] {
+			continue
+		}
+		// As rateNew and prepare, for a match rated in memory.
+		m := Match{
+			GuildID: lad.Guild.ID, QueueID: lad.Queue.ID, SeasonID: lad.Season.ID,
+			Teams: [2][]string{slices.Clone(r.Team1), slices.Clone(r.Team2)},
+			State: StateConfirmed, Winner: r.Winner, CreatedAt: now, PlayedAt: r.Date.UTC().Truncate(time.Microsecond),
+			Source: "import", ReportedWinner: NoResult, RatedAt: now,
+		}
+		cal.observeResult(lk.predict(m), Score(m.Winner))
+		changes := lk.apply(&m)
+		// An import loads history: its matches are not news, and thousands
+		// of webhook events would bury the live ones (no Event).
+		ws = append(ws, RatedWrite{Match: m, Changes: changes, IdempotencyKey: keys[i], At: now})
+		for _, u := range m.Players() {
+			changed[u] = true
+		}
+	}
+	if len(ws) > 0 {
+		c := *cal
+		ws[len(ws)-1].Calibrator = &c
+	}
+	rows := slices.DeleteFunc(lk.sorted(), func(r Rating) bool { return !changed[r.UserID] })
+	return ws, rows
 }
 
 // upsertImportNames stores the names a batch carried (match CSV

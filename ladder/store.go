@@ -48,6 +48,7 @@ type Tx interface {
 	RoleStore
 	CalibratorStore
 	RoleWantStore
+	ImportStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

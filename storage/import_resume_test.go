@@ -55,53 +55,76 @@ func placeholder(e *env) string {
 	return "?"
 }
 
-// TestImportResume cuts an import of 1,200 matches short in its second
+// importBatch is how many matches one import transaction records (the
+// ladder package's importBatch).
+const importBatch = 2000
+
+// TestImportResume cuts an import of 4,800 matches short in its second
 // batch (the context is cancelled as a kill would stop the process: the
 // open transaction is rolled back) and runs it again, on both backends.
-// Only whole batches of 500 are left behind, the second run records exactly
-// the missing matches, and the ratings equal those of an import that was
-// never interrupted, with verify clean: re-running after a crash is safe.
+// Only whole batches are left behind, the second run records exactly the
+// missing matches, and the ratings equal those of an import that was never
+// interrupted, with verify clean: re-running after a crash is safe. The
+// cut lands a while after the first batch commits; when the rest finishes
+// before it, the cut is tried again sooner, at last at once, so the test
+// never passes without resuming.
 func TestImportResume(t *testing.T) {
 	suite(t, map[string]func(t *testing.T, b string){
 		"cut and resumed": func(t *testing.T, b string) {
-			e := newEnv(t, b)
-			recs := resumeRecords(1200)
-			ctx, cancel := context.WithCancel(e.ctx)
-			defer cancel()
-			_, err := e.svc.ImportMatches(ctx, guild, "", recs, func(done int) {
-				if done == 500 {
+			recs := resumeRecords(2*importBatch + 800)
+			for _, delay := range []time.Duration{30 * time.Millisecond, 5 * time.Millisecond, 0} {
+				e := newEnv(t, b)
+				ctx, cancel := context.WithCancel(e.ctx)
+				_, err := e.svc.ImportMatches(ctx, guild, "", recs, func(done int) {
+					if done != importBatch {
+						return
+					}
+					if delay == 0 {
+						cancel() // before the second batch begins
+						return
+					}
 					// Let the second batch start, then stop it midway.
-					time.AfterFunc(30*time.Millisecond, cancel)
+					time.AfterFunc(delay, cancel)
+				})
+				cancel()
+				if err == nil {
+					t.Logf("the import finished before a cut %v after the first batch; cutting sooner", delay)
+					continue
 				}
-			})
-			if err == nil {
-				t.Skip("the import finished before the cancel landed; nothing to resume")
+				resume(t, e, recs)
+				return
 			}
-			cut := count(t, e.db, "matches")
-			if cut != 500 && cut != 1000 {
-				t.Fatalf("Got(matches after the cut) = %d, want whole batches (500 or 1000)", cut)
-			}
-			rep, err := e.svc.ImportMatches(e.ctx, guild, "", recs, nil)
-			if err != nil || rep.Imported != 1200-int(cut) || rep.Skipped != int(cut) {
-				t.Fatalf("Got(ImportMatches again) = %+v, %v, want %d imported, %d skipped", rep, err, 1200-cut, cut)
-			}
-			if n := count(t, e.db, "matches"); n != 1200 {
-				t.Errorf("Got(matches after the re-run) = %d, want 1200", n)
-			}
-			mustVerify(t, e)
-			const clean = "100000000000000077"
-			if _, err := e.svc.ImportMatches(e.ctx, clean, "", recs, nil); err != nil {
-				t.Fatal(err)
-			}
-			if got, want := ratingRows(t, e, guild), ratingRows(t, e, clean); got != want || got == "" {
-				t.Errorf("Got(ratings after cut and re-run) =\n%s\nwant those of an uninterrupted import\n%s", got, want)
-			}
+			t.Fatal("no cut landed, not even one at once")
 		},
 	})
 }
 
+// resume checks an import of recs cut short in e and runs it again.
+func resume(t *testing.T, e *env, recs []rating.MatchRecord) {
+	t.Helper()
+	cut := count(t, e.db, "matches")
+	if cut%importBatch != 0 || cut == 0 || cut >= int64(len(recs)) {
+		t.Fatalf("Got(matches after the cut) = %d, want whole batches of %d", cut, importBatch)
+	}
+	rep, err := e.svc.ImportMatches(e.ctx, guild, "", recs, nil)
+	if err != nil || rep.Imported != len(recs)-int(cut) || rep.Skipped != int(cut) {
+		t.Fatalf("Got(ImportMatches again) = %+v, %v, want %d imported, %d skipped", rep, err, len(recs)-int(cut), cut)
+	}
+	if n := count(t, e.db, "matches"); n != int64(len(recs)) {
+		t.Errorf("Got(matches after the re-run) = %d, want %d", n, len(recs))
+	}
+	mustVerify(t, e)
+	const clean = "100000000000000077"
+	if _, err := e.svc.ImportMatches(e.ctx, clean, "", recs, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ratingRows(t, e, guild), ratingRows(t, e, clean); got != want || got == "" {
+		t.Errorf("Got(ratings after cut and re-run) =\n%s\nwant those of an uninterrupted import\n%s", got, want)
+	}
+}
+
 // TestImportAllOrNothing imports histories with bad rows spread over
-// several batches, on both backends, into an existing guild and into a new
+// the file, on both backends, into an existing guild and into a new
 // one: each is refused as a whole with every bad row listed by its line,
 // and the database is unchanged, not even a guild created.
 func TestImportAllOrNothing(t *testing.T) {
