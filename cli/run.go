@@ -11,6 +11,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/jobs"
@@ -126,7 +127,8 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 	// Match rooms call Discord through the bot too: late forwards to it.
 	late := &lateDiscord{}
 	rm := rooms.New(db, late, svc, e.log)
-	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole, Rooms: rm})
+	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole, Rooms: rm,
+		Community: community.New(db, svc)})
 	b, err = bot.New(bot.Config{
 		Token:      e.cfg.DiscordToken,
 		APIBase:    e.cfg.DiscordAPIBase,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -33,6 +34,8 @@ type Deps struct {
 	// settings (/config queue room); nil announces matches in the queue's
 	// channel and refuses /config queue room.
 	Rooms *rooms.Manager
+	// Community answers /compare, /history and /stats; nil refuses them.
+	Community *community.Service
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -50,6 +53,9 @@ func New(d Deps) *Set {
 		h.subCommand(),
 		h.noShowCommand(),
 		h.linkCommand(),
+		h.compareCommand(),
+		h.historyCommand(),
+		h.statsCommand(),
 	}
 	var comps []Component
 	comps = append(comps, h.queueComponents()...)
@@ -60,6 +66,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.draftComponents()...)
 	comps = append(comps, h.subComponents()...)
 	comps = append(comps, h.noShowComponents()...)
+	comps = append(comps, h.historyComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 
