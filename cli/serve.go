@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
@@ -53,5 +54,6 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		RatePerToken: e.cfg.webRate(),
 		RateBurst:    e.cfg.APIRateBurst,
 		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+		Community:    community.New(db, svc),
 	}), nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	Now func() time.Time
 	// Webhooks is the URL policy of new outgoing webhooks (WEBHOOK_ALLOW_HTTP).
 	Webhooks ladder.URLPolicy
+	// Community serves the head-to-head, match history and stats JSON;
+	// nil leaves those routes out.
+	Community *community.Service
 }
 
 // Server is ladderbot's HTTP server: pages, JSON API and operations endpoints.
@@ -65,6 +69,7 @@ type Server struct {
 	authFailures *rateLimiter
 	now          func() time.Time
 	webhooks     ladder.URLPolicy
+	community    *community.Service
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -83,6 +88,7 @@ func New(opts Options) *Server {
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
 	}
+	s.community = opts.Community
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -145,6 +151,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET "+g+"/players/{id}", s.apiPlayer)
 	mux.HandleFunc("GET "+g+"/matches/{id}", s.apiMatch)
 	mux.HandleFunc("GET "+g+"/matches.csv", s.apiMatchesCSV)
+	s.communityRoutes(mux, g)
 	// Game-server API, with a bearer token of the guild.
 	mux.HandleFunc("POST "+g+"/matches", s.authed(s.apiRecordMatch))
 	mux.HandleFunc("POST "+g+"/balance", s.authed(s.apiBalance))
