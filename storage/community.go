@@ -108,7 +108,11 @@ func (db *DB) CommunityMatches(ctx context.Context, f community.MatchFilter) ([]
 	g := db.q(ctx).Table("matches AS m").Select(summaryColumns).
 		Where("m.guild_id = ? AND m.state IN ?", f.GuildID, ratedStates)
 	if f.UserID != "" {
-		g = g.Where("EXISTS (SELECT 1 FROM match_players p WHERE p.match_id = m.id AND p.guild_id = ? AND p.user_id = ?)", f.GuildID, f.UserID)
+		// A player's matches are walked from their match_players rows
+		// (index match_players_user), newest first, rather than by
+		// filtering every match of the guild.
+		g = db.q(ctx).Table("match_players AS p").Select(summaryColumns).Joins("JOIN matches m ON m.id = p.match_id").
+			Where("p.guild_id = ? AND p.user_id = ? AND m.guild_id = ? AND m.state IN ?", f.GuildID, f.UserID, f.GuildID, ratedStates)
 	}
 	if f.QueueID != 0 {
 		g = g.Where("m.queue_id = ?", f.QueueID)
