@@ -11,6 +11,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/jobs"
@@ -141,7 +142,7 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 		return b.Post(ctx, channelID, msg)
 	}), e.log, panel.Options{})
 	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole,
-		Rooms: rm, Panels: panels,
+		Rooms: rm, Panels: panels, Community: community.New(db, svc),
 		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) {
 			return b.EnsureChannel(ctx, guildID, name)
 		},

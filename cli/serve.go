@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -66,6 +67,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		Rates:        db,
 		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 		Admin:        admin.Handler(),
+		Community:    community.New(db, svc),
 	})
 	return srv, nil
 }

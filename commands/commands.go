@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -43,6 +44,8 @@ type Deps struct {
 	// create buttons.
 	EnsureChannel func(ctx context.Context, guildID, name string) (string, error)
 	EnsureRole    func(ctx context.Context, guildID, name string) (string, error)
+	// Community answers /compare, /history and /stats; nil refuses them.
+	Community *community.Service
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -61,6 +64,9 @@ func New(d Deps) *Set {
 		h.noShowCommand(),
 		h.linkCommand(),
 		h.setupCommand(),
+		h.compareCommand(),
+		h.historyCommand(),
+		h.statsCommand(),
 	}
 	var comps []Component
 	comps = append(comps, h.queueComponents()...)
@@ -73,6 +79,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.noShowComponents()...)
 	comps = append(comps, h.panelComponents()...)
 	comps = append(comps, h.setupComponents()...)
+	comps = append(comps, h.historyComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 

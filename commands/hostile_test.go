@@ -9,6 +9,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -60,7 +61,7 @@ func TestHostileOptions(t *testing.T) {
 		}
 		defer db.Close()
 		svc := ladder.NewService(db, nil)
-		set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil)})
+		set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil), Community: community.New(db, svc)})
 		for _, g := range []string{guild, otherGuild} {
 			if _, err := svc.EnsureGuild(ctx, g); err != nil {
 				t.Fatal(err)

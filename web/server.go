@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -60,6 +61,9 @@ type Options struct {
 	// Admin serves /admin and everything under it (the moderators'
 	// dashboard); nil leaves those paths to the catch-all 404.
 	Admin http.Handler
+	// Community serves the head-to-head, match history and stats JSON;
+	// nil leaves those routes out.
+	Community *community.Service
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -89,6 +93,7 @@ type Server struct {
 	// balanceSlots holds one token per balance computation running.
 	balanceSlots chan struct{}
 	admin        http.Handler
+	community    *community.Service
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -108,6 +113,7 @@ func New(opts Options) *Server {
 		webhooks: opts.Webhooks,
 		admin:    opts.Admin,
 	}
+	s.community = opts.Community
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -176,6 +182,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET "+g+"/players/{id}", s.apiPlayer)
 	mux.HandleFunc("GET "+g+"/matches/{id}", s.apiMatch)
 	mux.HandleFunc("GET "+g+"/matches.csv", s.apiMatchesCSV)
+	s.communityRoutes(mux, g)
 	// Game-server API, with a bearer token of the guild.
 	mux.HandleFunc("POST "+g+"/matches", s.authed(s.apiRecordMatch))
 	mux.HandleFunc("POST "+g+"/balance", s.authed(s.apiBalance))

@@ -1,0 +1,145 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+const (
+	actHistory      = "hist"
+	historyPageSize = 10
+)
+
+func (h *handlers) historyCommand() Command {
+	return Command{
+		Name:         "history",
+		Description:  "Rated matches, newest first, paged with buttons (only you see it)",
+		Options:      []Option{opt(OptUser, "player", "only this player's matches", false), queueOpt()},
+		Ephemeral:    true,
+		Handle:       h.history,
+		Autocomplete: h.autocomplete,
+	}
+}
+
+func (h *handlers) historyComponents() []Component {
+	return []Component{{Action: actHistory, Handle: h.historyButton}}
+}
+
+// historyView is what one history message shows: its filters and cursor.
+type historyView struct {
+	player  string
+	queue   string
+	queueID int64
+	before  int64
+	after   int64
+}
+
+func (h *handlers) history(ctx context.Context, req Request) (Reply, error) {
+	if _, err := h.ensure(ctx, req); err != nil {
+		return Reply{}, err
+	}
+	var v historyView
+	v.player, _ = req.String("player")
+	v.queue, _ = req.String("queue")
+	return h.renderHistory(ctx, req.GuildID, v)
+}
+
+// historyButton pages: "hist:CURSOR:o|n:PLAYER|all:QUEUEID" — o reads the
+// matches older than CURSOR, n the ones newer; queue ID 0 is every queue.
+// The arguments are checked again, as anyone can forge a custom ID.
+func (h *handlers) historyButton(ctx context.Context, req Request) (Reply, error) {
+	c := req.CustomID
+	bad := ladder.Errorf(ladder.CodeInvalid, "this button is not valid; run /history again")
+	qid, err := strconv.ParseInt(c.Arg(2), 10, 64)
+	if err != nil || qid < 0 || len(c.Args) != 3 || c.ID < 1 {
+		return Reply{}, bad
+	}
+	v := historyView{queueID: qid}
+	switch c.Arg(0) {
+	case "o":
+		v.before = c.ID
+	case "n":
+		v.after = c.ID
+	default:
+		return Reply{}, bad
+	}
+	if p := c.Arg(1); p != "all" {
+		v.player = p
+	}
+	if qid != 0 {
+		qs, err := h.Service.Queues(ctx, req.GuildID)
+		if err != nil {
+			return Reply{}, err
+		}
+		for _, q := range qs {
+			if q.ID == qid {
+				v.queue = q.Name
+			}
+		}
+		if v.queue == "" {
+			return Reply{}, ladder.Errorf(ladder.CodeNotFound, "that queue no longer exists; run /history again")
+		}
+	}
+	r, err := h.renderHistory(ctx, req.GuildID, v)
+	r.Update = true
+	return r, err
+}
+
+func (h *handlers) renderHistory(ctx context.Context, guildID string, v historyView) (Reply, error) {
+	com, err := h.communityService()
+	if err != nil {
+		return Reply{}, err
+	}
+	p, err := com.History(ctx, community.HistoryQuery{GuildID: guildID, Player: v.player, Queue: v.queue,
+		Before: v.before, After: v.after, Limit: historyPageSize})
+	if err != nil {
+		return Reply{}, err
+	}
+	ids := map[string]bool{}
+	for _, m := range p.Matches {
+		for _, u := range append(append([]string(nil), m.Team1...), m.Team2...) {
+			ids[u] = true
+		}
+	}
+	title := "Match history"
+	if v.player != "" {
+		title += " · " + mention(v.player)
+	}
+	if v.queue != "" {
+		title += " · " + v.queue
+	}
+	var b strings.Builder
+	for _, m := range p.Matches {
+		fmt.Fprintf(&b, "`#%d` %s · %s S%d · %s vs %s · **%s**", m.ID, m.At.Format("2006-01-02 15:04"), m.Queue, m.Season,
+			mentions(m.Team1), mentions(m.Team2), winnerText(m.Winner))
+		if v.player != "" {
+			team := 1
+			for _, u := range m.Team2 {
+				if u == v.player {
+					team = 2
+				}
+			}
+			b.WriteString(" (" + community.ResultFor(m.Winner, team) + ")")
+		}
+		b.WriteString("\n")
+	}
+	if len(p.Matches) == 0 {
+		b.WriteString("No rated matches here.")
+	}
+	player := "all"
+	if v.player != "" {
+		player = v.player
+	}
+	button := func(label, dir string, cursor int64) Button {
+		return Button{Label: label, Style: Secondary, Disabled: cursor == 0,
+			CustomID: ID(actHistory, max(cursor, 1), dir, player, strconv.FormatInt(p.QueueID, 10))}
+	}
+	e := Embed{Title: title, Description: b.String(), Color: ColorInfo, Footer: "Newest first · only you see this"}
+	return Reply{Embeds: []Embed{e}, Ephemeral: true,
+		Buttons: [][]Button{{button("◀ Prev", "n", p.Newer), button("Next ▶", "o", p.Older)}}}, nil
+}

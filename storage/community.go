@@ -1,0 +1,247 @@
+package storage
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/ladder/rating"
+)
+
+// Plain-SQL reads of package community over the stored log. Every query
+// names the guild, so another guild's queue, season or match IDs find
+// nothing.
+
+var _ community.Store = (*DB)(nil)
+
+// ratedStates are the match states whose results are rated.
+var ratedStates = []string{"confirmed", "resolved"}
+
+type communityRatingRow struct {
+	UserID     string
+	Rating     float64
+	Dev        float64
+	Games      int
+	LastAt     *time.Time
+	Recent     int64
+	Display    float64
+	DisplayDev float64
+	Wins       int
+	Losses     int
+	Draws      int
+	Streak     int
+}
+
+// CommunityRatings implements community.Store.
+func (db *DB) CommunityRatings(ctx context.Context, guildID string, queueID, seasonID int64, userIDs []string) (map[string]community.RatingRow, error) {
+	var rows []communityRatingRow
+	err := db.q(ctx).Raw(`SELECT user_id, rating, dev, games, last_at, recent, display, display_dev, wins, losses, draws, streak
+		FROM ratings WHERE guild_id = ? AND queue_id = ? AND season_id = ? AND user_id IN ?`,
+		guildID, queueID, seasonID, userIDs).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("community ratings", err, "ratings not found")
+	}
+	out := make(map[string]community.RatingRow, len(rows))
+	for _, r := range rows {
+		st := rating.State{Rating: r.Rating, Dev: r.Dev, Games: r.Games, Recent: uint64(r.Recent)}
+		if r.LastAt != nil {
+			st.Last = r.LastAt.UTC()
+		}
+		out[r.UserID] = community.RatingRow{State: st, Display: r.Display, RD: r.DisplayDev,
+			Record: community.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws}, Streak: r.Streak}
+	}
+	return out, nil
+}
+
+type meetingRow struct {
+	ID        int64
+	Winner    int
+	TeamA     int
+	TeamB     int
+	CreatedAt time.Time
+	PlayedAt  *time.Time
+}
+
+// CommunityMeetings implements community.Store.
+func (db *DB) CommunityMeetings(ctx context.Context, guildID string, queueID, seasonID int64, a, b string) ([]community.Meeting, error) {
+	var rows []meetingRow
+	err := db.q(ctx).Raw(`SELECT m.id, m.winner, pa.team AS team_a, pb.team AS team_b, m.created_at, m.played_at
+		FROM match_players pa
+		JOIN match_players pb ON pb.match_id = pa.match_id AND pb.user_id = ?
+		JOIN matches m ON m.id = pa.match_id
+		WHERE pa.guild_id = ? AND pa.user_id = ? AND m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND m.state IN ?
+		ORDER BY m.id DESC`, b, guildID, a, guildID, queueID, seasonID, ratedStates).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("community meetings", err, "matches not found")
+	}
+	out := make([]community.Meeting, len(rows))
+	for i, r := range rows {
+		out[i] = community.Meeting{MatchID: r.ID, Winner: r.Winner, TeamA: r.TeamA, TeamB: r.TeamB, At: playedAt(r.CreatedAt, r.PlayedAt)}
+	}
+	return out, nil
+}
+
+// playedAt is when a match was played: its played_at, else its creation.
+func playedAt(created time.Time, played *time.Time) time.Time {
+	if played != nil && !played.IsZero() {
+		return played.UTC()
+	}
+	return created.UTC()
+}
+
+type summaryRow struct {
+	ID        int64
+	QueueID   int64
+	SeasonID  int64
+	State     string
+	Winner    int
+	PTeam1    float64 `gorm:"column:p_team1"`
+	CreatedAt time.Time
+	PlayedAt  *time.Time
+}
+
+const summaryColumns = `m.id, m.queue_id, m.season_id, m.state, m.winner, m.p_team1, m.created_at, m.played_at`
+
+// CommunityMatches implements community.Store.
+func (db *DB) CommunityMatches(ctx context.Context, f community.MatchFilter) ([]community.MatchSummary, error) {
+	g := db.q(ctx).Table("matches AS m").Select(summaryColumns).
+		Where("m.guild_id = ? AND m.state IN ?", f.GuildID, ratedStates)
+	if f.UserID != "" {
+		// A player's matches are walked from their match_players rows
+		// (index match_players_user), newest first, rather than by
+		// filtering every match of the guild.
+		g = db.q(ctx).Table("match_players AS p").Select(summaryColumns).Joins("JOIN matches m ON m.id = p.match_id").
+			Where("p.guild_id = ? AND p.user_id = ? AND m.guild_id = ? AND m.state IN ?", f.GuildID, f.UserID, f.GuildID, ratedStates)
+	}
+	if f.QueueID != 0 {
+		g = g.Where("m.queue_id = ?", f.QueueID)
+	}
+	if f.SeasonID != 0 {
+		g = g.Where("m.season_id = ?", f.SeasonID)
+	}
+	order := "m.id DESC"
+	if f.Before > 0 {
+		g = g.Where("m.id < ?", f.Before)
+	}
+	if f.After > 0 {
+		g = g.Where("m.id > ?", f.After)
+		order = "m.id ASC"
+	}
+	var rows []summaryRow
+	if err := g.Order(order).Limit(f.Limit).Scan(&rows).Error; err != nil {
+		return nil, wrap("community matches", err, "matches not found")
+	}
+	if f.After > 0 {
+		slices.Reverse(rows)
+	}
+	return db.summaries(ctx, f.GuildID, rows)
+}
+
+// summaries fills in the teams of rows in one query.
+func (db *DB) summaries(ctx context.Context, guildID string, rows []summaryRow) ([]community.MatchSummary, error) {
+	out := make([]community.MatchSummary, len(rows))
+	if len(rows) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, len(rows))
+	at := make(map[int64]int, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+		at[r.ID] = i
+		out[i] = community.MatchSummary{ID: r.ID, QueueID: r.QueueID, SeasonID: r.SeasonID, State: r.State,
+			Winner: r.Winner, PTeam1: r.PTeam1, At: playedAt(r.CreatedAt, r.PlayedAt)}
+	}
+	var ps []struct {
+		MatchID int64
+		UserID  string
+		Team    int
+	}
+	err := db.q(ctx).Raw(`SELECT match_id, user_id, team FROM match_players
+		WHERE guild_id = ? AND match_id IN ? ORDER BY match_id, team, seat`, guildID, ids).Scan(&ps).Error
+	if err != nil {
+		return nil, wrap("community match players", err, "matches not found")
+	}
+	for _, p := range ps {
+		m := &out[at[p.MatchID]]
+		if p.Team == 1 {
+			m.Team1 = append(m.Team1, p.UserID)
+		} else {
+			m.Team2 = append(m.Team2, p.UserID)
+		}
+	}
+	return out, nil
+}
+
+// CommunityActive implements community.Store.
+func (db *DB) CommunityActive(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]community.PlayerCount, error) {
+	return db.playerCounts(ctx, "community active", `SELECT r.user_id, p.name, r.wins + r.losses + r.draws AS count
+		FROM ratings r JOIN players p ON p.guild_id = r.guild_id AND p.user_id = r.user_id
+		WHERE r.guild_id = ? AND r.queue_id = ? AND r.season_id = ? AND r.wins + r.losses + r.draws > 0
+		ORDER BY count DESC, r.user_id LIMIT ?`, guildID, queueID, seasonID, limit)
+}
+
+// CommunityStreaks implements community.Store.
+func (db *DB) CommunityStreaks(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]community.PlayerCount, error) {
+	return db.playerCounts(ctx, "community streaks", `SELECT r.user_id, p.name, r.streak AS count
+		FROM ratings r JOIN players p ON p.guild_id = r.guild_id AND p.user_id = r.user_id
+		WHERE r.guild_id = ? AND r.queue_id = ? AND r.season_id = ? AND r.streak > 0
+		ORDER BY r.streak DESC, r.user_id LIMIT ?`, guildID, queueID, seasonID, limit)
+}
+
+func (db *DB) playerCounts(ctx context.Context, op, query string, args ...any) ([]community.PlayerCount, error) {
+	var rows []community.PlayerCount
+	if err := db.q(ctx).Raw(query, args...).Scan(&rows).Error; err != nil {
+		return nil, wrap(op, err, "ratings not found")
+	}
+	return rows, nil
+}
+
+// CommunityUpsets implements community.Store.
+func (db *DB) CommunityUpsets(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]community.MatchSummary, error) {
+	var rows []summaryRow
+	err := db.q(ctx).Raw(`SELECT `+summaryColumns+`,
+		CASE WHEN m.winner = 1 THEN m.p_team1 ELSE 1 - m.p_team1 END AS chance
+		FROM matches m
+		WHERE m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND m.state IN ? AND m.winner IN (1, 2)
+		ORDER BY chance, m.id DESC LIMIT ?`, guildID, queueID, seasonID, ratedStates, limit).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("community upsets", err, "matches not found")
+	}
+	return db.summaries(ctx, guildID, rows)
+}
+
+// CommunityPartnerships implements community.Store.
+func (db *DB) CommunityPartnerships(ctx context.Context, guildID string, queueID, seasonID int64, minGames, limit int) ([]community.Partnership, error) {
+	var rows []struct {
+		A, B         string
+		NameA, NameB string
+		Wins, Losses int
+		Draws        int
+	}
+	err := db.q(ctx).Raw(`SELECT x.a, x.b, pa.name AS name_a, pb.name AS name_b, x.wins, x.losses, x.draws FROM (
+			SELECT a.user_id AS a, b.user_id AS b,
+				SUM(CASE WHEN m.winner = a.team THEN 1 ELSE 0 END) AS wins,
+				SUM(CASE WHEN m.winner <> a.team AND m.winner <> 0 THEN 1 ELSE 0 END) AS losses,
+				SUM(CASE WHEN m.winner = 0 THEN 1 ELSE 0 END) AS draws
+			FROM matches m
+			JOIN match_players a ON a.match_id = m.id
+			JOIN match_players b ON b.match_id = m.id AND b.team = a.team AND b.user_id > a.user_id
+			WHERE m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND m.state IN ?
+			GROUP BY a.user_id, b.user_id
+			HAVING COUNT(*) >= ?
+		) x
+		JOIN players pa ON pa.guild_id = ? AND pa.user_id = x.a
+		JOIN players pb ON pb.guild_id = ? AND pb.user_id = x.b
+		ORDER BY (x.wins + 0.5 * x.draws) / (x.wins + x.losses + x.draws) DESC, x.wins + x.losses + x.draws DESC, x.a, x.b
+		LIMIT ?`, guildID, queueID, seasonID, ratedStates, minGames, guildID, guildID, limit).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("community partnerships", err, "matches not found")
+	}
+	out := make([]community.Partnership, len(rows))
+	for i, r := range rows {
+		out[i] = community.Partnership{A: r.A, B: r.B, NameA: r.NameA, NameB: r.NameB,
+			Record: community.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws}}
+	}
+	return out, nil
+}

@@ -1,0 +1,178 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/ladder/rating"
+)
+
+const (
+	comGuild = "300000000000000001"
+	comOther = "300000000000000002"
+)
+
+// newCommunityEnv is a server with the community routes over a guild
+// where 501+502 beat 503+504 five times and lose twice, and another guild
+// where 601+602 play 603+604 once.
+func newCommunityEnv(t *testing.T, dsn string) *env {
+	t.Helper()
+	e := newEnv(t, dsn, Options{})
+	e.srv = New(Options{Service: e.svc, Community: community.New(e.db, e.svc)})
+	ctx := context.Background()
+	start := time.Now().UTC().Add(-24 * time.Hour)
+	var recs []rating.MatchRecord
+	for i, w := range []int{1, 1, 1, 1, 1, 2, 2} {
+		recs = append(recs, rating.MatchRecord{Date: start.Add(time.Duration(i) * time.Minute),
+			Team1: []string{"501", "502"}, Team2: []string{"503", "504"}, Winner: w})
+	}
+	if _, err := e.svc.ImportMatches(ctx, comGuild, "", recs, nil); err != nil {
+		t.Fatalf("ImportMatches: %v", err)
+	}
+	other := []rating.MatchRecord{{Date: start, Team1: []string{"601", "602"}, Team2: []string{"603", "604"}, Winner: 1}}
+	if _, err := e.svc.ImportMatches(ctx, comOther, "", other, nil); err != nil {
+		t.Fatalf("ImportMatches: %v", err)
+	}
+	return e
+}
+
+func TestCompareAPI(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newCommunityEnv(t, dsn)
+		rec := call(e, "GET", "/api/v1/guilds/"+comGuild+"/players/501/compare/503", "")
+		if rec.Code != http.StatusOK || rec.Header().Get("Access-Control-Allow-Origin") != "*" {
+			t.Fatalf("Got(status) = %d %s, want a public 200", rec.Code, rec.Body)
+		}
+		c := decode[compareJSON](t, rec)
+		if c.Against != (recordJSON{Games: 7, Wins: 5, Losses: 2}) || c.Together.Games != 0 {
+			t.Errorf("Got(records) = against %+v together %+v, want 5-2 against, none together", c.Against, c.Together)
+		}
+		if len(c.Last) != 5 || c.Last[0].Result != "loss" || c.Last[0].MatchID <= c.Last[4].MatchID {
+			t.Errorf("Got(last) = %+v, want five, newest (a loss) first", c.Last)
+		}
+		if c.A.ID != "501" || c.A.Wins != 5 || !c.A.Rated || c.PAWins <= 0 || c.PAWins >= 1 || c.Queue == "" || c.Season != 1 {
+			t.Errorf("Got(compare) = %+v", c)
+		}
+		p := decode[compareJSON](t, call(e, "GET", "/api/v1/guilds/"+comGuild+"/players/501/compare/502", ""))
+		if p.Together != (recordJSON{Games: 7, Wins: 5, Losses: 2}) || len(p.Last) != 0 {
+			t.Errorf("Got(partners) = %+v", p)
+		}
+		for _, tc := range []struct {
+			path   string
+			status int
+			substr string
+		}{
+			{"/players/501/compare/501", 400, "two different players"},
+			{"/players/501/compare/599", 404, "has not played"},
+			{"/players/501/compare/601", 404, "has not played"}, // another guild's player
+			{"/players/501/compare/x1", 400, "Discord ID"},
+			{"/players/501/compare/503?season=0", 400, "season"},
+			{"/players/501/compare/503?season=9", 404, "season 9"},
+			{"/players/501/compare/503?queue=nope", 404, "queue"},
+		} {
+			wantError(t, call(e, "GET", "/api/v1/guilds/"+comGuild+tc.path, ""), tc.status, tc.substr)
+		}
+		wantError(t, call(e, "GET", "/api/v1/guilds/300000000000000009/players/501/compare/503", ""), 404, "no queue")
+	})
+}
+
+func TestMatchesAPI(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newCommunityEnv(t, dsn)
+		base := "/api/v1/guilds/" + comGuild + "/matches"
+		var ids []int64
+		path := base + "?player=502&limit=3"
+		for pages := 0; ; pages++ {
+			if pages > 5 {
+				t.Fatal("paging does not end")
+			}
+			rec := call(e, "GET", path, "")
+			if rec.Code != http.StatusOK {
+				t.Fatalf("Got(GET %s) = %d %s", path, rec.Code, rec.Body)
+			}
+			p := decode[matchPageJSON](t, rec)
+			for _, m := range p.Matches {
+				ids = append(ids, m.ID)
+				if len(m.Team1) != 2 || len(m.Team2) != 2 || m.Season != 1 || m.State != "confirmed" {
+					t.Errorf("Got(match) = %+v", m)
+				}
+			}
+			if p.NextBefore == 0 {
+				break
+			}
+			path = base + "?player=502&limit=3&before=" + itoa64(p.NextBefore)
+		}
+		if len(ids) != 7 {
+			t.Fatalf("Got(%d matches) = %v, want 7", len(ids), ids)
+		}
+		for i := 1; i < len(ids); i++ {
+			if ids[i] >= ids[i-1] {
+				t.Errorf("Got(IDs) = %v, want newest first", ids)
+			}
+		}
+		// Another guild's matches never show, and its IDs find nothing here.
+		all := decode[matchPageJSON](t, call(e, "GET", base+"?limit=100&season=1", ""))
+		if len(all.Matches) != 7 || all.NextBefore != 0 {
+			t.Errorf("Got(all) = %d matches, next %d, want 7 and none", len(all.Matches), all.NextBefore)
+		}
+		for _, tc := range []struct {
+			query  string
+			status int
+			substr string
+		}{
+			{"?before=abc", 400, "before"},
+			{"?before=0", 400, "before"},
+			{"?before=-3", 400, "before"},
+			{"?before=99999999999999999999", 400, "before"},
+			{"?before=", 400, "before"},
+			{"?limit=0", 400, "limit"},
+			{"?limit=101", 400, "limit"},
+			{"?season=x", 400, "season"},
+			{"?season=7", 404, "season 7"},
+			{"?queue=nope", 404, "queue"},
+			{"?player=", 400, "player"},
+			{"?player=abc", 400, "Discord ID"},
+			{"?player=599", 404, "has not played"},
+			{"?player=601", 404, "has not played"},
+		} {
+			wantError(t, call(e, "GET", base+tc.query, ""), tc.status, tc.substr)
+		}
+	})
+}
+
+func TestStatsAPI(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newCommunityEnv(t, dsn)
+		rec := call(e, "GET", "/api/v1/guilds/"+comGuild+"/stats", "")
+		if rec.Code != http.StatusOK {
+			t.Fatalf("Got(status) = %d %s", rec.Code, rec.Body)
+		}
+		st := decode[statsJSON](t, rec)
+		if len(st.MostActive) != 4 || st.MostActive[0].Matches != 7 {
+			t.Errorf("Got(most active) = %+v", st.MostActive)
+		}
+		if len(st.WinStreaks) != 2 || st.WinStreaks[0].ID != "503" || st.WinStreaks[0].Streak != 2 {
+			t.Errorf("Got(streaks) = %+v, want 503 and 504 on 2", st.WinStreaks)
+		}
+		if len(st.Upsets) != 7 || st.Upsets[0].Chance > st.Upsets[6].Chance {
+			t.Errorf("Got(upsets) = %+v, want all seven, lowest chance first", st.Upsets)
+		}
+		want := []partnershipJSON{{A: "501", B: "502", recordJSON: recordJSON{Games: 7, Wins: 5, Losses: 2}},
+			{A: "503", B: "504", recordJSON: recordJSON{Games: 7, Wins: 2, Losses: 5}}}
+		if len(st.Partnerships) != 2 || st.Partnerships[0] != want[0] || st.Partnerships[1] != want[1] {
+			t.Errorf("Got(partnerships) = %+v, want %+v", st.Partnerships, want)
+		}
+		if lim := decode[statsJSON](t, call(e, "GET", "/api/v1/guilds/"+comGuild+"/stats?limit=1", "")); len(lim.MostActive) != 1 {
+			t.Errorf("Got(limit 1) = %+v", lim.MostActive)
+		}
+		wantError(t, call(e, "GET", "/api/v1/guilds/"+comGuild+"/stats?limit=500", ""), 400, "limit")
+		wantError(t, call(e, "GET", "/api/v1/guilds/"+comGuild+"/stats?queue=zzz", ""), 404, "queue")
+		wantError(t, call(e, "GET", "/api/v1/guilds/abc/stats", ""), 400, "guild")
+		// Without the community service the routes are absent.
+		bare := newEnv(t, dsn, Options{})
+		wantError(t, call(bare, "GET", "/api/v1/guilds/"+comGuild+"/stats", ""), 404, "")
+	})
+}
