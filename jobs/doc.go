@@ -15,8 +15,8 @@
 // are deadline rows it catches up on, each closed under its match's row
 // lock (lobby.go). Abandoned matches are cancelled every minute.
 //
-// The Deliverer (webhooks.go) posts the outbox of outgoing webhooks (issue
-// 16): it claims due deliveries row by row, so every replica may run it —
+// The Deliverer (webhooks.go) posts the outbox of outgoing webhooks: it
+// claims due deliveries row by row, so every replica may run it —
 // fairly, one in flight per webhook and the guilds in turns, so a
 // receiver that hangs holds back nobody else — signs each body with the
 // webhook's secret and retries with backoff for 24 h. Its HTTP client dials only public addresses, checked on the

@@ -55,8 +55,8 @@ type Config struct {
 	// draft the teams, each picking the best-rated player left, as most
 	// captains do.
 	PickMode ladder.PickMode
-	// Parties is the share of players who queue as premade pairs (issue
-	// 19, seed 003: "friends queuing together have a greater skill than a
+	// Parties is the share of players who queue as premade pairs (seed
+	// 003: "friends queuing together have a greater skill than a
 	// simple sum of their solo skills"); each pair plays PartySynergy Elo
 	// points stronger, per player, when on one team. 0 is everyone solo.
 	Parties      float64
