@@ -29,7 +29,6 @@ type Split struct {
 // MaxLobby is the largest lobby BalanceLobby accepts.
 const MaxLobby = 1000
 
-
 // BalanceLobby returns the optimal split of the lobby into two teams of
 // teamSize (0 means ⌊N/2⌋) minimizing |ΣA − ΣB| (docs/spec.md 3, seed 001 F7–F10),
 // the rest sitting out. Up to ExactLobby players the search is exact, at
