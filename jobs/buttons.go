@@ -34,8 +34,17 @@ func (s *Scheduler) closeButtons(ctx context.Context, _ time.Time) error {
 	}
 	var errs []error
 	for _, a := range as {
+		if s.isStopping(ctx) {
+			// Shutting down: the rest waits for the next run. Discord's
+			// rate-limit waits do not watch the context, so going on would
+			// hold the shutdown for a whole batch.
+			break
+		}
 		// One attempt each: the next run tries again what failed.
-		_, err := s.poster.Post(ctx, a.ChannelID, commands.ClosedButtons(a))
+		err := s.postOrStop(ctx, a.ChannelID, commands.ClosedButtons(a))
+		if errors.Is(err, errStopping) {
+			break
+		}
 		if code := discordCode(err); err != nil && code == 0 {
 			errs = append(errs, err)
 			continue
@@ -47,4 +56,38 @@ func (s *Scheduler) closeButtons(ctx context.Context, _ time.Time) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// postOrStop posts msg, but returns as soon as the scheduler stops or
+// ctx ends: discordgo waits
+// out a rate-limit bucket (behind every request queued on it) without
+// watching the context, and a shutdown must not wait for a batch of edits
+// of ended matches. The abandoned request ends with the process.
+func (s *Scheduler) postOrStop(ctx context.Context, channelID string, msg commands.Reply) error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.poster.Post(ctx, channelID, msg)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return errStopping
+	case <-s.stopping:
+		return errStopping
+	}
+}
+
+// errStopping is postOrStop's answer when the scheduler stops first.
+var errStopping = errors.New("jobs: stopping")
+
+// isStopping reports whether the scheduler is stopping or ctx has ended.
+func (s *Scheduler) isStopping(ctx context.Context) bool {
+	select {
+	case <-s.stopping:
+		return true
+	default:
+		return ctx.Err() != nil
+	}
 }

@@ -100,6 +100,11 @@ type Scheduler struct {
 	base    context.Context
 	cancel  context.CancelFunc
 	catchUp sync.WaitGroup
+	// stopping is closed when Stop begins: jobs that can leave the rest of
+	// their work to the next run (the buttons job) stop at once instead of
+	// holding the shutdown.
+	stopping     chan struct{}
+	stoppingOnce sync.Once
 
 	sizesMu sync.Mutex
 	sized   map[queueKey]bool // queues given a size at the last refresh
@@ -123,7 +128,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 	if opt.KeepRuns <= 0 {
 		opt.KeepRuns = 48 * time.Hour
 	}
-	s := &Scheduler{svc: svc, poster: poster, log: log, opt: opt}
+	s := &Scheduler{svc: svc, poster: poster, log: log, opt: opt, stopping: make(chan struct{})}
 	s.jobs = []job{
 		{JobStale, "0 0 * * *", day, s.stale},
 		{JobConfirm, "* * * * *", minute, s.confirm},
@@ -208,6 +213,7 @@ func (s *Scheduler) Stop(ctx context.Context) error {
 	if s.cron == nil {
 		return nil
 	}
+	s.stoppingOnce.Do(func() { close(s.stopping) })
 	stopped := s.cron.Stop()
 	done := make(chan struct{})
 	go func() { <-stopped.Done(); s.catchUp.Wait(); close(done) }()
