@@ -177,18 +177,9 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 
 func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) {
 	name, _ := req.String("queue")
-	qs, err := h.Service.Queues(ctx, req.GuildID)
+	q, err := h.queueNamed(ctx, req.GuildID, name)
 	if err != nil {
 		return Reply{}, err
-	}
-	var q ladder.Queue
-	for _, c := range qs {
-		if strings.EqualFold(c.Name, name) {
-			q = c
-		}
-	}
-	if q.ID == 0 {
-		return Reply{}, ladder.Errorf(ladder.CodeNotFound, "no queue called %q", name)
 	}
 	if k, ok := req.Int("team_size"); ok {
 		q.TeamSize = int(k)
@@ -322,3 +313,22 @@ func scheduleText(schedule string, now time.Time) (string, error) {
 
 // parseDivisions reads "Name:min, Name:min, …", lowest first.
 func parseDivisions(s string) ([]ladder.Division, error) { return ladder.ParseDivisions(s) }
+
+// queueNamed finds a guild's queue by name, in any case, for the /config
+// queue subcommands; the last of equal names wins, as before.
+func (h *handlers) queueNamed(ctx context.Context, guildID, name string) (ladder.Queue, error) {
+	qs, err := h.Service.Queues(ctx, guildID)
+	if err != nil {
+		return ladder.Queue{}, err
+	}
+	var q ladder.Queue
+	for _, c := range qs {
+		if strings.EqualFold(c.Name, name) {
+			q = c
+		}
+	}
+	if q.ID == 0 {
+		return ladder.Queue{}, ladder.Errorf(ladder.CodeNotFound, "no queue called %q", name)
+	}
+	return q, nil
+}

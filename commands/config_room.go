@@ -35,18 +35,9 @@ func (h *handlers) configRoom(ctx context.Context, req Request) (Reply, error) {
 		}
 	}
 	name, _ := req.String("queue")
-	qs, err := h.Service.Queues(ctx, req.GuildID)
+	q, err := h.queueNamed(ctx, req.GuildID, name)
 	if err != nil {
 		return Reply{}, err
-	}
-	var q ladder.Queue
-	for _, c := range qs {
-		if strings.EqualFold(c.Name, name) {
-			q = c
-		}
-	}
-	if q.ID == 0 {
-		return Reply{}, ladder.Errorf(ladder.CodeNotFound, "no queue called %q", name)
 	}
 	s, err := h.Rooms.Settings(ctx, q.ID)
 	if err != nil {
