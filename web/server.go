@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -94,8 +95,11 @@ type Server struct {
 	balanceSlots chan struct{}
 	admin        http.Handler
 	community    *community.Service
-	mux          *http.ServeMux
-	handler      http.Handler
+	// results batches the API's results of one guild's queue into one
+	// transaction while another batch of that queue is being written.
+	results *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult]
+	mux     *http.ServeMux
+	handler http.Handler
 }
 
 // New returns a Server with its routes ready; serve it with Serve or mount
@@ -114,6 +118,9 @@ func New(opts Options) *Server {
 		admin:    opts.Admin,
 	}
 	s.community = opts.Community
+	if s.svc != nil {
+		s.results = newResults(s.svc)
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
