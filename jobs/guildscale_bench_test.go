@@ -629,7 +629,7 @@ func (t *countTracer) TraceQueryEnd(_ context.Context, _ *pgx.Conn, d pgx.TraceQ
 	t.rows.Add(d.CommandTag.RowsAffected())
 }
 
-func (t *countTracer) reset()                { t.queries.Store(0); t.rows.Store(0) }
+func (t *countTracer) reset()                 { t.queries.Store(0); t.rows.Store(0) }
 func (t *countTracer) counts() (int64, int64) { return t.queries.Load(), t.rows.Load() }
 
 // countPoster counts the match announcements posted.
