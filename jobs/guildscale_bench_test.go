@@ -234,6 +234,7 @@ var scaleTables = []scaleTable{
 	{"queues", "id", map[string]string{"guild_id": "guild"}},
 	{"seasons", "id", map[string]string{"guild_id": "guild"}},
 	{"queue_lobby", "", map[string]string{"queue_id": "queues"}},
+	{"calibrators", "", map[string]string{"guild_id": "guild", "queue_id": "queues"}},
 	{"players", "", map[string]string{"guild_id": "guild"}},
 	{"ratings", "", map[string]string{"guild_id": "guild", "queue_id": "queues", "season_id": "seasons"}},
 	{"matches", "id", map[string]string{"guild_id": "guild", "queue_id": "queues", "season_id": "seasons"}},
@@ -251,8 +252,9 @@ var scaleTables = []scaleTable{
 }
 
 // scaleIgnored are tables whose template rows are not per-guild state
-// worth copying (the run log, process bookkeeping).
-var scaleIgnored = []string{"goose_db_version", "job_runs", "role_workers", "calibrators", "rate_buckets"}
+// worth copying (the run log, process bookkeeping), or that the triggers
+// of the copied rows fill (role_plans).
+var scaleIgnored = []string{"goose_db_version", "job_runs", "role_workers", "rate_buckets", "role_plans"}
 
 // clone copies the template guild's rows to guilds 1…n-1, renumbering
 // keys: copy k of a row with key id gets id + k×stride, stride being the
@@ -330,6 +332,17 @@ func (w *scaleWorld) clone(b *testing.B, n int) {
 			if _, err := w.db.ExecContext(ctx, fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%s', '%s'), (SELECT max(%s) FROM %s))`, t.name, t.id, t.id, t.name)); err != nil {
 				b.Fatalf("setval %s: %v", t.name, err)
 			}
+		}
+	}
+	// The copies are in sync as the template is: their plans are current
+	// (the triggers of the copied mapping made them due).
+	var plans sql.NullString
+	if err := w.db.QueryRowContext(ctx, `SELECT to_regclass('role_plans')::text`).Scan(&plans); err != nil {
+		b.Fatalf("to_regclass: %v", err)
+	}
+	if plans.Valid {
+		if _, err := w.db.ExecContext(ctx, `UPDATE role_plans SET planned = version`); err != nil {
+			b.Fatalf("role_plans: %v", err)
 		}
 	}
 	if _, err := w.db.ExecContext(ctx, `ANALYZE`); err != nil {
