@@ -21,7 +21,11 @@ import (
 )
 
 // TestMain prints what this package's tests skipped here and how to run them.
-func TestMain(m *testing.M) { os.Exit(testdb.Main(m, "dashboard")) }
+func TestMain(m *testing.M) {
+	code := testdb.Main(m, "dashboard")
+	stopChrome()
+	os.Exit(code)
+}
 
 // The fixture: two guilds with ladders, A and B, and Discord users with
 // different rights there.
