@@ -3,8 +3,11 @@ package dashboard_test
 import (
 	"context"
 	"fmt"
+	"html"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -93,14 +96,23 @@ func TestBrowserModerator(t *testing.T) {
 		b.open(g + "queues/" + queueName)
 		b.set("#f-q_start", "0.66")
 		b.set("#f-ready_window", "50")
+		category := e.fake.AddChannel(guildA, "Matches", fakediscord.ChannelCategory)
+		b.set("#f-room", "channel")
+		b.set("#f-room_category", category)
+		b.set("#f-voice", "true")
+		b.set("#f-sides", "true")
 		if st := b.click("#save"); st != http.StatusOK || !strings.Contains(b.text("#flash"), "saved") {
 			t.Fatalf("Got(save queue) = %d at %s", st, b.location())
 		}
 		show := e.slash(t, channel, "config show", nil)
-		for _, want := range []string{"quality 0.66 →", "ready check 50 s"} {
+		for _, want := range []string{"quality 0.66 →", "ready check 50 s",
+			"rooms: each match gets a channel only its players and the moderators see in <#" + category + ">, with a voice channel per team"} {
 			if !strings.Contains(show, want) {
 				t.Errorf("Got(/config show) = %s, want %q", show, want)
 			}
+		}
+		if sides := e.slash(t, channel, "config queue sides", map[string]any{"queue": queueName}); !strings.Contains(sides, "is sided") {
+			t.Errorf("Got(/config queue sides) = %s, want sided", sides)
 		}
 		// A bad value: /config's message, nothing stored.
 		b.open(g + "queues/" + queueName)
@@ -194,4 +206,52 @@ func apiStatus(t *testing.T, e *env, secret string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestBrowserCrossSiteForm: in real Chromium, a logged-in moderator who
+// clicks a form on another site (127.0.0.2 is another site than
+// 127.0.0.1) that posts to the dashboard, even with the moderator's own
+// form token, changes nothing: the browser sends no SameSite=Lax cookie
+// with a cross-site POST and marks it cross-site, and the dashboard
+// refuses it.
+func TestBrowserCrossSiteForm(t *testing.T) {
+	e := newEnv(t, testdb.SQLite)
+	b := e.tab(t)
+	b.login(userAdmin, queuePath(guildA))
+	token := csrfRE.FindStringSubmatch(b.html("body"))
+	if token == nil {
+		t.Fatal("no form token on the queue page")
+	}
+	evil := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><form method="post" action="%s%s"><input type="hidden" name="csrf" value="%s">
+<input type="hidden" name="q_start" value="0.61"><button id="win" type="submit">Claim your prize</button></form>`,
+			e.srv.URL, queuePath(guildA), html.EscapeString(token[1]))
+	}))
+	// Another loopback address is another site.
+	l, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil.Listener.Close()
+	evil.Listener = l
+	evil.Start()
+	t.Cleanup(evil.Close)
+	b.open(evil.URL)
+	st := b.click("#win")
+	if st != http.StatusForbidden && st != http.StatusUnauthorized {
+		t.Errorf("Got(cross-site form post) = %d at %s, want refused", st, b.location())
+	}
+	if q, _ := lobbyOf(t, e, guildA); q.QStart == 0.61 {
+		t.Error("Got(q_start) = 0.61: another site's form changed the queue")
+	}
+	// The moderator is still logged in and the dashboard's own form works.
+	b.open(queuePath(guildA))
+	b.set("#f-q_start", "0.61")
+	if st := b.click("#save"); st != http.StatusOK {
+		t.Errorf("Got(own form after) = %d", st)
+	}
+	if q, _ := lobbyOf(t, e, guildA); q.QStart != 0.61 {
+		t.Errorf("Got(q_start after the own form) = %g, want 0.61", q.QStart)
+	}
 }

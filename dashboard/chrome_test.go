@@ -143,6 +143,18 @@ func (b *tab) text(sel string) string {
 	return s
 }
 
+// html returns the outer HTML of the first element sel matches.
+func (b *tab) html(sel string) string {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS(sel)))
+	if err != nil {
+		b.t.Fatalf("browser: html of %s: %v (at %s)", sel, err, b.location())
+	}
+	return s
+}
+
 // has reports whether the page has an element sel matches, now.
 func (b *tab) has(sel string) bool {
 	b.t.Helper()

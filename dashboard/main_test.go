@@ -16,6 +16,7 @@ import (
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
 )
@@ -74,12 +75,12 @@ func newEnv(t *testing.T, backend string) *env {
 	d, err := dashboard.New(dashboard.Options{
 		Config: dashboard.Config{ClientID: clientID, ClientSecret: secret, PublicURL: e.srv.URL,
 			APIBase: e.fake.URL(), BotToken: botToken},
-		Service: e.svc, Sessions: db,
+		Service: e.svc, Sessions: db, Rooms: rooms.New(db, nil, e.svc, nil),
 	})
 	if err != nil {
 		t.Fatalf("dashboard.New: %v", err)
 	}
-	e.web = web.New(web.Options{Service: e.svc, Admin: d.Handler()})
+	e.web = web.New(web.Options{Service: e.svc, Admin: d.Handler(), Rooms: rooms.New(db, nil, e.svc, nil)})
 	handler = e.web.Handler()
 
 	e.fake.SetOAuthApp(clientID, secret, e.srv.URL+"/admin/callback")
