@@ -297,10 +297,16 @@ func readAll(t *testing.T, resp *http.Response) string {
 // peek requests path without following redirects.
 func (b *browser) peek(path string) page {
 	b.t.Helper()
+	return b.noFollow(func() page { return b.get(path) })
+}
+
+// noFollow makes a request with send without following redirects.
+func (b *browser) noFollow(send func() page) page {
+	b.t.Helper()
 	follow := b.client.CheckRedirect
 	b.client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	defer func() { b.client.CheckRedirect = follow }()
-	return b.get(path)
+	return send()
 }
 
 // loggedOut reports whether p is the dashboard sending a browser to log in.
