@@ -46,7 +46,11 @@ func TestBrowserScreenshots(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := e.svc.CreateToken(ctx, ladder.Actor{UserID: "web:" + userAdmin, Moderator: true}, guildA, "game-server"); err != nil {
+	web := ladder.Actor{UserID: "web:" + userAdmin, Moderator: true}
+	if _, _, err := e.svc.CreateToken(ctx, web, guildA, "game-server"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.SetQueueSides(ctx, web, guildA, queueName, true); err != nil {
 		t.Fatal(err)
 	}
 	dir := os.Getenv("LADDERBOT_SCREENSHOT_DIR")

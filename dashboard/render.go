@@ -88,7 +88,12 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 
 // errorPage answers with a page saying msg.
 func (d *Dashboard) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	p := page{Title: http.StatusText(status), Error: msg, GuildID: r.PathValue("guild")}
+	p := page{Title: http.StatusText(status), Error: msg}
+	if status != http.StatusForbidden && status != http.StatusUnauthorized && status != http.StatusNotFound {
+		// The guild's navigation, for a refused value on a page of a
+		// guild the user manages; none where the guild is not theirs.
+		p.GuildID = r.PathValue("guild")
+	}
 	if d.sm != nil {
 		p.User, _ = d.session(r.Context())
 	}
