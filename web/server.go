@@ -12,6 +12,7 @@ import (
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/queueconfig"
 )
 
 // Options configure a Server. Only Log may be left out of a minimal server;
@@ -65,6 +66,9 @@ type Options struct {
 	// Community serves the head-to-head, match history and stats JSON;
 	// nil leaves those routes out.
 	Community *community.Service
+	// Rooms keeps the queues' room settings (rooms.Manager), read and
+	// written by admin/queues; nil leaves them out.
+	Rooms queueconfig.Rooms
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -95,6 +99,7 @@ type Server struct {
 	balanceSlots chan struct{}
 	admin        http.Handler
 	community    *community.Service
+	queues       queueconfig.Config
 	// results batches the API's results of one guild's queue into one
 	// transaction while another batch of that queue is being written.
 	results *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult]
@@ -116,6 +121,7 @@ func New(opts Options) *Server {
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
 		admin:    opts.Admin,
+		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms},
 	}
 	s.community = opts.Community
 	if s.svc != nil {
