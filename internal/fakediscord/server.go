@@ -79,9 +79,9 @@ type Server struct {
 	// restFaults is the random share of REST calls answered 429 or 500
 	// (SetRESTFaults, faults.go).
 	restFaults restFaults
-	private  ed25519.PrivateKey
-	public   ed25519.PublicKey
-	client   *http.Client
+	private    ed25519.PrivateKey
+	public     ed25519.PublicKey
+	client     *http.Client
 
 	// The OAuth2 provider (oauth.go), created lazily.
 	oauth *oauthState
