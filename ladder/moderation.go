@@ -34,6 +34,10 @@ func (s *Service) Resolve(ctx context.Context, actor Actor, guildID string, matc
 // Correct changes the result of any match to winner and replays the ladder
 // from that match on, in one transaction (docs/spec.md 5).
 func (s *Service) Correct(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason string) (Correction, error) {
+	if winner == NoResult {
+		// A correction sets a result; removing one is Void, audited as such.
+		return Correction{}, Errorf(CodeInvalid, "winner must be 1, 2 or 0 (draw), not %d; void the match to remove its result", winner)
+	}
 	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.correct", false)
 }
 
