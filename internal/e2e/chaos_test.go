@@ -98,6 +98,9 @@ type chaos struct {
 	picks       int
 	noShows     int
 	rolled      map[string]bool // guild → season ended by its moderator
+	// unanswered are corrections whose Apply got no answer (a process
+	// killed, a callback lost): each may or may not have taken effect.
+	unanswered map[int64][]int
 	faults      map[string]int  // fault → times injected
 }
 
@@ -130,7 +133,7 @@ func TestChaosNight(t *testing.T) {
 	l := newLoad(t, fake, dsn, cfg.guilds, cfg.players, 1)
 	l.wait = 15 * time.Second
 	c := &chaos{load: l, t: t, cfg: cfg, fake: fake, queues: map[string]int64{}, kind: map[string]int{}, http: map[string]bool{},
-		cancelled: map[int64]bool{}, rolled: map[string]bool{}, faults: map[string]int{}}
+		cancelled: map[int64]bool{}, rolled: map[string]bool{}, faults: map[string]int{}, unanswered: map[int64][]int{}}
 	c.recv = newChaosReceiver(t, cfg.seed)
 	var httpGuilds []string
 	for gi, g := range l.guilds {
@@ -234,6 +237,7 @@ func TestChaosNight(t *testing.T) {
 			len(l.acked), c.noShows, len(c.cancelled), c.picks, c.subs, c.corrections, len(c.rolled), len(l.guilds))
 	}
 	c.mu.Unlock()
+	c.settleUnanswered(ctx)
 	checkLedger(t, l, dsn)
 	gs.check(t, l)
 	c.report(gs)
@@ -583,6 +587,11 @@ func (c *chaos) correct(ctx context.Context, g *lguild, m ladder.Match, winner i
 		return
 	}
 	a := l.click(ctx, g, g.owner, pre.resp.Message.ID, commands.ID("modfix", m.ID, strconv.Itoa(winner)))
+	if a.class != classOK && a.class != classRefused {
+		c.mu.Lock()
+		c.unanswered[m.ID] = append(c.unanswered[m.ID], winner)
+		c.mu.Unlock()
+	}
 	if a.class == classOK && (strings.Contains(a.text, "is now **") || strings.Contains(a.text, "already done")) {
 		l.mu.Lock()
 		if _, ok := l.acked[m.ID]; ok || strings.Contains(a.text, "is now **") {
@@ -593,6 +602,30 @@ func (c *chaos) correct(ctx context.Context, g *lguild, m ladder.Match, winner i
 		c.corrections++
 		c.mu.Unlock()
 	}
+}
+
+// settleUnanswered accepts, for a match whose correction went unanswered,
+// the corrected winner in place of the one acknowledged before: the
+// moderator never learnt whether it took effect, so either is right.
+func (c *chaos) settleUnanswered(ctx context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.load.mu.Lock()
+	defer c.load.mu.Unlock()
+	took := 0
+	for id, ws := range c.unanswered {
+		w, ok := c.load.acked[id]
+		if !ok {
+			continue
+		}
+		for _, g := range c.guilds {
+			if m, err := c.svc.Match(ctx, g.id, id); err == nil && m.Winner != w && slices.Contains(ws, m.Winner) {
+				c.load.acked[id] = m.Winner
+				took++
+			}
+		}
+	}
+	c.faults["unanswered corrections that took effect"] = took
 }
 
 // settleDisputes is the moderator's last round of the night: every
@@ -796,6 +829,37 @@ func (c *chaos) checkNight(ctx context.Context, dsn string, gs *gameServer, proc
 	}
 	c.load.mu.Unlock()
 
+	// Every acknowledged interaction is in the delivery log (its primary
+	// key keeps it there once), which refuses a redelivery; the log keeps
+	// 15 minutes, so the last 14 are checked.
+	logged := map[string]bool{}
+	rows, err := c.db.SQL().QueryContext(ctx, `SELECT id FROM interaction_deliveries`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id string
+		rows.Scan(&id)
+		logged[id] = true
+	}
+	rows.Close()
+	acked, missing := 0, 0
+	for _, ix := range c.fake.Interactions() {
+		if len(ix.Callbacks) == 0 || time.Since(ix.SentAt) > 14*time.Minute {
+			continue
+		}
+		acked++
+		if !logged[ix.ID] {
+			missing++
+			if missing <= 5 {
+				t.Errorf("interaction %s (%s%s) was answered but is not in the delivery log", ix.ID, ix.Command, ix.CustomID)
+			}
+		}
+	}
+	if missing > 0 || acked == 0 {
+		t.Errorf("Got(answered interactions of the last 14 min missing from the log) = %d of %d, want 0 of some", missing, acked)
+	}
+
 	// No match stuck: every match is over, or waits on a deadline a job
 	// keeps; acknowledged cancels are cancelled.
 	for _, g := range c.guilds {
@@ -849,7 +913,7 @@ func (c *chaos) checkNight(ctx context.Context, dsn string, gs *gameServer, proc
 	if pending != 0 || failed != 0 {
 		t.Errorf("Got(webhook deliveries pending, failed) = %d, %d after the night, want 0, 0", pending, failed)
 	}
-	rows, err := c.db.SQL().QueryContext(ctx, `SELECT e.id, e.body FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id`)
+	rows, err = c.db.SQL().QueryContext(ctx, `SELECT e.id, e.body FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id`)
 	if err != nil {
 		t.Fatal(err)
 	}
