@@ -101,7 +101,7 @@ type chaos struct {
 	// unanswered are corrections whose Apply got no answer (a process
 	// killed, a callback lost): each may or may not have taken effect.
 	unanswered map[int64][]int
-	faults      map[string]int  // fault → times injected
+	faults     map[string]int // fault → times injected
 }
 
 func (c *chaos) count(what string, n int) {
