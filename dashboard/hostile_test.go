@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -139,6 +140,47 @@ func TestHostileForms(t *testing.T) {
 		// The session's last-seen time moves with every request.
 		if diff := slices.DeleteFunc(before.Diff(after), func(d string) bool { return strings.HasPrefix(d, "dashboard_sessions:") }); len(diff) > 0 {
 			t.Errorf("refused forms changed the database: %v", diff)
+		}
+
+		// Concurrent duplicates: a double-clicked (or replayed) form counts
+		// once — one correction, one token of a name.
+		burst := func(path string, form url.Values) []int {
+			form.Set("csrf", token)
+			codes := make([]int, 8)
+			var wg sync.WaitGroup
+			for i := range codes {
+				wg.Go(func() { codes[i] = b.post(path, form).status })
+			}
+			wg.Wait()
+			return codes
+		}
+		audits := func(action string) int {
+			es, err := e.svc.Audit(ctx, guildA, 500)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, a := range es {
+				if a.Action == action {
+					n++
+				}
+			}
+			return n
+		}
+		codes := burst(g+"/matches/"+m+"/correct", url.Values{"winner": {"2"}, "reason": {"double click"}})
+		if n := audits("match.correct"); n != 1 {
+			t.Errorf("Got(corrections after 8 concurrent posts) = %d (answers %v), want 1", n, codes)
+		}
+		if got, err := e.svc.Match(ctx, guildA, mine.Match.ID); err != nil || got.Winner != 2 {
+			t.Errorf("Got(winner) = %d, %v, want 2", got.Winner, err)
+		}
+		codes = burst(g+"/tokens", url.Values{"name": {"server-1"}})
+		toks, err := e.svc.ListTokens(ctx, guildA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(slices.DeleteFunc(toks, func(tk ladder.Token) bool { return tk.Name != "server-1" })); n != 1 {
+			t.Errorf("Got(tokens named server-1 after 8 concurrent posts) = %d (answers %v), want 1", n, codes)
 		}
 
 		// The OAuth callback, answered by Discord (or a forger) with an
