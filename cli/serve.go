@@ -52,7 +52,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 	// read and write; opening rooms is the bot's (ladderbot run).
 	rm := rooms.New(db, nil, svc, e.log)
 	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm,
-		Webhooks:   ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+		Webhooks:   e.cfg.URLPolicy(),
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
 		return nil, fmt.Errorf("web: dashboard: %w", err)
@@ -69,7 +69,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		RatePerToken: e.cfg.webRate(),
 		RateBurst:    e.cfg.APIRateBurst,
 		Rates:        db,
-		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+		Webhooks:     e.cfg.URLPolicy(),
 		Admin:        admin.Handler(),
 		Community:    community.New(db, svc),
 		Rooms:        rm,
