@@ -35,6 +35,7 @@ type matchRow struct {
 	ResolvedBy     string
 	Source         string
 	ChannelID      string
+	Map            string
 }
 
 func (matchRow) TableName() string { return "matches" }
@@ -46,7 +47,7 @@ func toMatchRow(m ladder.Match) matchRow {
 		State: string(m.State), Winner: m.Winner, Seq: m.Seq, PTeam1: m.PTeam1, PRaw: m.PRaw, Quality: m.Quality,
 		CreatedAt: m.CreatedAt.UTC(), PlayedAt: nt(m.PlayedAt), ReportedBy: m.ReportedBy, ReportedWinner: m.ReportedWinner,
 		Deadline: nt(m.Deadline), DisputedBy: m.DisputedBy, DisputeReason: m.DisputeReason, Evidence: m.Evidence,
-		RatedAt: nt(m.RatedAt), ResolvedBy: m.ResolvedBy, Source: m.Source, ChannelID: m.ChannelID,
+		RatedAt: nt(m.RatedAt), ResolvedBy: m.ResolvedBy, Source: m.Source, ChannelID: m.ChannelID, Map: m.Map,
 	}
 }
 
@@ -57,7 +58,7 @@ func (r matchRow) match() ladder.Match {
 		State: ladder.MatchState(r.State), Winner: r.Winner, Seq: r.Seq, PTeam1: r.PTeam1, PRaw: r.PRaw, Quality: r.Quality,
 		CreatedAt: r.CreatedAt.UTC(), PlayedAt: tv(r.PlayedAt), ReportedBy: r.ReportedBy, ReportedWinner: r.ReportedWinner,
 		Deadline: tv(r.Deadline), DisputedBy: r.DisputedBy, DisputeReason: r.DisputeReason, Evidence: r.Evidence,
-		RatedAt: tv(r.RatedAt), ResolvedBy: r.ResolvedBy, Source: r.Source, ChannelID: r.ChannelID,
+		RatedAt: tv(r.RatedAt), ResolvedBy: r.ResolvedBy, Source: r.Source, ChannelID: r.ChannelID, Map: r.Map,
 	}
 }
 

@@ -21,6 +21,7 @@ type recordRequest struct {
 	Winner   *int     `json:"winner"`
 	PlayedAt string   `json:"played_at"`
 	Queue    string   `json:"queue"`
+	Map      string   `json:"map"`
 }
 
 // recordResponse is its answer: the match and everyone's new rating.
@@ -90,7 +91,7 @@ func (req recordRequest) input(guildID, key string, now time.Time) (ladder.Resul
 		return ladder.ResultInput{}, ladder.Errorf(ladder.CodeInvalid, `"winner" is required: 1, 2 or 0 for a draw`)
 	}
 	in := ladder.ResultInput{GuildID: guildID, Queue: req.Queue, Team1: req.Team1, Team2: req.Team2,
-		Winner: *req.Winner, IdempotencyKey: key, Source: "api"}
+		Winner: *req.Winner, IdempotencyKey: key, Source: "api", Map: req.Map}
 	if req.PlayedAt != "" {
 		t, err := time.Parse(time.RFC3339Nano, req.PlayedAt)
 		if err != nil {

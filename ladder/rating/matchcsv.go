@@ -28,6 +28,9 @@ type MatchRecord struct {
 	// stores them so that a history brought in from elsewhere shows people,
 	// not snowflakes, on the board.
 	Names map[string]string
+	// Map is the map the match was played on, from the optional map
+	// column; "" when none.
+	Map string
 	// Line is the record's line in the file it was read from (1 is the
 	// header), so that a rule broken later, by import, names the line the
 	// operator sees in an editor; 0 for a record not read from a file.
@@ -45,15 +48,20 @@ func (r MatchRecord) Score() float64 {
 	return 0.5
 }
 
+// MaxMapName bounds a map's name in bytes: Discord shows select options
+// of at most 100 characters, and a map is picked from such a menu.
+const MaxMapName = 100
+
 // matchColumns maps the header of a match CSV to column indexes.
 type matchColumns struct {
 	seq, date, winner int
+	mapCol            int // the optional map column, or -1
 	team              [2][]int // team[t][p] is the column of team(t+1)_p(p+1)
 	name              [2][]int // name[t][p] is the column of team(t+1)_p(p+1)_name, or -1
 }
 
 func parseMatchHeader(header []string) (matchColumns, error) {
-	c := matchColumns{seq: -1, date: -1, winner: -1}
+	c := matchColumns{seq: -1, date: -1, winner: -1, mapCol: -1}
 	var slots, names [2][MaxTeamSize]int
 	for t := range slots {
 		for p := range slots[t] {
@@ -74,6 +82,8 @@ func parseMatchHeader(header []string) (matchColumns, error) {
 			c.date = i
 		case "winner":
 			c.winner = i
+		case "map":
+			c.mapCol = i
 		default:
 			var t, p int
 			if n, err := fmt.Sscanf(h, "team%d_p%d", &t, &p); err == nil && n == 2 && h == fmt.Sprintf("team%d_p%d", t, p) {
@@ -144,6 +154,13 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 		rec.Winner = int(w[0] - '0')
 	default:
 		return rec, fmt.Errorf("winner %s is not 1, 2 or 0 (draw)", clip(w))
+	}
+	if c.mapCol >= 0 {
+		name := csvUnescape(strings.TrimSpace(row[c.mapCol]))
+		if len(name) > MaxMapName || !utf8.ValidString(name) {
+			return rec, fmt.Errorf("map %s is longer than %d bytes or not UTF-8", clip(name), MaxMapName)
+		}
+		rec.Map = name
 	}
 	seen := make(map[string]bool, 2*len(c.team[0]))
 	for t, cols := range c.team {
@@ -308,12 +325,14 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 // columns per team, as many as the largest team), winner. When any record
 // carries names, each player column is followed by its teamT_pN_name
 // column, so that an export imports again with the names; without names
-// the file keeps the plain layout older readers expect.
+// the file keeps the plain layout older readers expect. A map column
+// follows winner when any record has a map.
 func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
-	size, named := 2, false
+	size, named, mapped := 2, false, false
 	for _, r := range recs {
 		size = max(size, len(r.Team1), len(r.Team2))
 		named = named || len(r.Names) > 0
+		mapped = mapped || r.Map != ""
 	}
 	header := []string{"seq", "date"}
 	for t := 1; t <= 2; t++ {
@@ -325,6 +344,9 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 		}
 	}
 	header = append(header, "winner")
+	if mapped {
+		header = append(header, "map")
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("ladder: write match csv: %w", err)
@@ -351,6 +373,10 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 			}
 		}
 		row = append(row, strconv.Itoa(r.Winner))
+		if mapped {
+			// A map name is free text, escaped as the names are.
+			row = append(row, csvEscape(r.Map))
+		}
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("ladder: write match csv: %w", err)
 		}
