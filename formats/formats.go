@@ -188,6 +188,11 @@ func (s *Service) Start(ctx context.Context, m ladder.Match) (Result, error) {
 		case lm.State != ladder.StateOpen:
 			return nil
 		}
+		if rc, err := tx.ReadyCheck(ctx, m.ID); err == nil && rc.State != ladder.ReadyPassed {
+			return nil // not everyone is ready yet
+		} else if err != nil && ladder.ErrorCode(err) != ladder.CodeNotFound {
+			return err
+		}
 		if d, err := tx.Draft(ctx, m.ID); err == nil && d.State != ladder.DraftDone {
 			return nil // the teams are not set yet
 		} else if err != nil && ladder.ErrorCode(err) != ladder.CodeNotFound {
@@ -444,6 +449,56 @@ func (s *Service) Expire(ctx context.Context) ([]Result, error) {
 		}
 	}
 	return out, nil
+}
+
+// startGrace is how old a match must be before the job starts its pick:
+// the click that put it on starts it at once and shows it in place, and
+// the job is only for what a crash left behind.
+const startGrace = 15 * time.Second
+
+// StartMissed starts the picks a crash left unstarted (the job's tick)
+// and answers those it started, for the job to show.
+func (s *Service) StartMissed(ctx context.Context) ([]Result, error) {
+	var ids []int64
+	err := s.store.InFormatTx(ctx, func(tx Tx) error {
+		var err error
+		ids, err = tx.UnstartedPicks(ctx, s.now().Add(-startGrace), 100)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("formats: unstarted picks: %w", err)
+	}
+	var out []Result
+	for _, id := range ids {
+		var m ladder.Match
+		err := s.store.InFormatTx(ctx, func(tx Tx) error {
+			var err error
+			m, err = tx.LockMatch(ctx, id)
+			return err
+		})
+		if err != nil {
+			return out, fmt.Errorf("formats: unstarted pick of match %d: %w", id, err)
+		}
+		res, err := s.Start(ctx, m)
+		if err != nil {
+			return out, err
+		}
+		if res.Pick.MatchID != 0 && !res.AlreadyDone {
+			out = append(out, res)
+		}
+	}
+	return out, nil
+}
+
+// RecordMessage records the message that shows a game's pick.
+func (s *Service) RecordMessage(ctx context.Context, matchID int64, game int, channelID, messageID string) error {
+	err := s.store.InFormatTx(ctx, func(tx Tx) error {
+		return tx.SetPickMessage(ctx, matchID, game, channelID, messageID)
+	})
+	if err != nil {
+		return fmt.Errorf("formats: record pick message: %w", err)
+	}
+	return nil
 }
 
 // Pick returns game's pick of a guild's match; CodeNotFound when none.

@@ -39,7 +39,10 @@ type Pick struct {
 	// Chosen is the map, once done.
 	Chosen    string
 	CreatedAt time.Time
-	Votes     []Vote
+	// ChannelID and MessageID are the message showing the pick, once
+	// posted.
+	ChannelID, MessageID string
+	Votes                []Vote
 	// Bans are in turn order.
 	Bans []Ban
 }

@@ -43,9 +43,16 @@ type Tx interface {
 	// PutVote stores a player's vote, replacing their earlier one.
 	PutVote(ctx context.Context, matchID int64, game int, v Vote) error
 	AddBan(ctx context.Context, matchID int64, game int, b Ban) error
+	// SetPickMessage records the message that shows a pick.
+	SetPickMessage(ctx context.Context, matchID int64, game int, channelID, messageID string) error
+	// ReadyCheck reads a match's ready check; CodeNotFound when none.
+	ReadyCheck(ctx context.Context, matchID int64) (ladder.ReadyCheck, error)
 	// SetMatchMap writes the chosen map into the match's row.
 	SetMatchMap(ctx context.Context, matchID int64, name string) error
 	// DuePicks lists up to limit running picks whose deadline is not
 	// after t, oldest first, as (match, game) pairs.
 	DuePicks(ctx context.Context, t time.Time, limit int) ([][2]int64, error)
+	// UnstartedPicks lists up to limit open matches, formed before t,
+	// whose pick should run and has not started (teams set, a pool).
+	UnstartedPicks(ctx context.Context, t time.Time, limit int) ([]int64, error)
 }

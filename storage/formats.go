@@ -25,7 +25,7 @@ type queueFormatRow struct {
 func (queueFormatRow) TableName() string { return "queue_formats" }
 
 type queueMapRow struct {
-	QueueID  int64 `gorm:"primaryKey;autoIncrement:false"`
+	QueueID  int64  `gorm:"primaryKey;autoIncrement:false"`
 	Name     string `gorm:"primaryKey"`
 	ImageURL string `gorm:"column:image_url"`
 	Position int
@@ -46,6 +46,8 @@ type mapPickRow struct {
 	Deadline  *time.Time
 	Seed      int64
 	Chosen    string
+	ChannelID string
+	MessageID string
 	CreatedAt time.Time `gorm:"autoCreateTime:false"`
 }
 
@@ -141,7 +143,7 @@ func (t *tx) Pick(ctx context.Context, matchID int64, game int) (formats.Pick, e
 	}
 	p := formats.Pick{MatchID: r.MatchID, Game: r.Game, GuildID: r.GuildID, QueueID: r.QueueID, Mode: formats.Mode(r.Mode),
 		State: formats.State(r.State), Banners: [2]string{r.Banner1, r.Banner2}, Deadline: tv(r.Deadline), Seed: r.Seed,
-		Chosen: r.Chosen, CreatedAt: r.CreatedAt.UTC()}
+		Chosen: r.Chosen, CreatedAt: r.CreatedAt.UTC(), ChannelID: r.ChannelID, MessageID: r.MessageID}
 	if err := json.Unmarshal([]byte(r.Pool), &p.Pool); err != nil {
 		return formats.Pick{}, fmt.Errorf("storage: map pick of match %d: pool: %w", matchID, err)
 	}
@@ -195,6 +197,13 @@ func (t *tx) AddBan(ctx context.Context, matchID int64, game int, b formats.Ban)
 	return wrap("add map ban", t.q(ctx).Create(&r).Error, fmt.Sprintf("ban %d of match %d is already made", b.Turn+1, matchID))
 }
 
+// SetPickMessage implements formats.Tx.
+func (t *tx) SetPickMessage(ctx context.Context, matchID int64, game int, channelID, messageID string) error {
+	res := t.q(ctx).Model(&mapPickRow{}).Where("match_id = ? AND game = ?", matchID, game).
+		Updates(map[string]any{"channel_id": channelID, "message_id": messageID})
+	return wrap("set map pick message", found(res), fmt.Sprintf("match %d has no map pick for game %d", matchID, game))
+}
+
 // SetMatchMap implements formats.Tx: only the map column, so nothing
 // else of the match row changes.
 func (t *tx) SetMatchMap(ctx context.Context, matchID int64, name string) error {
@@ -215,4 +224,24 @@ func (t *tx) DuePicks(ctx context.Context, at time.Time, limit int) ([][2]int64,
 		out[i] = [2]int64{r.MatchID, int64(r.Game)}
 	}
 	return out, wrap("due map picks", err, "")
+}
+
+// unstartedPicksSQL finds open matches that should have a map pick and
+// have none: their queue picks maps from a pool, their ready check (if
+// any) passed and their draft (if any) is done. A crash between a match
+// going on and its pick starting leaves such a match; the job starts it.
+const unstartedPicksSQL = `SELECT m.id FROM matches m
+JOIN queue_formats f ON f.queue_id = m.queue_id AND f.map_pick <> 'none'
+WHERE m.state = 'open' AND m.created_at <= ?
+ AND EXISTS (SELECT 1 FROM queue_maps qm WHERE qm.queue_id = m.queue_id)
+ AND NOT EXISTS (SELECT 1 FROM map_picks p WHERE p.match_id = m.id)
+ AND NOT EXISTS (SELECT 1 FROM ready_checks r WHERE r.match_id = m.id AND r.state <> 'passed')
+ AND NOT EXISTS (SELECT 1 FROM drafts d WHERE d.match_id = m.id AND d.state <> 'done')
+ORDER BY m.id LIMIT ?`
+
+// UnstartedPicks implements formats.Tx.
+func (t *tx) UnstartedPicks(ctx context.Context, before time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	err := t.q(ctx).Raw(unstartedPicksSQL, before.UTC(), max(limit, 1)).Scan(&ids).Error
+	return ids, wrap("unstarted map picks", err, "")
 }

@@ -211,7 +211,7 @@ func (t *tx) Matches(ctx context.Context, f ladder.MatchFilter) ([]ladder.Match,
 // RatedMatches implements ladder.Tx. It reads only the columns a replay
 // needs, over the partial index matches_log.
 func (t *tx) RatedMatches(ctx context.Context, k ladder.Key, fromSeq int64) ([]ladder.Match, error) {
-	rows, err := t.q(ctx).Raw("SELECT id, team1, team2, winner, seq, played_at FROM matches "+
+	rows, err := t.q(ctx).Raw("SELECT id, team1, team2, winner, seq, played_at, map FROM matches "+
 		"WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved') AND seq >= ? ORDER BY seq",
 		k.QueueID, k.SeasonID, fromSeq).Rows()
 	if err != nil {
@@ -223,7 +223,7 @@ func (t *tx) RatedMatches(ctx context.Context, k ladder.Key, fromSeq int64) ([]l
 		m := ladder.Match{QueueID: k.QueueID, SeasonID: k.SeasonID, State: ladder.StateConfirmed}
 		var t1, t2 string
 		var played *time.Time
-		if err := rows.Scan(&m.ID, &t1, &t2, &m.Winner, &m.Seq, &played); err != nil {
+		if err := rows.Scan(&m.ID, &t1, &t2, &m.Winner, &m.Seq, &played, &m.Map); err != nil {
 			return nil, wrap("rated matches", err, "")
 		}
 		m.Teams = [2][]string{splitTeam(t1), splitTeam(t2)}

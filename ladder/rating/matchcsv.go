@@ -55,7 +55,7 @@ const MaxMapName = 100
 // matchColumns maps the header of a match CSV to column indexes.
 type matchColumns struct {
 	seq, date, winner int
-	mapCol            int // the optional map column, or -1
+	mapCol            int      // the optional map column, or -1
 	team              [2][]int // team[t][p] is the column of team(t+1)_p(p+1)
 	name              [2][]int // name[t][p] is the column of team(t+1)_p(p+1)_name, or -1
 }

@@ -22,7 +22,8 @@ CREATE TABLE queue_maps (
 -- One row per map pick of a match (game 1 for a single game): the pool
 -- it picks from as it was when the pick started, the mode, the two
 -- banners (ban), the deadline of the vote or of the current ban, the
--- seed that breaks ties and makes timed-out bans, and the map chosen.
+-- seed that breaks ties and makes timed-out bans, the map chosen, and
+-- the message that shows the pick (so the deadline job edits it).
 CREATE TABLE map_picks (
     match_id   bigint NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
     game       int NOT NULL,
@@ -36,6 +37,8 @@ CREATE TABLE map_picks (
     deadline   TIMESTAMP,
     seed       bigint NOT NULL,
     chosen     text NOT NULL DEFAULT '',
+    channel_id text NOT NULL DEFAULT '',
+    message_id text NOT NULL DEFAULT '',
     created_at TIMESTAMP NOT NULL,
     PRIMARY KEY (match_id, game)
 );
