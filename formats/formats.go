@@ -18,6 +18,12 @@ type Ladder interface {
 	// bans for a team without captains.
 	MatchDetail(ctx context.Context, guildID string, id int64) (ladder.MatchDetail, error)
 	Now() time.Time
+	// RateSeriesGame and FinishSeries are the rated writes of a series.
+	RateSeriesGame(ctx context.Context, guildID string, matchID int64, game, winner int, mapName string) (ladder.MatchResult, error)
+	FinishSeries(ctx context.Context, guildID string, matchID int64, winner int, score, mapName string) (ladder.MatchResult, error)
+	// Correct and CorrectSeries are a moderator's corrections, replayed.
+	Correct(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, reason string) (ladder.Correction, error)
+	CorrectSeries(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, score, reason string) (ladder.Correction, error)
 }
 
 // Service runs map pools and picks. It keeps nothing between calls:
@@ -66,7 +72,8 @@ func (s *Service) SaveSettings(ctx context.Context, actor ladder.Actor, q ladder
 			return err
 		}
 		return audit(ctx, tx, ladder.AuditEntry{GuildID: q.GuildID, ActorID: actor.UserID, Action: "queue.format", Target: q.Name, At: s.now()},
-			map[string]any{"map_pick": before.MapPick}, map[string]any{"map_pick": st.MapPick})
+			map[string]any{"map_pick": before.MapPick, "best_of": before.BestOf, "series_rating": before.SeriesRating},
+			map[string]any{"map_pick": st.MapPick, "best_of": st.BestOf, "series_rating": st.SeriesRating})
 	})
 	if err != nil {
 		return fmt.Errorf("formats: save settings of queue %s: %w", q.Name, err)

@@ -57,7 +57,9 @@ func newEnv(t *testing.T, b string, mode formats.Mode, pool ...string) env {
 			t.Fatalf("AddMap(%s) = %v", name, err)
 		}
 	}
-	if err := e.fm.SaveSettings(ctx, admin, e.queue, formats.Settings{MapPick: mode}); err != nil {
+	st := formats.DefaultSettings(e.queue.ID)
+	st.MapPick = mode
+	if err := e.fm.SaveSettings(ctx, admin, e.queue, st); err != nil {
 		t.Fatal(err)
 	}
 	return e

@@ -35,22 +35,44 @@ func ParseMode(s string) (Mode, error) {
 	return "", ladder.Errorf(ladder.CodeInvalid, "map_pick must be none, vote, ban, random or loser, not %q", s)
 }
 
+// Rating is how a queue rates a series (the series_rating setting).
+type Rating string
+
+// Series ratings.
+const (
+	// RateSeries rates a series once, with its winner.
+	RateSeries Rating = "series"
+	// RateGames rates each game in order.
+	RateGames Rating = "games"
+)
+
 // Settings are a queue's format settings.
 type Settings struct {
 	QueueID int64
 	MapPick Mode
+	// BestOf is 1 (single games), 3 or 5.
+	BestOf       int
+	SeriesRating Rating
 }
 
 // DefaultSettings are a queue's settings until an admin changes them:
 // no map pick, so the queue plays as it always did.
 func DefaultSettings(queueID int64) Settings {
-	return Settings{QueueID: queueID, MapPick: ModeNone}
+	return Settings{QueueID: queueID, MapPick: ModeNone, BestOf: 1, SeriesRating: RateSeries}
 }
 
 // Validate checks the settings and names the first bad one.
 func (s Settings) Validate() error {
-	_, err := ParseMode(string(s.MapPick))
-	return err
+	if _, err := ParseMode(string(s.MapPick)); err != nil {
+		return err
+	}
+	if s.BestOf != 1 && s.BestOf != 3 && s.BestOf != 5 {
+		return ladder.Errorf(ladder.CodeInvalid, "best_of must be 1, 3 or 5, not %d", s.BestOf)
+	}
+	if s.SeriesRating != RateSeries && s.SeriesRating != RateGames {
+		return ladder.Errorf(ladder.CodeInvalid, "series_rating must be series or games, not %q", s.SeriesRating)
+	}
+	return nil
 }
 
 // Map is one map (or mode) of a queue's pool.

@@ -52,6 +52,12 @@ type Tx interface {
 	// DuePicks lists up to limit running picks whose deadline is not
 	// after t, oldest first, as (match, game) pairs.
 	DuePicks(ctx context.Context, t time.Time, limit int) ([][2]int64, error)
+	// SeriesGames reads a series' reported games in order.
+	SeriesGames(ctx context.Context, matchID int64) ([]Game, error)
+	// AddGame stores a game's report; CodeConflict when it has one.
+	AddGame(ctx context.Context, g Game) error
+	// SetGame stores a game's winner, confirmation and rated match.
+	SetGame(ctx context.Context, g Game) error
 	// UnstartedPicks lists up to limit open matches, formed before t,
 	// whose pick should run and has not started (teams set, a pool).
 	UnstartedPicks(ctx context.Context, t time.Time, limit int) ([]int64, error)

@@ -92,6 +92,9 @@ type Match struct {
 	// picks none): chosen by the queue's map pick, or given by the API or
 	// an imported history.
 	Map string
+	// Score is a series' score, team 1's wins first ("2-1"); "" for a
+	// single game.
+	Score string
 }
 
 // Team returns 1 or 2 for a player of the match, 0 otherwise.

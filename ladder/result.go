@@ -29,6 +29,9 @@ type ResultInput struct {
 	Source string
 	// Map is the map the match was played on, "" for none.
 	Map string
+	// Score is a series' score, team 1's wins first ("2-1"), "" for a
+	// single game; the side with more wins must be the winner.
+	Score string
 }
 
 // RecordResult records a finished match as confirmed and rates it, all in
@@ -158,7 +161,7 @@ func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, i
 		GuildID: l.Guild.ID, QueueID: q.ID, SeasonID: l.Season.ID,
 		Teams: [2][]string{slices.Clone(team1), slices.Clone(team2)},
 		State: StateConfirmed, Winner: winner, CreatedAt: s.now(), PlayedAt: at, Source: source,
-		ReportedWinner: NoResult, Map: in.Map,
+		ReportedWinner: NoResult, Map: in.Map, Score: in.Score,
 	}
 	return s.prepare(ctx, tx, l, rows, m, key)
 }
@@ -172,6 +175,12 @@ func validateResult(in ResultInput) error {
 	}
 	if err := ValidateMapName(in.Map, true); err != nil {
 		return err
+	}
+	if in.Score != "" {
+		a, b, ok := rating.ParseSeriesScore(in.Score)
+		if !ok || (in.Winner == 1) != (a > b) || (in.Winner == 2) != (b > a) {
+			return Errorf(CodeInvalid, "score %q must be like 2-1 (each side 0 to 3) and agree with winner %d", in.Score, in.Winner)
+		}
 	}
 	return validateTeams([2][]string{in.Team1, in.Team2})
 }

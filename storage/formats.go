@@ -18,8 +18,10 @@ var (
 )
 
 type queueFormatRow struct {
-	QueueID int64 `gorm:"primaryKey;autoIncrement:false"`
-	MapPick string
+	QueueID      int64 `gorm:"primaryKey;autoIncrement:false"`
+	MapPick      string
+	BestOf       int
+	SeriesRating string
 }
 
 func (queueFormatRow) TableName() string { return "queue_formats" }
@@ -100,12 +102,12 @@ func (t *tx) FormatSettings(ctx context.Context, queueID int64) (formats.Setting
 	if len(rs) == 0 {
 		return formats.DefaultSettings(queueID), nil
 	}
-	return formats.Settings{QueueID: queueID, MapPick: formats.Mode(rs[0].MapPick)}, nil
+	return formats.Settings{QueueID: queueID, MapPick: formats.Mode(rs[0].MapPick), BestOf: rs[0].BestOf, SeriesRating: formats.Rating(rs[0].SeriesRating)}, nil
 }
 
 // SaveFormatSettings implements formats.Tx.
 func (t *tx) SaveFormatSettings(ctx context.Context, s formats.Settings) error {
-	r := queueFormatRow{QueueID: s.QueueID, MapPick: string(s.MapPick)}
+	r := queueFormatRow{QueueID: s.QueueID, MapPick: string(s.MapPick), BestOf: s.BestOf, SeriesRating: string(s.SeriesRating)}
 	err := t.q(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}}, UpdateAll: true}).Create(&r).Error
 	return wrap("save format settings", err, "")
 }
@@ -244,4 +246,53 @@ func (t *tx) UnstartedPicks(ctx context.Context, before time.Time, limit int) ([
 	var ids []int64
 	err := t.q(ctx).Raw(unstartedPicksSQL, before.UTC(), max(limit, 1)).Scan(&ids).Error
 	return ids, wrap("unstarted map picks", err, "")
+}
+
+type seriesGameRow struct {
+	MatchID     int64 `gorm:"primaryKey;autoIncrement:false"`
+	Game        int   `gorm:"primaryKey;autoIncrement:false"`
+	GuildID     string
+	BestOf      int
+	Rating      string
+	Winner      int
+	ReportedBy  string
+	ReportedAt  time.Time
+	ConfirmedBy string
+	ConfirmedAt *time.Time
+	RatedMatch  int64
+}
+
+func (seriesGameRow) TableName() string { return "series_games" }
+
+func (r seriesGameRow) game() formats.Game {
+	return formats.Game{MatchID: r.MatchID, Game: r.Game, GuildID: r.GuildID, BestOf: r.BestOf, Rating: formats.Rating(r.Rating),
+		Winner: r.Winner, ReportedBy: r.ReportedBy, ReportedAt: r.ReportedAt.UTC(), ConfirmedBy: r.ConfirmedBy,
+		ConfirmedAt: tv(r.ConfirmedAt), RatedMatch: r.RatedMatch}
+}
+
+// SeriesGames implements formats.Tx.
+func (t *tx) SeriesGames(ctx context.Context, matchID int64) ([]formats.Game, error) {
+	var rs []seriesGameRow
+	if err := t.q(ctx).Where("match_id = ?", matchID).Order("game").Find(&rs).Error; err != nil {
+		return nil, wrap("series games", err, "")
+	}
+	out := make([]formats.Game, len(rs))
+	for i, r := range rs {
+		out[i] = r.game()
+	}
+	return out, nil
+}
+
+// AddGame implements formats.Tx.
+func (t *tx) AddGame(ctx context.Context, g formats.Game) error {
+	r := seriesGameRow{MatchID: g.MatchID, Game: g.Game, GuildID: g.GuildID, BestOf: g.BestOf, Rating: string(g.Rating), Winner: g.Winner,
+		ReportedBy: g.ReportedBy, ReportedAt: g.ReportedAt.UTC(), ConfirmedBy: g.ConfirmedBy, ConfirmedAt: nt(g.ConfirmedAt), RatedMatch: g.RatedMatch}
+	return wrap("add series game", t.q(ctx).Create(&r).Error, fmt.Sprintf("game %d of match %d is already reported", g.Game, g.MatchID))
+}
+
+// SetGame implements formats.Tx.
+func (t *tx) SetGame(ctx context.Context, g formats.Game) error {
+	res := t.q(ctx).Model(&seriesGameRow{}).Where("match_id = ? AND game = ?", g.MatchID, g.Game).Updates(map[string]any{
+		"winner": g.Winner, "confirmed_by": g.ConfirmedBy, "confirmed_at": nt(g.ConfirmedAt), "rated_match": g.RatedMatch})
+	return wrap("set series game", found(res), fmt.Sprintf("game %d of match %d is not reported", g.Game, g.MatchID))
 }

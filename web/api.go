@@ -67,7 +67,10 @@ type matchJSON struct {
 	PlayedAt  *time.Time        `json:"played_at"`
 	Names     map[string]string `json:"names"`
 	// Map is the map the match was played on, "" when none was picked.
-	Map     string             `json:"map"`
+	Map string `json:"map"`
+	// Score is a series' score, team 1's wins first ("2-1"); "" for a
+	// single game.
+	Score   string             `json:"score"`
 	Ratings []ratingChangeJSON `json:"ratings,omitempty"`
 	Stakes  []stakeJSON        `json:"stakes,omitempty"`
 	// Draft is there while captains pick the teams: team1 and team2 are
@@ -259,7 +262,7 @@ func matchID(r *http.Request) (int64, error) {
 func matchBody(d ladder.MatchDetail) matchJSON {
 	m := d.Match
 	out := matchJSON{ID: m.ID, Queue: d.Queue.Name, State: m.State, Team1: m.Teams[0], Team2: m.Teams[1],
-		PTeam1: m.PTeam1, Quality: m.Quality, Source: m.Source, CreatedAt: m.CreatedAt.UTC(), Names: d.Names, Map: m.Map}
+		PTeam1: m.PTeam1, Quality: m.Quality, Source: m.Source, CreatedAt: m.CreatedAt.UTC(), Names: d.Names, Map: m.Map, Score: m.Score}
 	if m.Winner != ladder.NoResult {
 		w := m.Winner
 		out.Winner = &w

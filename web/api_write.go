@@ -22,6 +22,7 @@ type recordRequest struct {
 	PlayedAt string   `json:"played_at"`
 	Queue    string   `json:"queue"`
 	Map      string   `json:"map"`
+	Score    string   `json:"score"`
 }
 
 // recordResponse is its answer: the match and everyone's new rating.
@@ -91,7 +92,7 @@ func (req recordRequest) input(guildID, key string, now time.Time) (ladder.Resul
 		return ladder.ResultInput{}, ladder.Errorf(ladder.CodeInvalid, `"winner" is required: 1, 2 or 0 for a draw`)
 	}
 	in := ladder.ResultInput{GuildID: guildID, Queue: req.Queue, Team1: req.Team1, Team2: req.Team2,
-		Winner: *req.Winner, IdempotencyKey: key, Source: "api", Map: req.Map}
+		Winner: *req.Winner, IdempotencyKey: key, Source: "api", Map: req.Map, Score: req.Score}
 	if req.PlayedAt != "" {
 		t, err := time.Parse(time.RFC3339Nano, req.PlayedAt)
 		if err != nil {
