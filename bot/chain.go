@@ -333,7 +333,7 @@ func answer(log *slog.Logger) step {
 					err = p.Sent(pctx, ch, id)
 				}
 				if err == nil && p.Follow != nil {
-					if f, ok := p.Follow(pctx); ok {
+					for _, f := range p.Follow(pctx) {
 						if id, err = c.resp.Post(pctx, ch, f.Message); err == nil && f.Sent != nil {
 							err = f.Sent(pctx, ch, id)
 						}

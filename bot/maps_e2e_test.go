@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -178,5 +179,62 @@ func testMapBans(t *testing.T, l *lobbyEnv) {
 	}
 	if n := l.audited("maps.ban", ""); n != 4 {
 		t.Errorf("Got(audited bans) = %d, want 4", n)
+	}
+}
+
+func TestSeriesEndToEnd(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		for _, rating := range []string{"series", "games"} {
+			t.Run(rating, func(t *testing.T) { testSeriesTwoOne(t, newLobbyEnv(t, freshDSN(t, backend)), rating) })
+		}
+	})
+}
+
+// testSeriesTwoOne plays a best-of-3 that goes 2–1 with the series
+// message's buttons.
+func testSeriesTwoOne(t *testing.T, l *lobbyEnv, rating string) {
+	l.establish()
+	l.noReadyCheck()
+	r := l.slash(owner, "config queue format", map[string]any{"queue": "2v2", "best_of": 3, "series_rating": rating})
+	wantText(t, "format", r, "best-of-3 series (best_of 3)")
+	for i, p := range players {
+		l.slash(p, "queue join", nil)
+		l.clock.Add(time.Duration(i+1) * time.Second)
+	}
+	msg := l.channelMessage("· best of 3, 0–0")
+	ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
+	}
+	m := ms[0]
+	a, b := userByID(m.Teams[0][0]), userByID(m.Teams[1][0])
+	wantText(t, "/report on a series", l.slash(a, "report", map[string]any{"outcome": "win"}), "is a series")
+	game := func(n int, winner fakediscord.User, loser fakediscord.User, score, next string) {
+		t.Helper()
+		rep := l.clickLabel(winner, msg, fmt.Sprintf("We won game %d · %s", n, score))
+		wantText(t, fmt.Sprintf("report game %d", n), rep, fmt.Sprintf("reported that team %d won game %d", m.Team(winner.ID), n))
+		conf := l.clickLabel(loser, rep.Message, fmt.Sprintf("Confirm game %d · %s", n, score))
+		wantText(t, fmt.Sprintf("confirm game %d", n), conf, next)
+		msg = conf.Message
+	}
+	game(1, a, b, "0–0", "1–0")
+	game(2, b, a, "1–0", "1–1")
+	wantText(t, "stale button", l.clickRaced(a, msg.ID, commands.ID("sg", m.ID, "1", "w")), "already done")
+	game(3, a, b, "1–1", "team 1 wins the series 2–1")
+	got := l.match(m.ID)
+	if got.State != ladder.StateConfirmed || got.Winner != 1 || got.Score != "2-1" {
+		t.Errorf("Got(match) = %s, winner %d, score %q, want confirmed, 1, 2-1", got.State, got.Winner, got.Score)
+	}
+	rep, err := l.svc.Verify(l.ctx, testGuild)
+	if err != nil || len(rep.Diffs) != 0 {
+		t.Errorf("Verify = %+v, %v, want the ratings equal to the replay", rep, err)
+	}
+	st := l.standing(a.ID)
+	want := 1
+	if rating == "games" {
+		want = 3
+	}
+	if st.Games != want {
+		t.Errorf("Got(games of a player) = %d, want %d (series_rating %s)", st.Games, want, rating)
 	}
 }

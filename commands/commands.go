@@ -86,6 +86,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.setupComponents()...)
 	comps = append(comps, h.historyComponents()...)
 	comps = append(comps, h.mapComponents()...)
+	comps = append(comps, h.seriesComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 

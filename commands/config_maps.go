@@ -29,7 +29,11 @@ func formatSub() Option {
 		Option{Type: OptString, Name: "map_pick", Description: "none (default), vote, ban, random or loser", Choices: []Choice{
 			{Name: "none", Value: string(formats.ModeNone)}, {Name: "vote", Value: string(formats.ModeVote)},
 			{Name: "ban", Value: string(formats.ModeBan)}, {Name: "random", Value: string(formats.ModeRandom)},
-			{Name: "loser", Value: string(formats.ModeLoser)}}})
+			{Name: "loser", Value: string(formats.ModeLoser)}}},
+		Option{Type: OptInteger, Name: "best_of", Description: "games a match: 1 (default), or a best-of-3 or best-of-5 series", Choices: []Choice{
+			{Name: "1", Value: int64(1)}, {Name: "3", Value: int64(3)}, {Name: "5", Value: int64(5)}}},
+		Option{Type: OptString, Name: "series_rating", Description: "series (default): one rated result a series; games: each game rated", Choices: []Choice{
+			{Name: "series", Value: string(formats.RateSeries)}, {Name: "games", Value: string(formats.RateGames)}}})
 }
 
 // formatsQueue finds the queue a /config maps or format call names.
@@ -83,10 +87,20 @@ func (h *handlers) configFormat(ctx context.Context, req Request) (Reply, error)
 	if err != nil {
 		return Reply{}, err
 	}
+	changed := false
 	if v, ok := req.String("map_pick"); ok {
 		if st.MapPick, err = formats.ParseMode(v); err != nil {
 			return Reply{}, err
 		}
+		changed = true
+	}
+	if n, ok := req.Int("best_of"); ok {
+		st.BestOf, changed = int(n), true
+	}
+	if v, ok := req.String("series_rating"); ok {
+		st.SeriesRating, changed = formats.Rating(v), true
+	}
+	if changed {
 		if err := h.Formats.SaveSettings(ctx, actor(req), q, st); err != nil {
 			return Reply{}, err
 		}
@@ -112,6 +126,13 @@ func describePool(q ladder.Queue, pool []formats.Map, st formats.Settings) strin
 		fmt.Fprintf(&b, "Queue **%s**: each match's map is drawn at random (map_pick random).", q.Name)
 	case formats.ModeLoser:
 		fmt.Fprintf(&b, "Queue **%s**: the first game's map is drawn at random; in a series the loser of each game picks the next (map_pick loser).", q.Name)
+	}
+	if st.BestOf > 1 {
+		how := "rated once, by its winner"
+		if st.SeriesRating == formats.RateGames {
+			how = "each game rated in order"
+		}
+		fmt.Fprintf(&b, "\nMatches are best-of-%d series (best_of %d), %s (series_rating %s).", st.BestOf, st.BestOf, how, st.SeriesRating)
 	}
 	if len(pool) == 0 {
 		b.WriteString("\nIts pool is empty: add maps with /config maps add.")

@@ -143,15 +143,25 @@ func StartMaps(ctx context.Context, fm *formats.Service, m ladder.Match) (r Repl
 // pick must not undo the click that put the match on: the ready-checks
 // job starts picks left unstarted, so it is only said in a line.
 func (h *handlers) mapPosts(ctx context.Context, m ladder.Match, req Request) []Post {
+	return h.formatPosts(ctx, m, matchChannel(m, req))
+}
+
+// formatPosts are the map pick's message and the series message of a
+// match that is on, for channel.
+func (h *handlers) formatPosts(ctx context.Context, m ladder.Match, channel string) []Post {
+	var out []Post
 	r, ok, err := StartMaps(ctx, h.Formats, m)
-	if err != nil {
-		return []Post{{ChannelID: matchChannel(m, req), Message: Reply{Content: fmt.Sprintf(
-			"The map pick of match #%d did not start yet (%s); it starts within a minute.", m.ID, ladder.ErrorMessage(err)), Mentions: []string{}}}}
+	switch {
+	case err != nil:
+		out = append(out, Post{ChannelID: channel, Message: Reply{Content: fmt.Sprintf(
+			"The map pick of match #%d did not start yet (%s); it starts within a minute.", m.ID, ladder.ErrorMessage(err)), Mentions: []string{}}})
+	case ok:
+		out = append(out, Post{ChannelID: channel, Message: r, Sent: h.mapSent(m.ID)})
 	}
-	if !ok {
-		return nil
+	if p, ok := h.seriesPost(ctx, m, channel); ok {
+		out = append(out, p)
 	}
-	return []Post{{ChannelID: matchChannel(m, req), Message: r, Sent: h.mapSent(m.ID)}}
+	return out
 }
 
 // mapSent records where a pick's message went, so the deadline job can

@@ -50,7 +50,7 @@ type Post struct {
 	// Follow, when set, is called once the post is sent and may answer a
 	// further message for the same channel: a formed match's map pick,
 	// which goes in the room the announcement went to.
-	Follow func(ctx context.Context) (Post, bool)
+	Follow func(ctx context.Context) []Post
 }
 
 // Say returns a plain reply.

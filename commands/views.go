@@ -38,9 +38,10 @@ func (h *handlers) announcements(formed []ladder.FormedMatch, fallback string) [
 			p.Open = func(ctx context.Context) string { return h.Rooms.Open(ctx, f, ch) }
 		}
 		if h.Formats != nil && onAtOnce(f) {
-			p.Follow = func(ctx context.Context) (Post, bool) {
-				r, ok, err := StartMaps(ctx, h.Formats, f.Match)
-				return Post{Message: r, Sent: h.mapSent(f.Match.ID)}, ok && err == nil
+			p.Follow = func(ctx context.Context) []Post {
+				// In the room the announcement went to: ChannelID is
+				// ignored.
+				return h.formatPosts(ctx, f.Match, "")
 			}
 		}
 		out = append(out, p)

@@ -18,10 +18,15 @@ func (s *Scheduler) startMaps(ctx context.Context, m ladder.Match, channel strin
 	r, ok, err := commands.StartMaps(ctx, s.opt.Formats, m)
 	if err != nil {
 		s.log.Warn("map pick not started", "guild_id", m.GuildID, "match_id", m.ID, "err", err)
-		return
 	}
 	if ok {
 		s.postPick(ctx, m, channel, r)
+	}
+	if sr, ok, err := s.opt.Formats.Series(ctx, m); err == nil && ok {
+		if channel == "" {
+			channel = m.ChannelID
+		}
+		s.post(ctx, m.GuildID, channel, commands.SeriesView(sr))
 	}
 }
 
