@@ -56,7 +56,7 @@ func testMapVoteTie(t *testing.T, l *lobbyEnv) {
 	l.establish()
 	l.pool("vote", "Dust", "Mirage", "Nuke")
 	// Bad input changes nothing.
-	wantText(t, "a member", l.slash(players[0], "config maps add", map[string]any{"queue": "2v2", "name": "Inferno"}), "")
+	wantText(t, "a member", l.slash(players[0], "config maps add", map[string]any{"queue": "2v2", "name": "Inferno"}), "you are not allowed to do this")
 	wantText(t, "unknown queue", l.slash(owner, "config maps add", map[string]any{"queue": "nope", "name": "Inferno"}), "no queue called")
 	wantText(t, "twice", l.slash(owner, "config maps add", map[string]any{"queue": "2v2", "name": "Dust"}), "already has the map")
 	wantText(t, "bad image", l.slash(owner, "config maps add", map[string]any{"queue": "2v2", "name": "Inferno", "image": "http://x"}), "https://")
@@ -236,5 +236,25 @@ func testSeriesTwoOne(t *testing.T, l *lobbyEnv, rating string) {
 	}
 	if st.Games != want {
 		t.Errorf("Got(games of a player) = %d, want %d (series_rating %s)", st.Games, want, rating)
+	}
+	// A moderator corrects game 2 of the finished series: team 1 won it.
+	wantText(t, "a player corrects", l.slash(a, "mod series game", map[string]any{"match": int(m.ID), "game": 2, "winner": 1}), "you are not allowed to do this")
+	c := l.slash(owner, "mod series game", map[string]any{"match": int(m.ID), "game": 2, "winner": 1, "reason": "misclick"})
+	wantText(t, "correct game 2", c, "the series stands at 3–0")
+	if got := l.match(m.ID); got.Score != "3-0" || got.Winner != 1 {
+		t.Errorf("Got(match after the correction) = winner %d, score %q, want 1, 3-0", got.Winner, got.Score)
+	}
+	if rep, err := l.svc.Verify(l.ctx, testGuild); err != nil || len(rep.Diffs) != 0 {
+		t.Errorf("Verify after the correction = %+v, %v, want no differences", rep, err)
+	}
+	wantWins := 1
+	if rating == "games" {
+		wantWins = 3
+	}
+	if st := l.standing(a.ID); st.Wins != wantWins {
+		t.Errorf("Got(wins after the correction) = %d, want %d", st.Wins, wantWins)
+	}
+	if n := l.audited("series.correct", ""); n != 1 {
+		t.Errorf("Got(audited corrections) = %d, want 1", n)
 	}
 }

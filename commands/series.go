@@ -142,3 +142,41 @@ func (h *handlers) refuseSeries(ctx context.Context, req Request, id int64) erro
 	}
 	return nil
 }
+
+// seriesModGroup is /mod series: a moderator's correction of one game of
+// a series (also a finished one), and ending a series early.
+func seriesModGroup() Option {
+	one, five := 1.0, 5.0
+	return group("series", "Best-of series: correct a game, or end a series early",
+		sub("game", "Correct one game of a series (also a finished one); the ratings are replayed", matchOpt(true),
+			Option{Type: OptInteger, Name: "game", Description: "the game's number", Required: true, Min: &one, Max: &five},
+			Option{Type: OptInteger, Name: "winner", Description: "who won the game", Required: true, Choices: []Choice{
+				{Name: "team 1 won", Value: int64(1)}, {Name: "team 2 won", Value: int64(2)}}},
+			reasonOpt()),
+		sub("end", "End a series now for the team that leads it, rated with the score so far", matchOpt(true), reasonOpt()))
+}
+
+func (h *handlers) modSeries(ctx context.Context, req Request) (Reply, error) {
+	if h.Formats == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "series are not served by this process")
+	}
+	id, _ := req.Int("match")
+	reason, _ := req.String("reason")
+	if req.Command == "mod series end" {
+		sr, _, err := h.Formats.EndSeries(ctx, actor(req), req.GuildID, id)
+		if err != nil {
+			return Reply{}, err
+		}
+		r := SeriesView(sr)
+		return Reply{Ephemeral: true, Content: fmt.Sprintf("Ended match #%d: %s", id, r.Content),
+			Posts: []Post{{ChannelID: matchChannel(sr.Match, req), Message: r}}}, nil
+	}
+	game, _ := req.Int("game")
+	winner, _ := req.Int("winner")
+	sr, err := h.Formats.CorrectGame(ctx, actor(req), req.GuildID, id, int(game), int(winner), reason)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Reply{Ephemeral: true, Content: fmt.Sprintf("Game %d of match #%d is now won by team %d; the series stands at %s and the ratings were replayed.",
+		game, id, winner, dash(sr.Score())), Posts: []Post{{ChannelID: matchChannel(sr.Match, req), Message: SeriesView(sr)}}}, nil
+}
