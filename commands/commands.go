@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -46,6 +47,10 @@ type Deps struct {
 	EnsureRole    func(ctx context.Context, guildID, name string) (string, error)
 	// Community answers /compare, /history and /stats; nil refuses them.
 	Community *community.Service
+	// Formats keeps map pools and runs map picks (/config maps, /config
+	// queue format, the map vote and ban menus); nil refuses them and
+	// matches get no map.
+	Formats *formats.Service
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -80,6 +85,8 @@ func New(d Deps) *Set {
 	comps = append(comps, h.panelComponents()...)
 	comps = append(comps, h.setupComponents()...)
 	comps = append(comps, h.historyComponents()...)
+	comps = append(comps, h.mapComponents()...)
+	comps = append(comps, h.seriesComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 

@@ -46,9 +46,11 @@ func (h *handlers) configCommand() Command {
 					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...),
 				roomSub(),
 				sidesSub(),
+				formatSub(),
 				sub("panel", "Post the queue's panel: a message with Join, Leave, Join with… and Status buttons",
 					Option{Type: OptString, Name: "queue", Description: "queue name (default: the server's first queue)", Autocomplete: true, MaxLength: 32},
 					opt(OptChannel, "channel", "where the panel goes (default: the queue's channel, else here)", false))),
+			mapsGroup(),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
@@ -113,6 +115,10 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return h.configRoom(ctx, req)
 	case "config queue sides":
 		return h.configSides(ctx, req)
+	case "config queue format":
+		return h.configFormat(ctx, req)
+	case "config maps add", "config maps remove", "config maps list":
+		return h.configMaps(ctx, req)
 	case "config queue panel":
 		return h.configPanel(ctx, req)
 	case "config moderator":

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -61,7 +62,7 @@ func TestHostileOptions(t *testing.T) {
 		}
 		defer db.Close()
 		svc := ladder.NewService(db, nil)
-		set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil), Community: community.New(db, svc)})
+		set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil), Community: community.New(db, svc), Formats: formats.New(db, svc)})
 		for _, g := range []string{guild, otherGuild} {
 			if _, err := svc.EnsureGuild(ctx, g); err != nil {
 				t.Fatal(err)

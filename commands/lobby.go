@@ -83,11 +83,20 @@ func matchOnView(m ladder.Match, queue string) Reply {
 		Embeds: []Embed{{
 			Title:  fmt.Sprintf("Match #%d · %s", m.ID, queue),
 			Color:  ColorSuccess,
-			Fields: append(teamFields(m), Field{Name: "Match quality", Value: fmt.Sprintf("%.2f", m.Quality)}),
+			Fields: append(teamFields(m), matchFacts(m)...),
 			Footer: "Once played, report the result with the buttons below or /report.",
 		}},
 		Buttons: [][]Button{reportButtons(m.ID), {{Label: "Vote to cancel", Style: Secondary, CustomID: ID(actCancelVote, m.ID)}}},
 	}
+}
+
+// matchFacts are the quality of a match and its map, once chosen.
+func matchFacts(m ladder.Match) []Field {
+	fs := []Field{{Name: "Match quality", Value: fmt.Sprintf("%.2f", m.Quality)}}
+	if m.Map != "" {
+		fs = append(fs, Field{Name: "Map", Value: m.Map})
+	}
+	return fs
 }
 
 // ReadyFailed tells a match's channel that its ready check failed: the
@@ -159,6 +168,7 @@ func (h *handlers) readyButton(ctx context.Context, req Request) (Reply, error) 
 		r.Content = "Everyone is ready. " + r.Content
 	case rc.State == ladder.ReadyPassed:
 		r = matchOnView(m, queue)
+		r.Posts = h.mapPosts(ctx, m, req)
 	case rc.State == ladder.ReadyFailed:
 		r = ReadyFailed(res)
 	default:

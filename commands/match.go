@@ -99,6 +99,9 @@ func matchDetailReply(d ladder.MatchDetail) Reply {
 	if m.State.Rated() || m.State == ladder.StateVoided {
 		e.Fields = append(e.Fields, Field{Name: "Result", Value: winnerText(m.Winner)})
 	}
+	if m.Map != "" {
+		e.Fields = append(e.Fields, Field{Name: "Map", Value: m.Map})
+	}
 	if m.State == ladder.StateDisputed {
 		e.Fields = append(e.Fields, Field{Name: "Dispute", Value: fmt.Sprintf("%s: %s %s", mention(m.DisputedBy), m.DisputeReason, m.Evidence)})
 	}

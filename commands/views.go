@@ -37,9 +37,22 @@ func (h *handlers) announcements(formed []ladder.FormedMatch, fallback string) [
 		if h.Rooms != nil {
 			p.Open = func(ctx context.Context) string { return h.Rooms.Open(ctx, f, ch) }
 		}
+		if h.Formats != nil && onAtOnce(f) {
+			p.Follow = func(ctx context.Context) []Post {
+				// In the room the announcement went to: ChannelID is
+				// ignored.
+				return h.formatPosts(ctx, f.Match, "")
+			}
+		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// onAtOnce reports whether a formed match is on as it forms: no ready
+// check runs and no captains pick, so its map pick starts with it.
+func onAtOnce(f ladder.FormedMatch) bool {
+	return !(f.Ready.MatchID != 0 && f.Ready.State == ladder.ReadyPending) && !(f.Draft.MatchID != 0 && f.Draft.State != ladder.DraftDone)
 }
 
 // announce is a formed match's message: players mentioned, teams, quality,

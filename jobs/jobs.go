@@ -11,6 +11,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -75,6 +76,10 @@ type Options struct {
 	// is JobRooms' work; nil announces matches in the queue's channel and
 	// runs no rooms job.
 	Rooms *rooms.Manager
+	// Formats runs map picks: the ready-checks job closes votes and makes
+	// bans whose time ran out, and starts the picks of matches the
+	// matchmaking pass forms; nil picks no maps.
+	Formats *formats.Service
 }
 
 // job is one scheduled job: its cron spec, how its period is named from

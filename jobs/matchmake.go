@@ -90,6 +90,9 @@ func (s *Scheduler) announceMatch(ctx context.Context, f ladder.FormedMatch) {
 	if err != nil {
 		s.log.Warn("match announcement not posted", "guild_id", m.GuildID, "match_id", m.ID, "channel_id", channel, "err", err)
 	}
+	// A match on as it forms starts its map pick now; the others start
+	// theirs when the ready check passes or the draft ends.
+	s.startMaps(ctx, m, channel)
 }
 
 // runUnclaimed runs a job that has no period (the matchmaking pass) without

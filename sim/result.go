@@ -47,6 +47,14 @@ type Final struct {
 	Trajectory  []Point
 }
 
+// Baseline is what a season of single games measured, beside a season
+// of series.
+type Baseline struct {
+	Matches  int     `json:"matches"`
+	Brier    float64 `json:"brier"`
+	Spearman float64 `json:"spearman_true_skill"`
+}
+
 // Result is what a season measured (the --json keys of docs/spec.md 8 are tagged).
 type Result struct {
 	Matches           int     `json:"matches"`
@@ -67,6 +75,11 @@ type Result struct {
 	Placement Placement `json:"placement"`
 	// Parties measures the matches with premade pairs (Config.Parties).
 	Parties PartyStats `json:"parties"`
+	// BestOf is Config.BestOf (1 for single games).
+	BestOf int `json:"best_of"`
+	// BestOf1, set by `simulate --best-of N` for N above 1, is the same
+	// season (same seed) played in single games, to compare with.
+	BestOf1 *Baseline `json:"best_of_1,omitempty"`
 
 	Waits       []float64    `json:"-"`
 	Qualities   []float64    `json:"-"`

@@ -64,6 +64,12 @@ type Config struct {
 	// PartyMaxWeight, PartyMedianWeight and OrdinalDeviations are the
 	// queue's party rating (seed 003's musigma); both weights 0 is off.
 	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
+	// BestOf plays each match as a series of this many games at most (1,
+	// 3 or 5; 0 is 1): games are drawn from true skill until one team has
+	// the majority, and the series is one rated result, as a queue with
+	// series_rating series rates it. A series takes its games' time out
+	// of the players' evening, so a season of series has fewer results.
+	BestOf int
 	// Progress, when set, is called after each simulated day.
 	Progress func(day, days int)
 	// Log receives the storage's log; nil discards it.
@@ -124,6 +130,8 @@ func (c *Config) fill() error {
 		return fmt.Errorf("active probability must be in (0, 1], not %g", c.ActiveProb)
 	case !(c.GamesPerSession >= 1 && c.GamesPerSession <= 100):
 		return fmt.Errorf("games per session must be from 1 to 100, not %g", c.GamesPerSession)
+	case c.BestOf != 0 && c.BestOf != 1 && c.BestOf != 3 && c.BestOf != 5:
+		return fmt.Errorf("best of must be 1, 3 or 5, not %d", c.BestOf)
 	}
 	return nil
 }
@@ -189,6 +197,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
+	res.BestOf = max(cfg.BestOf, 1)
 	return res, nil
 }
 
@@ -519,8 +528,18 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 			sk[t] += s.playing(u, m.Teams[t]) / float64(len(m.Teams[t]))
 		}
 	}
-	pTrue := 1 / (1 + math.Pow(10, -(sk[0]-sk[1])/400))
-	won := s.rng.Float64() < pTrue
+	pGame := 1 / (1 + math.Pow(10, -(sk[0]-sk[1])/400))
+	// A single game is a series of one: one draw, as before series.
+	need := max(s.cfg.BestOf, 1)/2 + 1
+	games, wins := 0, 0
+	for wins < need && games-wins < need {
+		games++
+		if s.rng.Float64() < pGame {
+			wins++
+		}
+	}
+	won := wins >= need
+	pTrue := SeriesWin(pGame, max(s.cfg.BestOf, 1))
 	o := ladder.Loss
 	if won {
 		o = ladder.Win
@@ -552,7 +571,7 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 	for _, u := range m.Players() {
 		p := s.byID[u]
 		p.inMatch = false
-		if p.gamesLeft--; p.gamesLeft > 0 && (p.partner == nil || p.leader) {
+		if p.gamesLeft -= games; p.gamesLeft > 0 && (p.partner == nil || p.leader) {
 			s.push(event{at: now.Add(5*time.Second + time.Duration(s.rng.Float64()*25*float64(time.Second))), kind: evJoin, player: p})
 		}
 	}
@@ -577,4 +596,21 @@ func playerName(i int) string {
 		name += fmt.Sprintf(" %d", i/n+1)
 	}
 	return name
+}
+
+// SeriesWin is the chance of winning a best-of-n series (n odd) for a
+// side that wins each game with chance p: the chance of reaching n/2+1
+// wins before the other side does.
+func SeriesWin(p float64, n int) float64 {
+	need := n/2 + 1
+	// P(win the series) = Σ over the other side's wins k < need of
+	// C(need−1+k, k) p^need (1−p)^k.
+	total, c := 0.0, 1.0
+	for k := range need {
+		if k > 0 {
+			c = c * float64(need-1+k) / float64(k)
+		}
+		total += c * math.Pow(p, float64(need)) * math.Pow(1-p, float64(k))
+	}
+	return total
 }
