@@ -6,6 +6,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
@@ -30,7 +31,8 @@ func runServe(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	defer db.Close()
-	srv, err := newWebServer(e, db, ladder.NewService(db, nil), web.NewMetrics(), nil)
+	svc, jn := newLadder(db)
+	srv, err := newWebServer(e, db, svc, jn, web.NewMetrics(), nil)
 	if err != nil {
 		return err
 	}
@@ -42,7 +44,7 @@ func runServe(ctx context.Context, e invocation, args []string) error {
 // Discord gateway for /readyz; nil when the process runs no bot. `ladderbot
 // run` calls it and serves the result on HTTP_ADDR beside the bot, sharing
 // metrics with it.
-func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, gatewayReady func() bool) (*web.Server, error) {
+func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.Service, metrics *web.Metrics, gatewayReady func() bool) (*web.Server, error) {
 	if err := metrics.RegisterDB(db.SQL()); err != nil {
 		return nil, fmt.Errorf("web: metrics: %w", err)
 	}
@@ -68,6 +70,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 		Admin:        admin.Handler(),
 		Community:    community.New(db, svc),
+		Joins:        jn,
 	})
 	return srv, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -46,6 +47,10 @@ type Deps struct {
 	EnsureRole    func(ctx context.Context, guildID, name string) (string, error)
 	// Community answers /compare, /history and /stats; nil refuses them.
 	Community *community.Service
+	// Joins keeps the queues' requirements, open hours and rematches
+	// (/config queue requirements, schedule and rematch, the Rematch
+	// button); nil refuses them.
+	Joins *joins.Service
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -80,6 +85,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.panelComponents()...)
 	comps = append(comps, h.setupComponents()...)
 	comps = append(comps, h.historyComponents()...)
+	comps = append(comps, h.rematchComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 
@@ -194,7 +200,7 @@ func (h *handlers) seasonChoices(ctx context.Context, req Request) (Reply, error
 // autocomplete routes a command's autocomplete by focused option name.
 func (h *handlers) autocomplete(ctx context.Context, req Request) (Reply, error) {
 	switch req.Focused {
-	case "queue":
+	case "queue", "games_queue":
 		return h.queueChoices(ctx, req)
 	case "season":
 		return h.seasonChoices(ctx, req)

@@ -46,6 +46,9 @@ func (h *handlers) configCommand() Command {
 					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...),
 				roomSub(),
 				sidesSub(),
+				requirementsSub(),
+				scheduleSub(),
+				rematchSub(),
 				sub("panel", "Post the queue's panel: a message with Join, Leave, Join with… and Status buttons",
 					Option{Type: OptString, Name: "queue", Description: "queue name (default: the server's first queue)", Autocomplete: true, MaxLength: 32},
 					opt(OptChannel, "channel", "where the panel goes (default: the queue's channel, else here)", false))),
@@ -113,6 +116,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return h.configRoom(ctx, req)
 	case "config queue sides":
 		return h.configSides(ctx, req)
+	case "config queue requirements", "config queue schedule", "config queue rematch":
+		return h.configJoins(ctx, req)
 	case "config queue panel":
 		return h.configPanel(ctx, req)
 	case "config moderator":

@@ -66,7 +66,7 @@ func (h *handlers) doReport(ctx context.Context, req Request, id int64, o ladder
 	if res.AlreadyDone {
 		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", m.ID, m.State)), nil
 	}
-	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(m, req), Message: matchReply(res)}}}
+	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(m, req), Message: h.withRematch(ctx, matchReply(res), m)}}}
 	switch m.State {
 	case ladder.StateReported:
 		r.Posts[0].Sent = h.recordMessage(m.ID, ladder.MessageReport, r.Posts[0].ChannelID)
@@ -94,7 +94,7 @@ func (h *handlers) confirm(ctx context.Context, req Request) (Reply, error) {
 	if res.AlreadyDone {
 		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", res.Match.ID, res.Match.State)), nil
 	}
-	r := matchReply(res)
+	r := h.withRematch(ctx, matchReply(res), res.Match)
 	r.Update = true
 	return r, nil
 }

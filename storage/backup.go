@@ -31,6 +31,7 @@ var backupTables = []string{
 	"room_settings", "match_rooms", "room_warnings",
 	"rate_buckets",
 	"queue_panels", "results_channels", "result_posts", "queue_waits",
+	"queue_joins", "rematches", "rematch_votes",
 }
 
 // notBackedUp are the tables a backup leaves out: the dashboard's login

@@ -2,10 +2,12 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
 
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -17,7 +19,7 @@ import (
 // queueSettingsJSON is one queue: its name, then every setting in
 // /config queue set's order, typed by the setting's kind (numbers,
 // booleans, strings).
-func queueSettingsJSON(q ladder.Queue, l ladder.Lobby) json.RawMessage {
+func queueSettingsJSON(q ladder.Queue, l ladder.Lobby, extra ...joinField) json.RawMessage {
 	var b bytes.Buffer
 	name, _ := json.Marshal(q.Name)
 	b.WriteString(`{"name":`)
@@ -39,8 +41,56 @@ func queueSettingsJSON(q ladder.Queue, l ladder.Lobby) json.RawMessage {
 			b.Write(text)
 		}
 	}
+	for _, f := range extra {
+		key, _ := json.Marshal(f.name)
+		b.WriteByte(',')
+		b.Write(key)
+		b.WriteByte(':')
+		if f.kind == ladder.KindInt || f.kind == ladder.KindNumber {
+			b.WriteString(f.value)
+			continue
+		}
+		text, _ := json.Marshal(f.value)
+		b.Write(text)
+	}
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+// joinField is one of a queue's join settings (package joins) in the
+// queue's JSON.
+type joinField struct {
+	name, value string
+	kind        ladder.SettingKind
+}
+
+// joinKinds are the JSON types of the join settings.
+var joinKinds = map[string]ladder.SettingKind{
+	"min_rating": ladder.KindNumber, "max_rating": ladder.KindNumber, "min_games": ladder.KindInt,
+	"games_queue": ladder.KindText, "required_role": ladder.KindText, "excluded_role": ladder.KindText,
+	"min_account_days": ladder.KindInt, "hours": ladder.KindText, "timezone": ladder.KindText, "rematch": ladder.KindChoice,
+}
+
+// joinFields are q's join settings in joins.SettingNames order; none
+// without the joins service.
+func (s *Server) joinFields(ctx context.Context, q ladder.Queue) ([]joinField, error) {
+	if s.joins == nil {
+		return nil, nil
+	}
+	st, err := s.joins.Settings(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	games, err := s.joins.QueueName(ctx, q.GuildID, st.GamesQueueID)
+	if err != nil {
+		return nil, err
+	}
+	values := st.Values(games)
+	var out []joinField
+	for _, name := range joins.SettingNames() {
+		out = append(out, joinField{name: name, value: values[name], kind: joinKinds[name]})
+	}
+	return out, nil
 }
 
 // apiAdminQueues serves GET /api/v1/guilds/{guild}/admin/queues:
@@ -59,7 +109,12 @@ func (s *Server) apiAdminQueues(w http.ResponseWriter, r *http.Request, tok ladd
 			writeJSONError(w, r, err)
 			return
 		}
-		out = append(out, queueSettingsJSON(q, l))
+		extra, err := s.joinFields(ctx, q)
+		if err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
+		out = append(out, queueSettingsJSON(q, l, extra...))
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, map[string]any{"queues": out})
@@ -84,14 +139,23 @@ func (s *Server) apiAdminSetQueue(w http.ResponseWriter, r *http.Request, tok la
 	for _, st := range ladder.QueueSettings() {
 		kinds[st.Name] = st.Kind
 	}
-	values := map[string]string{}
+	if s.joins != nil {
+		for name, k := range joinKinds {
+			kinds[name] = k
+		}
+	}
+	values, joinValues := map[string]string{}, map[string]string{}
 	for name, raw := range body {
 		v, err := settingText(name, kinds, raw)
 		if err != nil {
 			writeJSONError(w, r, err)
 			return
 		}
-		values[name] = v
+		if joins.IsSetting(name) {
+			joinValues[name] = v
+		} else {
+			values[name] = v
+		}
 	}
 	ctx, guild := r.Context(), r.PathValue("guild")
 	q, l, err := s.svc.Lobby(ctx, guild, r.PathValue("name"))
@@ -104,19 +168,61 @@ func (s *Server) apiAdminSetQueue(w http.ResponseWriter, r *http.Request, tok la
 		writeJSONError(w, r, err)
 		return
 	}
-	var lp *ladder.Lobby
-	if lobby {
-		lp = &l
+	if len(joinValues) > 0 {
+		// Checked before anything is stored, so a bad join setting
+		// changes none of the others.
+		if err := s.checkJoins(ctx, q, joinValues); err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
 	}
-	if q, _, err = s.svc.ConfigureQueue(ctx, tokenActor(tok), q, lp); err != nil {
-		writeJSONError(w, r, err)
-		return
+	if len(values) > 0 {
+		var lp *ladder.Lobby
+		if lobby {
+			lp = &l
+		}
+		if q, _, err = s.svc.ConfigureQueue(ctx, tokenActor(tok), q, lp); err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
+	}
+	if len(joinValues) > 0 {
+		if _, err := s.joins.Configure(ctx, tokenActor(tok), q, joinValues); err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
 	}
 	if _, l, err = s.svc.Lobby(ctx, guild, q.Name); err != nil {
 		writeJSONError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, queueSettingsJSON(q, l))
+	extra, err := s.joinFields(ctx, q)
+	if err != nil {
+		writeJSONError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, queueSettingsJSON(q, l, extra...))
+}
+
+// checkJoins parses and validates join settings as Configure will,
+// storing nothing.
+func (s *Server) checkJoins(ctx context.Context, q ladder.Queue, values map[string]string) error {
+	st, err := s.joins.Settings(ctx, q)
+	if err != nil {
+		return err
+	}
+	qs, err := s.svc.Queues(ctx, q.GuildID)
+	if err != nil {
+		return err
+	}
+	return joins.Apply(&st, values, func(name string) (int64, error) {
+		for _, c := range qs {
+			if c.Name == name {
+				return c.ID, nil
+			}
+		}
+		return 0, ladder.Errorf(ladder.CodeInvalid, "games_queue: no queue called %q", name)
+	})
 }
 
 // settingText turns one JSON value into the text ApplyQueueSettings

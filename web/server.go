@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -64,6 +65,10 @@ type Options struct {
 	// Community serves the head-to-head, match history and stats JSON;
 	// nil leaves those routes out.
 	Community *community.Service
+	// Joins keeps the queues' requirements, open hours and rematch
+	// setting, read and written beside the other queue settings by the
+	// admin queue endpoints; nil leaves those fields out.
+	Joins *joins.Service
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -94,6 +99,7 @@ type Server struct {
 	balanceSlots chan struct{}
 	admin        http.Handler
 	community    *community.Service
+	joins        *joins.Service
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -114,6 +120,7 @@ func New(opts Options) *Server {
 		admin:    opts.Admin,
 	}
 	s.community = opts.Community
+	s.joins = opts.Joins
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
