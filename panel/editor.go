@@ -250,7 +250,9 @@ func (s *Service) render(ctx context.Context, p Panel) (commands.Reply, string, 
 	}
 	var o joins.Opening
 	if s.opt.Joins != nil {
-		if o, err = s.opt.Joins.Opening(ctx, q, s.opt.Now()); err != nil {
+		// Open hours follow the ladder's clock, as the joins they
+		// refuse do.
+		if o, err = s.opt.Joins.Opening(ctx, q, s.ladder.Now()); err != nil {
 			return commands.Reply{}, "", err
 		}
 	}

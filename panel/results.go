@@ -82,7 +82,7 @@ func (s *Service) postResult(ctx context.Context, c ResultsChannel, r Rated, now
 	}
 	msg := ResultMessage(d, r.Posted)
 	if s.opt.Joins != nil && !r.Posted {
-		if ok, err := s.opt.Joins.Offers(ctx, d.Match, d.Queue, now); err == nil && ok {
+		if ok, err := s.opt.Joins.Offers(ctx, d.Match, d.Queue, s.ladder.Now()); err == nil && ok {
 			msg.Buttons = append(msg.Buttons, commands.RematchButton(d.Match.ID))
 		}
 	}
