@@ -49,7 +49,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.S
 		return nil, fmt.Errorf("web: metrics: %w", err)
 	}
 	var srv *web.Server
-	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log,
+	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Joins: jn,
 		Webhooks:   ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {

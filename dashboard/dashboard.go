@@ -12,6 +12,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"golang.org/x/oauth2"
 
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -75,6 +76,10 @@ type Options struct {
 	// Invalidate, when set, is called with a guild whose ratings a
 	// dashboard write changed (the web server's leaderboard cache).
 	Invalidate func(guildID string)
+	// Joins keeps the queues' requirements, open hours and rematch
+	// setting, shown and changed on the queue page beside the others; nil
+	// leaves them out.
+	Joins *joins.Service
 }
 
 // Dashboard is the moderators' web dashboard under /admin.
@@ -89,6 +94,7 @@ type Dashboard struct {
 	pages      pageSet
 	invalidate func(string)
 	webhooks   ladder.URLPolicy
+	joins      *joins.Service
 	handler    http.Handler
 }
 
@@ -100,7 +106,7 @@ const recheckAfter = 5 * time.Minute
 // /admin with a page saying so, and every other dashboard path with 404.
 func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
-		webhooks: opts.Webhooks}
+		webhooks: opts.Webhooks, joins: opts.Joins}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ladderbot/ladderbot/dashboard"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
@@ -50,6 +51,7 @@ type env struct {
 	srv     *httptest.Server
 	web     *web.Server
 	modRole string
+	joins   *joins.Service
 }
 
 func newEnv(t *testing.T, backend string) *env {
@@ -61,6 +63,8 @@ func newEnv(t *testing.T, backend string) *env {
 	}
 	t.Cleanup(func() { db.Close() })
 	e := &env{db: db, svc: ladder.NewService(db, nil), fake: fakediscord.New()}
+	e.joins = joins.New(db, e.svc)
+	e.svc.SetJoinGate(e.joins)
 	t.Cleanup(e.fake.Close)
 	e.fake.Token = botToken
 
@@ -70,7 +74,7 @@ func newEnv(t *testing.T, backend string) *env {
 	d, err := dashboard.New(dashboard.Options{
 		Config: dashboard.Config{ClientID: clientID, ClientSecret: secret, PublicURL: e.srv.URL,
 			APIBase: e.fake.URL(), BotToken: botToken},
-		Service: e.svc, Sessions: db,
+		Service: e.svc, Sessions: db, Joins: e.joins,
 	})
 	if err != nil {
 		t.Fatalf("dashboard.New: %v", err)

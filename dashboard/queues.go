@@ -1,8 +1,10 @@
 package dashboard
 
 import (
+	"context"
 	"net/http"
 
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -42,7 +44,39 @@ type queueForm struct {
 	Fields []fieldView
 }
 
-func queueFields(q ladder.Queue, l ladder.Lobby, submitted map[string]string) []fieldView {
+// joinHelp describes the join settings (package joins) on the form.
+var joinHelp = map[string]fieldView{
+	"min_rating":       {Kind: "number", Help: "least rating in this queue (0 off)"},
+	"max_rating":       {Kind: "number", Help: "greatest rating in this queue (0 off)"},
+	"min_games":        {Kind: "int", Help: "least rated games in games_queue (0 off)"},
+	"games_queue":      {Kind: "text", Help: "the queue min_games counts (empty: this one)"},
+	"required_role":    {Kind: "text", Help: "members must hold this role (a role ID; empty: off)"},
+	"excluded_role":    {Kind: "text", Help: "members holding this role may not join (a role ID; empty: off)"},
+	"min_account_days": {Kind: "int", Help: "least age of the Discord account in days (0 off)"},
+	"hours":            {Kind: "text", Help: "open hours, e.g. mon-fri 18:00-23:00; sat,sun 12:00-02:00 (empty: always open)"},
+	"timezone":         {Kind: "text", Help: "time zone of the hours, e.g. Europe/Berlin"},
+	"rematch": {Kind: "choice", Help: "a Rematch button on rated results: same teams, or rebalanced",
+		Choices: []string{string(joins.RematchOff), string(joins.RematchSame), string(joins.RematchRebalance)}},
+}
+
+// joinValues are a queue's join settings as the form shows them; nil
+// without the joins service.
+func (d *Dashboard) joinValues(ctx context.Context, q ladder.Queue) (map[string]string, error) {
+	if d.joins == nil {
+		return nil, nil
+	}
+	st, err := d.joins.Settings(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	games, err := d.joins.QueueName(ctx, q.GuildID, st.GamesQueueID)
+	if err != nil {
+		return nil, err
+	}
+	return st.Values(games), nil
+}
+
+func queueFields(q ladder.Queue, l ladder.Lobby, submitted map[string]string, joinValues map[string]string) []fieldView {
 	var out []fieldView
 	for _, s := range ladder.QueueSettings() {
 		f := fieldView{Name: s.Name, Kind: string(s.Kind), Help: s.Help, Value: s.Value(q, l), Choices: s.Choices}
@@ -53,6 +87,17 @@ func queueFields(q ladder.Queue, l ladder.Lobby, submitted map[string]string) []
 			f.Choices = []string{"true", "false"}
 		}
 		if v, ok := submitted[s.Name]; ok {
+			f.Value = v
+		}
+		out = append(out, f)
+	}
+	if joinValues == nil {
+		return out
+	}
+	for _, name := range joins.SettingNames() {
+		f := joinHelp[name]
+		f.Name, f.Value = name, joinValues[name]
+		if v, ok := submitted[name]; ok {
 			f.Value = v
 		}
 		out = append(out, f)
@@ -68,7 +113,12 @@ func (d *Dashboard) queuePage(w http.ResponseWriter, r *http.Request, gr guildRe
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "queue", d.guildPage(r.Context(), gr, "Queue "+q.Name, queueForm{Queue: q.Name, Fields: queueFields(q, l, nil)}))
+	jv, err := d.joinValues(r.Context(), q)
+	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	d.render(w, r, http.StatusOK, "queue", d.guildPage(r.Context(), gr, "Queue "+q.Name, queueForm{Queue: q.Name, Fields: queueFields(q, l, nil, jv)}))
 }
 
 // saveQueue applies the changed fields of the form through the same
@@ -94,18 +144,44 @@ func (d *Dashboard) saveQueue(w http.ResponseWriter, r *http.Request, gr guildRe
 			changed[s.Name] = v
 		}
 	}
-	if len(changed) == 0 {
+	jv, err := d.joinValues(ctx, q)
+	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	joinChanged := map[string]string{}
+	if jv != nil {
+		for _, name := range joins.SettingNames() {
+			if !r.PostForm.Has(name) {
+				continue
+			}
+			v := r.PostForm.Get(name)
+			submitted[name] = v
+			if v != jv[name] {
+				joinChanged[name] = v
+			}
+		}
+	}
+	if len(changed) == 0 && len(joinChanged) == 0 {
 		d.back(w, r, guildPath(gr.Guild.ID, "queues", q.Name), "Nothing changed.")
 		return
 	}
 	nq, nl := q, l
 	lobby, err := ladder.ApplyQueueSettings(&nq, &nl, changed)
-	if err == nil {
+	if err == nil && len(joinChanged) > 0 {
+		// Checked before anything is stored, so a bad join setting
+		// changes none of the others.
+		err = d.joins.Check(ctx, q, joinChanged)
+	}
+	if err == nil && len(changed) > 0 {
 		var lp *ladder.Lobby
 		if lobby {
 			lp = &nl
 		}
 		_, _, err = d.svc.ConfigureQueue(ctx, gr.Actor, nq, lp)
+	}
+	if err == nil && len(joinChanged) > 0 {
+		_, err = d.joins.Configure(ctx, gr.Actor, q, joinChanged)
 	}
 	if err != nil {
 		status, msg := statusOf(err)
@@ -113,7 +189,7 @@ func (d *Dashboard) saveQueue(w http.ResponseWriter, r *http.Request, gr guildRe
 			d.fail(w, r, err)
 			return
 		}
-		p := d.guildPage(ctx, gr, "Queue "+q.Name, queueForm{Queue: q.Name, Fields: queueFields(q, l, submitted)})
+		p := d.guildPage(ctx, gr, "Queue "+q.Name, queueForm{Queue: q.Name, Fields: queueFields(q, l, submitted, jv)})
 		p.Error = msg
 		d.render(w, r, status, "queue", p)
 		return

@@ -91,19 +91,7 @@ func (s *Service) Configure(ctx context.Context, actor ladder.Actor, q ladder.Qu
 	if len(values) == 0 {
 		return old, nil
 	}
-	next := old
-	err = Apply(&next, values, func(name string) (int64, error) {
-		qs, err := s.lad.Queues(ctx, q.GuildID)
-		if err != nil {
-			return 0, err
-		}
-		for _, c := range qs {
-			if c.Name == name {
-				return c.ID, nil
-			}
-		}
-		return 0, ladder.Errorf(ladder.CodeInvalid, "games_queue: no queue called %q", name)
-	})
+	next, err := s.apply(ctx, q, old, values)
 	if err != nil {
 		return Settings{}, err
 	}
@@ -116,6 +104,36 @@ func (s *Service) Configure(ctx context.Context, actor ladder.Actor, q ladder.Qu
 		return Settings{}, fmt.Errorf("joins: save settings of queue %s: %w", q.Name, err)
 	}
 	return next, nil
+}
+
+// Check parses and validates named settings for a queue as Configure
+// would, storing nothing: a caller that also changes other settings checks
+// these first, so a bad one changes nothing.
+func (s *Service) Check(ctx context.Context, q ladder.Queue, values map[string]string) error {
+	old, err := s.Settings(ctx, q)
+	if err != nil {
+		return err
+	}
+	_, err = s.apply(ctx, q, old, values)
+	return err
+}
+
+// apply is Apply over old, games_queue resolved among q's guild's queues.
+func (s *Service) apply(ctx context.Context, q ladder.Queue, old Settings, values map[string]string) (Settings, error) {
+	next := old
+	err := Apply(&next, values, func(name string) (int64, error) {
+		qs, err := s.lad.Queues(ctx, q.GuildID)
+		if err != nil {
+			return 0, err
+		}
+		for _, c := range qs {
+			if c.Name == name {
+				return c.ID, nil
+			}
+		}
+		return 0, ladder.Errorf(ladder.CodeInvalid, "games_queue: no queue called %q", name)
+	})
+	return next, err
 }
 
 // QueueName is the name of a queue of the guild, "" when it is gone.

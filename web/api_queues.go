@@ -171,7 +171,7 @@ func (s *Server) apiAdminSetQueue(w http.ResponseWriter, r *http.Request, tok la
 	if len(joinValues) > 0 {
 		// Checked before anything is stored, so a bad join setting
 		// changes none of the others.
-		if err := s.checkJoins(ctx, q, joinValues); err != nil {
+		if err := s.joins.Check(ctx, q, joinValues); err != nil {
 			writeJSONError(w, r, err)
 			return
 		}
@@ -202,27 +202,6 @@ func (s *Server) apiAdminSetQueue(w http.ResponseWriter, r *http.Request, tok la
 		return
 	}
 	writeJSON(w, http.StatusOK, queueSettingsJSON(q, l, extra...))
-}
-
-// checkJoins parses and validates join settings as Configure will,
-// storing nothing.
-func (s *Server) checkJoins(ctx context.Context, q ladder.Queue, values map[string]string) error {
-	st, err := s.joins.Settings(ctx, q)
-	if err != nil {
-		return err
-	}
-	qs, err := s.svc.Queues(ctx, q.GuildID)
-	if err != nil {
-		return err
-	}
-	return joins.Apply(&st, values, func(name string) (int64, error) {
-		for _, c := range qs {
-			if c.Name == name {
-				return c.ID, nil
-			}
-		}
-		return 0, ladder.Errorf(ladder.CodeInvalid, "games_queue: no queue called %q", name)
-	})
 }
 
 // settingText turns one JSON value into the text ApplyQueueSettings
