@@ -215,25 +215,42 @@ func (h *handlers) rematch(ctx context.Context, req Request) (Reply, error) {
 	return r, nil
 }
 
-// withRematch adds the Rematch button to a rated result's reply when its
-// queue offers rematches.
-func (h *handlers) withRematch(ctx context.Context, r Reply, m ladder.Match) Reply {
-	if h.Joins == nil {
-		return r
+// rematchOffer is the post offering a rated match's players a rematch,
+// with the Rematch button, when its queue offers rematches; none
+// otherwise. It is recorded with the match's messages, so the buttons job
+// takes the button off once the offer has expired.
+func (h *handlers) rematchOffer(ctx context.Context, m ladder.Match, channelID string) []Post {
+	if h.Joins == nil || channelID == "" {
+		return nil
 	}
 	qs, err := h.Service.Queues(ctx, m.GuildID)
 	if err != nil {
-		return r
+		return nil
 	}
 	for _, q := range qs {
 		if q.ID != m.QueueID {
 			continue
 		}
-		if ok, err := h.Joins.Offers(ctx, m, q, h.Service.Now()); err == nil && ok {
-			r.Buttons = append(r.Buttons, RematchButton(m.ID))
+		ok, err := h.Joins.Offers(ctx, m, q, h.Service.Now())
+		if err != nil || !ok {
+			return nil
 		}
+		st, err := h.Joins.Settings(ctx, q)
+		if err != nil {
+			return nil
+		}
+		how := "with the same teams"
+		if st.Rematch == joins.RematchRebalance {
+			how = "with the teams split again by your new ratings"
+		}
+		until := m.RatedAt.Add(joins.RematchWindow)
+		return []Post{{ChannelID: channelID, Sent: h.recordMessage(m.ID, ladder.MessageRematch, channelID), Message: Reply{
+			Content: fmt.Sprintf("Rematch? Once all %d players of match #%d press **Rematch** (until <t:%d:T>), you play again %s.",
+				len(m.Players()), m.ID, until.Unix(), how),
+			Buttons: [][]Button{RematchButton(m.ID)},
+		}}}
 	}
-	return r
+	return nil
 }
 
 // QueueClosed tells the players a closing queue took off, pinging them

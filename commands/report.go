@@ -66,13 +66,14 @@ func (h *handlers) doReport(ctx context.Context, req Request, id int64, o ladder
 	if res.AlreadyDone {
 		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", m.ID, m.State)), nil
 	}
-	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(m, req), Message: h.withRematch(ctx, matchReply(res), m)}}}
+	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(m, req), Message: matchReply(res)}}}
 	switch m.State {
 	case ladder.StateReported:
 		r.Posts[0].Sent = h.recordMessage(m.ID, ladder.MessageReport, r.Posts[0].ChannelID)
 		r.Content = fmt.Sprintf("Reported match #%d: %s. The other team has been asked to confirm.", m.ID, winnerText(m.ReportedWinner))
 	case ladder.StateConfirmed:
 		r.Content = fmt.Sprintf("Both teams agree: match #%d is confirmed and rated.", m.ID)
+		r.Posts = append(r.Posts, h.rematchOffer(ctx, m, matchChannel(m, req))...)
 	case ladder.StateDisputed:
 		r.Content = fmt.Sprintf("Your report conflicts with the other team's: match #%d is disputed and waits for a moderator.", m.ID)
 	default:
@@ -94,8 +95,9 @@ func (h *handlers) confirm(ctx context.Context, req Request) (Reply, error) {
 	if res.AlreadyDone {
 		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", res.Match.ID, res.Match.State)), nil
 	}
-	r := h.withRematch(ctx, matchReply(res), res.Match)
+	r := matchReply(res)
 	r.Update = true
+	r.Posts = h.rematchOffer(ctx, res.Match, matchChannel(res.Match, req))
 	return r, nil
 }
 

@@ -11,7 +11,7 @@ import (
 
 // RematchWindow is how long after its result a match's players may ask
 // for a rematch.
-const RematchWindow = 5 * time.Minute
+const RematchWindow = ladder.RematchWindow
 
 // Rematch is a rated match's rematch offer.
 type Rematch struct {

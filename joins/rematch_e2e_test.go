@@ -10,6 +10,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -61,6 +62,34 @@ func (e *env) play(m ladder.Match) fakediscord.Message {
 	return conf.Message
 }
 
+// recorded waits until the rematch offer of match id is recorded as
+// message messageID (the bot records it right after posting it).
+func (e *env) recorded(id int64, messageID string) {
+	e.t.Helper()
+	for {
+		a, ok, err := e.svc.MatchMessage(e.ctx, id, ladder.MessageRematch)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if ok && a.MessageID == messageID {
+			return
+		}
+		select {
+		case <-e.ctx.Done():
+			e.t.Fatalf("rematch offer of match #%d never recorded", id)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// offer waits for the rematch offer of match id.
+func (e *env) offer(id int64) fakediscord.Message {
+	e.t.Helper()
+	return e.message(fmt.Sprintf("rematch offer of match #%d", id), func(m fakediscord.Message) bool {
+		return strings.Contains(m.Content, fmt.Sprintf("players of match #%d press **Rematch**", id))
+	})
+}
+
 // TestRematchEndToEnd: after a rated match of a queue with rematches on,
 // the result carries a Rematch button (in the match's channel and the
 // results channel); once all four players pressed it — a repeated press
@@ -81,6 +110,11 @@ func TestRematchEndToEnd(t *testing.T) {
 		if got := e.play(m0); len(got.Buttons()) != 0 {
 			t.Errorf("Got(buttons of a result, rematch off) = %+v, want none", got.Buttons())
 		}
+		for _, m := range e.fake.ChannelMessages(testChannel) {
+			if strings.Contains(m.Content, "press **Rematch**") {
+				t.Errorf("Got(a rematch offer with rematch off) = %q, want none", m.Content)
+			}
+		}
 
 		private(t, "rematch on", e.slash(admin, "config queue rematch", map[string]any{"queue": "2v2", "rematch": "same"}), "same teams")
 		e.clock.Add(time.Minute)
@@ -88,9 +122,19 @@ func TestRematchEndToEnd(t *testing.T) {
 			e.slash(player(i), "queue join", nil)
 		}
 		m1 := e.openMatch()
-		res := e.play(m1)
-		if _, ok := res.ButtonByLabel(commands.LabelRematch); !ok {
-			t.Fatalf("Got(result buttons) = %+v, want Rematch", res.Buttons())
+		e.play(m1)
+		res := e.offer(m1.ID)
+		if !strings.Contains(res.Content, "same teams") {
+			t.Errorf("Got(offer) = %q, want it to say the teams stay", res.Content)
+		}
+		// The buttons job closes the ended match's other messages, not the
+		// offer while it runs.
+		e.recorded(m1.ID, res.ID)
+		if _, err := e.sched.Run(e.ctx, jobs.JobButtons); err != nil {
+			t.Fatal(err)
+		}
+		if m, _ := e.fake.Message(res.ID); len(m.Buttons()) != 1 {
+			t.Errorf("Got(offer buttons after the buttons job) = %+v, want Rematch kept", m.Buttons())
 		}
 		post, err := e.fake.WaitChannelMessage(e.ctx, resultsChannel, func(m fakediscord.Message) bool {
 			return strings.Contains(m.Text(), fmt.Sprintf("Match #%d ·", m1.ID))
@@ -135,7 +179,11 @@ func TestRematchEndToEnd(t *testing.T) {
 		// Rebalance: the same four, split again by their ratings.
 		private(t, "rebalance", e.slash(admin, "config queue rematch", map[string]any{"queue": "2v2", "rematch": "rebalance"}), "split again")
 		e.clock.Add(time.Minute)
-		res2 := e.play(m2)
+		e.play(m2)
+		res2 := e.offer(m2.ID)
+		if !strings.Contains(res2.Content, "split again") {
+			t.Errorf("Got(offer) = %q, want it to say the teams are split again", res2.Content)
+		}
 		for _, u := range m2.Players() {
 			e.click(userOf(t, u), res2, commands.LabelRematch)
 		}
@@ -147,10 +195,21 @@ func TestRematchEndToEnd(t *testing.T) {
 			t.Errorf("Got(rebalanced rematch) = #%d %s %v, want a rematch of the players %v", m3.ID, m3.Source, got, want)
 		}
 
-		// Five minutes after the result, the offer is gone.
-		res3 := e.play(m3)
+		// Five minutes after the result, the offer is gone: the buttons
+		// job takes its button off, and a press (a client that still
+		// shows it) is refused.
+		e.play(m3)
+		res3 := e.offer(m3.ID)
 		e.clock.Add(joins.RematchWindow)
-		refused(t, "expired", e.click(userOf(t, m3.Teams[0][0]), res3, commands.LabelRematch), "expired")
+		e.recorded(m3.ID, res3.ID)
+		if ran, err := e.sched.Run(e.ctx, jobs.JobButtons); err != nil || !ran {
+			t.Fatal(ran, err)
+		}
+		if m, _ := e.fake.Message(res3.ID); len(m.Buttons()) != 0 {
+			t.Errorf("Got(offer buttons after expiry) = %+v, want none", m.Buttons())
+		}
+		b3, _ := res3.ButtonByLabel(commands.LabelRematch)
+		refused(t, "expired", e.result(e.fake.ClickForged(at(userOf(t, m3.Teams[0][0])), res3.ID, b3.CustomID)), "expired")
 		ms, err := e.svc.Matches(e.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
 		if err != nil || len(ms) != 0 {
 			t.Errorf("Got(open matches after an expired press) = %d, %v, want 0", len(ms), err)
