@@ -145,6 +145,8 @@ func DescribeOpening(o joins.Opening) string {
 	}
 	text := fmt.Sprintf("%s (%s)", o.Hours.String(), o.Hours.Loc)
 	switch {
+	case o.State.Open && o.State.Next.IsZero():
+		return text + "; open now, and not closing within a week"
 	case o.State.Open:
 		return text + fmt.Sprintf("; open now, closes at %s (<t:%d:R>)", o.Hours.Local(o.State.Next), o.State.Next.Unix())
 	case o.State.Next.IsZero():
@@ -157,7 +159,7 @@ func DescribeOpening(o joins.Opening) string {
 // until …" or "Closed, opens at …".
 func OpeningStatus(o joins.Opening) string {
 	switch {
-	case !o.Scheduled:
+	case !o.Scheduled, o.State.Open && o.State.Next.IsZero():
 		return "Open"
 	case o.State.Open:
 		return fmt.Sprintf("Open until %s", o.Hours.Local(o.State.Next))

@@ -242,11 +242,14 @@ func (h Hours) spans(t time.Time) []span {
 	return merged
 }
 
+// week bounds how far ahead At looks for a change.
+const week = 7 * 24 * time.Hour
+
 // State is whether the queue is open at a time and when that changes.
 type State struct {
 	Open bool
 	// Next is when the queue next opens (closed) or closes (open); zero
-	// when always open, or when it never opens within a week.
+	// when it does not change within a week.
 	Next time.Time
 }
 
@@ -257,6 +260,11 @@ func (h Hours) At(t time.Time) State {
 	}
 	for _, s := range h.spans(t) {
 		if !t.Before(s.from) && t.Before(s.to) {
+			if s.to.Sub(t) > week {
+				// Open all week (every hour of every day): no close ahead
+				// that the horizon can see.
+				return State{Open: true}
+			}
 			return State{Open: true, Next: s.to}
 		}
 		if s.from.After(t) {
