@@ -262,6 +262,11 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 			}
 			fmt.Fprintf(&queues, "  rooms: %s\n", describeRoom(s))
 		}
+		if line, err := h.joinsLine(ctx, q); err != nil {
+			return Reply{}, err
+		} else if line != "" {
+			fmt.Fprintf(&queues, "  joins: %s\n", line)
+		}
 	}
 	orNone := func(prefix, id string) string {
 		if id == "" {

@@ -97,6 +97,33 @@ func (h *handlers) configJoins(ctx context.Context, req Request) (Reply, error) 
 	return Whisper(fmt.Sprintf("Queue **%s** requirements: %s.", q.Name, describeRequirements(st, q.Name, games))), nil
 }
 
+// joinsLine is a queue's join settings for /config show; "" when all
+// are off (the default), so an untouched queue reads as before.
+func (h *handlers) joinsLine(ctx context.Context, q ladder.Queue) (string, error) {
+	if h.Joins == nil {
+		return "", nil
+	}
+	st, err := h.Joins.Settings(ctx, q)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	if st.HasRequirements() {
+		games, err := h.Joins.QueueName(ctx, q.GuildID, st.GamesQueueID)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, "requires "+describeRequirements(st, q.Name, games))
+	}
+	if st.Hours != "" {
+		parts = append(parts, fmt.Sprintf("open %s (%s)", st.Hours, st.TimeZone))
+	}
+	if st.Rematch != joins.RematchOff {
+		parts = append(parts, "rematch "+string(st.Rematch))
+	}
+	return strings.Join(parts, "; "), nil
+}
+
 // describeRequirements says a queue's requirements in a line.
 func describeRequirements(s joins.Settings, queue, gamesQueue string) string {
 	var parts []string

@@ -37,6 +37,7 @@ func TestScheduleEndToEnd(t *testing.T) {
 		// does not empty the queue; the job does.
 		r := e.slash(admin, "config queue schedule", map[string]any{"queue": "2v2", "hours": "mon-fri 18:00-23:00", "timezone": "Europe/Berlin"})
 		private(t, "schedule", r, "mon-fri 18:00-23:00 (Europe/Berlin); closed now, opens at Mon 18:00 Europe/Berlin")
+		private(t, "config show", e.slash(admin, "config show", nil), "joins: open mon-fri 18:00-23:00 (Europe/Berlin)")
 		if got := e.audited("queue.joins", "2v2"); got != 1 {
 			t.Errorf("Got(queue.joins audit entries) = %d, want 1", got)
 		}
