@@ -172,6 +172,14 @@ func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) 
 		state := ""
 		if q.Queue.Disabled {
 			state = " (closed)"
+		} else if h.Joins != nil {
+			o, err := h.Joins.Opening(ctx, q.Queue, h.Service.Now())
+			if err != nil {
+				return Reply{}, err
+			}
+			if o.Scheduled && !o.State.Open {
+				state = " (" + strings.ToLower(OpeningStatus(o)[:1]) + OpeningStatus(o)[1:] + ")"
+			}
 		}
 		fmt.Fprintf(&b, "**%s** (%dv%d)%s: %d waiting\n", q.Queue.Name, q.Queue.TeamSize, q.Queue.TeamSize, state, q.Players)
 	}
