@@ -28,6 +28,9 @@ type Store interface {
 	// offer's row is created by the first press) and answers who pressed,
 	// first first, and the rematch's match ID once formed (0 before).
 	VoteRematch(ctx context.Context, r Rematch, userID string, at time.Time) (voters []string, formed int64, err error)
+	// RoomHome is the channel a match's room was opened from; "" when the
+	// match had no room.
+	RoomHome(ctx context.Context, matchID int64) (string, error)
 }
 
 // RematchTx is what a rematch records in the transaction that opens its

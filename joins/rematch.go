@@ -110,8 +110,12 @@ func (s *Service) PressRematch(ctx context.Context, guildID string, matchID int6
 			return res, nil // others still have to press
 		}
 	}
+	channel, err := s.homeOf(ctx, q, m)
+	if err != nil {
+		return res, err
+	}
 	f, err := s.lad.FormGroup(ctx, ladder.GroupRequest{GuildID: guildID, QueueID: q.ID, Teams: m.Teams,
-		Rebalance: st.Rematch == RematchRebalance, ChannelID: m.ChannelID, Source: "rematch",
+		Rebalance: st.Rematch == RematchRebalance, ChannelID: channel, Source: "rematch",
 		Within: func(ctx context.Context, tx ladder.Tx, nm ladder.Match) error {
 			rt, ok := tx.(RematchTx)
 			if !ok {
@@ -138,6 +142,20 @@ func (s *Service) PressRematch(ctx context.Context, guildID string, matchID int6
 	}
 	res.Formed = f
 	return res, nil
+}
+
+// homeOf is where a rematch is announced, as a queue's match would be: the
+// queue's channel, else the channel the match's room was opened from (the
+// room itself closes soon), else the match's channel.
+func (s *Service) homeOf(ctx context.Context, q ladder.Queue, m ladder.Match) (string, error) {
+	if q.ChannelID != "" {
+		return q.ChannelID, nil
+	}
+	home, err := s.store.RoomHome(ctx, m.ID)
+	if err != nil || home != "" {
+		return home, err
+	}
+	return m.ChannelID, nil
 }
 
 func (s *Service) alreadyFormed(ctx context.Context, res RematchResult, formed int64) (RematchResult, error) {

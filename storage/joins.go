@@ -161,3 +161,15 @@ func (t *tx) FormRematch(ctx context.Context, matchID, newID int64) (bool, error
 	}
 	return res.RowsAffected == 1, nil
 }
+
+// RoomHome implements joins.Store.
+func (db *DB) RoomHome(ctx context.Context, matchID int64) (string, error) {
+	var rows []matchRoomRow
+	if err := db.q(ctx).Where("match_id = ?", matchID).Limit(1).Find(&rows).Error; err != nil {
+		return "", wrap("room home", err, "")
+	}
+	if len(rows) == 0 {
+		return "", nil
+	}
+	return rows[0].HomeChannelID, nil
+}
