@@ -30,8 +30,9 @@ type GroupRequest struct {
 // FormGroup opens a match of the group's players in a queue, as a
 // matchmaking pass would (ready check and captains' draft by the queue's
 // lobby settings), after the queue's gate lets every player in. Players
-// still queued are taken off the queue; a banned player, one on a cooldown
-// or one in another match is refused.
+// still queued are taken off the queue (a party with someone outside the
+// group is refused); a banned player, one on a cooldown or one in another
+// match is refused.
 func (s *Service) FormGroup(ctx context.Context, req GroupRequest) (FormedMatch, error) {
 	var users []string
 	for _, t := range req.Teams {
@@ -75,6 +76,13 @@ func (s *Service) FormGroup(ctx context.Context, req GroupRequest) (FormedMatch,
 				return err
 			}
 			if t.ID != 0 {
+				// A party with someone outside the group is not broken up
+				// behind that player's back.
+				for _, m := range t.UserIDs {
+					if !slices.Contains(users, m) {
+						return Errorf(CodeConflict, "<@%s> is queued with <@%s>; leave the queue first", u, m)
+					}
+				}
 				if err := qt.DeleteTickets(ctx, []int64{t.ID}); err != nil {
 					return err
 				}
