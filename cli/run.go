@@ -16,6 +16,7 @@ import (
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/jobs"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/panel"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -43,7 +44,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	defer db.Close()
-	svc := ladder.NewService(db, nil)
+	svc, jn := newLadder(db)
 	// One registry for the whole process: the web server serves it on
 	// /metrics, the bot counts interactions, the jobs count their runs,
 	// formed matches and queue sizes.
@@ -62,7 +63,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	// The jobs tell the panel editor of the queues they change.
 	var onQueue func(guildID string)
 	if e.cfg.DiscordToken != "" {
-		b, m, panels, err := newBot(e, db, svc, metrics, onResult)
+		b, m, panels, err := newBot(e, db, svc, jn, metrics, onResult)
 		if err != nil {
 			return err
 		}
@@ -82,7 +83,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	} else {
 		e.log.Info("DISCORD_TOKEN is not set: running the web page, API and jobs without the bot")
 	}
-	srv, err = newWebServer(e, db, svc, metrics, gatewayReady)
+	srv, err = newWebServer(e, db, svc, jn, metrics, gatewayReady)
 	if err != nil {
 		return err
 	}
@@ -90,7 +91,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
 		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, OnQueue: onQueue, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
-			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm, Formats: formats.New(db, svc)}))
+			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm, Formats: formats.New(db, svc), Joins: jn}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.
@@ -101,6 +102,15 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 		return nil
 	}})
 	return runComponents(ctx, e.log, comps)
+}
+
+// newLadder is the ladder service over db with the queues' requirements
+// and open hours (package joins) deciding every entry into a queue.
+func newLadder(db *storage.DB) (*ladder.Service, *joins.Service) {
+	svc := ladder.NewService(db, nil)
+	jn := joins.New(db, svc)
+	svc.SetJoinGate(jn)
+	return svc, jn
 }
 
 // webhookInterval is how often the deliverer looks for due webhook
@@ -124,7 +134,7 @@ func runJobs(ctx context.Context, s *jobs.Scheduler) error {
 // none) and onResult, told the guild of every interaction that may have
 // changed its ratings (nil: nobody); the match rooms' manager; and the
 // queue panels and results channels it posts, whose editor the caller runs.
-func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, *rooms.Manager, *panel.Service, error) {
+func newBot(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, *rooms.Manager, *panel.Service, error) {
 	replays, err := showdown.NewClient(e.cfg.ShowdownReplayBase, e.cfg.URLPolicy(), nil)
 	if err != nil {
 		return nil, nil, nil, err
@@ -141,9 +151,9 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 	rm := rooms.New(db, late, svc, e.log)
 	panels := panel.New(db, svc, panel.PostFunc(func(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
 		return b.Post(ctx, channelID, msg)
-	}), e.log, panel.Options{})
+	}), e.log, panel.Options{Joins: jn})
 	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole,
-		Rooms: rm, Panels: panels, Community: community.New(db, svc), Formats: formats.New(db, svc),
+		Rooms: rm, Panels: panels, Community: community.New(db, svc), Formats: formats.New(db, svc), Joins: jn,
 		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) {
 			return b.EnsureChannel(ctx, guildID, name)
 		},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -51,6 +52,10 @@ type Deps struct {
 	// queue format, the map vote and ban menus); nil refuses them and
 	// matches get no map.
 	Formats *formats.Service
+	// Joins keeps the queues' requirements, open hours and rematches
+	// (/config queue requirements, schedule and rematch, the Rematch
+	// button); nil refuses them.
+	Joins *joins.Service
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -87,6 +92,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.historyComponents()...)
 	comps = append(comps, h.mapComponents()...)
 	comps = append(comps, h.seriesComponents()...)
+	comps = append(comps, h.rematchComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 
@@ -201,7 +207,7 @@ func (h *handlers) seasonChoices(ctx context.Context, req Request) (Reply, error
 // autocomplete routes a command's autocomplete by focused option name.
 func (h *handlers) autocomplete(ctx context.Context, req Request) (Reply, error) {
 	switch req.Focused {
-	case "queue":
+	case "queue", "games_queue":
 		return h.queueChoices(ctx, req)
 	case "season":
 		return h.seasonChoices(ctx, req)

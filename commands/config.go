@@ -47,6 +47,9 @@ func (h *handlers) configCommand() Command {
 				roomSub(),
 				sidesSub(),
 				formatSub(),
+				requirementsSub(),
+				scheduleSub(),
+				rematchSub(),
 				sub("panel", "Post the queue's panel: a message with Join, Leave, Join with… and Status buttons",
 					Option{Type: OptString, Name: "queue", Description: "queue name (default: the server's first queue)", Autocomplete: true, MaxLength: 32},
 					opt(OptChannel, "channel", "where the panel goes (default: the queue's channel, else here)", false))),
@@ -119,6 +122,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return h.configFormat(ctx, req)
 	case "config maps add", "config maps remove", "config maps list":
 		return h.configMaps(ctx, req)
+	case "config queue requirements", "config queue schedule", "config queue rematch":
+		return h.configJoins(ctx, req)
 	case "config queue panel":
 		return h.configPanel(ctx, req)
 	case "config moderator":
@@ -262,6 +267,11 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 				return Reply{}, err
 			}
 			fmt.Fprintf(&queues, "  rooms: %s\n", describeRoom(s))
+		}
+		if line, err := h.joinsLine(ctx, q); err != nil {
+			return Reply{}, err
+		} else if line != "" {
+			fmt.Fprintf(&queues, "  joins: %s\n", line)
 		}
 	}
 	orNone := func(prefix, id string) string {

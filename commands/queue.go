@@ -68,7 +68,7 @@ func (h *handlers) queueJoin(ctx context.Context, req Request) (Reply, error) {
 	queue, _ := req.String("queue")
 	res, err := h.Service.JoinQueue(ctx, ladder.JoinRequest{
 		GuildID: req.GuildID, Queue: queue, UserID: req.UserID, Name: req.UserName,
-		PartnerID: partner, ChannelID: req.ChannelID,
+		PartnerID: partner, ChannelID: req.ChannelID, Roles: memberRoles(req), RolesKnown: true,
 	})
 	if err != nil {
 		return Reply{}, err
@@ -91,6 +91,16 @@ func (h *handlers) queueJoin(ctx context.Context, req Request) (Reply, error) {
 		r.Content += " A match formed: see the announcement."
 	}
 	return r, nil
+}
+
+// memberRoles are the invoking member's roles as the queue's role
+// requirements read them: never nil, since an interaction in a guild
+// always says which roles its member holds (possibly none).
+func memberRoles(req Request) []string {
+	if req.Roles == nil {
+		return []string{}
+	}
+	return req.Roles
 }
 
 func inMatch(formed []ladder.FormedMatch, userID string) bool {
@@ -124,7 +134,7 @@ func (h *handlers) partyAccept(ctx context.Context, req Request) (Reply, error) 
 	if st.Invite.ID != 0 && st.Invite.ID != req.CustomID.ID {
 		return Reply{}, ladder.Errorf(ladder.CodeForbidden, "this invitation is not for you")
 	}
-	res, err := h.Service.AcceptParty(ctx, req.GuildID, req.UserID, req.UserName)
+	res, err := h.Service.AcceptParty(ctx, req.GuildID, req.UserID, req.UserName, memberRoles(req))
 	if err != nil {
 		return Reply{}, err
 	}
@@ -162,6 +172,14 @@ func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) 
 		state := ""
 		if q.Queue.Disabled {
 			state = " (closed)"
+		} else if h.Joins != nil {
+			o, err := h.Joins.Opening(ctx, q.Queue, h.Service.Now())
+			if err != nil {
+				return Reply{}, err
+			}
+			if o.Scheduled && !o.State.Open {
+				state = " (" + strings.ToLower(OpeningStatus(o)[:1]) + OpeningStatus(o)[1:] + ")"
+			}
 		}
 		fmt.Fprintf(&b, "**%s** (%dv%d)%s: %d waiting\n", q.Queue.Name, q.Queue.TeamSize, q.Queue.TeamSize, state, q.Players)
 	}

@@ -76,6 +76,7 @@ func (h *handlers) doReport(ctx context.Context, req Request, id int64, o ladder
 		r.Content = fmt.Sprintf("Reported match #%d: %s. The other team has been asked to confirm.", m.ID, winnerText(m.ReportedWinner))
 	case ladder.StateConfirmed:
 		r.Content = fmt.Sprintf("Both teams agree: match #%d is confirmed and rated.", m.ID)
+		r.Posts = append(r.Posts, h.rematchOffer(ctx, m, matchChannel(m, req))...)
 	case ladder.StateDisputed:
 		r.Content = fmt.Sprintf("Your report conflicts with the other team's: match #%d is disputed and waits for a moderator.", m.ID)
 	default:
@@ -99,6 +100,7 @@ func (h *handlers) confirm(ctx context.Context, req Request) (Reply, error) {
 	}
 	r := matchReply(res)
 	r.Update = true
+	r.Posts = h.rematchOffer(ctx, res.Match, matchChannel(res.Match, req))
 	return r, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"golang.org/x/oauth2"
 
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/queueconfig"
 )
@@ -79,6 +80,10 @@ type Options struct {
 	// Invalidate, when set, is called with a guild whose ratings a
 	// dashboard write changed (the web server's leaderboard cache).
 	Invalidate func(guildID string)
+	// Joins keeps the queues' requirements, open hours and rematch
+	// setting, shown and changed on the queue page beside the others; nil
+	// leaves them out.
+	Joins *joins.Service
 }
 
 // Dashboard is the moderators' web dashboard under /admin.
@@ -94,6 +99,7 @@ type Dashboard struct {
 	queues     queueconfig.Config
 	invalidate func(string)
 	webhooks   ladder.URLPolicy
+	joins      *joins.Service
 	handler    http.Handler
 }
 
@@ -106,6 +112,9 @@ const recheckAfter = 5 * time.Minute
 func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
 		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms}}
+	if opts.Joins != nil {
+		d.queues.Joins = opts.Joins
+	}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/ladderbot/ladderbot/dashboard"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
@@ -55,6 +56,7 @@ type env struct {
 	srv     *httptest.Server
 	web     *web.Server
 	modRole string
+	joins   *joins.Service
 }
 
 func newEnv(t *testing.T, backend string) *env {
@@ -66,6 +68,8 @@ func newEnv(t *testing.T, backend string) *env {
 	}
 	t.Cleanup(func() { db.Close() })
 	e := &env{db: db, svc: ladder.NewService(db, nil), fake: fakediscord.New()}
+	e.joins = joins.New(db, e.svc)
+	e.svc.SetJoinGate(e.joins)
 	t.Cleanup(e.fake.Close)
 	e.fake.Token = botToken
 
@@ -75,7 +79,7 @@ func newEnv(t *testing.T, backend string) *env {
 	d, err := dashboard.New(dashboard.Options{
 		Config: dashboard.Config{ClientID: clientID, ClientSecret: secret, PublicURL: e.srv.URL,
 			APIBase: e.fake.URL(), BotToken: botToken},
-		Service: e.svc, Sessions: db, Rooms: rooms.New(db, nil, e.svc, nil),
+		Service: e.svc, Sessions: db, Rooms: rooms.New(db, nil, e.svc, nil), Joins: e.joins,
 	})
 	if err != nil {
 		t.Fatalf("dashboard.New: %v", err)

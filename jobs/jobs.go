@@ -80,6 +80,9 @@ type Options struct {
 	// bans whose time ran out, and starts the picks of matches the
 	// matchmaking pass forms; nil picks no maps.
 	Formats *formats.Service
+	// Joins empties queues whose open hours ended (JobQueueClose); nil
+	// runs no such job's work.
+	Joins Closer
 }
 
 // job is one scheduled job: its cron spec, how its period is named from
@@ -138,6 +141,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobStale, "0 0 * * *", day, s.stale},
 		{JobConfirm, "* * * * *", minute, s.confirm},
 		{JobQueue, "* * * * *", minute, s.expireQueue},
+		{JobQueueClose, "* * * * *", minute, s.closeQueues},
 		{JobSeasons, "* * * * *", minute, s.seasons},
 		{JobWeekly, "0 0 * * 1", week, s.weeklyTop},
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake

@@ -69,7 +69,7 @@ func formReady(t *testing.T, e *env) ladder.Match {
 	if _, err := e.svc.JoinQueue(e.ctx, ladder.JoinRequest{GuildID: guild, UserID: users[0], PartnerID: users[1]}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.AcceptParty(e.ctx, guild, users[1], ""); err != nil {
+	if _, err := e.svc.AcceptParty(e.ctx, guild, users[1], "", nil); err != nil {
 		t.Fatal(err)
 	}
 	var formed []ladder.FormedMatch

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -36,6 +37,12 @@ const listed = 40
 // four buttons. Relative times (<t:…:R>) keep the text the same while
 // nothing changes, so an idle panel is never edited.
 func Message(q ladder.Queue, waiting []Party, waits []time.Duration) commands.Reply {
+	return MessageAt(q, waiting, waits, joins.Opening{})
+}
+
+// MessageAt is Message for a queue with open hours: its Status says
+// "Open until …" or "Closed, opens at …" as o says.
+func MessageAt(q ladder.Queue, waiting []Party, waits []time.Duration, o joins.Opening) commands.Reply {
 	players := 0
 	for _, p := range waiting {
 		players += len(p.UserIDs)
@@ -59,9 +66,12 @@ func Message(q ladder.Queue, waiting []Party, waits []time.Duration) commands.Re
 		}
 		fmt.Fprintf(&b, "%d. %s%s · <t:%d:R>\n", i+1, mark, mentionList(p.UserIDs), p.JoinedAt.Unix())
 	}
-	status, color := "Open", commands.ColorSuccess
-	if q.Disabled {
+	status, color := commands.OpeningStatus(o), commands.ColorSuccess
+	switch {
+	case q.Disabled:
 		status, color = "Closed", commands.ColorWarn
+	case o.Scheduled && !o.State.Open:
+		color = commands.ColorWarn
 	}
 	e := commands.Embed{
 		Title:       fmt.Sprintf("Queue %s (%dv%d)", q.Name, q.TeamSize, q.TeamSize),

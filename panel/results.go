@@ -80,7 +80,13 @@ func (s *Service) postResult(ctx context.Context, c ResultsChannel, r Rated, now
 		s.store.ReleaseResult(ctx, r.MatchID)
 		return err
 	}
-	id, err := s.poster.Post(ctx, c.ChannelID, ResultMessage(d, r.Posted))
+	msg := ResultMessage(d, r.Posted)
+	if s.opt.Joins != nil && !r.Posted {
+		if ok, err := s.opt.Joins.Offers(ctx, d.Match, d.Queue, s.ladder.Now()); err == nil && ok {
+			msg.Buttons = append(msg.Buttons, commands.RematchButton(d.Match.ID))
+		}
+	}
+	id, err := s.poster.Post(ctx, c.ChannelID, msg)
 	if err != nil {
 		s.store.ReleaseResult(ctx, r.MatchID)
 		return err

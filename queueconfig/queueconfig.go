@@ -1,6 +1,6 @@
 // Package queueconfig reads and writes every setting of a queue as text
-// under the option names of /config queue set, /config queue room and
-// /config queue sides, for the dashboard's queue form and the token API's
+// under the option names of /config queue set, room, sides, requirements,
+// schedule and rematch, for the dashboard's queue form and the token API's
 // admin/queues routes. It adds no rule of its own: the text is parsed by
 // ladder.ApplyQueueSettings and rooms.Settings.Apply and stored through
 // Service.ConfigureQueue, the rooms' SaveSettings and Service.SetQueueSides,
@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -25,11 +26,37 @@ type Rooms interface {
 	SaveSettings(ctx context.Context, actor ladder.Actor, q ladder.Queue, s rooms.Settings) error
 }
 
+// Joins keeps the queues' join requirements, open hours and rematch
+// setting; joins.Service implements it.
+type Joins interface {
+	Settings(ctx context.Context, q ladder.Queue) (joins.Settings, error)
+	QueueName(ctx context.Context, guildID string, id int64) (string, error)
+	Check(ctx context.Context, q ladder.Queue, values map[string]string) error
+	Configure(ctx context.Context, actor ladder.Actor, q ladder.Queue, values map[string]string) (joins.Settings, error)
+}
+
 // Config reads and writes queues' settings. Without Rooms the room
-// settings are left out.
+// settings are left out, without Joins the join settings.
 type Config struct {
 	Service *ladder.Service
 	Rooms   Rooms
+	Joins   Joins
+}
+
+// joinFields describe the join settings (/config queue requirements,
+// schedule and rematch), in joins.SettingNames' order.
+var joinFields = map[string]Field{
+	"min_rating":       {Kind: ladder.KindNumber, Help: "least rating in this queue (0 off)", Group: "requirements"},
+	"max_rating":       {Kind: ladder.KindNumber, Help: "greatest rating in this queue (0 off)", Group: "requirements"},
+	"min_games":        {Kind: ladder.KindInt, Help: "least rated games in games_queue (0 off)", Group: "requirements"},
+	"games_queue":      {Kind: ladder.KindText, Help: "the queue min_games counts (empty: this one)", Group: "requirements"},
+	"required_role":    {Kind: ladder.KindText, Help: "members must hold this role (a role ID; empty: off)", Group: "requirements"},
+	"excluded_role":    {Kind: ladder.KindText, Help: "members holding this role may not join (a role ID; empty: off)", Group: "requirements"},
+	"min_account_days": {Kind: ladder.KindInt, Help: "least age of the Discord account in days (0 off)", Group: "requirements"},
+	"hours":            {Kind: ladder.KindText, Help: "open hours, e.g. mon-fri 18:00-23:00; sat,sun 12:00-02:00 (empty: always open)", Group: "schedule"},
+	"timezone":         {Kind: ladder.KindText, Help: "time zone of the hours, e.g. Europe/Berlin", Group: "schedule"},
+	"rematch": {Kind: ladder.KindChoice, Help: "a Rematch button on rated results: same teams, or rebalanced", Group: "rematch",
+		Choices: []string{string(joins.RematchOff), string(joins.RematchSame), string(joins.RematchRebalance)}},
 }
 
 // Field is one setting of a queue with its value as text.
@@ -91,6 +118,22 @@ func (c Config) read(ctx context.Context, q ladder.Queue, l ladder.Lobby) (Queue
 				Value: values[rf.Name], Group: "room"})
 		}
 	}
+	if c.Joins != nil {
+		st, err := c.Joins.Settings(ctx, q)
+		if err != nil {
+			return Queue{}, err
+		}
+		games, err := c.Joins.QueueName(ctx, q.GuildID, st.GamesQueueID)
+		if err != nil {
+			return Queue{}, err
+		}
+		values := st.Values(games)
+		for _, name := range joins.SettingNames() {
+			f := joinFields[name]
+			f.Name, f.Value = name, values[name]
+			out.Fields = append(out.Fields, f)
+		}
+	}
 	sided, err := c.Service.QueueSided(ctx, q.GuildID, q.Name)
 	if err != nil {
 		return Queue{}, err
@@ -116,6 +159,11 @@ func (c Config) Kinds() map[string]ladder.SettingKind {
 			out[f.Name] = f.Kind
 		}
 	}
+	if c.Joins != nil {
+		for name, f := range joinFields {
+			out[name] = f.Kind
+		}
+	}
 	return out
 }
 
@@ -134,7 +182,7 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 	if err != nil {
 		return Queue{}, false, err
 	}
-	groups := map[string]map[string]string{"set": {}, "room": {}, "sides": {}}
+	groups := map[string]map[string]string{"set": {}, "room": {}, "sides": {}, "requirements": {}, "schedule": {}, "rematch": {}}
 	for _, n := range slices.Sorted(maps.Keys(values)) {
 		i := slices.IndexFunc(cur.Fields, func(f Field) bool { return f.Name == n })
 		if i < 0 {
@@ -178,6 +226,15 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 			return Queue{}, false, ladder.Errorf(ladder.CodeInvalid, "sides must be true or false, not %q", v)
 		}
 	}
+	join := map[string]string{}
+	for _, g := range []string{"requirements", "schedule", "rematch"} {
+		maps.Copy(join, groups[g])
+	}
+	if len(join) > 0 {
+		if err := c.Joins.Check(ctx, q, join); err != nil {
+			return Queue{}, false, err
+		}
+	}
 	// Then store, through the commands' writes.
 	if len(groups["set"]) > 0 {
 		var lp *ladder.Lobby
@@ -198,7 +255,12 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 			return Queue{}, false, err
 		}
 	}
-	changed = len(groups["set"])+len(groups["room"])+len(groups["sides"]) > 0
+	if len(join) > 0 {
+		if _, err := c.Joins.Configure(ctx, actor, q, join); err != nil {
+			return Queue{}, false, err
+		}
+	}
+	changed = len(groups["set"])+len(groups["room"])+len(groups["sides"])+len(join) > 0
 	out, err = c.Read(ctx, guildID, q.Name)
 	return out, changed, err
 }

@@ -32,6 +32,7 @@ var backupTables = []string{
 	"rate_buckets",
 	"queue_panels", "results_channels", "result_posts", "queue_waits",
 	"queue_formats", "queue_maps", "map_picks", "map_votes", "map_bans", "series_games",
+	"queue_joins", "rematches", "rematch_votes",
 }
 
 // notBackedUp are the tables a backup leaves out: the dashboard's login

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/internal/groupcommit"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/queueconfig"
 )
@@ -69,6 +70,10 @@ type Options struct {
 	// Rooms keeps the queues' room settings (rooms.Manager), read and
 	// written by admin/queues; nil leaves them out.
 	Rooms queueconfig.Rooms
+	// Joins keeps the queues' requirements, open hours and rematch
+	// setting, read and written beside the other queue settings by the
+	// admin queue endpoints; nil leaves those fields out.
+	Joins *joins.Service
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -100,6 +105,7 @@ type Server struct {
 	admin        http.Handler
 	community    *community.Service
 	queues       queueconfig.Config
+	joins        *joins.Service
 	// results batches the API's results of one guild's queue into one
 	// transaction while another batch of that queue is being written.
 	results *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult]
@@ -126,6 +132,10 @@ func New(opts Options) *Server {
 	s.community = opts.Community
 	if s.svc != nil {
 		s.results = newResults(s.svc)
+	}
+	s.joins = opts.Joins
+	if opts.Joins != nil {
+		s.queues.Joins = opts.Joins
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
