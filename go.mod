@@ -2,11 +2,11 @@ module github.com/ladderbot/ladderbot
 
 go 1.26.8
 
-require github.com/caarlos0/env/v11 v11.4.2
-
 require (
-	github.com/alexedwards/scs/v2 v2.9.0 // indirect
-	golang.org/x/oauth2 v0.38.0 // indirect
+	github.com/alexedwards/scs/v2 v2.9.0
+	github.com/caarlos0/env/v11 v11.4.2
+	github.com/nicksnyder/go-i18n/v2 v2.7.0
+	golang.org/x/oauth2 v0.38.0
 )
 
 require (
@@ -44,7 +44,7 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
-	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/text v0.43.0
 	google.golang.org/protobuf v1.36.12 // indirect
 	gorm.io/driver/postgres v1.6.3
 	gorm.io/gorm v1.31.2
