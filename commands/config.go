@@ -71,6 +71,7 @@ func (h *handlers) configCommand() Command {
 				opt(OptBool, "clear", "remove the whole mapping; roles players hold stay", false)),
 			sub("season", "Set the season schedule",
 				Option{Type: OptString, Name: "schedule", Description: "5-field cron (UTC), or off", Required: true, MaxLength: 100}),
+			languageSub(),
 		},
 		Handle:       h.config,
 		Autocomplete: h.autocomplete,
@@ -115,6 +116,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return h.configSides(ctx, req)
 	case "config queue panel":
 		return h.configPanel(ctx, req)
+	case "config language":
+		return h.configLanguage(ctx, req, g)
 	case "config moderator":
 		g.ModeratorRoleID, _ = req.String("role")
 	case "config channels":

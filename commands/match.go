@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -107,7 +108,7 @@ func matchDetailReply(d ladder.MatchDetail) Reply {
 	}
 	r := Reply{Embeds: []Embed{e}}
 	if m.State == ladder.StateOpen {
-		r.Buttons = [][]Button{reportButtons(m.ID)}
+		r.Buttons = [][]Button{reportButtons(i18n.English(), m.ID)}
 	}
 	return r
 }

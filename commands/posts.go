@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -23,8 +24,8 @@ const standingsEmbedRows = 25
 // Announcement is the message announcing a formed match — players
 // mentioned, teams, quality, win probability and the report buttons — the
 // same one /queue join posts, for the matches the scheduled matchmaking
-// pass forms.
-func Announcement(f ladder.FormedMatch) Reply { return announce(f) }
+// pass forms, in the guild's language l.
+func Announcement(l *i18n.Lang, f ladder.FormedMatch) Reply { return announce(l, f) }
 
 // FinalStandings renders one queue's final table of a closed season (docs/spec.md
 // 4, 6): an embed of the top 25 (rank, badge, name, R ± RD, division,

@@ -32,7 +32,7 @@ func (l *Lang) Signed(d float64) string {
 	}
 	s := l.printer.Sprint(number.Decimal(math.Abs(d), number.Scale(1), number.NoSeparator()))
 	if d < 0 {
-		return "−" + s
+		return "-" + s
 	}
 	return "+" + s
 }
@@ -83,4 +83,9 @@ func (l *Lang) Duration(d time.Duration) string {
 		return l.N("unit.second", 0)
 	}
 	return strings.Join(parts, " ")
+}
+
+// PercentN is Percent with decimals fraction digits.
+func (l *Lang) PercentN(p float64, decimals int) string {
+	return l.printer.Sprint(number.Percent(p, number.Scale(decimals)))
 }

@@ -250,13 +250,17 @@ func (l *Lang) render(id string, count any, kv []any) string {
 // numbered (%[2]s) to change their order. A format without a translation
 // renders as English.
 func (l *Lang) Error(format string, args ...any) string {
-	id, ok := l.cat.errKeys[format]
-	if !ok {
-		return fmt.Sprintf(format, args...)
+	f := format
+	if id, ok := l.cat.errKeys[format]; ok {
+		if t := l.T(id); t != id {
+			f = t
+		}
 	}
-	f := l.T(id)
-	if f == id {
-		f = format
+	if len(args) == 0 && f == format {
+		return format // a plain message, which may hold a literal %
 	}
 	return fmt.Sprintf(f, args...)
 }
+
+// English returns the source language of the default catalog.
+func English() *Lang { return Default().English() }

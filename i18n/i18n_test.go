@@ -1,9 +1,13 @@
 package i18n
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -175,7 +179,7 @@ func TestFormats(t *testing.T) {
 			t.Errorf("Duration(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
-	if got := en.Signed(-3.25); got != "−3.2" && got != "−3.3" {
+	if got := en.Signed(-3.25); got != "-3.2" && got != "-3.3" {
 		t.Errorf("Signed(-3.25) = %q", got)
 	}
 	if got := c.Match("de").Signed(12.5); got != "+12,5" {
@@ -236,5 +240,58 @@ func TestLocalizations(t *testing.T) {
 func TestUnknownID(t *testing.T) {
 	if got := For("de").T("no.such.key"); got != "no.such.key" {
 		t.Errorf("T(unknown) = %q, want the ID", got)
+	}
+}
+
+// TestErrorFormatsExist keeps the err.* messages true: each English text
+// must still be a format some Go file of the module passes to an error
+// constructor, else the translation would never be used.
+func TestErrorFormatsExist(t *testing.T) {
+	var src strings.Builder
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != ".." {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			src.Write(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := src.String()
+	n := 0
+	for id, m := range Default().messages["en"] {
+		if !strings.HasPrefix(id, "err.") {
+			continue
+		}
+		n++
+		if !strings.Contains(all, strconv.Quote(m.Other)) {
+			t.Errorf("%s: %q is in no Go source any more", id, m.Other)
+		}
+	}
+	if n < 20 {
+		t.Errorf("Got(err.* messages) = %d, want the coded errors of the match flow", n)
+	}
+}
+
+func TestErrorTranslates(t *testing.T) {
+	de := For("de")
+	if got, want := de.Error("match %d not found", 7), "Match 7 nicht gefunden"; got != want {
+		t.Errorf("Error(match not found) = %q, want %q", got, want)
+	}
+	if got := de.Error("some %d new text", 3); got != "some 3 new text" {
+		t.Errorf("Error(untranslated) = %q, want the English text", got)
+	}
+	if got := de.Error("100% plain"); got != "100% plain" {
+		t.Errorf("Error(plain) = %q, want it unchanged", got)
 	}
 }

@@ -36,6 +36,10 @@ type Guild struct {
 	Divisions []Division
 	// WeeklyTop posts the top 10 to AnnounceChannelID once a week when true.
 	WeeklyTop bool
+	// Language is the language of the bot's posts to the guild's channels
+	// (a catalog code of package i18n, such as "de"); "" follows the
+	// guild's preferred locale. Replies to a user follow the user's client.
+	Language  string
 	CreatedAt time.Time
 }
 
@@ -74,6 +78,8 @@ func (g Guild) Validate() error {
 	switch {
 	case g.ID == "":
 		return Errorf(CodeInvalid, "guild ID is empty")
+	case len(g.Language) > 16 || CheckText("language", g.Language) != nil:
+		return Errorf(CodeInvalid, "language %q is not a language code", g.Language)
 	case g.PlacementGames < 0 || g.PlacementGames > 100:
 		return Errorf(CodeInvalid, "placement games must be from 0 to 100, not %d", g.PlacementGames)
 	case g.StaleDays < 1 || g.StaleDays > 3650:

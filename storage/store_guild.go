@@ -23,6 +23,7 @@ type guildRow struct {
 	QueueTimeoutS     int64 `gorm:"column:queue_timeout_s"`
 	Divisions         string
 	WeeklyTop         bool
+	Language          string
 	CreatedAt         time.Time
 }
 
@@ -34,7 +35,7 @@ func toGuildRow(g ladder.Guild) guildRow {
 		ID: g.ID, ModeratorRoleID: g.ModeratorRoleID, AnnounceChannelID: g.AnnounceChannelID, LogChannelID: g.LogChannelID,
 		PlacementGames: g.PlacementGames, StaleDays: g.StaleDays, SeasonSchedule: g.SeasonSchedule, SeasonCarry: g.SeasonCarry,
 		ConfirmWindowS: int64(g.ConfirmWindow / time.Second), QueueTimeoutS: int64(g.QueueTimeout / time.Second),
-		Divisions: string(divs), WeeklyTop: g.WeeklyTop, CreatedAt: g.CreatedAt.UTC(),
+		Divisions: string(divs), WeeklyTop: g.WeeklyTop, Language: g.Language, CreatedAt: g.CreatedAt.UTC(),
 	}
 }
 
@@ -43,7 +44,7 @@ func (r guildRow) guild() (ladder.Guild, error) {
 		ID: r.ID, ModeratorRoleID: r.ModeratorRoleID, AnnounceChannelID: r.AnnounceChannelID, LogChannelID: r.LogChannelID,
 		PlacementGames: r.PlacementGames, StaleDays: r.StaleDays, SeasonSchedule: r.SeasonSchedule, SeasonCarry: r.SeasonCarry,
 		ConfirmWindow: time.Duration(r.ConfirmWindowS) * time.Second, QueueTimeout: time.Duration(r.QueueTimeoutS) * time.Second,
-		WeeklyTop: r.WeeklyTop, CreatedAt: r.CreatedAt.UTC(),
+		WeeklyTop: r.WeeklyTop, Language: r.Language, CreatedAt: r.CreatedAt.UTC(),
 	}
 	if err := json.Unmarshal([]byte(r.Divisions), &g.Divisions); err != nil {
 		return g, fmt.Errorf("storage: guild %s: divisions: %w", r.ID, err)
