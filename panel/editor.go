@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -247,6 +248,10 @@ func (s *Service) render(ctx context.Context, p Panel) (commands.Reply, string, 
 	if err != nil {
 		return commands.Reply{}, "", err
 	}
-	msg := Message(q, waiting, waits)
+	l := i18n.English()
+	if g, err := s.ladder.Guild(ctx, p.GuildID); err == nil {
+		l = commands.GuildLang(g)
+	}
+	msg := Message(l, q, waiting, waits)
 	return msg, digest(msg), nil
 }
