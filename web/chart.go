@@ -2,11 +2,13 @@ package web
 
 import (
 	"fmt"
+	"html"
 	"html/template"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -78,7 +80,7 @@ func ratingChartLayout(points []ladder.HistoryPoint) chartLayout {
 
 // historyNote says when the chart shows only the latest points of a longer
 // history (the page asks for 200): "" when it shows every match.
-func historyNote(points []ladder.HistoryPoint, games int) string {
+func historyNote(l *i18n.Lang, points []ladder.HistoryPoint, games int) string {
 	matches := 0
 	for _, p := range points {
 		if p.MatchID != 0 {
@@ -88,7 +90,7 @@ func historyNote(points []ladder.HistoryPoint, games int) string {
 	if games <= matches {
 		return ""
 	}
-	return fmt.Sprintf("The chart shows the last %d of %d matches.", matches, games)
+	return l.T("web.chart_note", "Shown", l.Int(matches), "Games", l.Int(games))
 }
 
 // ratingChartSVG draws a player's rating history as an inline SVG, server
@@ -96,12 +98,12 @@ func historyNote(points []ladder.HistoryPoint, games int) string {
 // line the rating after each match, one circle per match with a <title> that
 // browsers show on hover or long-press. Points are spaced by match index, not
 // time, so a burst of games stays readable. An empty history draws a note.
-func ratingChartSVG(points []ladder.HistoryPoint) template.HTML {
+func ratingChartSVG(lang *i18n.Lang, points []ladder.HistoryPoint) template.HTML {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="Rating history, %d matches" xmlns="http://www.w3.org/2000/svg">`,
-		chartW, chartH, len(points))
+	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
+		chartW, chartH, html.EscapeString(lang.N("web.chart_label", len(points))))
 	if len(points) == 0 {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">No rated matches yet</text></svg>`, chartW/2, chartH/2)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text></svg>`, chartW/2, chartH/2, html.EscapeString(lang.T("web.chart_empty")))
 		return template.HTML(b.String())
 	}
 	l := ratingChartLayout(points)
