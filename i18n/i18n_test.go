@@ -149,7 +149,7 @@ func TestFormats(t *testing.T) {
 		code                               string
 		number, percent, date, rating, dur string
 	}{
-		{"en", "1,234.5", "53%", "Mar 7, 2026", "1512", "2 hours 5 minutes"},
+		{"en", "1,234.5", "53%", "2026-03-07", "1512", "2 hours 5 minutes"},
 		{"de", "1.234,5", "53\u00a0%", "07.03.2026", "1512", "2 Stunden 5 Minuten"},
 		{"fr", "1\u00a0234,5", "53\u00a0%", "07/03/2026", "1512", "2 heures 5 minutes"},
 		{"es", "1.234,5", "53\u00a0%", "07/03/2026", "1512", "2 horas 5 minutos"},
