@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -202,4 +203,54 @@ func TestLocalizedCommandsRegistered(t *testing.T) {
 	if q.Name != "queue" || q.NameLocalizations["de"] != "warteschlange" || q.NameLocalizations["pt-BR"] != "fila" {
 		t.Errorf("Got(/queue) = %s %v, want warteschlange in de and fila in pt-BR", q.Name, q.NameLocalizations)
 	}
+}
+
+// TestGuildPreferredLocale: without /config language, a server's posts
+// follow the preferred locale Discord sends with its interactions, noted
+// for the scheduled jobs too, while each reply follows the user's client;
+// /config language then overrides it.
+func TestGuildPreferredLocale(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, freshDSN(t, backend))
+		e.noReadyCheck()
+		de, en := i18n.For("de"), i18n.English()
+		for _, p := range players {
+			c := callIn(p, "en-US")
+			c.GuildLocale = "de"
+			pend, err := e.fake.Slash(c, "queue join", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := e.result(pend)
+			if !strings.Contains(r.Message.Content, en.T("queue.joined", "Queue", "2v2", "Size", 2)) {
+				t.Errorf("Got(reply) = %q, want English: the user's client is", r.Message.Content)
+			}
+		}
+		ann, err := e.fake.WaitChannelMessage(e.ctx, testChannel, func(m fakediscord.Message) bool { return len(m.Buttons()) > 0 })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := ann.Buttons(); b[0].Label != de.T("button.won") || !strings.Contains(ann.Text(), de.T("match.footer")) {
+			t.Errorf("Got(announcement) = %q with %+v, want German: the server prefers de", ann.Text(), b)
+		}
+		g, err := e.svc.Guild(e.ctx, testGuild)
+		if err != nil || g.PreferredLocale != "de" || commands.GuildLang(g).Code() != "de" {
+			t.Errorf("Got(guild) = %q, %v; want the preferred locale de noted for the jobs", g.PreferredLocale, err)
+		}
+		set := e.slash(owner, "config language", map[string]any{"language": "fr"})
+		if !strings.Contains(set.Message.Content, en.T("language.set", "Language", "Français")) {
+			t.Errorf("Got(/config language) = %q", set.Message.Content)
+		}
+		if g, _ := e.svc.Guild(e.ctx, testGuild); commands.GuildLang(g).Code() != "fr" {
+			t.Errorf("Got(language after /config language fr) = %s, want fr", commands.GuildLang(g).Code())
+		}
+		show := e.slash(owner, "config language", nil)
+		if !strings.Contains(show.Message.Content, en.T("language.set_show", "Language", "Français")) {
+			t.Errorf("Got(/config language) = %q, want the setting shown", show.Message.Content)
+		}
+		back := e.slash(owner, "config language", map[string]any{"language": "auto"})
+		if !strings.Contains(back.Message.Content, en.T("language.auto", "Language", "English")) {
+			t.Errorf("Got(/config language auto) = %q, want the preferred language (en-US from the owner's call)", back.Message.Content)
+		}
+	})
 }

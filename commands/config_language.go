@@ -58,19 +58,24 @@ func (h *handlers) configLanguage(ctx context.Context, req Request, g ladder.Gui
 func userLang(req Request) *i18n.Lang { return i18n.For(req.Locale) }
 
 // guildLang is the language of the bot's posts to g's channels: its
-// /config language, else the preferred locale Discord sends with req,
-// else English.
+// /config language, else the preferred locale Discord sends with req (or
+// the one noted last), else English.
 func guildLang(g ladder.Guild, req Request) *i18n.Lang {
+	if req.GuildLocale != "" {
+		g.PreferredLocale = req.GuildLocale
+	}
+	return GuildLang(g)
+}
+
+// GuildLang is the language of a post to g's channels: its /config
+// language, else its preferred locale as last noted from an interaction,
+// else English.
+func GuildLang(g ladder.Guild) *i18n.Lang {
 	if g.Language != "" {
 		return i18n.For(g.Language)
 	}
-	return i18n.For(req.GuildLocale)
+	return i18n.For(g.PreferredLocale)
 }
-
-// GuildLang is the language of a scheduled post to g's channels, where
-// no interaction tells the guild's preferred locale: its /config
-// language, else English.
-func GuildLang(g ladder.Guild) *i18n.Lang { return i18n.For(g.Language) }
 
 // postLang is guildLang for handlers that did not load the guild.
 func (h *handlers) postLang(ctx context.Context, req Request) *i18n.Lang {
