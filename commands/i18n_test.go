@@ -208,6 +208,11 @@ func TestPseudoLocaleReplies(t *testing.T) {
 	if !pseudoMarked(conf.Content) || !pseudoMarked(conf.Embeds[0].Title) {
 		t.Errorf("Got(confirm) = %+v, want it in the pseudo-locale", conf)
 	}
+	show := f.ok(xa(cmd(m.Teams[0][0], "match show", map[string]any{"match": m.ID})))
+	checkLimits(t, "match show", show)
+	if !pseudoMarked(show.Embeds[0].Title) || !pseudoMarked(show.Embeds[0].Fields[0].Name) || !pseudoMarked(show.Embeds[0].Footer) {
+		t.Errorf("Got(match show) = %+v, want it in the pseudo-locale", show.Embeds[0])
+	}
 	prof := f.ok(xa(cmd(m.Teams[0][0], "profile", nil)))
 	checkLimits(t, "profile", prof)
 	for _, fl := range prof.Embeds[0].Fields[:4] {
