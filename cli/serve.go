@@ -7,6 +7,7 @@ import (
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
 )
@@ -47,7 +48,10 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		return nil, fmt.Errorf("web: metrics: %w", err)
 	}
 	var srv *web.Server
-	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log,
+	// The queues' room settings, which the dashboard and the token API
+	// read and write; opening rooms is the bot's (ladderbot run).
+	rm := rooms.New(db, nil, svc, e.log)
+	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm,
 		Webhooks:   ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
@@ -68,6 +72,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 		Admin:        admin.Handler(),
 		Community:    community.New(db, svc),
+		Rooms:        rm,
 	})
 	return srv, nil
 }

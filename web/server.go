@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/queueconfig"
 )
 
 // Options configure a Server. Only Log may be left out of a minimal server;
@@ -64,6 +66,9 @@ type Options struct {
 	// Community serves the head-to-head, match history and stats JSON;
 	// nil leaves those routes out.
 	Community *community.Service
+	// Rooms keeps the queues' room settings (rooms.Manager), read and
+	// written by admin/queues; nil leaves them out.
+	Rooms queueconfig.Rooms
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -94,8 +99,12 @@ type Server struct {
 	balanceSlots chan struct{}
 	admin        http.Handler
 	community    *community.Service
-	mux          *http.ServeMux
-	handler      http.Handler
+	queues       queueconfig.Config
+	// results batches the API's results of one guild's queue into one
+	// transaction while another batch of that queue is being written.
+	results *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult]
+	mux     *http.ServeMux
+	handler http.Handler
 }
 
 // New returns a Server with its routes ready; serve it with Serve or mount
@@ -112,8 +121,12 @@ func New(opts Options) *Server {
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
 		admin:    opts.Admin,
+		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms},
 	}
 	s.community = opts.Community
+	if s.svc != nil {
+		s.results = newResults(s.svc)
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
