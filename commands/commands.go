@@ -156,8 +156,18 @@ func winnerText(w int) string {
 
 // ensure creates the guild on first use so every command works before
 // anyone configures anything (docs/spec.md 3).
+// It also notes the guild's preferred locale when Discord reports a new
+// one, for the posts of the scheduled jobs (GuildLang).
 func (h *handlers) ensure(ctx context.Context, req Request) (ladder.Guild, error) {
-	return h.Service.EnsureGuild(ctx, req.GuildID)
+	g, err := h.Service.EnsureGuild(ctx, req.GuildID)
+	if err != nil || req.GuildLocale == "" || req.GuildLocale == g.PreferredLocale {
+		return g, err
+	}
+	if err := h.Service.NotePreferredLocale(ctx, g.ID, req.GuildLocale); err != nil {
+		return g, err
+	}
+	g.PreferredLocale = req.GuildLocale
+	return g, nil
 }
 
 // queueChoices answers autocomplete for queue names. On a server where

@@ -76,6 +76,7 @@ func (h *handlers) configCommand() Command {
 				opt(OptBool, "clear", "remove the whole mapping; roles players hold stay", false)),
 			sub("season", "Set the season schedule",
 				Option{Type: OptString, Name: "schedule", Description: "5-field cron (UTC), or off", Required: true, MaxLength: 100}),
+			languageSub(),
 		},
 		Handle:       h.config,
 		Autocomplete: h.autocomplete,
@@ -126,6 +127,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return h.configJoins(ctx, req)
 	case "config queue panel":
 		return h.configPanel(ctx, req)
+	case "config language":
+		return h.configLanguage(ctx, req, g)
 	case "config moderator":
 		g.ModeratorRoleID, _ = req.String("role")
 	case "config channels":

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -184,16 +185,16 @@ func DescribeOpening(o joins.Opening) string {
 
 // OpeningStatus is the panel's Status field of a scheduled queue: "Open
 // until …" or "Closed, opens at …".
-func OpeningStatus(o joins.Opening) string {
+func OpeningStatus(l *i18n.Lang, o joins.Opening) string {
 	switch {
 	case !o.Scheduled, o.State.Open && o.State.Next.IsZero():
-		return "Open"
+		return l.T("panel.open")
 	case o.State.Open:
-		return fmt.Sprintf("Open until %s", o.Hours.Local(o.State.Next))
+		return l.T("panel.open_until", "When", o.Hours.Local(o.State.Next))
 	case o.State.Next.IsZero():
-		return "Closed"
+		return l.T("panel.closed")
 	}
-	return fmt.Sprintf("Closed, opens at %s (<t:%d:R>)", o.Hours.Local(o.State.Next), o.State.Next.Unix())
+	return l.T("panel.opens_at", "When", o.Hours.Local(o.State.Next), "Rel", fmt.Sprintf("<t:%d:R>", o.State.Next.Unix()))
 }
 
 // ActRematch is the component action of a result's Rematch button; the
@@ -232,7 +233,7 @@ func (h *handlers) rematch(ctx context.Context, req Request) (Reply, error) {
 		formed := []ladder.FormedMatch{res.Formed}
 		h.countFormed(formed)
 		r := Whisper(fmt.Sprintf("Everyone pressed Rematch: match #%d is on.", res.Formed.Match.ID))
-		r.Posts = h.announcements(formed, matchChannel(m, req))
+		r.Posts = h.announcements(h.postLang(ctx, req), formed, matchChannel(m, req))
 		return r, nil
 	}
 	r := Whisper(fmt.Sprintf("You asked for a rematch of match #%d (%d/%d). It starts when every player has pressed Rematch, until <t:%d:T>.",

@@ -83,7 +83,7 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 // announcement, whose Ready buttons would otherwise stay live, as a Not
 // ready click does.
 func (s *Scheduler) readyFailed(ctx context.Context, r ladder.ReadyResult) {
-	s.showInPlace(ctx, r.Match, commands.ReadyFailed(r))
+	s.showInPlace(ctx, r.Match, commands.ReadyFailed(s.lang(ctx, r.Match.GuildID), r))
 }
 
 // queueName is the name of m's queue for a message about it; "" when it
@@ -127,7 +127,7 @@ func (s *Scheduler) abandon(ctx context.Context, _ time.Time) error {
 	for _, m := range ms {
 		s.log.Info("match abandoned", "guild_id", m.GuildID, "match_id", m.ID)
 		if m.ChannelID != "" {
-			s.post(ctx, m.GuildID, m.ChannelID, commands.Abandoned(m))
+			s.post(ctx, m.GuildID, m.ChannelID, commands.Abandoned(s.lang(ctx, m.GuildID), m))
 		}
 	}
 	return err

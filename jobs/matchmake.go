@@ -82,7 +82,7 @@ func (s *Scheduler) announceMatch(ctx context.Context, f ladder.FormedMatch) {
 	if s.opt.Rooms != nil {
 		channel = s.opt.Rooms.Open(ctx, f, channel)
 	}
-	id, err := s.send(ctx, channel, commands.Announcement(f))
+	id, err := s.send(ctx, channel, commands.Announcement(s.lang(ctx, m.GuildID), f))
 	if err == nil {
 		// Kept so that the ready-check job can edit it (expireReady).
 		err = s.svc.RecordAnnouncement(ctx, ladder.Announcement{MatchID: m.ID, ChannelID: channel, MessageID: id})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/joins"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -256,6 +257,10 @@ func (s *Service) render(ctx context.Context, p Panel) (commands.Reply, string, 
 			return commands.Reply{}, "", err
 		}
 	}
-	msg := MessageAt(q, waiting, waits, o)
+	l := i18n.English()
+	if g, err := s.ladder.Guild(ctx, p.GuildID); err == nil {
+		l = commands.GuildLang(g)
+	}
+	msg := MessageAt(l, q, waiting, waits, o)
 	return msg, digest(msg), nil
 }

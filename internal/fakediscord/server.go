@@ -136,6 +136,8 @@ func New() *Server {
 	mux.HandleFunc("GET /api/{v}/gateway/bot", s.serveGatewayURL)
 	mux.HandleFunc("PUT /api/{v}/applications/{app}/commands", s.serveOverwrite)
 	mux.HandleFunc("PUT /api/{v}/applications/{app}/guilds/{guild}/commands", s.serveOverwrite)
+	mux.HandleFunc("GET /api/{v}/applications/{app}/commands", s.serveCommands)
+	mux.HandleFunc("GET /api/{v}/applications/{app}/guilds/{guild}/commands", s.serveCommands)
 	mux.HandleFunc("POST /api/{v}/interactions/{id}/{token}/callback", s.serveCallback)
 	mux.HandleFunc("POST /api/{v}/webhooks/{app}/{token}", s.serveFollowup)
 	mux.HandleFunc("GET /api/{v}/webhooks/{app}/{token}/messages/{msg}", s.serveWebhookMessage)
