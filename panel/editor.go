@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
-	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/i18n"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
