@@ -38,6 +38,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	partyMax := fs.Float64("party-max-weight", 0, "the queue's party rating: weight of a party's best player (0-10; 0 and 0 off)")
 	partyMed := fs.Float64("party-median-weight", 0, "the queue's party rating: weight of its median player (0-10)")
 	ordDev := fs.Float64("ordinal-deviations", 3, "the queue's party rating: RDs taken off (0-10)")
+	cheaters := fs.String("cheaters", "", "inject cheaters kind=N,… (kinds win-trade: rings of 2×team-size accounts, smurf, boost) and score the integrity flags")
 	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
@@ -60,6 +61,10 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	if err := q.Validate(); err != nil {
 		return usageError(e, fs, "%s", sentence(e.name, err))
 	}
+	cheat, err := sim.ParseCheaters(*cheaters)
+	if err != nil {
+		return usageError(e, fs, "--cheaters: %v", err)
+	}
 	if *dsn != "" {
 		if err := validateDatabaseURL("--db", *dsn); err != nil {
 			return usageError(e, fs, "%v", err)
@@ -77,7 +82,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	}
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
 		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, PickMode: ladder.PickMode(*pickMode), Log: logger,
-		Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev}
+		Cheaters: cheat, Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev}
 	if bar := progress(e, cfg.Days, "simulating days"); bar != nil {
 		cfg.Progress = func(day, _ int) { _ = bar.Set(day) }
 		defer bar.Finish()
@@ -150,6 +155,10 @@ func printSimulation(w io.Writer, r *sim.Result) {
 	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; %s cancelled by a missed ready check; ratings verified: %v\n",
 		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), count(r.ReadyFailed, "match"), r.Verified)
 	printPlacement(w, r.Placement)
+	if in := r.Integrity; in.Cheaters > 0 || in.Flags > 0 {
+		fmt.Fprintf(w, "integrity: %d of %s flagged (recall %.2f); %s, %d naming no cheater\n",
+			in.Found, count(in.Cheaters, "injected cheater"), r.IntegrityRecall, count(in.Flags, "flag"), in.FalseFlags)
+	}
 	if ps := r.Parties; ps.Pairs > 0 {
 		fmt.Fprintf(w, "parties: %s; %s with more pairs on one team: that team won %.3f, the model predicted %.3f, true skill %.3f; true |P−0.5| %.3f (other matches %.3f)\n",
 			count(ps.Pairs, "premade pair"), count(ps.Matches, "match"), ps.WinShare, ps.Predicted, ps.True, ps.TrueGap, ps.TrueGapOthers)

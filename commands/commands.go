@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -46,6 +47,9 @@ type Deps struct {
 	EnsureRole    func(ctx context.Context, guildID, name string) (string, error)
 	// Community answers /compare, /history and /stats; nil refuses them.
 	Community *community.Service
+	// Integrity lists and dismisses integrity flags (/mod integrity);
+	// nil refuses it.
+	Integrity *integrity.Service
 }
 
 // New returns the one explicit list of ladderbot's commands and components.

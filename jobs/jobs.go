@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ladderbot/ladderbot/integrity"
 	"log/slog"
 	"sync"
 	"time"
@@ -75,6 +76,9 @@ type Options struct {
 	// is JobRooms' work; nil announces matches in the queue's channel and
 	// runs no rooms job.
 	Rooms *rooms.Manager
+	// Integrity folds the log into integrity flags and lists the flags
+	// to post (JobIntegrity); nil runs no integrity job.
+	Integrity *integrity.Service
 }
 
 // job is one scheduled job: its cron spec, how its period is named from
@@ -141,6 +145,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobButtons, "* * * * *", minute, s.closeButtons},
 		everyJob(job{JobRoles, "* * * * *", minute, s.roles}, time.Minute, opt.RoleInterval),
 		{JobRooms, roomsSpec, nil, s.rooms}, // unclaimed, see JobRooms
+		{JobIntegrity, "* * * * *", minute, s.integrity},
 		everyJob(job{JobRoleReconcile, "30 3 * * *", reconcileDay, s.reconcileRoles}, 24*time.Hour, opt.ReconcileInterval),
 	}
 	return s

@@ -31,6 +31,7 @@ var backupTables = []string{
 	"room_settings", "match_rooms", "room_warnings",
 	"rate_buckets",
 	"queue_panels", "results_channels", "result_posts", "queue_waits",
+	"integrity_counters", "integrity_progress", "integrity_audit", "integrity_flags",
 }
 
 // notBackedUp are the tables a backup leaves out: the dashboard's login
