@@ -326,7 +326,7 @@ func (s State) foldVotes(e Entry, th Thresholds) []Flag {
 			if c.Wrong >= th.WrongVotes {
 				flags = append(flags, Flag{Kind: KindWrongVote, Subjects: []string{e.ReportedBy}, Matches: slices.Clone(c.Bad),
 					Evidence: fmt.Sprintf("%d of %d reports gave the match to the other team and a moderator found the reporter's team had not lost", c.Wrong, c.Votes),
-					Score: float64(c.Wrong)})
+					Score:    float64(c.Wrong)})
 			}
 		}
 	}
@@ -339,7 +339,7 @@ func (s State) foldVotes(e Entry, th Thresholds) []Flag {
 			if c.Lost >= th.AbuseLost && float64(c.Lost) >= th.AbuseShare*float64(c.Disputs) {
 				flags = append(flags, Flag{Kind: KindReportAbuse, Subjects: []string{e.DisputedBy}, Matches: slices.Clone(c.Bad),
 					Evidence: fmt.Sprintf("%d of %d disputes were resolved as first reported", c.Lost, c.Disputs),
-					Score: float64(c.Lost)})
+					Score:    float64(c.Lost)})
 			}
 		}
 	}
