@@ -8,6 +8,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -67,7 +68,8 @@ func openDB(dsn string) (*storage.DB, error) {
 }
 
 func (e *env) set() *commands.Set {
-	return commands.New(commands.Deps{Service: e.svc, Chart: chart.HistoryPNG, Rooms: e.rooms, Community: community.New(e.db, e.svc)})
+	return commands.New(commands.Deps{Service: e.svc, Chart: chart.HistoryPNG, Rooms: e.rooms, Community: community.New(e.db, e.svc),
+		Integrity: integrity.New(e.db, nil)})
 }
 
 // restart stops the bot and starts a new one (a new session) on the same

@@ -101,10 +101,13 @@ func pairKey(a, b string) string    { return "o:" + a + ":" + b }
 func partnerKey(a, b string) string { return "p:" + a + ":" + b }
 func playerKey(a string) string     { return "u:" + a }
 
+// ladderKey is the ladder's own counter: the matches folded.
+const ladderKey = "l"
+
 // Keys returns the counter keys folding e touches, sorted: a batch loads
 // exactly these rows.
 func Keys(e Entry) []string {
-	var ks []string
+	ks := []string{ladderKey}
 	for t := range 2 {
 		for _, u := range e.Teams[t] {
 			ks = append(ks, playerKey(u))
@@ -151,9 +154,10 @@ func (s State) get(k string) *Counter {
 // match; the store keeps the first).
 func (s State) Fold(e Entry, th Thresholds) []Flag {
 	var flags []Flag
+	l := s.get(ladderKey)
 	for t := range 2 {
 		for _, u := range e.Teams[t] {
-			if f, ok := s.foldPlayer(e, u, t+1, th); ok {
+			if f, ok := s.foldPlayer(e, u, t+1, l.Games, th); ok {
 				flags = append(flags, f)
 			}
 		}
@@ -178,6 +182,7 @@ func (s State) Fold(e Entry, th Thresholds) []Flag {
 		}
 	}
 	flags = append(flags, s.foldVotes(e, th)...)
+	l.Games++
 	return flags
 }
 
@@ -200,9 +205,13 @@ func chance(e Entry, team int) float64 {
 	return 1 - e.PTeam1
 }
 
-func (s State) foldPlayer(e Entry, u string, team int, th Thresholds) (Flag, bool) {
+// foldPlayer counts u's game; ladderGames is how many matches the ladder
+// had before this one. An account is new when its first rated game comes
+// on an established ladder (SmurfAfter matches or more): the players who
+// found a ladder all start at the default rating together.
+func (s State) foldPlayer(e Entry, u string, team, ladderGames int, th Thresholds) (Flag, bool) {
 	c := s.get(playerKey(u))
-	if c.Games == 0 && e.Games[u] == 0 {
+	if c.Games == 0 && e.Games[u] == 0 && ladderGames >= th.SmurfAfter {
 		c.New, c.Start = true, e.Before[u]
 	}
 	c.Games++

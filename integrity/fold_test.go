@@ -37,6 +37,7 @@ func kinds(fs []Flag) map[string][]string {
 
 func TestFoldFlags(t *testing.T) {
 	th := DefaultThresholds()
+	th.SmurfAfter = 0 // every first game is a new account's (see TestSmurfAfter)
 	tests := []struct {
 		name string
 		log  func() []Entry
@@ -199,5 +200,25 @@ func TestFoldInBatches(t *testing.T) {
 	}
 	if !reflect.DeepEqual(len(got), len(want)) {
 		t.Errorf("Got(%d counters), want %d", len(got), len(want))
+	}
+}
+
+// TestSmurfAfter: the accounts that found a ladder are not new accounts;
+// one whose first game comes after SmurfAfter matches is.
+func TestSmurfAfter(t *testing.T) {
+	th := DefaultThresholds()
+	var es []Entry
+	for i := range th.SmurfAfter + th.SmurfMinGames {
+		e := entry(int64(i+1), 1, [2]int{1, 1000 + i}, [2]int{2000 + 2*i, 2001 + 2*i}, nil)
+		e.Games[u(1)] = i
+		if i >= th.SmurfAfter {
+			e.Teams[0][0] = u(2)
+			e.Before[u(2)], e.Delta[u(2)], e.Games[u(2)] = 1500, 10, i-th.SmurfAfter
+		}
+		es = append(es, e)
+	}
+	_, fs := Replay(es, th)
+	if got := kinds(fs)[KindSmurf]; len(got) != 1 || got[0] != u(2) {
+		t.Errorf("Got(smurf flags) = %v, want only %s, who arrived after %d matches", got, u(2), th.SmurfAfter)
 	}
 }

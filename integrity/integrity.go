@@ -72,8 +72,10 @@ type Thresholds struct {
 	BoostGames int
 	BoostShare float64
 	BoostGap   float64
-	// Smurfs: a new account whose first SmurfGames (at least
-	// SmurfMinGames) beat the shown chances by SmurfZ standard deviations.
+	// Smurfs: a new account (first rated game after the ladder's first
+	// SmurfAfter matches) whose first games, from SmurfMinGames to
+	// SmurfGames, beat the shown chances by SmurfZ standard deviations.
+	SmurfAfter    int
 	SmurfGames    int
 	SmurfMinGames int
 	SmurfZ        float64
@@ -91,7 +93,7 @@ func DefaultThresholds() Thresholds {
 	return Thresholds{
 		TradeMeetings: 12, TradeZ: 4,
 		BoostGames: 10, BoostShare: 0.6, BoostGap: 250,
-		SmurfGames: 15, SmurfMinGames: 8, SmurfZ: 3,
+		SmurfAfter: 100, SmurfGames: 40, SmurfMinGames: 15, SmurfZ: 3,
 		WrongVotes: 2,
 		AbuseLost:  3, AbuseShare: 0.75,
 	}
