@@ -184,22 +184,45 @@ func Replay(es []Entry, th Thresholds) (State, []Flag) {
 	return st, firstFlags(flags)
 }
 
+// VerifyReport is what Verify found.
+type VerifyReport struct {
+	// Ladders counts the ladders compared, Matches the matches refolded.
+	Ladders, Matches int
+	// Pending counts ladders a moderator corrected since the job last
+	// ran: the job folds them again at its next run, so they are not
+	// compared.
+	Pending int
+	// Diffs are the differences, one line each.
+	Diffs []string
+}
+
 // Verify refolds each ladder's log up to where the job got and reports
-// every stored counter that differs from the replay's (nil: all equal).
-func (s *Service) Verify(ctx context.Context, guildID string) ([]string, error) {
+// every stored counter that differs from the replay's.
+func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, error) {
+	var rep VerifyReport
 	ls, err := s.store.IntegrityLadders(ctx, guildID)
 	if err != nil {
-		return nil, fmt.Errorf("integrity: verify: %w", err)
+		return rep, fmt.Errorf("integrity: verify: %w", err)
 	}
-	var diffs []string
+	cs, err := s.store.IntegrityCorrections(ctx, guildID)
+	if err != nil {
+		return rep, fmt.Errorf("integrity: verify: %w", err)
+	}
 	for _, l := range ls {
 		p, err := s.store.IntegrityProgress(ctx, guildID, l)
 		if err != nil {
-			return nil, fmt.Errorf("integrity: verify: %w", err)
+			return rep, fmt.Errorf("integrity: verify: %w", err)
+		}
+		if p.Folded == 0 {
+			continue
+		}
+		if slices.ContainsFunc(cs, func(c Correction) bool { return c.Ladder == l && c.Seq <= p.Seq }) {
+			rep.Pending++
+			continue
 		}
 		es, err := s.store.IntegrityEntries(ctx, guildID, l, 0, 0)
 		if err != nil {
-			return nil, fmt.Errorf("integrity: verify: %w", err)
+			return rep, fmt.Errorf("integrity: verify: %w", err)
 		}
 		n := 0
 		for n < len(es) && es[n].Seq <= p.Seq {
@@ -208,14 +231,16 @@ func (s *Service) Verify(ctx context.Context, guildID string) ([]string, error) 
 		want, _ := Replay(es[:n], s.th)
 		got, err := s.store.IntegrityCounters(ctx, guildID, l)
 		if err != nil {
-			return nil, fmt.Errorf("integrity: verify: %w", err)
+			return rep, fmt.Errorf("integrity: verify: %w", err)
 		}
+		rep.Ladders++
+		rep.Matches += n
 		if n != p.Folded {
-			diffs = append(diffs, fmt.Sprintf("integrity: queue %d season %d: %d matches folded, the log has %d up to seq %d", l.QueueID, l.SeasonID, p.Folded, n, p.Seq))
+			rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: %d matches folded, the log has %d up to seq %d", l.QueueID, l.SeasonID, p.Folded, n, p.Seq))
 		}
-		diffs = append(diffs, compare(l, got, want)...)
+		rep.Diffs = append(rep.Diffs, compare(l, got, want)...)
 	}
-	return diffs, nil
+	return rep, nil
 }
 
 // compare lists the keys whose counters differ.

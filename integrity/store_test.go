@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,9 +69,9 @@ func (e env) scan(t *testing.T, g string) {
 			break
 		}
 	}
-	diffs, err := e.in.Verify(e.ctx, g)
-	if err != nil || len(diffs) > 0 {
-		t.Fatalf("Verify() = %v, %v, want no differences", diffs, err)
+	rep, err := e.in.Verify(e.ctx, g)
+	if err != nil || len(rep.Diffs) > 0 || rep.Pending > 0 {
+		t.Fatalf("Verify() = %+v, %v, want no differences", rep, err)
 	}
 }
 
@@ -164,10 +165,11 @@ func TestCorrectionRestarts(t *testing.T) {
 		if _, err := e.svc.Correct(e.ctx, moderator, guild, first.Match.ID, 2, "wrong button"); err != nil {
 			t.Fatalf("Correct() = %v", err)
 		}
-		// Before the job runs, the stored counters are stale: verify says so.
-		diffs, err := e.in.Verify(e.ctx, guild)
-		if err != nil || len(diffs) == 0 {
-			t.Errorf("Verify(after the correction, before the job) = %v, %v, want differences", diffs, err)
+		// Before the job runs, the stored counters are stale: verify
+		// says the ladder waits for the job.
+		rep, err := e.in.Verify(e.ctx, guild)
+		if err != nil || rep.Pending != 1 || len(rep.Diffs) > 0 {
+			t.Errorf("Verify(after the correction, before the job) = %+v, %v, want 1 pending", rep, err)
 		}
 		e.scan(t, guild) // checks Verify is clean again
 		after := flagsOf(t, e, guild, true)
@@ -237,6 +239,27 @@ func TestVoteFlags(t *testing.T) {
 		}
 		if len(fs) != 2 {
 			t.Errorf("Got(%d flags) = %v, want 2", len(fs), fs)
+		}
+	})
+}
+
+// TestVerifyFindsTampering: a counter row changed behind the job's back is
+// a difference verify reports.
+func TestVerifyFindsTampering(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		for i := range 3 {
+			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
+		}
+		e.scan(t, guild)
+		key := "o:" + user(1) + ":" + user(3)
+		res := e.db.Gorm().Exec(`UPDATE integrity_counters SET value = '{"n":2,"wins_a":2}' WHERE key = ?`, key)
+		if res.Error != nil || res.RowsAffected != 1 {
+			t.Fatalf("tamper = %v, %d rows", res.Error, res.RowsAffected)
+		}
+		rep, err := e.in.Verify(e.ctx, guild)
+		if err != nil || len(rep.Diffs) != 1 || !strings.Contains(rep.Diffs[0], key) {
+			t.Errorf("Verify() = %+v, %v, want the tampered counter %s", rep, err, key)
 		}
 	})
 }

@@ -178,8 +178,8 @@ func (s *season) measureIntegrity(ctx context.Context) (IntegrityStats, error) {
 			break
 		}
 	}
-	if diffs, err := svc.Verify(ctx, guildID); err != nil || len(diffs) > 0 {
-		return IntegrityStats{}, fmt.Errorf("integrity counters differ from the replay: %v %v", err, diffs)
+	if rep, err := svc.Verify(ctx, guildID); err != nil || len(rep.Diffs) > 0 {
+		return IntegrityStats{}, fmt.Errorf("integrity counters differ from the replay: %v %v", err, rep.Diffs)
 	}
 	flags, err := svc.Flags(ctx, guildID, true, 100000)
 	if err != nil {
