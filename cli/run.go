@@ -90,7 +90,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
 		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, OnQueue: onQueue, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
-			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm, Integrity: integrity.New(db, nil)}))
+			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm, Integrity: integrity.New(db, nil), Community: community.New(db, svc)}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.

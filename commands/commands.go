@@ -82,6 +82,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.subComponents()...)
 	comps = append(comps, h.noShowComponents()...)
 	comps = append(comps, h.panelComponents()...)
+	comps = append(comps, h.predictComponents()...)
 	comps = append(comps, h.setupComponents()...)
 	comps = append(comps, h.historyComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)

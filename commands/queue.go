@@ -86,7 +86,7 @@ func (h *handlers) queueJoin(ctx context.Context, req Request) (Reply, error) {
 		r.Content = fmt.Sprintf("You joined queue **%s** (%dv%d).", res.Queue.Name, res.Queue.TeamSize, res.Queue.TeamSize)
 	}
 	h.countFormed(res.Formed)
-	r.Posts = append(r.Posts, h.announcements(res.Formed, req.ChannelID)...)
+	r.Posts = append(r.Posts, h.announcements(ctx, res.Formed, req.ChannelID)...)
 	if inMatch(res.Formed, req.UserID) {
 		r.Content += " A match formed: see the announcement."
 	}
@@ -133,7 +133,7 @@ func (h *handlers) partyAccept(ctx context.Context, req Request) (Reply, error) 
 	}
 	r := Reply{Update: true, Content: fmt.Sprintf("%s accepted: %s queue **%s** together.", mention(req.UserID), mentions(res.Ticket.UserIDs), res.Queue.Name)}
 	h.countFormed(res.Formed)
-	r.Posts = h.announcements(res.Formed, req.ChannelID)
+	r.Posts = h.announcements(ctx, res.Formed, req.ChannelID)
 	return r, nil
 }
 

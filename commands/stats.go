@@ -69,6 +69,14 @@ func statsReply(st community.Stats) Reply {
 		p := st.Partnerships[i]
 		return fmt.Sprintf("%s + %s · %s", playerName(p.A, p.NameA), playerName(p.B, p.NameB), gamesText(p.Record))
 	})
+	predictors := list(len(st.Predictors), func(i int) string {
+		p := st.Predictors[i]
+		return fmt.Sprintf("%s · %d points · %d of %d right", playerName(p.UserID, p.Name), p.Points, p.Correct, p.Called)
+	})
+	mvps := list(len(st.MVPs), func(i int) string {
+		p := st.MVPs[i]
+		return fmt.Sprintf("%s · %d × MVP · %d votes", playerName(p.UserID, p.Name), p.MVPs, p.Votes)
+	})
 	e := Embed{
 		Title: fmt.Sprintf("Server stats · %s · Season %d", st.Queue.Name, st.Season.Number),
 		Color: ColorInfo,
@@ -78,6 +86,12 @@ func statsReply(st community.Stats) Reply {
 			{Name: "Biggest upsets", Value: upsets},
 			{Name: fmt.Sprintf("Best partnerships (%d+ games together)", community.MinPartnerGames), Value: pairs},
 		},
+	}
+	if len(st.Predictors) > 0 {
+		e.Fields = append(e.Fields, Field{Name: "Best predictors", Value: predictors, Inline: true})
+	}
+	if len(st.MVPs) > 0 {
+		e.Fields = append(e.Fields, Field{Name: "Most MVPs", Value: mvps, Inline: true})
 	}
 	return Reply{Embeds: []Embed{e}}
 }

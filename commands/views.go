@@ -20,7 +20,9 @@ const (
 // channel (docs/spec.md 6), else where the match formed, else fallback.
 // Each records its message ID once sent (Service.RecordAnnouncement), so
 // that the ready-check job can edit it.
-func (h *handlers) announcements(formed []ladder.FormedMatch, fallback string) []Post {
+// With predictions on in the match's queue, a prediction post follows in
+// the same (public) channel.
+func (h *handlers) announcements(ctx context.Context, formed []ladder.FormedMatch, fallback string) []Post {
 	var out []Post
 	for _, f := range formed {
 		ch := f.Match.ChannelID
@@ -38,6 +40,11 @@ func (h *handlers) announcements(formed []ladder.FormedMatch, fallback string) [
 			p.Open = func(ctx context.Context) string { return h.Rooms.Open(ctx, f, ch) }
 		}
 		out = append(out, p)
+		if h.Community != nil {
+			if st, err := h.Community.SettingsOf(ctx, f.Queue.ID); err == nil && st.Predictions {
+				out = append(out, Post{ChannelID: ch, Message: PredictionPost(f.Match, f.Queue.Name)})
+			}
+		}
 	}
 	return out
 }

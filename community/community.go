@@ -18,6 +18,7 @@ import (
 // is scoped to one guild or to a queue and season of one guild, so a
 // request naming another guild's IDs finds nothing.
 type Store interface {
+	SocialStore
 	// PlayerNames returns the names of the guild's known players among
 	// userIDs; unknown players are absent.
 	PlayerNames(ctx context.Context, guildID string, userIDs []string) (map[string]string, error)
@@ -129,13 +130,14 @@ type Partnership struct {
 // and seasons exactly as the rest of the bot does.
 type Service struct {
 	store  Store
+	social SocialStore
 	ladder *ladder.Service
 	now    func() time.Time
 }
 
 // New returns a Service reading store, resolving names through svc.
 func New(store Store, svc *ladder.Service) *Service {
-	return &Service{store: store, ladder: svc, now: time.Now}
+	return &Service{store: store, social: store, ladder: svc, now: time.Now}
 }
 
 // Ladder is a resolved queue and season.

@@ -23,6 +23,11 @@ type Stats struct {
 	// Partnerships are the best records of pairs with at least
 	// MinPartnerGames together.
 	Partnerships []Partnership
+	// Predictors are the season's best predictors (queues with
+	// predictions), MVPs the players with the most MVP titles (queues
+	// with the MVP vote).
+	Predictors []PredictorRow
+	MVPs       []MVPRow
 }
 
 // Upset is a match its winners were expected to lose.
@@ -61,6 +66,12 @@ func (s *Service) Stats(ctx context.Context, guildID, queue string, season, limi
 		st.Upsets = append(st.Upsets, Upset{MatchSummary: m, Chance: c})
 	}
 	if st.Partnerships, err = s.store.CommunityPartnerships(ctx, guildID, q, se, MinPartnerGames, limit); err != nil {
+		return Stats{}, err
+	}
+	if st.Predictors, err = s.social.Predictors(ctx, guildID, q, se, limit); err != nil {
+		return Stats{}, err
+	}
+	if st.MVPs, err = s.social.MVPs(ctx, guildID, q, se, "", limit); err != nil {
 		return Stats{}, err
 	}
 	return st, nil

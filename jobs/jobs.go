@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/integrity"
 	"log/slog"
 	"sync"
@@ -79,6 +80,9 @@ type Options struct {
 	// Integrity folds the log into integrity flags and lists the flags
 	// to post (JobIntegrity); nil runs no integrity job.
 	Integrity *integrity.Service
+	// Community, when set, posts a prediction invitation beside each
+	// formed match of a queue with predictions on.
+	Community *community.Service
 }
 
 // job is one scheduled job: its cron spec, how its period is named from

@@ -32,6 +32,7 @@ var backupTables = []string{
 	"rate_buckets",
 	"queue_panels", "results_channels", "result_posts", "queue_waits",
 	"integrity_counters", "integrity_progress", "integrity_audit", "integrity_flags",
+	"community_settings", "predictions", "mvp_votes",
 }
 
 // notBackedUp are the tables a backup leaves out: the dashboard's login
