@@ -6,6 +6,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
@@ -68,6 +69,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
 		Admin:        admin.Handler(),
 		Community:    community.New(db, svc),
+		Integrity:    integrity.New(db, nil),
 	})
 	return srv, nil
 }

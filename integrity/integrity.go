@@ -93,7 +93,7 @@ func DefaultThresholds() Thresholds {
 	return Thresholds{
 		TradeMeetings: 12, TradeZ: 4,
 		BoostGames: 10, BoostShare: 0.6, BoostGap: 100,
-		SmurfAfter: 100, SmurfGames: 40, SmurfMinGames: 15, SmurfZ: 3,
+		SmurfAfter: 100, SmurfGames: 40, SmurfMinGames: 15, SmurfZ: 3.2,
 		WrongVotes: 2,
 		AbuseLost:  3, AbuseShare: 0.75,
 	}

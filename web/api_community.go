@@ -194,6 +194,23 @@ type statsJSON struct {
 	Upsets       []upsetJSON       `json:"upsets"`
 	Partnerships []partnershipJSON `json:"partnerships"`
 	MinPartner   int               `json:"partnership_min_games"`
+	Predictors   []predictorJSON   `json:"predictors"`
+	MVPs         []mvpJSON         `json:"mvps"`
+}
+
+type predictorJSON struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Points  int    `json:"points"`
+	Correct int    `json:"correct"`
+	Called  int    `json:"called"`
+}
+
+type mvpJSON struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	MVPs  int    `json:"mvps"`
+	Votes int    `json:"votes"`
 }
 
 // apiStats serves GET /api/v1/guilds/{guild}/stats (query queue, season,
@@ -218,7 +235,14 @@ func (s *Server) apiStats(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := statsJSON{Queue: st.Queue.Name, Season: st.Season.Number, MostActive: []countJSON{}, WinStreaks: []countJSON{},
-		Upsets: []upsetJSON{}, Partnerships: []partnershipJSON{}, MinPartner: community.MinPartnerGames}
+		Upsets: []upsetJSON{}, Partnerships: []partnershipJSON{}, MinPartner: community.MinPartnerGames,
+		Predictors: []predictorJSON{}, MVPs: []mvpJSON{}}
+	for _, p := range st.Predictors {
+		out.Predictors = append(out.Predictors, predictorJSON{ID: p.UserID, Name: p.Name, Points: p.Points, Correct: p.Correct, Called: p.Called})
+	}
+	for _, p := range st.MVPs {
+		out.MVPs = append(out.MVPs, mvpJSON{ID: p.UserID, Name: p.Name, MVPs: p.MVPs, Votes: p.Votes})
+	}
 	for _, p := range st.Active {
 		out.MostActive = append(out.MostActive, countJSON{ID: p.UserID, Name: p.Name, Matches: p.Count})
 	}

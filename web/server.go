@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -64,6 +65,9 @@ type Options struct {
 	// Community serves the head-to-head, match history and stats JSON;
 	// nil leaves those routes out.
 	Community *community.Service
+	// Integrity serves the integrity flags to token holders; nil leaves
+	// those routes out.
+	Integrity *integrity.Service
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -94,6 +98,7 @@ type Server struct {
 	balanceSlots chan struct{}
 	admin        http.Handler
 	community    *community.Service
+	integrity    *integrity.Service
 	mux          *http.ServeMux
 	handler      http.Handler
 }
@@ -114,6 +119,7 @@ func New(opts Options) *Server {
 		admin:    opts.Admin,
 	}
 	s.community = opts.Community
+	s.integrity = opts.Integrity
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -183,6 +189,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET "+g+"/matches/{id}", s.apiMatch)
 	mux.HandleFunc("GET "+g+"/matches.csv", s.apiMatchesCSV)
 	s.communityRoutes(mux, g)
+	s.integrityRoutes(mux, g)
 	// Game-server API, with a bearer token of the guild.
 	mux.HandleFunc("POST "+g+"/matches", s.authed(s.apiRecordMatch))
 	mux.HandleFunc("POST "+g+"/balance", s.authed(s.apiBalance))
