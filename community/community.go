@@ -44,7 +44,28 @@ type Store interface {
 	// played at least minGames rated matches on the same team, best win
 	// rate first (then most games).
 	CommunityPartnerships(ctx context.Context, guildID string, queueID, seasonID int64, minGames, limit int) ([]Partnership, error)
+	// CommunityImproved returns the players of a ladder whose rating rose
+	// most over their rated matches since since (the last rating minus
+	// the rating before the first), most first, risers only.
+	CommunityImproved(ctx context.Context, guildID string, queueID, seasonID int64, since time.Time, limit int) ([]Improvement, error)
+	// CommunityHours counts a ladder's rated matches by weekday (0 is
+	// Sunday) and hour of play, UTC.
+	CommunityHours(ctx context.Context, guildID string, queueID, seasonID int64) (Hours, error)
 }
+
+// Improvement is a player's rating change over a window.
+type Improvement struct {
+	UserID   string
+	Name     string
+	From, To float64
+	Games    int
+}
+
+// Gain is the rating gained.
+func (i Improvement) Gain() float64 { return i.To - i.From }
+
+// Hours counts matches by weekday (0 Sunday … 6 Saturday) and UTC hour.
+type Hours [7][24]int
 
 // RatingRow is the part of a stored rating row the comparisons read.
 type RatingRow struct {

@@ -2,6 +2,7 @@ package community
 
 import (
 	"context"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -28,7 +29,15 @@ type Stats struct {
 	// with the MVP vote).
 	Predictors []PredictorRow
 	MVPs       []MVPRow
+	// Improved are the players whose rating rose most over the last
+	// ImprovedWindow.
+	Improved []Improvement
+	// Hours are the season's rated matches by weekday and hour (UTC).
+	Hours Hours
 }
+
+// ImprovedWindow is the window of "most improved".
+const ImprovedWindow = 30 * 24 * time.Hour
 
 // Upset is a match its winners were expected to lose.
 type Upset struct {
@@ -72,6 +81,12 @@ func (s *Service) Stats(ctx context.Context, guildID, queue string, season, limi
 		return Stats{}, err
 	}
 	if st.MVPs, err = s.social.MVPs(ctx, guildID, q, se, "", limit); err != nil {
+		return Stats{}, err
+	}
+	if st.Improved, err = s.store.CommunityImproved(ctx, guildID, q, se, s.now().Add(-ImprovedWindow), limit); err != nil {
+		return Stats{}, err
+	}
+	if st.Hours, err = s.store.CommunityHours(ctx, guildID, q, se); err != nil {
 		return Stats{}, err
 	}
 	return st, nil
