@@ -73,6 +73,10 @@ func statsReply(st community.Stats) Reply {
 		p := st.Predictors[i]
 		return fmt.Sprintf("%s · %d points · %d of %d right", playerName(p.UserID, p.Name), p.Points, p.Correct, p.Called)
 	})
+	improved := list(len(st.Improved), func(i int) string {
+		p := st.Improved[i]
+		return fmt.Sprintf("%s · %+.0f (%.0f → %.0f) in %d games", playerName(p.UserID, p.Name), p.Gain(), p.From, p.To, p.Games)
+	})
 	mvps := list(len(st.MVPs), func(i int) string {
 		p := st.MVPs[i]
 		return fmt.Sprintf("%s · %d × MVP · %d votes", playerName(p.UserID, p.Name), p.MVPs, p.Votes)
@@ -84,6 +88,7 @@ func statsReply(st community.Stats) Reply {
 			{Name: "Most active", Value: active, Inline: true},
 			{Name: "Longest win streaks", Value: streaks, Inline: true},
 			{Name: "Biggest upsets", Value: upsets},
+			{Name: "Most improved (30 days)", Value: improved},
 			{Name: fmt.Sprintf("Best partnerships (%d+ games together)", community.MinPartnerGames), Value: pairs},
 		},
 	}

@@ -121,6 +121,12 @@ func (db *DB) CommunityMatches(ctx context.Context, f community.MatchFilter) ([]
 	if f.SeasonID != 0 {
 		g = g.Where("m.season_id = ?", f.SeasonID)
 	}
+	if !f.From.IsZero() {
+		g = g.Where("m.created_at >= ?", f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		g = g.Where("m.created_at < ?", f.To.UTC())
+	}
 	order := "m.id DESC"
 	if f.Before > 0 {
 		g = g.Where("m.id < ?", f.Before)

@@ -181,6 +181,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /guilds/{guild}", s.leaderboardHTML)
 	mux.HandleFunc("GET /guilds/{guild}/players/{id}", s.playerHTML)
 	mux.HandleFunc("GET /guilds/{guild}/matches/{id}", s.matchHTML)
+	s.communityPages(mux)
 	// Read-only JSON.
 	const g = "/api/v1/guilds/{guild}"
 	mux.HandleFunc("/api/", s.notFoundJSON)

@@ -104,3 +104,8 @@ func maxInt(a, b int) int {
 	}
 	return b
 }
+
+// HeatmapSize is the size in pixels of a heatmap of rows × cols cells.
+func HeatmapSize(rows, cols int) (w, h int) {
+	return heatLeft + cols*heatCell + heatRight, heatTop + rows*heatCell + heatBottom
+}
