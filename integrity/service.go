@@ -51,10 +51,11 @@ type Store interface {
 	// flagged on the ladder is kept as it is) and the progress. It
 	// returns how many entries were folded: 0 when none was new.
 	IntegrityStep(ctx context.Context, guildID string, l Ladder, limit int, fn StepFunc) (int, error)
-	// IntegrityCorrections returns the corrections and voids of the
-	// guild's rated matches audited after auditID, oldest first, and the
-	// guild's stored audit position.
-	IntegrityCorrections(ctx context.Context, guildID string) ([]Correction, error)
+	// IntegrityCorrections reads up to limit of the guild's audit entries
+	// after its stored audit position (limit ≤ 0: all) and returns the
+	// corrections and voids of rated matches among them, oldest first, and
+	// the ID of the last entry read (0 when none was new).
+	IntegrityCorrections(ctx context.Context, guildID string, limit int) ([]Correction, int64, error)
 	// IntegrityRestart forgets a ladder's counters and progress (its flags
 	// stay) and moves the guild's audit position to auditID.
 	IntegrityRestart(ctx context.Context, guildID string, ls []Ladder, auditID int64) error
@@ -110,11 +111,14 @@ func (s *Service) Scan(ctx context.Context, guildID string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("integrity: scan: %w", err)
 	}
-	cs, err := s.store.IntegrityCorrections(ctx, guildID)
+	// The audit entries since the last scan, at most a batch: every entry
+	// moves the position on, so a guild without corrections reads only
+	// what is new.
+	cs, last, err := s.store.IntegrityCorrections(ctx, guildID, s.Batch)
 	if err != nil {
 		return 0, fmt.Errorf("integrity: scan: %w", err)
 	}
-	if len(cs) > 0 {
+	if last > 0 {
 		var restart []Ladder
 		for _, c := range cs {
 			p, err := s.store.IntegrityProgress(ctx, guildID, c.Ladder)
@@ -125,7 +129,7 @@ func (s *Service) Scan(ctx context.Context, guildID string) (int, error) {
 				restart = append(restart, c.Ladder)
 			}
 		}
-		if err := s.store.IntegrityRestart(ctx, guildID, restart, cs[len(cs)-1].AuditID); err != nil {
+		if err := s.store.IntegrityRestart(ctx, guildID, restart, last); err != nil {
 			return 0, fmt.Errorf("integrity: scan: %w", err)
 		}
 	}
@@ -204,7 +208,7 @@ func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, err
 	if err != nil {
 		return rep, fmt.Errorf("integrity: verify: %w", err)
 	}
-	cs, err := s.store.IntegrityCorrections(ctx, guildID)
+	cs, _, err := s.store.IntegrityCorrections(ctx, guildID, 0)
 	if err != nil {
 		return rep, fmt.Errorf("integrity: verify: %w", err)
 	}

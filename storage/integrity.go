@@ -273,29 +273,41 @@ func (db *DB) IntegrityProgress(ctx context.Context, guildID string, l integrity
 	return integrity.Progress{Seq: rows[0].Seq, Folded: rows[0].Folded}, nil
 }
 
-// IntegrityCorrections implements integrity.Store: corrections and voids
-// of rated matches (match.correct, match.void) after the guild's stored
-// audit position.
-func (db *DB) IntegrityCorrections(ctx context.Context, guildID string) ([]integrity.Correction, error) {
-	var cs []struct {
+// IntegrityCorrections implements integrity.Store: the guild's audit
+// entries after its stored position (audit_log_guild), with the log place
+// of the match of each; corrections, voids and resolutions of matches
+// already in the log (seq > 0) are returned.
+func (db *DB) IntegrityCorrections(ctx context.Context, guildID string, limit int) ([]integrity.Correction, int64, error) {
+	if limit <= 0 {
+		limit = math.MaxInt32
+	}
+	var rows []struct {
 		AuditID  int64
+		Action   string
 		QueueID  int64
 		SeasonID int64
 		Seq      int64
 	}
-	err := db.db.WithContext(ctx).Raw(`SELECT a.id AS audit_id, m.queue_id, m.season_id, m.seq
-		FROM audit_log a JOIN matches m ON m.id = a.match_id
-		WHERE a.guild_id = ? AND a.action IN ('match.correct', 'match.void', 'match.resolve') AND m.seq > 0
-		AND a.id > COALESCE((SELECT audit_id FROM integrity_audit WHERE guild_id = ?), 0)
-		ORDER BY a.id`, guildID, guildID).Scan(&cs).Error
+	err := db.db.WithContext(ctx).Raw(`SELECT a.id AS audit_id, a.action, COALESCE(m.queue_id, 0) AS queue_id,
+			COALESCE(m.season_id, 0) AS season_id, COALESCE(m.seq, 0) AS seq
+		FROM audit_log a LEFT JOIN matches m ON m.id = a.match_id
+		WHERE a.guild_id = ? AND a.id > COALESCE((SELECT audit_id FROM integrity_audit WHERE guild_id = ?), 0)
+		ORDER BY a.id LIMIT ?`, guildID, guildID, limit).Scan(&rows).Error
 	if err != nil {
-		return nil, wrap("integrity corrections", err, "guild not found")
+		return nil, 0, wrap("integrity corrections", err, "guild not found")
 	}
-	out := make([]integrity.Correction, len(cs))
-	for i, c := range cs {
-		out[i] = integrity.Correction{AuditID: c.AuditID, Ladder: integrity.Ladder{QueueID: c.QueueID, SeasonID: c.SeasonID}, Seq: c.Seq}
+	var out []integrity.Correction
+	var last int64
+	for _, r := range rows {
+		last = r.AuditID
+		switch r.Action {
+		case "match.correct", "match.void", "match.resolve":
+			if r.Seq > 0 {
+				out = append(out, integrity.Correction{AuditID: r.AuditID, Ladder: integrity.Ladder{QueueID: r.QueueID, SeasonID: r.SeasonID}, Seq: r.Seq})
+			}
+		}
 	}
-	return out, nil
+	return out, last, nil
 }
 
 // IntegrityRestart implements integrity.Store.
