@@ -116,7 +116,7 @@ type MatchFilter struct {
 	SeasonID int64
 	Before   int64
 	After    int64
-	// From and To, when set, keep matches created at or after From and
+	// From and To, when set, keep matches played (else created) at or after From and
 	// before To.
 	From, To time.Time
 	Limit    int

@@ -23,7 +23,7 @@ type HistoryQuery struct {
 	Season  int
 	Before  int64
 	After   int64
-	// From and To, when set, keep matches created at or after From and
+	// From and To, when set, keep matches played (else created) at or after From and
 	// before To (the web page's dates).
 	From, To time.Time
 	Limit    int

@@ -122,10 +122,10 @@ func (db *DB) CommunityMatches(ctx context.Context, f community.MatchFilter) ([]
 		g = g.Where("m.season_id = ?", f.SeasonID)
 	}
 	if !f.From.IsZero() {
-		g = g.Where("m.created_at >= ?", f.From.UTC())
+		g = g.Where("COALESCE(m.played_at, m.created_at) >= ?", f.From.UTC())
 	}
 	if !f.To.IsZero() {
-		g = g.Where("m.created_at < ?", f.To.UTC())
+		g = g.Where("COALESCE(m.played_at, m.created_at) < ?", f.To.UTC())
 	}
 	order := "m.id DESC"
 	if f.Before > 0 {

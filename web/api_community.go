@@ -138,6 +138,14 @@ func (s *Server) apiHistory(w http.ResponseWriter, r *http.Request) {
 	if err == nil && q.Has("player") && hq.Player == "" {
 		err = ladder.Errorf(ladder.CodeInvalid, "player must be a Discord ID, not empty")
 	}
+	if err == nil {
+		hq.From, err = dateParam(q.Get("from"), "from")
+	}
+	if err == nil {
+		if hq.To, err = dateParam(q.Get("to"), "to"); !hq.To.IsZero() {
+			hq.To = hq.To.Add(24 * time.Hour) // the whole last day
+		}
+	}
 	if err != nil {
 		writeJSONError(w, r, err)
 		return

@@ -123,11 +123,21 @@ func TestMatchesAPI(t *testing.T) {
 		if len(all.Matches) != 7 || all.NextBefore != 0 {
 			t.Errorf("Got(all) = %d matches, next %d, want 7 and none", len(all.Matches), all.NextBefore)
 		}
+		day := all.Matches[0].At.UTC().Format("2006-01-02")
+		if on := decode[matchPageJSON](t, call(e, "GET", base+"?limit=100&from="+day+"&to="+day, "")); len(on.Matches) != 7 {
+			t.Errorf("Got(matches on %s) = %d, want 7", day, len(on.Matches))
+		}
+		if none := decode[matchPageJSON](t, call(e, "GET", base+"?from=2001-01-01&to=2001-12-31", "")); len(none.Matches) != 0 {
+			t.Errorf("Got(matches of 2001) = %d, want none", len(none.Matches))
+		}
 		for _, tc := range []struct {
 			query  string
 			status int
 			substr string
 		}{
+			{"?from=2026-13-01", 400, "from"},
+			{"?to=tomorrow", 400, "to"},
+			{"?from=2026-02-02&to=2026-02-01", 400, "end date"},
 			{"?before=abc", 400, "before"},
 			{"?before=0", 400, "before"},
 			{"?before=-3", 400, "before"},
