@@ -2,7 +2,9 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -59,7 +61,12 @@ func (s *Server) apiAdminQueues(w http.ResponseWriter, r *http.Request, tok ladd
 			writeJSONError(w, r, err)
 			return
 		}
-		out = append(out, queueSettingsJSON(q, l))
+		js, err := s.withCommunity(ctx, guild, q.Name, queueSettingsJSON(q, l))
+		if err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
+		out = append(out, js)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, map[string]any{"queues": out})
@@ -85,6 +92,22 @@ func (s *Server) apiAdminSetQueue(w http.ResponseWriter, r *http.Request, tok la
 		kinds[st.Name] = st.Kind
 	}
 	values := map[string]string{}
+	// The community settings (predictions, mvp_vote) live in package
+	// community, written by its service as /config queue community does.
+	var community [2]*bool
+	for i, name := range communitySettings {
+		raw, ok := body[name]
+		if !ok || s.community == nil {
+			continue
+		}
+		var on bool
+		if err := json.Unmarshal(raw, &on); err != nil {
+			writeJSONError(w, r, ladder.Errorf(ladder.CodeInvalid, "%s must be true or false, not %s", name, string(raw)))
+			return
+		}
+		community[i] = &on
+		delete(body, name)
+	}
 	for name, raw := range body {
 		v, err := settingText(name, kinds, raw)
 		if err != nil {
@@ -99,24 +122,56 @@ func (s *Server) apiAdminSetQueue(w http.ResponseWriter, r *http.Request, tok la
 		writeJSONError(w, r, err)
 		return
 	}
-	lobby, err := ladder.ApplyQueueSettings(&q, &l, values)
+	if len(values) > 0 {
+		lobby, err := ladder.ApplyQueueSettings(&q, &l, values)
+		if err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
+		var lp *ladder.Lobby
+		if lobby {
+			lp = &l
+		}
+		if q, _, err = s.svc.ConfigureQueue(ctx, tokenActor(tok), q, lp); err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
+		if _, l, err = s.svc.Lobby(ctx, guild, q.Name); err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
+	}
+	if community[0] != nil || community[1] != nil {
+		if _, err := s.community.SetSettings(ctx, tokenActor(tok), guild, q.Name, community[0], community[1]); err != nil {
+			writeJSONError(w, r, err)
+			return
+		}
+	}
+	js, err := s.withCommunity(ctx, guild, q.Name, queueSettingsJSON(q, l))
 	if err != nil {
 		writeJSONError(w, r, err)
 		return
 	}
-	var lp *ladder.Lobby
-	if lobby {
-		lp = &l
+	writeJSON(w, http.StatusOK, js)
+}
+
+// communitySettings are the queue settings of package community, in the
+// order the JSON shows them after the others.
+var communitySettings = [2]string{"predictions", "mvp_vote"}
+
+// withCommunity appends a queue's community settings to its JSON, when
+// this server has the community service.
+func (s *Server) withCommunity(ctx context.Context, guild, queue string, js json.RawMessage) (json.RawMessage, error) {
+	if s.community == nil {
+		return js, nil
 	}
-	if q, _, err = s.svc.ConfigureQueue(ctx, tokenActor(tok), q, lp); err != nil {
-		writeJSONError(w, r, err)
-		return
+	st, _, err := s.community.Settings(ctx, guild, queue)
+	if err != nil {
+		return nil, err
 	}
-	if _, l, err = s.svc.Lobby(ctx, guild, q.Name); err != nil {
-		writeJSONError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, queueSettingsJSON(q, l))
+	out := bytes.TrimSuffix(js, []byte("}"))
+	out = append(out, fmt.Sprintf(`,%q:%t,%q:%t}`, communitySettings[0], st.Predictions, communitySettings[1], st.MVPVote)...)
+	return out, nil
 }
 
 // settingText turns one JSON value into the text ApplyQueueSettings

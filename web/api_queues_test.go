@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/community"
 )
 
 // TestAdminQueuesAPI: the queue settings through the token API, under
@@ -85,5 +87,43 @@ func TestAdminQueuesAPI(t *testing.T) {
 		if rec := call(e, "PUT", path+"/"+name, `{"q_start": 0.6}`, "Authorization", "Bearer "+other, "Content-Type", "application/json"); rec.Code != 401 {
 			t.Errorf("Got(PUT with another guild's token) = %d, want 401", rec.Code)
 		}
+	})
+}
+
+// TestAdminQueuesCommunity: the token API shows and sets a queue's
+// predictions and mvp_vote beside the other settings, through the
+// community service (audited), refusing a non-boolean; without the
+// community service they are unknown settings.
+func TestAdminQueuesCommunity(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		seedFixture(t, e)
+		e.srv = New(Options{Service: e.svc, Community: community.New(e.db, e.svc)})
+		tok := newToken(t, e, guildG, "ops")
+		auth := []string{"Authorization", "Bearer " + tok, "Content-Type", "application/json"}
+		path := "/api/v1/guilds/" + guildG + "/admin/queues"
+		rec := call(e, "GET", path, "", auth...)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"predictions":false,"mvp_vote":false`) {
+			t.Fatalf("Got(GET queues) = %d %s, want predictions and mvp_vote off", rec.Code, rec.Body)
+		}
+		qs, err := e.svc.Queues(context.Background(), guildG)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec = call(e, "PUT", path+"/"+qs[0].Name, `{"predictions": true, "q_start": 0.7}`, auth...)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"predictions":true,"mvp_vote":false`) || !strings.Contains(rec.Body.String(), `"q_start":0.7`) {
+			t.Fatalf("Got(PUT) = %d %s", rec.Code, rec.Body)
+		}
+		rec = call(e, "PUT", path+"/"+qs[0].Name, `{"mvp_vote": true}`, auth...)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"predictions":true,"mvp_vote":true`) {
+			t.Fatalf("Got(PUT mvp_vote) = %d %s", rec.Code, rec.Body)
+		}
+		wantError(t, call(e, "PUT", path+"/"+qs[0].Name, `{"mvp_vote": "yes"}`, auth...), 400, "mvp_vote must be true or false")
+		audit, err := e.svc.Audit(context.Background(), guildG, 3)
+		if err != nil || len(audit) == 0 || audit[0].Action != "queue.community" || audit[0].ActorID != "api:ops" {
+			t.Errorf("Got(audit) = %+v, %v, want queue.community by api:ops", audit, err)
+		}
+		e.srv = New(Options{Service: e.svc})
+		wantError(t, call(e, "PUT", path+"/"+qs[0].Name, `{"predictions": true}`, auth...), 400, "no queue setting")
 	})
 }
