@@ -165,6 +165,25 @@ func integrityEntries(ctx context.Context, g *gorm.DB, guildID string, l integri
 // first and written last under the same transaction; on PostgreSQL it is
 // locked (FOR UPDATE), so two processes never fold the same batch twice.
 func (db *DB) IntegrityStep(ctx context.Context, guildID string, l integrity.Ladder, limit int, fn integrity.StepFunc) (int, error) {
+	// Most runs find nothing new: two indexed reads answer that without
+	// a write transaction.
+	var seqs []int64
+	g0 := db.db.WithContext(ctx)
+	if err := g0.Raw(`SELECT seq FROM integrity_progress WHERE queue_id = ? AND season_id = ? AND guild_id = ?`, l.QueueID, l.SeasonID, guildID).Scan(&seqs).Error; err != nil {
+		return 0, wrap("integrity step", err, "ladder not found")
+	}
+	var after int64
+	if len(seqs) > 0 {
+		after = seqs[0]
+	}
+	var next []int64
+	if err := g0.Raw(`SELECT seq FROM matches WHERE queue_id = ? AND season_id = ? AND state IN ? AND seq > ? AND guild_id = ? LIMIT 1`,
+		l.QueueID, l.SeasonID, ratedStates, after, guildID).Scan(&next).Error; err != nil {
+		return 0, wrap("integrity step", err, "ladder not found")
+	}
+	if len(next) == 0 {
+		return 0, nil
+	}
 	n := 0
 	err := db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
 		n = 0
