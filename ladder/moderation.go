@@ -362,6 +362,9 @@ type AuditStore interface {
 
 	// IdempotentMatch returns the match recorded under key, CodeNotFound if none.
 	IdempotentMatch(ctx context.Context, guildID, key string) (int64, error)
+	// IdempotentMatches is IdempotentMatch for several keys at once: the
+	// matches of the used ones, by key.
+	IdempotentMatches(ctx context.Context, guildID string, keys []string) (map[string]int64, error)
 	// SaveIdempotency records key → matchID; an existing key gives CodeConflict.
 	SaveIdempotency(ctx context.Context, guildID, key string, matchID int64, at time.Time) error
 }

@@ -148,8 +148,8 @@ func (s *Service) idempotentResult(ctx context.Context, guildID, key string) (Ma
 // matches all the same, from the log.
 func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, team1, team2 []string, winner int, at time.Time, source, key string) (MatchResult, *RatedWrite, error) {
 	q := l.Queue
-	if len(team1) != q.TeamSize || len(team2) != q.TeamSize {
-		return MatchResult{}, nil, Errorf(CodeInvalid, "queue %s is %dv%d, not %dv%d", q.Name, q.TeamSize, q.TeamSize, len(team1), len(team2))
+	if err := teamSizeFits(q, team1, team2); err != nil {
+		return MatchResult{}, nil, err
 	}
 	m := Match{
 		GuildID: l.Guild.ID, QueueID: q.ID, SeasonID: l.Season.ID,
@@ -158,6 +158,14 @@ func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, t
 		ReportedWinner: NoResult,
 	}
 	return s.prepare(ctx, tx, l, rows, m, key)
+}
+
+// teamSizeFits refuses teams that are not queue q's size.
+func teamSizeFits(q Queue, team1, team2 []string) error {
+	if len(team1) != q.TeamSize || len(team2) != q.TeamSize {
+		return Errorf(CodeInvalid, "queue %s is %dv%d, not %dv%d", q.Name, q.TeamSize, q.TeamSize, len(team1), len(team2))
+	}
+	return nil
 }
 
 func validateResult(in ResultInput) error {

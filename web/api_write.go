@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 	"net/http"
 	"slices"
@@ -27,6 +28,17 @@ type recordRequest struct {
 type recordResponse struct {
 	MatchID int64              `json:"match_id"`
 	Ratings []ratingChangeJSON `json:"ratings"`
+}
+
+// resultKey is what orders results: one guild's queue ("" is its default).
+type resultKey struct{ guild, queue string }
+
+// resultBatch bounds a batch of results written in one transaction.
+const resultBatch = 64
+
+// newResults is the Server's group commit of API results.
+func newResults(svc *ladder.Service) *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult] {
+	return groupcommit.New[resultKey](resultBatch, svc.RecordResults)
 }
 
 // maxIdempotencyKey bounds the Idempotency-Key header.
@@ -53,7 +65,7 @@ func (s *Server) apiRecordMatch(w http.ResponseWriter, r *http.Request, tok ladd
 		writeJSONError(w, r, err)
 		return
 	}
-	res, err := s.svc.RecordResult(r.Context(), in)
+	res, err := s.results.Do(r.Context(), resultKey{in.GuildID, in.Queue}, in)
 	if err != nil {
 		writeJSONError(w, r, err)
 		return

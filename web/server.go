@@ -11,6 +11,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -99,8 +100,11 @@ type Server struct {
 	admin        http.Handler
 	community    *community.Service
 	integrity    *integrity.Service
-	mux          *http.ServeMux
-	handler      http.Handler
+	// results batches the API's results of one guild's queue into one
+	// transaction while another batch of that queue is being written.
+	results *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult]
+	mux     *http.ServeMux
+	handler http.Handler
 }
 
 // New returns a Server with its routes ready; serve it with Serve or mount
@@ -120,6 +124,9 @@ func New(opts Options) *Server {
 	}
 	s.community = opts.Community
 	s.integrity = opts.Integrity
+	if s.svc != nil {
+		s.results = newResults(s.svc)
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
