@@ -2,12 +2,15 @@ module github.com/ladderbot/ladderbot
 
 go 1.26.8
 
-require github.com/caarlos0/env/v11 v11.4.2
-
 require (
-	github.com/alexedwards/scs/v2 v2.9.0 // indirect
-	golang.org/x/oauth2 v0.38.0 // indirect
+	github.com/alexedwards/scs/v2 v2.9.0
+	github.com/caarlos0/env/v11 v11.4.2
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	golang.org/x/oauth2 v0.38.0
 )
+
+require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect

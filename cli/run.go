@@ -94,7 +94,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.
-	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: e.cfg.URLPolicy(),
 		Timeout: e.cfg.WebhookTimeout, Lease: e.cfg.WebhookLease})
 	comps = append(comps, component{"webhooks", func(ctx context.Context) error {
 		deliverer.Run(ctx, webhookInterval)
@@ -125,7 +125,7 @@ func runJobs(ctx context.Context, s *jobs.Scheduler) error {
 // changed its ratings (nil: nobody); the match rooms' manager; and the
 // queue panels and results channels it posts, whose editor the caller runs.
 func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, *rooms.Manager, *panel.Service, error) {
-	replays, err := showdown.NewClient(e.cfg.ShowdownReplayBase, nil)
+	replays, err := showdown.NewClient(e.cfg.ShowdownReplayBase, e.cfg.URLPolicy(), nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/ladderbot/ladderbot/dashboard"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
 )
@@ -48,8 +49,12 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		return nil, fmt.Errorf("web: metrics: %w", err)
 	}
 	var srv *web.Server
-	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log,
-		Webhooks:   ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+	// The queues' room settings, which the dashboard and the token API
+	// read and write; opening rooms is the bot's (ladderbot run).
+	rm := rooms.New(db, nil, svc, e.log)
+	com := community.New(db, svc)
+	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm, Community: com,
+		Webhooks:   e.cfg.URLPolicy(),
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
 		return nil, fmt.Errorf("web: dashboard: %w", err)
@@ -66,10 +71,11 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		RatePerToken: e.cfg.webRate(),
 		RateBurst:    e.cfg.APIRateBurst,
 		Rates:        db,
-		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+		Webhooks:     e.cfg.URLPolicy(),
 		Admin:        admin.Handler(),
-		Community:    community.New(db, svc),
+		Community:    com,
 		Integrity:    integrity.New(db, nil),
+		Rooms:        rm,
 	})
 	return srv, nil
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/queueconfig"
 )
 
 // Config is the dashboard's configuration from the environment.
@@ -72,6 +73,12 @@ type Options struct {
 	Client *http.Client
 	// Webhooks is the URL policy of webhooks added here (WEBHOOK_ALLOW_HTTP).
 	Webhooks ladder.URLPolicy
+	// Rooms keeps the queues' room settings (rooms.Manager); without it
+	// the queue form leaves them out.
+	Rooms queueconfig.Rooms
+	// Community keeps the queues' predictions and MVP vote settings
+	// (community.Service); without it the queue form leaves them out.
+	Community queueconfig.Community
 	// Invalidate, when set, is called with a guild whose ratings a
 	// dashboard write changed (the web server's leaderboard cache).
 	Invalidate func(guildID string)
@@ -87,6 +94,7 @@ type Dashboard struct {
 	oauth      *oauth2.Config
 	discord    discordAPI
 	pages      pageSet
+	queues     queueconfig.Config
 	invalidate func(string)
 	webhooks   ladder.URLPolicy
 	handler    http.Handler
@@ -100,7 +108,7 @@ const recheckAfter = 5 * time.Minute
 // /admin with a page saying so, and every other dashboard path with 404.
 func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
-		webhooks: opts.Webhooks}
+		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Community: opts.Community}}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}
@@ -165,6 +173,7 @@ func (d *Dashboard) routes() *http.ServeMux {
 	mux.HandleFunc("POST "+g+"/queues/{queue}", d.write(d.saveQueue))
 	mux.HandleFunc("GET "+g+"/settings", d.read(d.settingsPage))
 	mux.HandleFunc("POST "+g+"/settings", d.write(d.saveSettings))
+	mux.HandleFunc("POST "+g+"/roles", d.write(d.saveRoles))
 	mux.HandleFunc("POST "+g+"/season/end", d.write(d.endSeason))
 	mux.HandleFunc("GET "+g+"/integrations", d.read(d.integrationsPage))
 	mux.HandleFunc("POST "+g+"/tokens", d.write(d.createToken))

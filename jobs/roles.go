@@ -330,21 +330,24 @@ func (l *roleLeaseHolder) release() {
 	l.svc.ReleaseRoleWorker(ctx, l.guildID, l.holder)
 }
 
-// roles is JobRoles: SyncRoles for every guild with a mapping.
+// roles is JobRoles: SyncRoles for every guild with a mapping whose plan
+// may have changed since the last sync or that has roles still to apply
+// (Service.DueRoleGuilds); a guild where nothing changed costs nothing, so
+// a pass costs in proportion to the guilds with work.
 func (s *Scheduler) roles(ctx context.Context, _ time.Time) error {
-	return s.eachRoleGuild(ctx, s.SyncRoles)
+	return s.eachRoleGuild(ctx, s.svc.DueRoleGuilds, s.SyncRoles)
 }
 
-// reconcileRoles is JobRoleReconcile.
+// reconcileRoles is JobRoleReconcile: every guild with a mapping.
 func (s *Scheduler) reconcileRoles(ctx context.Context, _ time.Time) error {
-	return s.eachRoleGuild(ctx, s.ReconcileRoles)
+	return s.eachRoleGuild(ctx, s.svc.RoleGuilds, s.ReconcileRoles)
 }
 
-func (s *Scheduler) eachRoleGuild(ctx context.Context, f func(context.Context, string) (RoleStats, error)) error {
+func (s *Scheduler) eachRoleGuild(ctx context.Context, guilds func(context.Context) ([]string, error), f func(context.Context, string) (RoleStats, error)) error {
 	if s.opt.Roles == nil {
 		return nil
 	}
-	ids, err := s.svc.RoleGuilds(ctx)
+	ids, err := guilds(ctx)
 	if err != nil {
 		return fmt.Errorf("jobs: role guilds: %w", err)
 	}

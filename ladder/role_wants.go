@@ -50,6 +50,16 @@ type RoleWantStore interface {
 	ClaimRoleWorker(ctx context.Context, guildID, holder string, now, until time.Time) (bool, error)
 	// ReleaseRoleWorker gives holder's lease up.
 	ReleaseRoleWorker(ctx context.Context, guildID, holder string) error
+	// DueRoleGuilds returns the guilds with a mapping whose plan may be
+	// out of date (a write to what it is made from since the last plan)
+	// or whose wanted roles are not all applied, by ID.
+	DueRoleGuilds(ctx context.Context) ([]string, error)
+	// RolePlanVersion returns the version of what a guild's plan is made
+	// from; every write to it (ratings, settings, seasons, frozen
+	// standings, queues, mapping) bumps it in the writer's transaction.
+	RolePlanVersion(ctx context.Context, guildID string) (int64, error)
+	// MarkRolePlanned records that a plan read version.
+	MarkRolePlanned(ctx context.Context, guildID string, version int64) error
 }
 
 // PlanRoles computes the roles each player of a guild should hold from
@@ -63,6 +73,16 @@ func (s *Service) PlanRoles(ctx context.Context, guildID string) (RolePlan, erro
 		var p RolePlan
 		lost := false
 		err := s.store.InTx(ctx, func(tx Tx) error {
+			// The version is read before what the plan is made from: a
+			// write committed after this read bumps it past what is
+			// recorded below, so the guild stays due.
+			version, err := tx.RolePlanVersion(ctx, guildID)
+			if err != nil {
+				return err
+			}
+			if err := tx.MarkRolePlanned(ctx, guildID, version); err != nil {
+				return err
+			}
 			ws, err := tx.RoleWants(ctx, guildID)
 			if err != nil {
 				return err
@@ -109,6 +129,18 @@ func (s *Service) PlanRoles(ctx context.Context, guildID string) (RolePlan, erro
 		}
 		return RolePlan{}, fmt.Errorf("ladder: plan roles of guild %s: %w", guildID, err)
 	}
+}
+
+// DueRoleGuilds returns the guilds whose roles the periodic sync must
+// look at: a write to what their plan is made from since their last plan,
+// or wanted roles not yet applied. A guild where nothing changed costs the
+// sync nothing.
+func (s *Service) DueRoleGuilds(ctx context.Context) ([]string, error) {
+	ids, err := s.store.DueRoleGuilds(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("ladder: due role guilds: %w", err)
+	}
+	return ids, nil
 }
 
 // RoleWant returns one player's wanted roles as stored now; a player

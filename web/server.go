@@ -13,6 +13,7 @@ import (
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/queueconfig"
 )
 
 // Options configure a Server. Only Log may be left out of a minimal server;
@@ -69,6 +70,9 @@ type Options struct {
 	// Integrity serves the integrity flags to token holders; nil leaves
 	// those routes out.
 	Integrity *integrity.Service
+	// Rooms keeps the queues' room settings (rooms.Manager), read and
+	// written by admin/queues; nil leaves them out.
+	Rooms queueconfig.Rooms
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -100,6 +104,7 @@ type Server struct {
 	admin        http.Handler
 	community    *community.Service
 	integrity    *integrity.Service
+	queues       queueconfig.Config
 	// results batches the API's results of one guild's queue into one
 	// transaction while another batch of that queue is being written.
 	results *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult]
@@ -121,6 +126,11 @@ func New(opts Options) *Server {
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
 		admin:    opts.Admin,
+		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms},
+	}
+	if opts.Community != nil {
+		// A nil *community.Service must stay a nil interface.
+		s.queues.Community = opts.Community
 	}
 	s.community = opts.Community
 	s.integrity = opts.Integrity
