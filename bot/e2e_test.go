@@ -9,6 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -73,7 +74,8 @@ func openDB(dsn string) (*storage.DB, error) {
 
 func (e *env) set() *commands.Set {
 	return commands.New(commands.Deps{Service: e.svc, Chart: chart.HistoryPNG, Rooms: e.rooms, Community: community.New(e.db, e.svc),
-		Formats: formats.New(e.db, e.svc), Joins: e.joins})
+		Formats: formats.New(e.db, e.svc), Joins: e.joins,
+		Integrity: integrity.New(e.db, nil)})
 }
 
 // restart stops the bot and starts a new one (a new session) on the same

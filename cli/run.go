@@ -13,6 +13,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/jobs"
@@ -91,7 +92,8 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
 		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, OnQueue: onQueue, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
-			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm, Formats: formats.New(db, svc), Joins: jn}))
+			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm, Formats: formats.New(db, svc), Joins: jn,
+			Integrity: integrity.New(db, nil), Community: community.New(db, svc)}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.
@@ -153,7 +155,7 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.Service
 		return b.Post(ctx, channelID, msg)
 	}), e.log, panel.Options{Joins: jn})
 	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole,
-		Rooms: rm, Panels: panels, Community: community.New(db, svc), Formats: formats.New(db, svc), Joins: jn,
+		Rooms: rm, Panels: panels, Community: community.New(db, svc), Formats: formats.New(db, svc), Joins: jn, Integrity: integrity.New(db, nil),
 		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) {
 			return b.EnsureChannel(ctx, guildID, name)
 		},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -53,7 +54,8 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.S
 	// The queues' room settings, which the dashboard and the token API
 	// read and write; opening rooms is the bot's (ladderbot run).
 	rm := rooms.New(db, nil, svc, e.log)
-	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm, Joins: jn,
+	com := community.New(db, svc)
+	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm, Joins: jn, Community: com,
 		Webhooks:   e.cfg.URLPolicy(),
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
@@ -73,7 +75,8 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.S
 		Rates:        db,
 		Webhooks:     e.cfg.URLPolicy(),
 		Admin:        admin.Handler(),
-		Community:    community.New(db, svc),
+		Community:    com,
+		Integrity:    integrity.New(db, nil),
 		Rooms:        rm,
 		Joins:        jn,
 	})

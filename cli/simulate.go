@@ -38,6 +38,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	partyMax := fs.Float64("party-max-weight", 0, "the queue's party rating: weight of a party's best player (0-10; 0 and 0 off)")
 	partyMed := fs.Float64("party-median-weight", 0, "the queue's party rating: weight of its median player (0-10)")
 	ordDev := fs.Float64("ordinal-deviations", 3, "the queue's party rating: RDs taken off (0-10)")
+	cheaters := fs.String("cheaters", "", "inject cheaters kind=N,… (kinds win-trade: rings of 2×team-size accounts, smurf, boost) and score the integrity flags")
 	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
@@ -64,6 +65,10 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	if *bestOf != 1 && *bestOf != 3 && *bestOf != 5 {
 		return usageError(e, fs, "--best-of must be 1, 3 or 5, not %d", *bestOf)
 	}
+	cheat, err := sim.ParseCheaters(*cheaters)
+	if err != nil {
+		return usageError(e, fs, "--cheaters: %v", err)
+	}
 	if *dsn != "" {
 		if err := validateDatabaseURL("--db", *dsn); err != nil {
 			return usageError(e, fs, "%v", err)
@@ -81,7 +86,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	}
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
 		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, PickMode: ladder.PickMode(*pickMode), Log: logger,
-		Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev,
+		Cheaters: cheat, Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev,
 		BestOf: *bestOf}
 	var base *sim.Baseline
 	if *bestOf > 1 {
@@ -176,6 +181,10 @@ func printSimulation(w io.Writer, r *sim.Result) {
 			r.BestOf, r.Spearman, fmt.Sprintf("%d series", r.Matches), b.Spearman, count(b.Matches, "match"))
 	}
 	printPlacement(w, r.Placement)
+	if in := r.Integrity; in.Cheaters > 0 || in.Flags > 0 {
+		fmt.Fprintf(w, "integrity: %d of %s flagged (recall %.2f); %s, %d naming no cheater\n",
+			in.Found, count(in.Cheaters, "injected cheater"), r.IntegrityRecall, count(in.Flags, "flag"), in.FalseFlags)
+	}
 	if ps := r.Parties; ps.Pairs > 0 {
 		fmt.Fprintf(w, "parties: %s; %s with more pairs on one team: that team won %.3f, the model predicted %.3f, true skill %.3f; true |P−0.5| %.3f (other matches %.3f)\n",
 			count(ps.Pairs, "premade pair"), count(ps.Matches, "match"), ps.WinShare, ps.Predicted, ps.True, ps.TrueGap, ps.TrueGapOthers)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -56,6 +57,9 @@ type Deps struct {
 	// (/config queue requirements, schedule and rematch, the Rematch
 	// button); nil refuses them.
 	Joins *joins.Service
+	// Integrity lists and dismisses integrity flags (/mod integrity);
+	// nil refuses it.
+	Integrity *integrity.Service
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -88,6 +92,7 @@ func New(d Deps) *Set {
 	comps = append(comps, h.subComponents()...)
 	comps = append(comps, h.noShowComponents()...)
 	comps = append(comps, h.panelComponents()...)
+	comps = append(comps, h.predictComponents()...)
 	comps = append(comps, h.setupComponents()...)
 	comps = append(comps, h.historyComponents()...)
 	comps = append(comps, h.mapComponents()...)

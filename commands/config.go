@@ -50,6 +50,7 @@ func (h *handlers) configCommand() Command {
 				requirementsSub(),
 				scheduleSub(),
 				rematchSub(),
+				communitySub(),
 				sub("panel", "Post the queue's panel: a message with Join, Leave, Join with… and Status buttons",
 					Option{Type: OptString, Name: "queue", Description: "queue name (default: the server's first queue)", Autocomplete: true, MaxLength: 32},
 					opt(OptChannel, "channel", "where the panel goes (default: the queue's channel, else here)", false))),
@@ -117,6 +118,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return h.configQueue(ctx, req)
 	case "config queue room":
 		return h.configRoom(ctx, req)
+	case "config queue community":
+		return h.configCommunity(ctx, req)
 	case "config queue sides":
 		return h.configSides(ctx, req)
 	case "config queue format":

@@ -233,7 +233,7 @@ func (h *handlers) rematch(ctx context.Context, req Request) (Reply, error) {
 		formed := []ladder.FormedMatch{res.Formed}
 		h.countFormed(formed)
 		r := Whisper(fmt.Sprintf("Everyone pressed Rematch: match #%d is on.", res.Formed.Match.ID))
-		r.Posts = h.announcements(h.postLang(ctx, req), formed, matchChannel(m, req))
+		r.Posts = h.announcements(ctx, h.postLang(ctx, req), formed, matchChannel(m, req))
 		return r, nil
 	}
 	r := Whisper(fmt.Sprintf("You asked for a rematch of match #%d (%d/%d). It starts when every player has pressed Rematch, until <t:%d:T>.",

@@ -17,6 +17,7 @@ func (h *handlers) matchCommand() Command {
 			sub("show", "Teams, win probability and stakes of a match (default: your latest)", matchOpt(false)),
 			sub("cancel", "Vote to cancel your open match; a majority of its players cancels it", matchOpt(false)),
 			flagSub(),
+			mvpSub(),
 		},
 		Handle: h.match,
 	}
@@ -32,6 +33,9 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 	}
 	if req.Command == "match flag" {
 		return h.doFlag(ctx, req)
+	}
+	if req.Command == "match mvp" {
+		return h.doMVP(ctx, req)
 	}
 	if !ok {
 		ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, UserID: req.UserID, Limit: 1})

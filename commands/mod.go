@@ -38,6 +38,7 @@ func (h *handlers) modCommand() Command {
 			seriesModGroup(),
 			sub("disputes", "Matches waiting for a moderator"),
 			sub("flags", "A player's behaviour score and the flags against them", opt(OptUser, "player", "the player", true)),
+			integritySub(),
 			group("rating", "Set or reset a player's rating",
 				sub("set", "Set a player's rating and deviation",
 					opt(OptUser, "player", "the player", true),
@@ -92,6 +93,8 @@ func (h *handlers) mod(ctx context.Context, req Request) (Reply, error) {
 		return h.modSeries(ctx, req)
 	case "mod flags":
 		return h.modFlags(ctx, req)
+	case "mod integrity":
+		return h.modIntegrity(ctx, req)
 	case "mod rating set", "mod rating reset":
 		return h.modRating(ctx, req)
 	case "mod queue ban", "mod queue unban":

@@ -91,7 +91,7 @@ func (h *handlers) queueJoin(ctx context.Context, req Request, posts *i18n.Lang)
 		r.Content = l.T("queue.joined", "Queue", res.Queue.Name, "Size", res.Queue.TeamSize)
 	}
 	h.countFormed(res.Formed)
-	r.Posts = append(r.Posts, h.announcements(posts, res.Formed, req.ChannelID)...)
+	r.Posts = append(r.Posts, h.announcements(ctx, posts, res.Formed, req.ChannelID)...)
 	if inMatch(res.Formed, req.UserID) {
 		r.Content += " " + l.T("queue.match_formed")
 	}
@@ -153,7 +153,7 @@ func (h *handlers) partyAccept(ctx context.Context, req Request) (Reply, error) 
 	l := h.postLang(ctx, req)
 	r := Reply{Update: true, Content: l.T("queue.party_accepted", "User", mention(req.UserID), "Players", mentions(res.Ticket.UserIDs), "Queue", res.Queue.Name)}
 	h.countFormed(res.Formed)
-	r.Posts = h.announcements(l, res.Formed, req.ChannelID)
+	r.Posts = h.announcements(ctx, l, res.Formed, req.ChannelID)
 	return r, nil
 }
 

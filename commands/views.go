@@ -21,7 +21,9 @@ const (
 // channel (docs/spec.md 6), else where the match formed, else fallback.
 // Each records its message ID once sent (Service.RecordAnnouncement), so
 // that the ready-check job can edit it.
-func (h *handlers) announcements(l *i18n.Lang, formed []ladder.FormedMatch, fallback string) []Post {
+// With predictions on in the match's queue, a prediction post follows in
+// the same (public) channel.
+func (h *handlers) announcements(ctx context.Context, l *i18n.Lang, formed []ladder.FormedMatch, fallback string) []Post {
 	var out []Post
 	for _, f := range formed {
 		ch := f.Match.ChannelID
@@ -46,6 +48,11 @@ func (h *handlers) announcements(l *i18n.Lang, formed []ladder.FormedMatch, fall
 			}
 		}
 		out = append(out, p)
+		if h.Community != nil {
+			if st, err := h.Community.SettingsOf(ctx, f.Queue.ID); err == nil && st.Predictions {
+				out = append(out, Post{ChannelID: ch, Message: PredictionPost(f.Match, f.Queue.Name)})
+			}
+		}
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/integrity"
 	"log/slog"
 	"sync"
 	"time"
@@ -83,6 +85,12 @@ type Options struct {
 	// Joins empties queues whose open hours ended (JobQueueClose); nil
 	// runs no such job's work.
 	Joins Closer
+	// Integrity folds the log into integrity flags and lists the flags
+	// to post (JobIntegrity); nil runs no integrity job.
+	Integrity *integrity.Service
+	// Community, when set, posts a prediction invitation beside each
+	// formed match of a queue with predictions on.
+	Community *community.Service
 }
 
 // job is one scheduled job: its cron spec, how its period is named from
@@ -150,6 +158,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobButtons, "* * * * *", minute, s.closeButtons},
 		everyJob(job{JobRoles, "* * * * *", minute, s.roles}, time.Minute, opt.RoleInterval),
 		{JobRooms, roomsSpec, nil, s.rooms}, // unclaimed, see JobRooms
+		{JobIntegrity, "* * * * *", minute, s.integrity},
 		everyJob(job{JobRoleReconcile, "30 3 * * *", reconcileDay, s.reconcileRoles}, 24*time.Hour, opt.ReconcileInterval),
 	}
 	return s

@@ -1,6 +1,6 @@
 // Package queueconfig reads and writes every setting of a queue as text
 // under the option names of /config queue set, room, sides, requirements,
-// schedule and rematch, for the dashboard's queue form and the token API's
+// schedule, rematch and community, for the dashboard's queue form and the token API's
 // admin/queues routes. It adds no rule of its own: the text is parsed by
 // ladder.ApplyQueueSettings and rooms.Settings.Apply and stored through
 // Service.ConfigureQueue, the rooms' SaveSettings and Service.SetQueueSides,
@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -36,11 +37,13 @@ type Joins interface {
 }
 
 // Config reads and writes queues' settings. Without Rooms the room
-// settings are left out, without Joins the join settings.
+// settings are left out, without Joins the join settings, without
+// Community predictions and mvp_vote.
 type Config struct {
-	Service *ladder.Service
-	Rooms   Rooms
-	Joins   Joins
+	Service   *ladder.Service
+	Rooms     Rooms
+	Joins     Joins
+	Community Community
 }
 
 // joinFields describe the join settings (/config queue requirements,
@@ -57,6 +60,19 @@ var joinFields = map[string]Field{
 	"timezone":         {Kind: ladder.KindText, Help: "time zone of the hours, e.g. Europe/Berlin", Group: "schedule"},
 	"rematch": {Kind: ladder.KindChoice, Help: "a Rematch button on rated results: same teams, or rebalanced", Group: "rematch",
 		Choices: []string{string(joins.RematchOff), string(joins.RematchSame), string(joins.RematchRebalance)}},
+}
+
+// Community keeps the queues' predictions and MVP vote settings;
+// community.Service implements it.
+type Community interface {
+	SettingsOf(ctx context.Context, queueID int64) (community.Settings, error)
+	SetSettings(ctx context.Context, actor ladder.Actor, guildID, queue string, predictions, mvp *bool) (community.Settings, error)
+}
+
+// communityFields are /config queue community's options.
+var communityFields = []Field{
+	{Name: "predictions", Kind: ladder.KindBool, Help: "let anyone not playing call the winner of a formed match", Group: "community"},
+	{Name: "mvp_vote", Kind: ladder.KindBool, Help: "let the players of a rated match vote its MVP", Group: "community"},
 }
 
 // Field is one setting of a queue with its value as text.
@@ -140,6 +156,16 @@ func (c Config) read(ctx context.Context, q ladder.Queue, l ladder.Lobby) (Queue
 	}
 	out.Fields = append(out.Fields, Field{Name: "sides", Kind: ladder.KindBool, Help: sidesHelp,
 		Value: strconv.FormatBool(sided), Group: "sides"})
+	if c.Community != nil {
+		cs, err := c.Community.SettingsOf(ctx, q.ID)
+		if err != nil {
+			return Queue{}, err
+		}
+		for _, f := range communityFields {
+			f.Value = strconv.FormatBool(map[string]bool{"predictions": cs.Predictions, "mvp_vote": cs.MVPVote}[f.Name])
+			out.Fields = append(out.Fields, f)
+		}
+	}
 	for i := range out.Fields {
 		if out.Fields[i].Kind == ladder.KindBool {
 			out.Fields[i].Choices = []string{"true", "false"}
@@ -164,6 +190,11 @@ func (c Config) Kinds() map[string]ladder.SettingKind {
 			out[name] = f.Kind
 		}
 	}
+	if c.Community != nil {
+		for _, f := range communityFields {
+			out[f.Name] = f.Kind
+		}
+	}
 	return out
 }
 
@@ -182,7 +213,7 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 	if err != nil {
 		return Queue{}, false, err
 	}
-	groups := map[string]map[string]string{"set": {}, "room": {}, "sides": {}, "requirements": {}, "schedule": {}, "rematch": {}}
+	groups := map[string]map[string]string{"set": {}, "room": {}, "sides": {}, "requirements": {}, "schedule": {}, "rematch": {}, "community": {}}
 	for _, n := range slices.Sorted(maps.Keys(values)) {
 		i := slices.IndexFunc(cur.Fields, func(f Field) bool { return f.Name == n })
 		if i < 0 {
@@ -235,6 +266,16 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 			return Queue{}, false, err
 		}
 	}
+	var social [2]*bool
+	for i, f := range communityFields {
+		if v, ok := groups["community"][f.Name]; ok {
+			on, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return Queue{}, false, ladder.Errorf(ladder.CodeInvalid, "%s must be true or false, not %q", f.Name, v)
+			}
+			social[i] = &on
+		}
+	}
 	// Then store, through the commands' writes.
 	if len(groups["set"]) > 0 {
 		var lp *ladder.Lobby
@@ -260,7 +301,13 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 			return Queue{}, false, err
 		}
 	}
-	changed = len(groups["set"])+len(groups["room"])+len(groups["sides"])+len(join) > 0
+
+	if len(groups["community"]) > 0 {
+		if _, err := c.Community.SetSettings(ctx, actor, guildID, q.Name, social[0], social[1]); err != nil {
+			return Queue{}, false, err
+		}
+	}
+	changed = len(groups["set"])+len(groups["room"])+len(groups["sides"])+len(join)+len(groups["community"]) > 0
 	out, err = c.Read(ctx, guildID, q.Name)
 	return out, changed, err
 }

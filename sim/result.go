@@ -80,6 +80,12 @@ type Result struct {
 	// BestOf1, set by `simulate --best-of N` for N above 1, is the same
 	// season (same seed) played in single games, to compare with.
 	BestOf1 *Baseline `json:"best_of_1,omitempty"`
+	// IntegrityRecall is the share of injected cheaters (Config.Cheaters)
+	// some integrity flag names (1 when none was injected);
+	// IntegrityFalseFlags counts the flags naming no cheater.
+	IntegrityRecall     float64        `json:"integrity_recall"`
+	IntegrityFalseFlags int            `json:"integrity_false_flags"`
+	Integrity           IntegrityStats `json:"integrity"`
 
 	Waits       []float64    `json:"-"`
 	Qualities   []float64    `json:"-"`
@@ -151,6 +157,13 @@ func (s *season) finish(ctx context.Context) (*Result, error) {
 	r.Verified = len(rep.Diffs) == 0
 	r.Placement = measurePlacement(r)
 	r.Parties = measureParties(r)
+	if r.Integrity, err = s.measureIntegrity(ctx); err != nil {
+		return nil, err
+	}
+	r.IntegrityRecall, r.IntegrityFalseFlags = 1, r.Integrity.FalseFlags
+	if r.Integrity.Cheaters > 0 {
+		r.IntegrityRecall = float64(r.Integrity.Found) / float64(r.Integrity.Cheaters)
+	}
 	return r, nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 )
@@ -70,6 +71,11 @@ type Config struct {
 	// series_rating series rates it. A series takes its games' time out
 	// of the players' evening, so a season of series has fewer results.
 	BestOf int
+	// Cheaters are injected cheaters by kind (CheatWinTrade rings,
+	// CheatSmurf, CheatBoost); nil is none. Thresholds, when set, replace
+	// the integrity flags' defaults (tuning).
+	Cheaters   map[string]int
+	Thresholds *integrity.Thresholds
 	// Progress, when set, is called after each simulated day.
 	Progress func(day, days int)
 	// Log receives the storage's log; nil discards it.
@@ -159,6 +165,8 @@ type player struct {
 	// both (an invitation the partner accepts).
 	partner *player
 	leader  bool
+	// cheat is the kind of injected cheater ("" an ordinary player).
+	cheat string
 }
 
 // Run simulates a season and returns its measurements.
@@ -215,6 +223,7 @@ type season struct {
 	events  eventQueue
 	seq     int
 	res     Result
+	rings   []*ring
 }
 
 func (s *season) setup(ctx context.Context) error {
@@ -254,6 +263,7 @@ func (s *season) setup(ctx context.Context) error {
 		s.byID[p.id] = p
 	}
 	s.pair()
+	s.injectCheaters()
 	for day := range s.cfg.Days {
 		s.push(event{at: s.start.Add(time.Duration(day) * 24 * time.Hour), kind: evDay, day: day})
 	}
@@ -268,6 +278,7 @@ const (
 	evMatchEnd
 	evExpire
 	evReady // a ready check's deadline
+	evRing  // a win-trading ring's night (day is the ring)
 )
 
 type event struct {
@@ -336,6 +347,8 @@ func (s *season) loop(ctx context.Context) error {
 			err = s.play(ctx, e.match)
 		case evReady:
 			err = s.readyDeadline(ctx)
+		case evRing:
+			err = s.playRing(ctx, s.rings[e.day])
 		}
 		if err != nil {
 			return err
@@ -358,7 +371,8 @@ func (s *season) planDay(e event) {
 		if p.arrival > e.day || p.gamesLeft > 0 || s.rng.Float64() >= s.cfg.ActiveProb {
 			continue
 		}
-		if p.partner != nil && (p.partner.gamesLeft > 0 || p.partner.queued || p.partner.inMatch) {
+		solo := p.partner != nil && p.partner.arrival > e.day // a booster before the boosted account arrives
+		if p.partner != nil && !solo && (p.partner.gamesLeft > 0 || p.partner.queued || p.partner.inMatch) {
 			continue
 		}
 		// geometric number of games with the configured mean
@@ -366,7 +380,7 @@ func (s *season) planDay(e event) {
 		for s.rng.Float64() < 1-1/s.cfg.GamesPerSession {
 			p.gamesLeft++
 		}
-		if p.partner != nil {
+		if p.partner != nil && !solo {
 			p.partner.gamesLeft = p.gamesLeft
 		}
 		at := e.at.Add(19*time.Hour + time.Duration(s.rng.Float64()*40*float64(time.Minute)))
@@ -374,11 +388,14 @@ func (s *season) planDay(e event) {
 	}
 }
 
+// day is the simulated day of the clock.
+func (s *season) day() int { return int(s.clock.Now().Sub(s.start) / (24 * time.Hour)) }
+
 func (s *season) join(ctx context.Context, p *player) error {
 	if p.queued || p.inMatch {
 		return nil
 	}
-	if p.partner != nil {
+	if p.partner != nil && p.partner.arrival <= s.day() {
 		return s.joinParty(ctx, p)
 	}
 	res, err := s.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guildID, UserID: p.id, Name: p.name, ChannelID: "300000000000000000"})

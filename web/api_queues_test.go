@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/rooms"
 )
 
@@ -167,5 +168,43 @@ func TestAdminQueuesRoomsAndSides(t *testing.T) {
 		if rs2, _ := e.db.RoomSettings(ctx, sq.ID); rs2 != rs || after.QStart != 0.7 {
 			t.Errorf("Got(after refused PUTs) = room %+v, q_start %g; want unchanged", rs2, after.QStart)
 		}
+	})
+}
+
+// TestAdminQueuesCommunity: the token API shows and sets a queue's
+// predictions and mvp_vote beside the other settings, through the
+// community service (audited), refusing a non-boolean; without the
+// community service they are unknown settings.
+func TestAdminQueuesCommunity(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newEnv(t, dsn, Options{})
+		seedFixture(t, e)
+		e.srv = New(Options{Service: e.svc, Community: community.New(e.db, e.svc)})
+		tok := newToken(t, e, guildG, "ops")
+		auth := []string{"Authorization", "Bearer " + tok, "Content-Type", "application/json"}
+		path := "/api/v1/guilds/" + guildG + "/admin/queues"
+		rec := call(e, "GET", path, "", auth...)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"predictions":false,"mvp_vote":false`) {
+			t.Fatalf("Got(GET queues) = %d %s, want predictions and mvp_vote off", rec.Code, rec.Body)
+		}
+		qs, err := e.svc.Queues(context.Background(), guildG)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec = call(e, "PUT", path+"/"+qs[0].Name, `{"predictions": true, "q_start": 0.7}`, auth...)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"predictions":true,"mvp_vote":false`) || !strings.Contains(rec.Body.String(), `"q_start":0.7`) {
+			t.Fatalf("Got(PUT) = %d %s", rec.Code, rec.Body)
+		}
+		rec = call(e, "PUT", path+"/"+qs[0].Name, `{"mvp_vote": true}`, auth...)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"predictions":true,"mvp_vote":true`) {
+			t.Fatalf("Got(PUT mvp_vote) = %d %s", rec.Code, rec.Body)
+		}
+		wantError(t, call(e, "PUT", path+"/"+qs[0].Name, `{"mvp_vote": "yes"}`, auth...), 400, "mvp_vote must be true or false")
+		audit, err := e.svc.Audit(context.Background(), guildG, 3)
+		if err != nil || len(audit) == 0 || audit[0].Action != "queue.community" || audit[0].ActorID != "api:ops" {
+			t.Errorf("Got(audit) = %+v, %v, want queue.community by api:ops", audit, err)
+		}
+		e.srv = New(Options{Service: e.svc})
+		wantError(t, call(e, "PUT", path+"/"+qs[0].Name, `{"predictions": true}`, auth...), 400, "no queue setting")
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -67,6 +68,9 @@ type Options struct {
 	// Community serves the head-to-head, match history and stats JSON;
 	// nil leaves those routes out.
 	Community *community.Service
+	// Integrity serves the integrity flags to token holders; nil leaves
+	// those routes out.
+	Integrity *integrity.Service
 	// Rooms keeps the queues' room settings (rooms.Manager), read and
 	// written by admin/queues; nil leaves them out.
 	Rooms queueconfig.Rooms
@@ -104,6 +108,7 @@ type Server struct {
 	balanceSlots chan struct{}
 	admin        http.Handler
 	community    *community.Service
+	integrity    *integrity.Service
 	queues       queueconfig.Config
 	joins        *joins.Service
 	// results batches the API's results of one guild's queue into one
@@ -129,7 +134,12 @@ func New(opts Options) *Server {
 		admin:    opts.Admin,
 		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms},
 	}
+	if opts.Community != nil {
+		// A nil *community.Service must stay a nil interface.
+		s.queues.Community = opts.Community
+	}
 	s.community = opts.Community
+	s.integrity = opts.Integrity
 	if s.svc != nil {
 		s.results = newResults(s.svc)
 	}
@@ -198,6 +208,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /guilds/{guild}", s.leaderboardHTML)
 	mux.HandleFunc("GET /guilds/{guild}/players/{id}", s.playerHTML)
 	mux.HandleFunc("GET /guilds/{guild}/matches/{id}", s.matchHTML)
+	s.communityPages(mux)
 	// Read-only JSON.
 	const g = "/api/v1/guilds/{guild}"
 	mux.HandleFunc("/api/", s.notFoundJSON)
@@ -206,6 +217,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET "+g+"/matches/{id}", s.apiMatch)
 	mux.HandleFunc("GET "+g+"/matches.csv", s.apiMatchesCSV)
 	s.communityRoutes(mux, g)
+	s.integrityRoutes(mux, g)
 	// Game-server API, with a bearer token of the guild.
 	mux.HandleFunc("POST "+g+"/matches", s.authed(s.apiRecordMatch))
 	mux.HandleFunc("POST "+g+"/balance", s.authed(s.apiBalance))
