@@ -43,6 +43,7 @@ func parsePages() pageTemplates {
 			"sub1":      func(p float64) float64 { return 1 - p },
 			"pct":       func(p float64) float64 { return 100 * p },
 			"t":         l.T,
+			"n":         l.N,
 			"lang":      func() string { return l.Tag().String() },
 			"languages": func() []langLink { return links },
 			"rating":    l.Rating,

@@ -119,6 +119,7 @@ func (s *Server) matchesHTML(w http.ResponseWriter, r *http.Request) {
 	if hq.Player != "" {
 		p.PlayerName = person(hq.Player).Name
 	}
+	l := pageLang(r)
 	for _, m := range page.Matches {
 		row := matchRow{ID: m.ID, When: m.At.UTC().Format("2006-01-02 15:04"), Queue: m.Queue, Season: m.Season}
 		for _, u := range m.Team1 {
@@ -129,20 +130,21 @@ func (s *Server) matchesHTML(w http.ResponseWriter, r *http.Request) {
 		}
 		switch m.Winner {
 		case ladder.Draw:
-			row.Result = "draw"
+			row.Result = l.T("outcome.draw")
 		case 1:
-			row.Result = "team 1 won"
+			row.Result = l.T("web.result_team", "N", 1)
 		default:
-			row.Result = "team 2 won"
+			row.Result = l.T("web.result_team", "N", 2)
 		}
 		if hq.Player != "" {
 			t := 1
 			if slices.Contains(m.Team2, hq.Player) {
 				t = 2
 			}
-			row.Result = community.ResultFor(m.Winner, t)
-			if row.Result != "draw" {
-				row.Class = row.Result
+			res := community.ResultFor(m.Winner, t)
+			row.Result = l.T("outcome." + res)
+			if res != "draw" {
+				row.Class = res
 			}
 		}
 		p.Rows = append(p.Rows, row)
@@ -266,8 +268,10 @@ func (s *Server) compareHTML(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := comparePage{GuildID: r.PathValue("guild"), C: c, Sides: []community.Side{c.A, c.B}}
+	l := pageLang(r)
 	for _, m := range c.Last {
-		p.Last = append(p.Last, meetingRow{ID: m.MatchID, When: m.At.UTC().Format("2006-01-02"), Result: community.ResultFor(m.Winner, m.TeamA) + " for " + nameOf(c.A)})
+		res := l.T("outcome." + community.ResultFor(m.Winner, m.TeamA))
+		p.Last = append(p.Last, meetingRow{ID: m.MatchID, When: m.At.UTC().Format("2006-01-02"), Result: l.T("web.result_for", "Result", res, "Name", nameOf(c.A))})
 	}
 	s.render(w, r, http.StatusOK, "compare", p)
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ladderbot/ladderbot/i18n"
 )
 
 // TestCommunityPages: the stats page with its heatmap PNG, the compare
@@ -78,4 +80,52 @@ func TestCommunityPages(t *testing.T) {
 			t.Errorf("Got(stats without community) = %d, want 404", rec.Code)
 		}
 	})
+}
+
+// TestCommunityPagesLanguage: the matches, stats and compare pages come
+// from the catalogs like every other page — in German nothing of their
+// English is left, and no message ID shows raw in any language.
+func TestCommunityPagesLanguage(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newCommunityEnv(t, dsn)
+		base := "/guilds/" + comGuild
+		pages := []string{base + "/matches", base + "/matches?player=503", base + "/stats", base + "/compare/501/502"}
+		english := []string{"Matches of", "Server stats", "Busiest hours", "Most active", "Longest win streaks", "Most improved",
+			"Biggest upsets", "Best partnerships", "As partners", "Against each other", "One on one", "Last meetings",
+			" games", ">Filter<", ">Result<", "team 1 won", "team 2 won", ">win<", ">loss<", "win for", "loss for", "Nobody yet", "Older »"}
+		for _, path := range pages {
+			rec := call(e, "GET", path, "", "Accept-Language", "de")
+			html := rec.Body.String()
+			if rec.Code != http.StatusOK || !strings.Contains(html, `<html lang="de">`) {
+				t.Fatalf("GET %s in German = %d: %.300s", path, rec.Code, html)
+			}
+			for _, s := range english {
+				if strings.Contains(html, s) {
+					t.Errorf("GET %s in German shows English %q", path, s)
+				}
+			}
+			for _, code := range append(i18n.Default().Languages(), i18n.Pseudo) {
+				html := call(e, "GET", path+sep(path)+"lang="+code, "").Body.String()
+				if strings.Contains(html, ">web.") || strings.Contains(html, " web.") || strings.Contains(html, `"web.`) {
+					t.Errorf("GET %s in %s shows a raw message ID: %s", path, code, html)
+				}
+			}
+		}
+		de := i18n.For("de")
+		cmp := call(e, "GET", base+"/compare/501/502", "", "Accept-Language", "de").Body.String()
+		if want := de.N("web.n_games", 7) + " · 5-2"; !strings.Contains(cmp, want) {
+			t.Errorf("German compare page lacks %q", want)
+		}
+		mine := call(e, "GET", base+"/matches?player=503", "", "Accept-Language", "de").Body.String()
+		if !strings.Contains(mine, escaped(de.T("web.matches_of", "Player", "503"))) || strings.Count(mine, `class="win">`+de.T("outcome.win")+"<") != 2 {
+			t.Errorf("German matches of 503 lack the title or two wins: %s", mine)
+		}
+	})
+}
+
+func sep(path string) string {
+	if strings.Contains(path, "?") {
+		return "&"
+	}
+	return "?"
 }
