@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -92,7 +93,12 @@ func TestPredictionsAndMVPEndToEnd(t *testing.T) {
 		wantText(t, "mvp outsider", e.slash(userByID(won[0]), "match mvp", map[string]any{"player": alice.ID, "match": int(m.ID)}), "did not play")
 		wantText(t, "mvp", e.slash(userByID(won[0]), "match mvp", map[string]any{"player": won[1]}), "Your MVP vote for match")
 		wantText(t, "mvp twice", e.slash(userByID(won[0]), "match mvp", map[string]any{"player": m.Teams[1][0]}), "already")
-		wantText(t, "mvp 2", e.slash(userByID(m.Teams[1][0]), "match mvp", map[string]any{"player": won[1], "match": int(m.ID)}), "Your MVP vote")
+		// A German client gets the answer in German.
+		p, err := e.fake.Slash(callIn(userByID(m.Teams[1][0]), "de"), "match mvp", map[string]any{"player": won[1], "match": int(m.ID)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantText(t, "mvp 2 in German", e.result(p), i18n.For("de").T("reply.mvp_voted", "ID", m.ID, "Player", "<@"+won[1]+">"))
 		wantText(t, "profile", e.slash(alice, "profile", map[string]any{"player": won[1]}), "1 × MVP · 2 votes")
 		wantText(t, "stats mvp", e.slash(alice, "stats", nil), "Most MVPs")
 		// Voided, the match counts for nobody.

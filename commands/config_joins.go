@@ -228,16 +228,15 @@ func (h *handlers) rematch(ctx context.Context, req Request) (Reply, error) {
 	m := res.Match
 	if res.Formed.Match.ID != 0 {
 		if res.AlreadyDone {
-			return Whisper(fmt.Sprintf("The rematch of match #%d is match #%d (already done).", m.ID, res.Formed.Match.ID)), nil
+			return Whisper(userLang(req).T("reply.rematch_done", "ID", m.ID, "New", res.Formed.Match.ID)), nil
 		}
 		formed := []ladder.FormedMatch{res.Formed}
 		h.countFormed(formed)
-		r := Whisper(fmt.Sprintf("Everyone pressed Rematch: match #%d is on.", res.Formed.Match.ID))
+		r := Whisper(userLang(req).T("reply.rematch_on", "ID", res.Formed.Match.ID))
 		r.Posts = h.announcements(ctx, h.postLang(ctx, req), formed, matchChannel(m, req))
 		return r, nil
 	}
-	r := Whisper(fmt.Sprintf("You asked for a rematch of match #%d (%d/%d). It starts when every player has pressed Rematch, until <t:%d:T>.",
-		m.ID, len(res.Voters), res.Players, res.ExpiresAt.Unix()))
+	r := Whisper(userLang(req).T("reply.rematch_asked", "ID", m.ID, "Pressed", len(res.Voters), "Players", res.Players, "Until", res.ExpiresAt.Unix()))
 	r.Posts = []Post{{ChannelID: req.ChannelID, Message: Reply{
 		Content: fmt.Sprintf("%s wants a rematch of match #%d (%d/%d pressed); the others can press **Rematch** until <t:%d:T>.",
 			mention(req.UserID), m.ID, len(res.Voters), res.Players, res.ExpiresAt.Unix()),

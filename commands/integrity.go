@@ -37,7 +37,7 @@ func (h *handlers) modIntegrity(ctx context.Context, req Request) (Reply, error)
 		if err != nil {
 			return Reply{}, err
 		}
-		return Whisper(fmt.Sprintf("Flag #%d (%s, %s) dismissed; the audit log keeps who and why.", f.ID, f.Kind, mentions(f.Subjects))), nil
+		return Whisper(userLang(req).T("reply.flag_dismissed", "ID", f.ID, "Kind", f.Kind, "Players", mentions(f.Subjects))), nil
 	}
 	all, _ := req.Bool("all")
 	fs, err := h.Integrity.Flags(ctx, req.GuildID, all, integrityList)
@@ -45,7 +45,7 @@ func (h *handlers) modIntegrity(ctx context.Context, req Request) (Reply, error)
 		return Reply{}, err
 	}
 	if len(fs) == 0 {
-		return Whisper("No open integrity flags."), nil
+		return Whisper(userLang(req).T("reply.no_flags")), nil
 	}
 	var b strings.Builder
 	for _, f := range fs {

@@ -204,9 +204,9 @@ func (h *handlers) mapVoteMenu(ctx context.Context, req Request) (Reply, error) 
 	}
 	if res.AlreadyDone {
 		if res.Pick.State == formats.StateDone {
-			return Whisper(fmt.Sprintf("The map vote of match #%d is over: it is played on **%s** (already done).", res.Match.ID, res.Pick.Chosen)), nil
+			return Whisper(userLang(req).T("reply.map_vote_over", "ID", res.Match.ID, "Map", res.Pick.Chosen)), nil
 		}
-		return Whisper(fmt.Sprintf("You already voted for **%s** (already done).", req.Selected[0])), nil
+		return Whisper(userLang(req).T("reply.map_voted_already", "Map", req.Selected[0])), nil
 	}
 	return h.mapUpdate(ctx, res)
 }
@@ -226,9 +226,9 @@ func (h *handlers) mapBanMenu(ctx context.Context, req Request) (Reply, error) {
 	}
 	if res.AlreadyDone {
 		if res.Pick.State == formats.StateDone {
-			return Whisper(fmt.Sprintf("The map bans of match #%d are over: it is played on **%s** (already done).", res.Match.ID, res.Pick.Chosen)), nil
+			return Whisper(userLang(req).T("reply.map_bans_over", "ID", res.Match.ID, "Map", res.Pick.Chosen)), nil
 		}
-		return Whisper(fmt.Sprintf("Ban %d of match #%d was already made (already done); use the menu of the current ban.", turn+1, res.Match.ID)), nil
+		return Whisper(userLang(req).T("reply.map_ban_made", "N", turn+1, "ID", res.Match.ID)), nil
 	}
 	return h.mapUpdate(ctx, res)
 }

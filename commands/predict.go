@@ -53,8 +53,8 @@ func (h *handlers) predictButton(ctx context.Context, req Request) (Reply, error
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("You called **team %d** to win match #%d (shown %s): %d points if right. You may change your call while predictions are open.",
-		p.Team, p.MatchID, percent(p.Chance), community.Points(p.Chance))), nil
+	l := userLang(req)
+	return Whisper(l.N("reply.predict_called", community.Points(p.Chance), "Team", p.Team, "ID", p.MatchID, "Chance", l.Percent(p.Chance))), nil
 }
 
 // mvpSub is /match mvp.
@@ -72,5 +72,5 @@ func (h *handlers) doMVP(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("Your MVP vote for match #%d: %s.", m.ID, mention(player))), nil
+	return Whisper(userLang(req).T("reply.mvp_voted", "ID", m.ID, "Player", mention(player))), nil
 }

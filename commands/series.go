@@ -88,8 +88,7 @@ func (h *handlers) seriesButton(ctx context.Context, req Request) (Reply, error)
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("Game %d of match #%d is already reported that way or settled (already done); the series stands at %s.",
-			game, req.CustomID.ID, dash(res.Series.Score()))), nil
+		return Whisper(userLang(req).T("reply.series_game_done", "Game", game, "ID", req.CustomID.ID, "Score", dash(res.Series.Score()))), nil
 	}
 	r := SeriesView(res.Series)
 	r.Update = true
