@@ -6,6 +6,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
@@ -50,8 +51,8 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 	var srv *web.Server
 	// The queues' room settings, which the dashboard and the token API
 	// read and write; opening rooms is the bot's (ladderbot run).
-	rm := rooms.New(db, nil, svc, e.log)
-	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm,
+	rm, fm := rooms.New(db, nil, svc, e.log), formats.New(db, svc)
+	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm, Formats: fm,
 		Webhooks:   e.cfg.URLPolicy(),
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
@@ -73,6 +74,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		Admin:        admin.Handler(),
 		Community:    community.New(db, svc),
 		Rooms:        rm,
+		Formats:      fm,
 	})
 	return srv, nil
 }

@@ -76,6 +76,9 @@ type Options struct {
 	// Rooms keeps the queues' room settings (rooms.Manager); without it
 	// the queue form leaves them out.
 	Rooms queueconfig.Rooms
+	// Formats keeps the queues' format settings (formats.Service);
+	// without it the queue form leaves them out.
+	Formats queueconfig.Formats
 	// Invalidate, when set, is called with a guild whose ratings a
 	// dashboard write changed (the web server's leaderboard cache).
 	Invalidate func(guildID string)
@@ -105,7 +108,7 @@ const recheckAfter = 5 * time.Minute
 // /admin with a page saying so, and every other dashboard path with 404.
 func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
-		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms}}
+		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Formats: opts.Formats}}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}

@@ -69,6 +69,9 @@ type Options struct {
 	// Rooms keeps the queues' room settings (rooms.Manager), read and
 	// written by admin/queues; nil leaves them out.
 	Rooms queueconfig.Rooms
+	// Formats keeps the queues' format settings (formats.Service), read
+	// and written by admin/queues; nil leaves them out.
+	Formats queueconfig.Formats
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -121,7 +124,7 @@ func New(opts Options) *Server {
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
 		admin:    opts.Admin,
-		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms},
+		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Formats: opts.Formats},
 	}
 	s.community = opts.Community
 	if s.svc != nil {
