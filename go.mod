@@ -44,7 +44,7 @@ require (
 	github.com/wcharczuk/go-chart/v2 v2.1.2
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/image v0.18.0 // indirect
+	golang.org/x/image v0.18.0
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0

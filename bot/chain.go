@@ -335,6 +335,13 @@ func answer(log *slog.Logger) step {
 				if err == nil && p.Sent != nil {
 					err = p.Sent(pctx, ch, id)
 				}
+				if err == nil && p.Follow != nil {
+					for _, f := range p.Follow(pctx) {
+						if id, err = c.resp.Post(pctx, ch, f.Message); err == nil && f.Sent != nil {
+							err = f.Sent(pctx, ch, id)
+						}
+					}
+				}
 				cancel()
 				if err != nil {
 					log.Warn("posting to channel failed", "guild_id", c.req.GuildID, "channel_id", ch, "err", err)

@@ -53,6 +53,22 @@ func (h *handlers) configRoom(ctx context.Context, req Request) (Reply, error) {
 			values[f.Name] = strconv.FormatInt(n, 10)
 		}
 	}
+	// A value of the wrong type (a modified client's) is refused, not
+	// skipped: skipping it would store the other options as if all went.
+	for _, c := range []struct {
+		name string
+		ok   func(string) bool
+		want string
+	}{
+		{"room", func(n string) bool { _, ok := req.String(n); return ok }, "one of none, thread or channel"},
+		{"voice", func(n string) bool { _, ok := req.Bool(n); return ok }, "true or false"},
+		{"clear", func(n string) bool { _, ok := req.Bool(n); return ok }, "true or false"},
+		{"room_linger", func(n string) bool { _, ok := req.Int(n); return ok }, "a whole number of seconds"},
+	} {
+		if req.Has(c.name) && !c.ok(c.name) {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s must be %s", c.name, c.want)
+		}
+	}
 	name, _ := req.String("queue")
 	q, err := h.queueNamed(ctx, req.GuildID, name)
 	if err != nil {

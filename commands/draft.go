@@ -136,6 +136,9 @@ func (h *handlers) pickMenu(ctx context.Context, req Request) (Reply, error) {
 	}
 	r := DraftProgress(res, h.queueName(ctx, req.GuildID, res.Match.QueueID))
 	r.Update = true
+	if res.Draft.State == ladder.DraftDone {
+		r.Posts = append(r.Posts, h.mapPosts(ctx, res.Match, req)...)
+	}
 	if ping, ok := TurnPing(res); ok {
 		r.Posts = append(r.Posts, Post{ChannelID: matchChannel(res.Match, req), Message: ping})
 	}

@@ -83,11 +83,20 @@ func matchOnView(l *i18n.Lang, m ladder.Match, queue string) Reply {
 		Embeds: []Embed{{
 			Title:  l.T("match.title", "ID", m.ID, "Queue", queue),
 			Color:  ColorSuccess,
-			Fields: append(teamFields(l, m), Field{Name: l.T("match.quality"), Value: l.Number(m.Quality, 2)}),
+			Fields: append(teamFields(l, m), matchFacts(l, m)...),
 			Footer: l.T("match.footer"),
 		}},
 		Buttons: [][]Button{reportButtons(l, m.ID), {{Label: l.T("button.cancel_vote"), Style: Secondary, CustomID: ID(actCancelVote, m.ID)}}},
 	}
+}
+
+// matchFacts are the quality of a match and its map, once chosen.
+func matchFacts(l *i18n.Lang, m ladder.Match) []Field {
+	fs := []Field{{Name: l.T("match.quality"), Value: l.Number(m.Quality, 2)}}
+	if m.Map != "" {
+		fs = append(fs, Field{Name: l.T("match.map"), Value: m.Map})
+	}
+	return fs
 }
 
 // ReadyFailed tells a match's channel that its ready check failed: the
@@ -161,6 +170,7 @@ func (h *handlers) readyButton(ctx context.Context, req Request) (Reply, error) 
 		r.Content = l.T("ready.everyone") + " " + r.Content
 	case rc.State == ladder.ReadyPassed:
 		r = matchOnView(l, m, queue)
+		r.Posts = h.mapPosts(ctx, m, req)
 	case rc.State == ladder.ReadyFailed:
 		r = ReadyFailed(l, res)
 	default:

@@ -17,6 +17,7 @@ func (h *handlers) matchCommand() Command {
 			sub("show", "Teams, win probability and stakes of a match (default: your latest)", matchOpt(false)),
 			sub("cancel", "Vote to cancel your open match; a majority of its players cancels it", matchOpt(false)),
 			flagSub(),
+			mvpSub(),
 		},
 		Handle: h.match,
 	}
@@ -32,6 +33,9 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 	}
 	if req.Command == "match flag" {
 		return h.doFlag(ctx, req)
+	}
+	if req.Command == "match mvp" {
+		return h.doMVP(ctx, req)
 	}
 	if !ok {
 		ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, UserID: req.UserID, Limit: 1})
@@ -100,6 +104,9 @@ func matchDetailReply(l *i18n.Lang, d ladder.MatchDetail) Reply {
 	}
 	if m.State.Rated() || m.State == ladder.StateVoided {
 		e.Fields = append(e.Fields, Field{Name: l.T("match.result"), Value: winnerIn(l, m.Winner)})
+	}
+	if m.Map != "" {
+		e.Fields = append(e.Fields, Field{Name: "Map", Value: m.Map})
 	}
 	if m.State == ladder.StateDisputed {
 		e.Fields = append(e.Fields, Field{Name: l.T("match.dispute"), Value: fmt.Sprintf("%s: %s %s", mention(m.DisputedBy), m.DisputeReason, m.Evidence)})

@@ -56,6 +56,15 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 	if len(r.Embeds) > 0 {
 		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("profile.behaviour"), Value: behaviourText(b), Inline: true})
 	}
+	if h.Community != nil && len(r.Embeds) > 0 {
+		mvp, err := h.Community.PlayerMVPs(ctx, req.GuildID, queue, user, int(season))
+		if err != nil {
+			return Reply{}, err
+		}
+		if mvp.Votes > 0 {
+			r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "MVP", Value: fmt.Sprintf("%d × MVP · %d votes", mvp.MVPs, mvp.Votes), Inline: true})
+		}
+	}
 	return r, nil
 }
 

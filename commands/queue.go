@@ -73,7 +73,7 @@ func (h *handlers) queueJoin(ctx context.Context, req Request, posts *i18n.Lang)
 	queue, _ := req.String("queue")
 	res, err := h.Service.JoinQueue(ctx, ladder.JoinRequest{
 		GuildID: req.GuildID, Queue: queue, UserID: req.UserID, Name: req.UserName,
-		PartnerID: partner, ChannelID: req.ChannelID,
+		PartnerID: partner, ChannelID: req.ChannelID, Roles: memberRoles(req), RolesKnown: true,
 	})
 	if err != nil {
 		return Reply{}, err
@@ -91,11 +91,21 @@ func (h *handlers) queueJoin(ctx context.Context, req Request, posts *i18n.Lang)
 		r.Content = l.T("queue.joined", "Queue", res.Queue.Name, "Size", res.Queue.TeamSize)
 	}
 	h.countFormed(res.Formed)
-	r.Posts = append(r.Posts, h.announcements(posts, res.Formed, req.ChannelID)...)
+	r.Posts = append(r.Posts, h.announcements(ctx, posts, res.Formed, req.ChannelID)...)
 	if inMatch(res.Formed, req.UserID) {
 		r.Content += " " + l.T("queue.match_formed")
 	}
 	return r, nil
+}
+
+// memberRoles are the invoking member's roles as the queue's role
+// requirements read them: never nil, since an interaction in a guild
+// always says which roles its member holds (possibly none).
+func memberRoles(req Request) []string {
+	if req.Roles == nil {
+		return []string{}
+	}
+	return req.Roles
 }
 
 func inMatch(formed []ladder.FormedMatch, userID string) bool {
@@ -133,7 +143,7 @@ func (h *handlers) partyAccept(ctx context.Context, req Request) (Reply, error) 
 	if st.Invite.ID != 0 && st.Invite.ID != req.CustomID.ID {
 		return Reply{}, ladder.Errorf(ladder.CodeForbidden, "this invitation is not for you")
 	}
-	res, err := h.Service.AcceptParty(ctx, req.GuildID, req.UserID, req.UserName)
+	res, err := h.Service.AcceptParty(ctx, req.GuildID, req.UserID, req.UserName, memberRoles(req))
 	if err != nil {
 		return Reply{}, err
 	}
@@ -143,7 +153,7 @@ func (h *handlers) partyAccept(ctx context.Context, req Request) (Reply, error) 
 	l := h.postLang(ctx, req)
 	r := Reply{Update: true, Content: l.T("queue.party_accepted", "User", mention(req.UserID), "Players", mentions(res.Ticket.UserIDs), "Queue", res.Queue.Name)}
 	h.countFormed(res.Formed)
-	r.Posts = h.announcements(l, res.Formed, req.ChannelID)
+	r.Posts = h.announcements(ctx, l, res.Formed, req.ChannelID)
 	return r, nil
 }
 
@@ -173,6 +183,16 @@ func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) 
 		key := "queue.status_line"
 		if q.Queue.Disabled {
 			key = "queue.status_line_closed"
+		} else if h.Joins != nil {
+			o, err := h.Joins.Opening(ctx, q.Queue, h.Service.Now())
+			if err != nil {
+				return Reply{}, err
+			}
+			if o.Scheduled && !o.State.Open && !o.State.Next.IsZero() {
+				b.WriteString(l.T("queue.status_line_opens", "Queue", q.Queue.Name, "Size", q.Queue.TeamSize,
+					"Waiting", l.N("queue.waiting", q.Players), "When", o.Hours.Local(o.State.Next)) + "\n")
+				continue
+			}
 		}
 		b.WriteString(l.T(key, "Queue", q.Queue.Name, "Size", q.Queue.TeamSize, "Waiting", l.N("queue.waiting", q.Players)) + "\n")
 	}

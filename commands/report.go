@@ -57,6 +57,9 @@ func (h *handlers) reportButton(ctx context.Context, req Request) (Reply, error)
 // must see (confirm buttons, the result, the dispute) is posted to the
 // match's channel.
 func (h *handlers) doReport(ctx context.Context, req Request, id int64, o ladder.Outcome) (Reply, error) {
+	if err := h.refuseSeries(ctx, req, id); err != nil {
+		return Reply{}, err
+	}
 	res, err := h.Service.Report(ctx, actor(req), req.GuildID, id, o)
 	if err != nil {
 		return Reply{}, err
@@ -73,6 +76,7 @@ func (h *handlers) doReport(ctx context.Context, req Request, id int64, o ladder
 		r.Content = l.T("report.reported", "ID", m.ID, "Result", winnerIn(l, m.ReportedWinner))
 	case ladder.StateConfirmed:
 		r.Content = l.T("report.confirmed", "ID", m.ID)
+		r.Posts = append(r.Posts, h.rematchOffer(ctx, m, matchChannel(m, req))...)
 	case ladder.StateDisputed:
 		r.Content = l.T("report.disputed", "ID", m.ID)
 	default:
@@ -97,6 +101,7 @@ func (h *handlers) confirm(ctx context.Context, req Request) (Reply, error) {
 	}
 	r := matchReply(h.postLang(ctx, req), res)
 	r.Update = true
+	r.Posts = h.rematchOffer(ctx, res.Match, matchChannel(res.Match, req))
 	return r, nil
 }
 

@@ -21,7 +21,9 @@ const (
 // channel (docs/spec.md 6), else where the match formed, else fallback.
 // Each records its message ID once sent (Service.RecordAnnouncement), so
 // that the ready-check job can edit it.
-func (h *handlers) announcements(l *i18n.Lang, formed []ladder.FormedMatch, fallback string) []Post {
+// With predictions on in the match's queue, a prediction post follows in
+// the same (public) channel.
+func (h *handlers) announcements(ctx context.Context, l *i18n.Lang, formed []ladder.FormedMatch, fallback string) []Post {
 	var out []Post
 	for _, f := range formed {
 		ch := f.Match.ChannelID
@@ -38,9 +40,27 @@ func (h *handlers) announcements(l *i18n.Lang, formed []ladder.FormedMatch, fall
 		if h.Rooms != nil {
 			p.Open = func(ctx context.Context) string { return h.Rooms.Open(ctx, f, ch) }
 		}
+		if h.Formats != nil && onAtOnce(f) {
+			p.Follow = func(ctx context.Context) []Post {
+				// In the room the announcement went to: ChannelID is
+				// ignored.
+				return h.formatPosts(ctx, f.Match, "")
+			}
+		}
 		out = append(out, p)
+		if h.Community != nil {
+			if st, err := h.Community.SettingsOf(ctx, f.Queue.ID); err == nil && st.Predictions {
+				out = append(out, Post{ChannelID: ch, Message: PredictionPost(f.Match, f.Queue.Name)})
+			}
+		}
 	}
 	return out
+}
+
+// onAtOnce reports whether a formed match is on as it forms: no ready
+// check runs and no captains pick, so its map pick starts with it.
+func onAtOnce(f ladder.FormedMatch) bool {
+	return !(f.Ready.MatchID != 0 && f.Ready.State == ladder.ReadyPending) && !(f.Draft.MatchID != 0 && f.Draft.State != ladder.DraftDone)
 }
 
 // announce is a formed match's message: players mentioned, teams, quality,

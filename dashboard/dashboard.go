@@ -12,6 +12,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"golang.org/x/oauth2"
 
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/queueconfig"
 )
@@ -76,9 +77,19 @@ type Options struct {
 	// Rooms keeps the queues' room settings (rooms.Manager); without it
 	// the queue form leaves them out.
 	Rooms queueconfig.Rooms
+	// Community keeps the queues' predictions and MVP vote settings
+	// (community.Service); without it the queue form leaves them out.
+	Community queueconfig.Community
+	// Formats keeps the queues' format settings (formats.Service);
+	// without it the queue form leaves them out.
+	Formats queueconfig.Formats
 	// Invalidate, when set, is called with a guild whose ratings a
 	// dashboard write changed (the web server's leaderboard cache).
 	Invalidate func(guildID string)
+	// Joins keeps the queues' requirements, open hours and rematch
+	// setting, shown and changed on the queue page beside the others; nil
+	// leaves them out.
+	Joins *joins.Service
 }
 
 // Dashboard is the moderators' web dashboard under /admin.
@@ -94,6 +105,7 @@ type Dashboard struct {
 	queues     queueconfig.Config
 	invalidate func(string)
 	webhooks   ladder.URLPolicy
+	joins      *joins.Service
 	handler    http.Handler
 }
 
@@ -105,7 +117,10 @@ const recheckAfter = 5 * time.Minute
 // /admin with a page saying so, and every other dashboard path with 404.
 func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
-		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms}}
+		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Community: opts.Community, Formats: opts.Formats}}
+	if opts.Joins != nil {
+		d.queues.Joins = opts.Joins
+	}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}

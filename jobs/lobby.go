@@ -56,8 +56,15 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		if ping, ok := commands.TurnPing(r); ok && m.ChannelID != "" {
 			s.post(ctx, m.GuildID, m.ChannelID, ping)
 		}
+		if r.Draft.State == ladder.DraftDone {
+			s.startMaps(ctx, r.Match, m.ChannelID)
+		}
 	}
 	if err != nil {
+		return err
+	}
+	// Map votes and bans whose time ran out, on the same tick.
+	if err := s.expireMaps(ctx); err != nil {
 		return err
 	}
 	// No-show reports confirm themselves at their deadline on the same tick.

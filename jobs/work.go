@@ -29,7 +29,7 @@ func (s *Scheduler) stale(ctx context.Context, _ time.Time) error {
 			s.resultChanged(g.ID)
 		}
 	}
-	if _, err := s.svc.PruneJobRuns(ctx, []string{JobConfirm, JobQueue, JobSeasons, JobRoles, JobButtons}, s.opt.KeepRuns); err != nil {
+	if _, err := s.svc.PruneJobRuns(ctx, []string{JobConfirm, JobQueue, JobQueueClose, JobSeasons, JobRoles, JobButtons}, s.opt.KeepRuns); err != nil {
 		errs = append(errs, err)
 	}
 	if _, err := s.svc.PruneEvents(ctx); err != nil {

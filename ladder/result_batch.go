@@ -180,7 +180,7 @@ func (s *Service) recordBatch(ctx context.Context, ins []ResultInput, batch []in
 			if source == "" {
 				source = "api"
 			}
-			r, w, err := s.rateNew(ctx, tx, l, rows, in.Team1, in.Team2, in.Winner, in.PlayedAt, source, in.IdempotencyKey)
+			r, w, err := s.rateNew(ctx, tx, l, rows, in, in.PlayedAt, source)
 			if err != nil {
 				return nil, err
 			}

@@ -17,6 +17,8 @@ type Service struct {
 	clock Clock
 	// tokens caches successful token lookups briefly (tokenCacheTTL).
 	tokens tokenCache
+	// gate decides entries into queues (SetJoinGate); nil lets everyone in.
+	gate JoinGate
 }
 
 // NewService returns a Service over store; a nil clock means SystemClock.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/i18n"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -39,6 +40,12 @@ const listed = 40
 // The texts are in language l, the guild's (commands.GuildLang); in
 // English the buttons carry the Label constants.
 func Message(l *i18n.Lang, q ladder.Queue, waiting []Party, waits []time.Duration) commands.Reply {
+	return MessageAt(l, q, waiting, waits, joins.Opening{})
+}
+
+// MessageAt is Message for a queue with open hours: its Status says
+// "Open until …" or "Closed, opens at …" as o says.
+func MessageAt(l *i18n.Lang, q ladder.Queue, waiting []Party, waits []time.Duration, o joins.Opening) commands.Reply {
 	players := 0
 	for _, p := range waiting {
 		players += len(p.UserIDs)
@@ -62,9 +69,12 @@ func Message(l *i18n.Lang, q ladder.Queue, waiting []Party, waits []time.Duratio
 		}
 		fmt.Fprintf(&b, "%d. %s%s · <t:%d:R>\n", i+1, mark, mentionList(p.UserIDs), p.JoinedAt.Unix())
 	}
-	status, color := l.T("panel.open"), commands.ColorSuccess
-	if q.Disabled {
+	status, color := commands.OpeningStatus(l, o), commands.ColorSuccess
+	switch {
+	case q.Disabled:
 		status, color = l.T("panel.closed"), commands.ColorWarn
+	case o.Scheduled && !o.State.Open:
+		color = commands.ColorWarn
 	}
 	e := commands.Embed{
 		Title:       l.T("panel.title", "Queue", q.Name, "Size", q.TeamSize),

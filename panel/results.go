@@ -85,7 +85,13 @@ func (s *Service) postResult(ctx context.Context, c ResultsChannel, r Rated, now
 	if g, err := s.ladder.Guild(ctx, c.GuildID); err == nil {
 		l = commands.GuildLang(g)
 	}
-	id, err := s.poster.Post(ctx, c.ChannelID, ResultMessage(l, d, r.Posted))
+	msg := ResultMessage(l, d, r.Posted)
+	if s.opt.Joins != nil && !r.Posted {
+		if ok, err := s.opt.Joins.Offers(ctx, d.Match, d.Queue, s.ladder.Now()); err == nil && ok {
+			msg.Buttons = append(msg.Buttons, commands.RematchButton(d.Match.ID))
+		}
+	}
+	id, err := s.poster.Post(ctx, c.ChannelID, msg)
 	if err != nil {
 		s.store.ReleaseResult(ctx, r.MatchID)
 		return err

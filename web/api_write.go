@@ -22,6 +22,8 @@ type recordRequest struct {
 	Winner   *int     `json:"winner"`
 	PlayedAt string   `json:"played_at"`
 	Queue    string   `json:"queue"`
+	Map      string   `json:"map"`
+	Score    string   `json:"score"`
 }
 
 // recordResponse is its answer: the match and everyone's new rating.
@@ -102,7 +104,7 @@ func (req recordRequest) input(guildID, key string, now time.Time) (ladder.Resul
 		return ladder.ResultInput{}, ladder.Errorf(ladder.CodeInvalid, `"winner" is required: 1, 2 or 0 for a draw`)
 	}
 	in := ladder.ResultInput{GuildID: guildID, Queue: req.Queue, Team1: req.Team1, Team2: req.Team2,
-		Winner: *req.Winner, IdempotencyKey: key, Source: "api"}
+		Winner: *req.Winner, IdempotencyKey: key, Source: "api", Map: req.Map, Score: req.Score}
 	if req.PlayedAt != "" {
 		t, err := time.Parse(time.RFC3339Nano, req.PlayedAt)
 		if err != nil {

@@ -41,6 +41,7 @@ func parsePages() pageTemplates {
 		}
 		funcs := template.FuncMap{
 			"sub1":      func(p float64) float64 { return 1 - p },
+			"pct":       func(p float64) float64 { return 100 * p },
 			"t":         l.T,
 			"lang":      func() string { return l.Tag().String() },
 			"languages": func() []langLink { return links },
@@ -53,7 +54,7 @@ func parsePages() pageTemplates {
 			"date":      l.Date,
 		}
 		out[code] = map[string]*template.Template{}
-		for _, name := range []string{"home", "leaderboard", "player", "match", "error"} {
+		for _, name := range []string{"home", "leaderboard", "player", "match", "error", "matches", "stats", "compare"} {
 			out[code][name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
 		}
 	}
@@ -200,7 +201,9 @@ type homePage struct {
 
 // leaderboardPage is the data of the leaderboard page.
 type leaderboardPage struct {
-	GuildID   string
+	GuildID string
+	// StatsURL is the queue's stats page, "" without community pages.
+	StatsURL  string
 	Queue     ladder.Queue
 	Queues    []ladder.Queue
 	Season    ladder.Season
@@ -267,6 +270,9 @@ func (s *Server) leaderboardHTML(w http.ResponseWriter, r *http.Request) {
 	lb := e.page
 	p := leaderboardPage{GuildID: lb.Guild.ID, Queue: lb.Queue, Season: lb.Season, Rows: lb.Standings,
 		After: lq.After, query: r.URL.Query(), path: r.URL.Path}
+	if s.community != nil {
+		p.StatsURL = "/guilds/" + lb.Guild.ID + "/stats?" + url.Values{"queue": {lb.Queue.Name}, "season": {strconv.Itoa(lb.Season.Number)}}.Encode()
+	}
 	for _, d := range lb.Guild.Divisions {
 		p.Divisions = append(p.Divisions, d.Name)
 		if strings.EqualFold(d.Name, lq.Division) {
@@ -307,6 +313,9 @@ type playerPage struct {
 	Streak    string
 	Recent    []recentRow
 	Partners  []partnerRow
+	// MatchesURL is the guild's matches page filtered to the player, ""
+	// when this server has no community pages.
+	MatchesURL string
 }
 
 // personLink is a player with the name to show.
@@ -366,6 +375,9 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 	l := pageLang(r)
 	p := playerPage{GuildID: guild, Profile: prof, Chart: ratingChartSVG(l, prof.History),
 		ChartNote: historyNote(l, prof.History, prof.Standing.Games), Streak: streak(l, prof.Standing.Streak)}
+	if s.community != nil {
+		p.MatchesURL = "/guilds/" + guild + "/matches?" + url.Values{"player": {id}, "queue": {prof.Queue.Name}}.Encode()
+	}
 	person := func(u string) personLink {
 		if n := names[u]; n != "" {
 			return personLink{u, n}

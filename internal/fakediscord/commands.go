@@ -107,6 +107,9 @@ func validateCommands(defs []CommandDef) error {
 		if err := validateOptions(d.Name, d.Options, 0); err != nil {
 			return err
 		}
+		if n := commandChars(d); n > MaxCommandChars {
+			return fmt.Errorf("command %q: %d characters of names, descriptions and choices, more than %d", d.Name, n, MaxCommandChars)
+		}
 	}
 	return uniqueLocalizedNames("commands", commandNames(defs))
 }
@@ -176,6 +179,27 @@ func uniqueLocalizedNames(path string, sibs []localizedNames) error {
 		}
 	}
 	return nil
+}
+
+// MaxCommandChars is Discord's limit on the combined characters of a
+// command's name, description, and the names, descriptions and choice
+// names and values of all its options, subcommands and groups.
+const MaxCommandChars = 8000
+
+// commandChars counts what MaxCommandChars limits, in code points.
+func commandChars(d CommandDef) int {
+	return utf8.RuneCountInString(d.Name) + utf8.RuneCountInString(d.Description) + optionChars(d.Options)
+}
+
+func optionChars(opts []OptionDef) int {
+	n := 0
+	for _, o := range opts {
+		n += utf8.RuneCountInString(o.Name) + utf8.RuneCountInString(o.Description) + optionChars(o.Options)
+		for _, c := range o.Choices {
+			n += utf8.RuneCountInString(c.Name) + utf8.RuneCountInString(fmt.Sprint(c.Value))
+		}
+	}
+	return n
 }
 
 func validateOptions(path string, opts []OptionDef, depth int) error {

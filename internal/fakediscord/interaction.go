@@ -568,7 +568,7 @@ func (s *Server) dispatch(c Call, typ int, data, message map[string]any, init fu
 	if message != nil {
 		payload["message"] = message
 	}
-	if s.endpoint != "" {
+	if s.endpoint != "" && (s.httpGuilds == nil || s.httpGuilds[c.GuildID]) {
 		return s.dispatchHTTP(ix, payload)
 	}
 	ss := s.sessionFor(c.GuildID)
