@@ -6,6 +6,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -53,9 +54,9 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.S
 	var srv *web.Server
 	// The queues' room settings, which the dashboard and the token API
 	// read and write; opening rooms is the bot's (ladderbot run).
-	rm := rooms.New(db, nil, svc, e.log)
+	rm, fm := rooms.New(db, nil, svc, e.log), formats.New(db, svc)
 	com := community.New(db, svc)
-	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm, Joins: jn, Community: com,
+	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm, Joins: jn, Community: com, Formats: fm,
 		Webhooks:   e.cfg.URLPolicy(),
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
@@ -79,6 +80,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.S
 		Integrity:    integrity.New(db, nil),
 		Rooms:        rm,
 		Joins:        jn,
+		Formats:      fm,
 	})
 	return srv, nil
 }

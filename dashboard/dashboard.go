@@ -80,6 +80,9 @@ type Options struct {
 	// Community keeps the queues' predictions and MVP vote settings
 	// (community.Service); without it the queue form leaves them out.
 	Community queueconfig.Community
+	// Formats keeps the queues' format settings (formats.Service);
+	// without it the queue form leaves them out.
+	Formats queueconfig.Formats
 	// Invalidate, when set, is called with a guild whose ratings a
 	// dashboard write changed (the web server's leaderboard cache).
 	Invalidate func(guildID string)
@@ -114,7 +117,7 @@ const recheckAfter = 5 * time.Minute
 // /admin with a page saying so, and every other dashboard path with 404.
 func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
-		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Community: opts.Community}}
+		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Community: opts.Community, Formats: opts.Formats}}
 	if opts.Joins != nil {
 		d.queues.Joins = opts.Joins
 	}

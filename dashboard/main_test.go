@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/joins"
@@ -79,12 +80,12 @@ func newEnv(t *testing.T, backend string) *env {
 	d, err := dashboard.New(dashboard.Options{
 		Config: dashboard.Config{ClientID: clientID, ClientSecret: secret, PublicURL: e.srv.URL,
 			APIBase: e.fake.URL(), BotToken: botToken},
-		Service: e.svc, Sessions: db, Rooms: rooms.New(db, nil, e.svc, nil), Joins: e.joins,
+		Service: e.svc, Sessions: db, Rooms: rooms.New(db, nil, e.svc, nil), Joins: e.joins, Formats: formats.New(db, e.svc),
 	})
 	if err != nil {
 		t.Fatalf("dashboard.New: %v", err)
 	}
-	e.web = web.New(web.Options{Service: e.svc, Admin: d.Handler(), Rooms: rooms.New(db, nil, e.svc, nil)})
+	e.web = web.New(web.Options{Service: e.svc, Admin: d.Handler(), Rooms: rooms.New(db, nil, e.svc, nil), Formats: formats.New(db, e.svc)})
 	handler = e.web.Handler()
 
 	e.fake.SetOAuthApp(clientID, secret, e.srv.URL+"/admin/callback")

@@ -37,7 +37,7 @@ type fieldView struct {
 }
 
 // queueForm is the data of a queue's settings page: the fields of /config
-// queue set, then room, then sides.
+// queue set, then room, format and sides.
 type queueForm struct {
 	Queue  string
 	Groups []fieldGroup
@@ -66,7 +66,7 @@ func queueFields(q queueconfig.Queue, submitted map[string]string) queueForm {
 }
 
 // queuePage serves the settings form of one queue: every field of
-// /config queue set, room and sides under its option name.
+// /config queue set, room, format and sides under its option name.
 func (d *Dashboard) queuePage(w http.ResponseWriter, r *http.Request, gr guildRequest) {
 	q, err := d.queues.Read(r.Context(), gr.Guild.ID, r.PathValue("queue"))
 	if err != nil {
@@ -78,7 +78,7 @@ func (d *Dashboard) queuePage(w http.ResponseWriter, r *http.Request, gr guildRe
 
 // saveQueue applies the changed fields of the form through
 // queueconfig.Config.Set: the same parsing and the same validated, audited
-// writes as /config queue set, room and sides. A bad value shows the form
+// writes as /config queue set, room, format and sides. A bad value shows the form
 // again with /config's message and stores nothing.
 func (d *Dashboard) saveQueue(w http.ResponseWriter, r *http.Request, gr guildRequest) {
 	ctx := r.Context()

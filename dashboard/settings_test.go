@@ -125,7 +125,7 @@ func TestQueueRoomsAndSides(t *testing.T) {
 		b.login(userRole, "/admin")
 		path := queuePath(guildA)
 		page := b.get(path)
-		for _, f := range []string{"room", "room_category", "voice", "lobby_voice", "room_linger", "sides"} {
+		for _, f := range []string{"room", "room_category", "voice", "lobby_voice", "room_linger", "map_pick", "best_of", "series_rating", "sides"} {
 			if !strings.Contains(page.body, `name="`+f+`"`) {
 				t.Errorf("Got(queue form) lacks field %s", f)
 			}

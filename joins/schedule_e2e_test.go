@@ -46,7 +46,7 @@ func TestScheduleEndToEnd(t *testing.T) {
 		refused(t, "/queue join before opening", e.slash(p1, "queue join", nil), "Queue 2v2 is closed now", wantOpens)
 		refused(t, "panel Join before opening", e.click(p1, pm, panel.LabelJoin), wantOpens)
 		e.panel("2v2", "Closed, opens at Mon 18:00 Europe/Berlin")
-		private(t, "status", e.click(p1, pm, panel.LabelStatus), "**2v2** (2v2) (closed, opens at Mon 18:00 Europe/Berlin")
+		private(t, "status", e.click(p1, pm, panel.LabelStatus), "**2v2** (2v2, closed, opens at Mon 18:00 Europe/Berlin)")
 
 		// 18:00: open until 23:00.
 		e.clock.Set(opens)

@@ -1,10 +1,11 @@
 // Package queueconfig reads and writes every setting of a queue as text
-// under the option names of /config queue set, room, sides, requirements,
-// schedule, rematch and community, for the dashboard's queue form and the token API's
-// admin/queues routes. It adds no rule of its own: the text is parsed by
-// ladder.ApplyQueueSettings and rooms.Settings.Apply and stored through
-// Service.ConfigureQueue, the rooms' SaveSettings and Service.SetQueueSides,
-// the writes (validated and audited) the commands make.
+// under the option names of /config queue set, room, format, sides,
+// requirements, schedule, rematch and community, for the dashboard's queue
+// form and the token API's admin/queues routes. It adds no rule of its own:
+// the text is parsed by ladder.ApplyQueueSettings, rooms.Settings.Apply,
+// the formats' and the joins' parsers, checked by the same Validate
+// methods, and stored through the writes (validated and audited) the
+// commands make.
 package queueconfig
 
 import (
@@ -15,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -37,11 +39,12 @@ type Joins interface {
 }
 
 // Config reads and writes queues' settings. Without Rooms the room
-// settings are left out, without Joins the join settings, without
+// settings are left out, without Formats the format settings, without Joins the join settings, without
 // Community predictions and mvp_vote.
 type Config struct {
 	Service   *ladder.Service
 	Rooms     Rooms
+	Formats   Formats
 	Joins     Joins
 	Community Community
 }
@@ -75,6 +78,54 @@ var communityFields = []Field{
 	{Name: "mvp_vote", Kind: ladder.KindBool, Help: "let the players of a rated match vote its MVP", Group: "community"},
 }
 
+// Formats keeps the queues' format settings; formats.Service implements it.
+type Formats interface {
+	Settings(ctx context.Context, queueID int64) (formats.Settings, error)
+	SaveSettings(ctx context.Context, actor ladder.Actor, q ladder.Queue, st formats.Settings) error
+}
+
+// formatFields are /config queue format's options.
+var formatFields = []Field{
+	{Name: "map_pick", Kind: ladder.KindChoice, Help: "how a match gets its map: none, vote, ban, random or loser",
+		Choices: []string{string(formats.ModeNone), string(formats.ModeVote), string(formats.ModeBan), string(formats.ModeRandom), string(formats.ModeLoser)}},
+	{Name: "best_of", Kind: ladder.KindInt, Help: "games a match: 1, or a best-of-3 or best-of-5 series", Choices: []string{"1", "3", "5"}},
+	{Name: "series_rating", Kind: ladder.KindChoice, Help: "series: one rated result a series; games: each game rated",
+		Choices: []string{string(formats.RateSeries), string(formats.RateGames)}},
+}
+
+// formatValues is a queue's format settings as text.
+func formatValues(st formats.Settings) map[string]string {
+	return map[string]string{"map_pick": string(st.MapPick), "best_of": strconv.Itoa(st.BestOf), "series_rating": string(st.SeriesRating)}
+}
+
+// applyFormat sets the format settings named in values and checks the
+// result as the formats' SaveSettings does.
+func applyFormat(st *formats.Settings, values map[string]string) error {
+	next := *st
+	if v, ok := values["map_pick"]; ok {
+		m, err := formats.ParseMode(v)
+		if err != nil {
+			return err
+		}
+		next.MapPick = m
+	}
+	if v, ok := values["best_of"]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return ladder.Errorf(ladder.CodeInvalid, "best_of must be 1, 3 or 5, not %q", v)
+		}
+		next.BestOf = n
+	}
+	if v, ok := values["series_rating"]; ok {
+		next.SeriesRating = formats.Rating(strings.TrimSpace(v))
+	}
+	if err := next.Validate(); err != nil {
+		return err
+	}
+	*st = next
+	return nil
+}
+
 // Field is one setting of a queue with its value as text.
 type Field struct {
 	Name    string
@@ -82,7 +133,7 @@ type Field struct {
 	Help    string
 	Choices []string
 	Value   string
-	// Group is the command that sets it: "set", "room" or "sides".
+	// Group is the command that sets it: "set", "room", "format" or "sides".
 	Group string
 }
 
@@ -132,6 +183,17 @@ func (c Config) read(ctx context.Context, q ladder.Queue, l ladder.Lobby) (Queue
 		for _, rf := range rooms.Fields {
 			out.Fields = append(out.Fields, Field{Name: rf.Name, Kind: rf.Kind, Help: rf.Help, Choices: rf.Choices,
 				Value: values[rf.Name], Group: "room"})
+		}
+	}
+	if c.Formats != nil {
+		st, err := c.Formats.Settings(ctx, q.ID)
+		if err != nil {
+			return Queue{}, err
+		}
+		values := formatValues(st)
+		for _, f := range formatFields {
+			f.Value, f.Group = values[f.Name], "format"
+			out.Fields = append(out.Fields, f)
 		}
 	}
 	if c.Joins != nil {
@@ -185,6 +247,11 @@ func (c Config) Kinds() map[string]ladder.SettingKind {
 			out[f.Name] = f.Kind
 		}
 	}
+	if c.Formats != nil {
+		for _, f := range formatFields {
+			out[f.Name] = f.Kind
+		}
+	}
 	if c.Joins != nil {
 		for name, f := range joinFields {
 			out[name] = f.Kind
@@ -205,6 +272,9 @@ func (c Config) Kinds() map[string]ladder.SettingKind {
 // equal to the current ones are left alone; changed reports whether any
 // was not.
 func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name string, values map[string]string) (out Queue, changed bool, err error) {
+	if !actor.Moderator {
+		return Queue{}, false, ladder.Errorf(ladder.CodeForbidden, "only moderators can change queues")
+	}
 	q, l, err := c.Service.Lobby(ctx, guildID, name)
 	if err != nil {
 		return Queue{}, false, err
@@ -213,7 +283,7 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 	if err != nil {
 		return Queue{}, false, err
 	}
-	groups := map[string]map[string]string{"set": {}, "room": {}, "sides": {}, "requirements": {}, "schedule": {}, "rematch": {}, "community": {}}
+	groups := map[string]map[string]string{"set": {}, "room": {}, "format": {}, "sides": {}, "requirements": {}, "schedule": {}, "rematch": {}, "community": {}}
 	for _, n := range slices.Sorted(maps.Keys(values)) {
 		i := slices.IndexFunc(cur.Fields, func(f Field) bool { return f.Name == n })
 		if i < 0 {
@@ -248,6 +318,15 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 			return Queue{}, false, err
 		}
 		if err := rs.Apply(groups["room"]); err != nil {
+			return Queue{}, false, err
+		}
+	}
+	var st formats.Settings
+	if len(groups["format"]) > 0 {
+		if st, err = c.Formats.Settings(ctx, q.ID); err != nil {
+			return Queue{}, false, err
+		}
+		if err := applyFormat(&st, groups["format"]); err != nil {
 			return Queue{}, false, err
 		}
 	}
@@ -291,6 +370,11 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 			return Queue{}, false, err
 		}
 	}
+	if len(groups["format"]) > 0 {
+		if err := c.Formats.SaveSettings(ctx, actor, q, st); err != nil {
+			return Queue{}, false, err
+		}
+	}
 	if len(groups["sides"]) > 0 {
 		if err := c.Service.SetQueueSides(ctx, actor, guildID, q.Name, sided); err != nil {
 			return Queue{}, false, err
@@ -307,7 +391,7 @@ func (c Config) Set(ctx context.Context, actor ladder.Actor, guildID, name strin
 			return Queue{}, false, err
 		}
 	}
-	changed = len(groups["set"])+len(groups["room"])+len(groups["sides"])+len(join)+len(groups["community"]) > 0
+	changed = len(groups["set"])+len(groups["room"])+len(groups["format"])+len(groups["sides"])+len(join)+len(groups["community"]) > 0
 	out, err = c.Read(ctx, guildID, q.Name)
 	return out, changed, err
 }

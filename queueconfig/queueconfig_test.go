@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/queueconfig"
@@ -35,7 +36,7 @@ func TestSet(t *testing.T) {
 		if _, _, err := svc.Lobby(ctx, guild, "2v2"); err != nil {
 			t.Fatal(err)
 		}
-		c := queueconfig.Config{Service: svc, Rooms: rooms.New(db, nil, svc, nil)}
+		c := queueconfig.Config{Service: svc, Rooms: rooms.New(db, nil, svc, nil), Formats: formats.New(db, svc)}
 		mod := ladder.Actor{UserID: "api:ops", Moderator: true}
 
 		q, err := c.Read(ctx, guild, "2v2")
@@ -47,7 +48,7 @@ func TestSet(t *testing.T) {
 			names = append(names, f.Name)
 		}
 		all := strings.Join(names, " ")
-		for _, want := range []string{"team_size model q_start", "pick_window room room_category voice lobby_voice room_linger sides"} {
+		for _, want := range []string{"team_size model q_start", "pick_window room room_category voice lobby_voice room_linger map_pick best_of series_rating sides"} {
 			if !strings.Contains(all, want) {
 				t.Errorf("Got(fields) = %s, want %q in order", all, want)
 			}
@@ -62,6 +63,9 @@ func TestSet(t *testing.T) {
 			{"q_start": "0.7", "sides": "maybe"},
 			{"room": "channel", "q_floor": "0.95"},
 			{"room": "none", "voice": "true"},
+			{"best_of": "2", "q_start": "0.7"},
+			{"map_pick": "draft"},
+			{"series_rating": "maps"},
 		} {
 			if _, _, err := c.Set(ctx, mod, guild, "2v2", bad); ladder.ErrorCode(err) != ladder.CodeInvalid {
 				t.Errorf("Got(Set %v) = %v, want invalid", bad, err)
@@ -76,17 +80,18 @@ func TestSet(t *testing.T) {
 		if _, _, err := c.Set(ctx, ladder.Actor{UserID: "u"}, guild, "2v2", map[string]string{"room": "none"}); ladder.ErrorCode(err) != ladder.CodeForbidden {
 			t.Errorf("Got(Set by a player) = %v, want forbidden", err)
 		}
-		out, changed, err := c.Set(ctx, mod, guild, "2v2", map[string]string{"q_start": "0.7", "room": "none", "sides": "true"})
+		set := map[string]string{"q_start": "0.7", "room": "none", "sides": "true", "map_pick": "random", "best_of": "3", "series_rating": "games"}
+		out, changed, err := c.Set(ctx, mod, guild, "2v2", set)
 		if err != nil || !changed {
 			t.Fatalf("Got(Set) = %v, %v", changed, err)
 		}
-		for name, want := range map[string]string{"q_start": "0.7", "room": "none", "sides": "true"} {
+		for name, want := range set {
 			if v, _ := out.Value(name); v != want {
 				t.Errorf("Got(%s) = %s, want %s", name, v, want)
 			}
 		}
-		if got := auditCount(t, svc); got != n+3 {
-			t.Errorf("Got(audit entries) = %d, want %d (queue.update, queue.room, queue.sides)", got, n+3)
+		if got := auditCount(t, svc); got != n+4 {
+			t.Errorf("Got(audit entries) = %d, want %d (queue.update, queue.room, queue.format, queue.sides)", got, n+4)
 		}
 	})
 }

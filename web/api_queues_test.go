@@ -119,8 +119,8 @@ func TestAdminQueuesRoomsAndSides(t *testing.T) {
 			}
 		}
 		const category, lobby = "900000000000000001", "900000000000000002"
-		rec = call(e, "PUT", path+"/"+name, `{"room": "channel", "room_category": "`+category+`", "voice": true, "lobby_voice": "`+lobby+`", "room_linger": 60, "sides": true, "q_start": 0.7}`, auth...)
-		for _, want := range []string{`"room":"channel"`, `"voice":true`, `"room_linger":60`, `"sides":true`, `"q_start":0.7`} {
+		rec = call(e, "PUT", path+"/"+name, `{"room": "channel", "room_category": "`+category+`", "voice": true, "lobby_voice": "`+lobby+`", "room_linger": 60, "sides": true, "q_start": 0.7, "best_of": 3, "map_pick": "random"}`, auth...)
+		for _, want := range []string{`"room":"channel"`, `"voice":true`, `"room_linger":60`, `"sides":true`, `"q_start":0.7`, `"best_of":3`, `"map_pick":"random"`} {
 			if rec.Code != 200 || !strings.Contains(rec.Body.String(), want) {
 				t.Errorf("Got(PUT rooms) = %d %s, want %s", rec.Code, rec.Body, want)
 			}
@@ -141,7 +141,7 @@ func TestAdminQueuesRoomsAndSides(t *testing.T) {
 		for _, a := range audit {
 			actions[a.Action] = a.ActorID
 		}
-		for _, a := range []string{"queue.room", "queue.sides", "queue.update"} {
+		for _, a := range []string{"queue.room", "queue.sides", "queue.update", "queue.format"} {
 			if actions[a] != "api:ops" {
 				t.Errorf("Got(audit %s by) = %q, want api:ops (all: %v)", a, actions[a], actions)
 			}
@@ -154,6 +154,8 @@ func TestAdminQueuesRoomsAndSides(t *testing.T) {
 			{"channel", `{"room_category": "#matches"}`, "room_category must be a Discord channel"},
 			{"voice type", `{"voice": "yes"}`, "voice must be true or false"},
 			{"sides type", `{"sides": 1}`, "sides must be true or false"},
+			{"best_of", `{"best_of": 2, "room": "thread"}`, "best_of must be 1, 3 or 5, not 2"},
+			{"best_of type", `{"best_of": "3"}`, "best_of must be a whole number"},
 			{"bad queue value with a good room", `{"room": "none", "voice": false, "q_floor": 0.95}`, "quality thresholds need"},
 		}
 		for _, c := range bad {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -43,6 +44,9 @@ func newEnv(t testing.TB, dsn string, opts Options) *env {
 	}
 	if opts.Rooms == nil {
 		opts.Rooms = rooms.New(db, nil, svc, nil) // as ladderbot serve has it
+	}
+	if opts.Formats == nil {
+		opts.Formats = formats.New(db, svc)
 	}
 	return &env{db: db, svc: svc, srv: New(opts)}
 }

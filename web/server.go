@@ -78,6 +78,9 @@ type Options struct {
 	// setting, read and written beside the other queue settings by the
 	// admin queue endpoints; nil leaves those fields out.
 	Joins *joins.Service
+	// Formats keeps the queues' format settings (formats.Service), read
+	// and written by admin/queues; nil leaves them out.
+	Formats queueconfig.Formats
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -132,7 +135,7 @@ func New(opts Options) *Server {
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
 		admin:    opts.Admin,
-		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms},
+		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Formats: opts.Formats},
 	}
 	if opts.Community != nil {
 		// A nil *community.Service must stay a nil interface.
