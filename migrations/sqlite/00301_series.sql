@@ -10,8 +10,7 @@ ALTER TABLE matches ADD COLUMN score text NOT NULL DEFAULT '';
 
 -- One row per reported game of a series: the winner as reported, who
 -- reported it and, once the other team confirmed, when; rated_match is
--- the match row that rated the game (series_rating games), 0 before;
--- replay is the Showdown replay that proved it, if one did.
+-- the match row that rated the game (series_rating games), 0 before.
 CREATE TABLE series_games (
     match_id     bigint NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
     game         int NOT NULL,
@@ -24,11 +23,8 @@ CREATE TABLE series_games (
     confirmed_by text NOT NULL DEFAULT '',
     confirmed_at TIMESTAMP,
     rated_match  bigint NOT NULL DEFAULT 0,
-    replay       text NOT NULL DEFAULT '',
     PRIMARY KEY (match_id, game)
 );
--- A Showdown replay proves one game of a series, never two.
-CREATE UNIQUE INDEX series_games_replay ON series_games (match_id, replay) WHERE replay <> '';
 
 -- +goose Down
 DROP TABLE series_games;
