@@ -2,12 +2,16 @@ module github.com/ladderbot/ladderbot
 
 go 1.26.8
 
-require github.com/caarlos0/env/v11 v11.4.2
-
 require (
-	github.com/alexedwards/scs/v2 v2.9.0 // indirect
-	golang.org/x/oauth2 v0.38.0 // indirect
+	github.com/alexedwards/scs/v2 v2.9.0
+	github.com/caarlos0/env/v11 v11.4.2
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/nicksnyder/go-i18n/v2 v2.7.0
+	golang.org/x/oauth2 v0.38.0
 )
+
+require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -40,11 +44,11 @@ require (
 	github.com/wcharczuk/go-chart/v2 v2.1.2
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/image v0.18.0 // indirect
+	golang.org/x/image v0.18.0
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
-	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/text v0.43.0
 	google.golang.org/protobuf v1.36.12 // indirect
 	gorm.io/driver/postgres v1.6.3
 	gorm.io/gorm v1.31.2

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -159,7 +160,7 @@ func (b *Bot) report(next handler) handler {
 		ref := ""
 		if err != nil && !c.quiet {
 			var text string
-			text, ref = userText(err)
+			text, ref = userText(i18n.For(c.req.Locale), err)
 			if serr := c.resp.ShowError(text); serr != nil {
 				b.log.Warn("could not show an error to the user", "err", serr, "interaction_id", c.id)
 			}
@@ -170,17 +171,19 @@ func (b *Bot) report(next handler) handler {
 	}
 }
 
-// userText is what the user reads for err, and the reference ID of an
-// internal error ("" otherwise): internal errors show only the reference;
-// the log line has the full error.
-func userText(err error) (text, ref string) {
-	msg := ladder.ErrorMessage(err)
+// userText is what the user reads for err in language l, and the
+// reference ID of an internal error ("" otherwise): internal errors show
+// only the reference; the log line has the full error. A coded error's
+// message is rendered from its format in l (i18n.Lang.Error).
+func userText(l *i18n.Lang, err error) (text, ref string) {
+	format, args := ladder.ErrorFormat(err)
+	msg := l.Error(format, args...)
 	switch ladder.ErrorCode(err) {
 	case ladder.CodeInternal:
 		ref = newRef()
-		msg = "Something went wrong on our side (reference " + ref + "). A moderator can find the details in the bot's log."
+		msg = l.T("error.internal", "Ref", ref)
 	case ladder.CodeUnavailable:
-		msg = msg + " (temporary problem; please try again)"
+		msg = l.T("error.unavailable", "Message", msg)
 	}
 	return "⚠️ " + msg, ref
 }
@@ -331,6 +334,13 @@ func answer(log *slog.Logger) step {
 				id, err := c.resp.Post(pctx, ch, p.Message)
 				if err == nil && p.Sent != nil {
 					err = p.Sent(pctx, ch, id)
+				}
+				if err == nil && p.Follow != nil {
+					for _, f := range p.Follow(pctx) {
+						if id, err = c.resp.Post(pctx, ch, f.Message); err == nil && f.Sent != nil {
+							err = f.Sent(pctx, ch, id)
+						}
+					}
 				}
 				cancel()
 				if err != nil {

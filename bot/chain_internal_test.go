@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -212,7 +213,7 @@ func TestUserText(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			text, ref := userText(tc.err)
+			text, ref := userText(i18n.English(), tc.err)
 			if !strings.HasPrefix(text, tc.want) || (ref != "") != tc.wantRef {
 				t.Errorf("Got(userText) = %q, %q, want %q with a reference %v", text, ref, tc.want, tc.wantRef)
 			}

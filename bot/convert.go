@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -18,6 +19,9 @@ func request(ic *discordgo.Interaction) (commands.Request, error) {
 		GuildID:       ic.GuildID,
 		ChannelID:     ic.ChannelID,
 		Locale:        string(ic.Locale),
+	}
+	if ic.GuildLocale != nil {
+		req.GuildLocale = string(*ic.GuildLocale)
 	}
 	user := ic.User
 	if ic.Member != nil {
@@ -136,6 +140,12 @@ func applicationCommands(cmds []commands.Command) []*discordgo.ApplicationComman
 			Description: c.Description,
 			Options:     options(c.Options),
 		}
+		if l := localizations(i18n.SectionName, c.Name); l != nil {
+			ac.NameLocalizations = &l
+		}
+		if l := localizations(i18n.SectionDescription, c.Description); l != nil {
+			ac.DescriptionLocalizations = &l
+		}
 		// A hint for the client only; the dispatch chain checks again.
 		// Moderator commands stay visible so that members with the
 		// configured moderator role (not a Discord permission) can use them.
@@ -162,14 +172,33 @@ func options(opts []commands.Option) []*discordgo.ApplicationCommandOption {
 			MinValue:     o.Min,
 			MaxLength:    o.MaxLength,
 			Options:      options(o.Options),
+
+			NameLocalizations:        localizations(i18n.SectionName, o.Name),
+			DescriptionLocalizations: localizations(i18n.SectionDescription, o.Description),
 		}
 		if o.Max != nil {
 			ao.MaxValue = *o.Max
 		}
 		for _, c := range o.Choices {
-			ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value})
+			ao.Choices = append(ao.Choices, &discordgo.ApplicationCommandOptionChoice{Name: c.Name, Value: c.Value,
+				NameLocalizations: localizations(i18n.SectionChoice, c.Name)})
 		}
 		out = append(out, ao)
+	}
+	return out
+}
+
+// localizations are Discord's name_localizations or
+// description_localizations of an English text, from the catalogs; nil
+// when no language translates it.
+func localizations(section, english string) map[discordgo.Locale]string {
+	l := i18n.Default().Localizations(section, english)
+	if l == nil {
+		return nil
+	}
+	out := make(map[discordgo.Locale]string, len(l))
+	for locale, text := range l {
+		out[discordgo.Locale(locale)] = text
 	}
 	return out
 }

@@ -8,9 +8,12 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
@@ -33,6 +36,9 @@ type env struct {
 	h         *harness
 	// rooms, when set, opens match rooms (rooms_e2e_test.go).
 	rooms *rooms.Manager
+	// joins, when set, keeps the queues' requirements, hours and
+	// rematches (rematch_e2e_test.go).
+	joins *joins.Service
 }
 
 func newEnv(t testing.TB, dsn string) *env {
@@ -67,7 +73,9 @@ func openDB(dsn string) (*storage.DB, error) {
 }
 
 func (e *env) set() *commands.Set {
-	return commands.New(commands.Deps{Service: e.svc, Chart: chart.HistoryPNG, Rooms: e.rooms, Community: community.New(e.db, e.svc)})
+	return commands.New(commands.Deps{Service: e.svc, Chart: chart.HistoryPNG, Rooms: e.rooms, Community: community.New(e.db, e.svc),
+		Formats: formats.New(e.db, e.svc), Joins: e.joins,
+		Integrity: integrity.New(e.db, nil)})
 }
 
 // restart stops the bot and starts a new one (a new session) on the same

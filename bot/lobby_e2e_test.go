@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
@@ -46,14 +47,14 @@ func newLobbyEnvOver(t *testing.T, dsn, transport string) *lobbyEnv {
 	e := &env{t: t, transport: transport, ctx: waitCtx(t), fake: newFake(t), db: db, svc: ladder.NewService(db, c)}
 	e.start()
 	l := &lobbyEnv{env: e, clock: c}
-	l.sched = jobs.New(e.svc, e.h.bot, nil, jobs.Options{PostBackoff: time.Millisecond})
+	l.sched = jobs.New(e.svc, e.h.bot, nil, jobs.Options{PostBackoff: time.Millisecond, Formats: formats.New(e.db, e.svc)})
 	return l
 }
 
 // restart is env.restart with a new scheduler posting through the new bot.
 func (l *lobbyEnv) restart() {
 	l.env.restart()
-	l.sched = jobs.New(l.svc, l.h.bot, nil, jobs.Options{PostBackoff: time.Millisecond})
+	l.sched = jobs.New(l.svc, l.h.bot, nil, jobs.Options{PostBackoff: time.Millisecond, Formats: formats.New(l.db, l.svc)})
 }
 
 func (l *lobbyEnv) run(job string) {

@@ -35,7 +35,7 @@ func newReplayEnv(t *testing.T, backend string) (*env, string) {
 		w.Write(body)
 	}))
 	t.Cleanup(srv.Close)
-	client, err := showdown.NewClient(srv.URL, nil)
+	client, err := showdown.NewClient(srv.URL, ladder.URLPolicy{AllowHTTP: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

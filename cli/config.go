@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/caarlos0/env/v11"
+
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // Config is everything ladderbot reads from the environment (docs/spec.md 8). It is
@@ -47,6 +49,8 @@ type Config struct {
 	// WebhookAllowHTTP lets outgoing webhooks use http:// to loopback
 	// addresses, for tests with a local receiver.
 	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
+	// OutgoingPorts are the ports webhooks and replay fetches may use.
+	OutgoingPorts string `env:"OUTGOING_PORTS" envDefault:"443,8443" help:"comma-separated ports outgoing webhooks and replay fetches may connect to"`
 	// WebhookTimeout bounds one delivery attempt and WebhookLease is how
 	// long a process's claim on a delivery lasts: a process killed
 	// mid-attempt leaves the delivery to another after the lease, which
@@ -58,6 +62,13 @@ type Config struct {
 	// RoleReconcileInterval is how often members' real roles are read and
 	// drift repaired; 24h is daily at 03:30 UTC.
 	RoleReconcileInterval time.Duration `env:"ROLE_RECONCILE_INTERVAL" envDefault:"24h" help:"how often members' roles are read back and drift repaired (1s to 168h; 24h is daily at 03:30 UTC)"`
+}
+
+// URLPolicy is the rule on every outgoing request to a URL the bot was
+// given: WEBHOOK_ALLOW_HTTP and OUTGOING_PORTS (validate has checked it).
+func (c Config) URLPolicy() ladder.URLPolicy {
+	ports, _ := ladder.ParsePorts(c.OutgoingPorts)
+	return ladder.URLPolicy{AllowHTTP: c.WebhookAllowHTTP, Ports: ports}
 }
 
 // Transport is how the bot receives interactions: DISCORD_TRANSPORT, or
@@ -102,6 +113,12 @@ func (c Config) validate() error {
 		c.validateShards,
 		c.validateLogging,
 		c.validateRateLimit,
+		func() error {
+			if _, err := ladder.ParsePorts(c.OutgoingPorts); err != nil {
+				return fmt.Errorf("OUTGOING_PORTS=%q: %v", c.OutgoingPorts, err)
+			}
+			return nil
+		},
 		func() error { return c.dashboard().Validate() },
 		func() error {
 			return validateInterval("ROLE_SYNC_INTERVAL", c.RoleSyncInterval, time.Second, time.Hour, "1h")

@@ -25,6 +25,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		RoleReconcileInterval: 24 * time.Hour,
 		WebhookTimeout:        10 * time.Second,
 		WebhookLease:          2 * time.Minute,
+		OutgoingPorts:         "443,8443",
 	}
 	if cfg != want {
 		t.Errorf("LoadConfig(nil) = %+v, want %+v", cfg, want)
@@ -85,6 +86,8 @@ func TestLoadConfigBad(t *testing.T) {
 		{"webhook timeout under a second", "WEBHOOK_TIMEOUT=500ms", "WEBHOOK_TIMEOUT"},
 		{"webhook lease not above the timeout", "WEBHOOK_LEASE=10s", "WEBHOOK_LEASE"},
 		{"webhook lease over an hour", "WEBHOOK_LEASE=2h", "WEBHOOK_LEASE"},
+		{"outgoing ports not numbers", "OUTGOING_PORTS=443,https", "OUTGOING_PORTS"},
+		{"outgoing port zero", "OUTGOING_PORTS=0", "OUTGOING_PORTS"},
 		{"public url without scheme", "PUBLIC_URL=ladder.example.org", "PUBLIC_URL"},
 		{"public url with a path", "PUBLIC_URL=https://ladder.example.org/ladder", "PUBLIC_URL"},
 	}

@@ -12,9 +12,12 @@ import (
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/jobs"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/panel"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -42,7 +45,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	defer db.Close()
-	svc := ladder.NewService(db, nil)
+	svc, jn := newLadder(db)
 	// One registry for the whole process: the web server serves it on
 	// /metrics, the bot counts interactions, the jobs count their runs,
 	// formed matches and queue sizes.
@@ -61,7 +64,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	// The jobs tell the panel editor of the queues they change.
 	var onQueue func(guildID string)
 	if e.cfg.DiscordToken != "" {
-		b, m, panels, err := newBot(e, db, svc, metrics, onResult)
+		b, m, panels, err := newBot(e, db, svc, jn, metrics, onResult)
 		if err != nil {
 			return err
 		}
@@ -81,7 +84,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	} else {
 		e.log.Info("DISCORD_TOKEN is not set: running the web page, API and jobs without the bot")
 	}
-	srv, err = newWebServer(e, db, svc, metrics, gatewayReady)
+	srv, err = newWebServer(e, db, svc, jn, metrics, gatewayReady)
 	if err != nil {
 		return err
 	}
@@ -89,17 +92,27 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	comps = append(comps, component{"web", func(ctx context.Context) error { return srv.ListenAndServe(ctx, e.cfg.HTTPAddr) }})
 	comps = append(comps, component{"jobs", func(ctx context.Context) error {
 		return runJobs(ctx, jobs.New(svc, poster, e.log, jobs.Options{Metrics: metrics, OnResult: onResult, OnQueue: onQueue, Roles: roles, RoleInterval: e.cfg.RoleSyncInterval,
-			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm}))
+			ReconcileInterval: e.cfg.RoleReconcileInterval, Rooms: rm, Formats: formats.New(db, svc), Joins: jn,
+			Integrity: integrity.New(db, nil), Community: community.New(db, svc)}))
 	}})
 	// Webhook deliveries are claimed per row, so every replica may run
 	// the deliverer; the outbox keeps what a stopped one left.
-	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+	deliverer := jobs.NewDeliverer(svc, e.log, jobs.DelivererOptions{Policy: e.cfg.URLPolicy(),
 		Timeout: e.cfg.WebhookTimeout, Lease: e.cfg.WebhookLease})
 	comps = append(comps, component{"webhooks", func(ctx context.Context) error {
 		deliverer.Run(ctx, webhookInterval)
 		return nil
 	}})
 	return runComponents(ctx, e.log, comps)
+}
+
+// newLadder is the ladder service over db with the queues' requirements
+// and open hours (package joins) deciding every entry into a queue.
+func newLadder(db *storage.DB) (*ladder.Service, *joins.Service) {
+	svc := ladder.NewService(db, nil)
+	jn := joins.New(db, svc)
+	svc.SetJoinGate(jn)
+	return svc, jn
 }
 
 // webhookInterval is how often the deliverer looks for due webhook
@@ -123,8 +136,8 @@ func runJobs(ctx context.Context, s *jobs.Scheduler) error {
 // none) and onResult, told the guild of every interaction that may have
 // changed its ratings (nil: nobody); the match rooms' manager; and the
 // queue panels and results channels it posts, whose editor the caller runs.
-func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, *rooms.Manager, *panel.Service, error) {
-	replays, err := showdown.NewClient(e.cfg.ShowdownReplayBase, nil)
+func newBot(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.Service, metrics *web.Metrics, onResult func(guildID string)) (*bot.Bot, *rooms.Manager, *panel.Service, error) {
+	replays, err := showdown.NewClient(e.cfg.ShowdownReplayBase, e.cfg.URLPolicy(), nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -140,9 +153,9 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metr
 	rm := rooms.New(db, late, svc, e.log)
 	panels := panel.New(db, svc, panel.PostFunc(func(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
 		return b.Post(ctx, channelID, msg)
-	}), e.log, panel.Options{})
+	}), e.log, panel.Options{Joins: jn})
 	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole,
-		Rooms: rm, Panels: panels, Community: community.New(db, svc),
+		Rooms: rm, Panels: panels, Community: community.New(db, svc), Formats: formats.New(db, svc), Joins: jn, Integrity: integrity.New(db, nil),
 		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) {
 			return b.EnsureChannel(ctx, guildID, name)
 		},

@@ -6,7 +6,11 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
 )
@@ -30,7 +34,8 @@ func runServe(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	defer db.Close()
-	srv, err := newWebServer(e, db, ladder.NewService(db, nil), web.NewMetrics(), nil)
+	svc, jn := newLadder(db)
+	srv, err := newWebServer(e, db, svc, jn, web.NewMetrics(), nil)
 	if err != nil {
 		return err
 	}
@@ -42,13 +47,17 @@ func runServe(ctx context.Context, e invocation, args []string) error {
 // Discord gateway for /readyz; nil when the process runs no bot. `ladderbot
 // run` calls it and serves the result on HTTP_ADDR beside the bot, sharing
 // metrics with it.
-func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *web.Metrics, gatewayReady func() bool) (*web.Server, error) {
+func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.Service, metrics *web.Metrics, gatewayReady func() bool) (*web.Server, error) {
 	if err := metrics.RegisterDB(db.SQL()); err != nil {
 		return nil, fmt.Errorf("web: metrics: %w", err)
 	}
 	var srv *web.Server
-	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log,
-		Webhooks:   ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+	// The queues' room settings, which the dashboard and the token API
+	// read and write; opening rooms is the bot's (ladderbot run).
+	rm, fm := rooms.New(db, nil, svc, e.log), formats.New(db, svc)
+	com := community.New(db, svc)
+	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm, Joins: jn, Community: com, Formats: fm,
+		Webhooks:   e.cfg.URLPolicy(),
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
 		return nil, fmt.Errorf("web: dashboard: %w", err)
@@ -65,9 +74,13 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, metrics *we
 		RatePerToken: e.cfg.webRate(),
 		RateBurst:    e.cfg.APIRateBurst,
 		Rates:        db,
-		Webhooks:     ladder.URLPolicy{AllowHTTP: e.cfg.WebhookAllowHTTP},
+		Webhooks:     e.cfg.URLPolicy(),
 		Admin:        admin.Handler(),
-		Community:    community.New(db, svc),
+		Community:    com,
+		Integrity:    integrity.New(db, nil),
+		Rooms:        rm,
+		Joins:        jn,
+		Formats:      fm,
 	})
 	return srv, nil
 }

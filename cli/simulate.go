@@ -38,9 +38,11 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	partyMax := fs.Float64("party-max-weight", 0, "the queue's party rating: weight of a party's best player (0-10; 0 and 0 off)")
 	partyMed := fs.Float64("party-median-weight", 0, "the queue's party rating: weight of its median player (0-10)")
 	ordDev := fs.Float64("ordinal-deviations", 3, "the queue's party rating: RDs taken off (0-10)")
+	cheaters := fs.String("cheaters", "", "inject cheaters kind=N,… (kinds win-trade: rings of 2×team-size accounts, smurf, boost) and score the integrity flags")
 	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
+	bestOf := fs.Int("best-of", 1, "play each match as a best-of-N series (1, 3 or 5), rated once; above 1, the same season in single games is played too, to compare")
 	logLevel := fs.String("log-level", "", "log level of the storage: debug, info, warn or error (default: LOG_LEVEL)")
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
@@ -60,6 +62,13 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	if err := q.Validate(); err != nil {
 		return usageError(e, fs, "%s", sentence(e.name, err))
 	}
+	if *bestOf != 1 && *bestOf != 3 && *bestOf != 5 {
+		return usageError(e, fs, "--best-of must be 1, 3 or 5, not %d", *bestOf)
+	}
+	cheat, err := sim.ParseCheaters(*cheaters)
+	if err != nil {
+		return usageError(e, fs, "--cheaters: %v", err)
+	}
 	if *dsn != "" {
 		if err := validateDatabaseURL("--db", *dsn); err != nil {
 			return usageError(e, fs, "%v", err)
@@ -77,8 +86,25 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	}
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
 		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, PickMode: ladder.PickMode(*pickMode), Log: logger,
-		Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev}
-	if bar := progress(e, cfg.Days, "simulating days"); bar != nil {
+		Cheaters: cheat, Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev,
+		BestOf: *bestOf}
+	var base *sim.Baseline
+	if *bestOf > 1 {
+		// The same season in single games, on a scratch database, for the
+		// comparison: same seed, same players, same evenings.
+		one := cfg
+		one.BestOf, one.DSN = 1, ""
+		if bar := progress(e, one.Days, "simulating days, best of 1"); bar != nil {
+			one.Progress = func(day, _ int) { _ = bar.Set(day) }
+			defer bar.Finish()
+		}
+		r1, err := sim.Run(ctx, one)
+		if err != nil {
+			return err
+		}
+		base = &sim.Baseline{Matches: r1.Matches, Brier: r1.Brier, Spearman: r1.Spearman}
+	}
+	if bar := progress(e, cfg.Days, fmt.Sprintf("simulating days, best of %d", *bestOf)); bar != nil {
 		cfg.Progress = func(day, _ int) { _ = bar.Set(day) }
 		defer bar.Finish()
 	}
@@ -86,6 +112,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	if err != nil {
 		return err
 	}
+	res.BestOf1 = base
 	if *plotDir != "" {
 		if err := sim.Plot(*plotDir, res); err != nil {
 			return err
@@ -149,7 +176,15 @@ func printSimulation(w io.Writer, r *sim.Result) {
 	tw.Flush()
 	fmt.Fprintf(w, "\n%s; wait p50 %.0f s, p95 %.0f s; mean quality %.3f; mean |P−0.5| %.3f; Brier %.4f; Spearman vs true skill %.3f; %s expired; %s cancelled by a missed ready check; ratings verified: %v\n",
 		count(r.Matches, "match"), r.WaitP50, r.WaitP95, r.MeanQuality, r.MeanAbsPMinusHalf, r.Brier, r.Spearman, count(r.Expired, "ticket"), count(r.ReadyFailed, "match"), r.Verified)
+	if b := r.BestOf1; b != nil {
+		fmt.Fprintf(w, "best of %d, one rated result per series: Spearman vs true skill %.3f over %s; the same season in single games: %.3f over %s\n",
+			r.BestOf, r.Spearman, fmt.Sprintf("%d series", r.Matches), b.Spearman, count(b.Matches, "match"))
+	}
 	printPlacement(w, r.Placement)
+	if in := r.Integrity; in.Cheaters > 0 || in.Flags > 0 {
+		fmt.Fprintf(w, "integrity: %d of %s flagged (recall %.2f); %s, %d naming no cheater\n",
+			in.Found, count(in.Cheaters, "injected cheater"), r.IntegrityRecall, count(in.Flags, "flag"), in.FalseFlags)
+	}
 	if ps := r.Parties; ps.Pairs > 0 {
 		fmt.Fprintf(w, "parties: %s; %s with more pairs on one team: that team won %.3f, the model predicted %.3f, true skill %.3f; true |P−0.5| %.3f (other matches %.3f)\n",
 			count(ps.Pairs, "premade pair"), count(ps.Matches, "match"), ps.WinShare, ps.Predicted, ps.True, ps.TrueGap, ps.TrueGapOthers)

@@ -61,6 +61,9 @@ func TestSimulateCommandLeaderboardAndErrors(t *testing.T) {
 		{[]string{"simulate", "--params", "nope=1"}, 2, "no parameter \"nope\""},
 		{[]string{"simulate", "--parties", "2"}, 1, "party share must be from 0 to 1"},
 		{[]string{"simulate", "--party-max-weight", "11"}, 2, "party weights"},
+		{[]string{"simulate", "--cheaters", "aimbot=1"}, 2, "unknown kind \"aimbot\""},
+		{[]string{"simulate", "--cheaters", "smurf"}, 2, "is not kind=N"},
+		{[]string{"simulate", "--cheaters", "smurf=-1"}, 2, "want 0 to 50"},
 	}
 	for _, tc := range tests {
 		stdout.Reset()

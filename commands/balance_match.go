@@ -55,11 +55,11 @@ func (h *handlers) announcementEdit(ctx context.Context, guildID string, m ladde
 	var view Reply
 	switch {
 	case rc.MatchID != 0 && rc.State == ladder.ReadyPassed:
-		view = matchOnView(m, queue)
+		view = matchOnView(h.langOf(ctx, guildID), m, queue)
 	default:
 		f := ladder.FormedMatch{Match: m, Queue: ladder.Queue{ID: m.QueueID, Name: queue}, Ready: rc}
 		f.Proposal.Quality = m.Quality
-		view = announce(f)
+		view = announce(h.langOf(ctx, guildID), f)
 	}
 	view.Edit = a.MessageID
 	return Post{ChannelID: a.ChannelID, Message: view}, true, nil

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -46,6 +49,17 @@ type Deps struct {
 	EnsureRole    func(ctx context.Context, guildID, name string) (string, error)
 	// Community answers /compare, /history and /stats; nil refuses them.
 	Community *community.Service
+	// Formats keeps map pools and runs map picks (/config maps, /config
+	// queue format, the map vote and ban menus); nil refuses them and
+	// matches get no map.
+	Formats *formats.Service
+	// Joins keeps the queues' requirements, open hours and rematches
+	// (/config queue requirements, schedule and rematch, the Rematch
+	// button); nil refuses them.
+	Joins *joins.Service
+	// Integrity lists and dismisses integrity flags (/mod integrity);
+	// nil refuses it.
+	Integrity *integrity.Service
 }
 
 // New returns the one explicit list of ladderbot's commands and components.
@@ -78,8 +92,12 @@ func New(d Deps) *Set {
 	comps = append(comps, h.subComponents()...)
 	comps = append(comps, h.noShowComponents()...)
 	comps = append(comps, h.panelComponents()...)
+	comps = append(comps, h.predictComponents()...)
 	comps = append(comps, h.setupComponents()...)
 	comps = append(comps, h.historyComponents()...)
+	comps = append(comps, h.mapComponents()...)
+	comps = append(comps, h.seriesComponents()...)
+	comps = append(comps, h.rematchComponents()...)
 	return NewSet(h.moderatorRole, cmds, comps)
 }
 
@@ -143,8 +161,18 @@ func winnerText(w int) string {
 
 // ensure creates the guild on first use so every command works before
 // anyone configures anything (docs/spec.md 3).
+// It also notes the guild's preferred locale when Discord reports a new
+// one, for the posts of the scheduled jobs (GuildLang).
 func (h *handlers) ensure(ctx context.Context, req Request) (ladder.Guild, error) {
-	return h.Service.EnsureGuild(ctx, req.GuildID)
+	g, err := h.Service.EnsureGuild(ctx, req.GuildID)
+	if err != nil || req.GuildLocale == "" || req.GuildLocale == g.PreferredLocale {
+		return g, err
+	}
+	if err := h.Service.NotePreferredLocale(ctx, g.ID, req.GuildLocale); err != nil {
+		return g, err
+	}
+	g.PreferredLocale = req.GuildLocale
+	return g, nil
 }
 
 // queueChoices answers autocomplete for queue names. On a server where
@@ -194,7 +222,7 @@ func (h *handlers) seasonChoices(ctx context.Context, req Request) (Reply, error
 // autocomplete routes a command's autocomplete by focused option name.
 func (h *handlers) autocomplete(ctx context.Context, req Request) (Reply, error) {
 	switch req.Focused {
-	case "queue":
+	case "queue", "games_queue":
 		return h.queueChoices(ctx, req)
 	case "season":
 		return h.seasonChoices(ctx, req)

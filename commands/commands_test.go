@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 )
@@ -104,7 +105,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	t.Cleanup(func() { db.Close() })
 	svc := ladder.NewService(db, nil)
-	return &fixture{t: t, svc: svc, set: New(Deps{Service: svc, Community: community.New(db, svc)})}
+	return &fixture{t: t, svc: svc, set: New(Deps{Service: svc, Community: community.New(db, svc), Formats: formats.New(db, svc)})}
 }
 
 // call runs a request through the permission check and the handler, as

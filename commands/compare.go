@@ -87,6 +87,11 @@ func compareReply(c community.Comparison) Reply {
 			{Name: "Last meetings", Value: last.String()},
 		},
 	}
+	if len(c.TopPair) == 2 {
+		t1, t2 := playerName(c.TopPair[0].UserID, c.TopPair[0].Name), playerName(c.TopPair[1].UserID, c.TopPair[1].Name)
+		e.Fields = append(e.Fields, Field{Name: "As partners against the top pair",
+			Value: fmt.Sprintf("%s + %s beat %s + %s: %s", an, bn, t1, t2, percent(c.PTogetherWins))})
+	}
 	return Reply{Embeds: []Embed{e}}
 }
 

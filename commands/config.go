@@ -46,9 +46,15 @@ func (h *handlers) configCommand() Command {
 					Option{Type: OptInteger, Name: "behaviour_pairing", Description: "match low behaviour scores together from this many queued players (0 off)", Min: &zeroF, Max: &thousandF}}, lobbyOptions()...)...),
 				roomSub(),
 				sidesSub(),
+				formatSub(),
+				requirementsSub(),
+				scheduleSub(),
+				rematchSub(),
+				communitySub(),
 				sub("panel", "Post the queue's panel: a message with Join, Leave, Join with… and Status buttons",
 					Option{Type: OptString, Name: "queue", Description: "queue name (default: the server's first queue)", Autocomplete: true, MaxLength: 32},
 					opt(OptChannel, "channel", "where the panel goes (default: the queue's channel, else here)", false))),
+			mapsGroup(),
 			sub("moderator", "Set the moderator role (besides Manage Server)", opt(OptRole, "role", "the role", true)),
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
@@ -71,6 +77,7 @@ func (h *handlers) configCommand() Command {
 				opt(OptBool, "clear", "remove the whole mapping; roles players hold stay", false)),
 			sub("season", "Set the season schedule",
 				Option{Type: OptString, Name: "schedule", Description: "5-field cron (UTC), or off", Required: true, MaxLength: 100}),
+			languageSub(),
 		},
 		Handle:       h.config,
 		Autocomplete: h.autocomplete,
@@ -111,10 +118,20 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		return h.configQueue(ctx, req)
 	case "config queue room":
 		return h.configRoom(ctx, req)
+	case "config queue community":
+		return h.configCommunity(ctx, req)
 	case "config queue sides":
 		return h.configSides(ctx, req)
+	case "config queue format":
+		return h.configFormat(ctx, req)
+	case "config maps add", "config maps remove", "config maps list":
+		return h.configMaps(ctx, req)
+	case "config queue requirements", "config queue schedule", "config queue rematch":
+		return h.configJoins(ctx, req)
 	case "config queue panel":
 		return h.configPanel(ctx, req)
+	case "config language":
+		return h.configLanguage(ctx, req, g)
 	case "config moderator":
 		g.ModeratorRoleID, _ = req.String("role")
 	case "config channels":
@@ -256,6 +273,11 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 				return Reply{}, err
 			}
 			fmt.Fprintf(&queues, "  rooms: %s\n", describeRoom(s))
+		}
+		if line, err := h.joinsLine(ctx, q); err != nil {
+			return Reply{}, err
+		} else if line != "" {
+			fmt.Fprintf(&queues, "  joins: %s\n", line)
 		}
 	}
 	orNone := func(prefix, id string) string {

@@ -36,15 +36,15 @@ func (h *handlers) configRoles(ctx context.Context, req Request, g ladder.Guild)
 	case hasBadge && create && hasRole:
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give the badge a role or create:True, not both")
 	case create:
-		return h.createRoles(ctx, g, badge)
+		return h.createRoles(ctx, actor(req), g, badge)
 	case hasBadge:
-		if _, err := h.Service.SetBadgeRoles(ctx, g.ID, map[string]string{badge: role}); err != nil {
+		if _, err := h.Service.SetRoles(ctx, actor(req), g.ID, ladder.RoleMapping{Badges: map[string]string{badge: role}}); err != nil {
 			return Reply{}, err
 		}
 	case !hasDiv:
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "say which division the role is for")
 	default:
-		if _, err := h.Service.SetDivisionRoles(ctx, g.ID, map[string]string{strings.TrimSpace(division): role}); err != nil {
+		if _, err := h.Service.SetRoles(ctx, actor(req), g.ID, ladder.RoleMapping{Divisions: map[string]string{strings.TrimSpace(division): role}}); err != nil {
 			return Reply{}, err
 		}
 	}
@@ -62,7 +62,7 @@ var badgeNames = map[string]string{"top3": "Top 3", "top30": "Top 30", "top100":
 // unmapped division, and maps it. Roles are created before anything is
 // saved; when Discord refuses one, the ones created so far are mapped and
 // the refusal is reported.
-func (h *handlers) createRoles(ctx context.Context, g ladder.Guild, badge string) (Reply, error) {
+func (h *handlers) createRoles(ctx context.Context, who ladder.Actor, g ladder.Guild, badge string) (Reply, error) {
 	if h.CreateRole == nil {
 		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "this process cannot create roles: map existing ones with division or badge and role")
 	}
@@ -72,12 +72,12 @@ func (h *handlers) createRoles(ctx context.Context, g ladder.Guild, badge string
 	}
 	type want struct{ key, name string }
 	var wants []want
-	mapped, set := rc.Mapping, h.Service.SetDivisionRoles
+	mapped := rc.Mapping
 	if badge != "" {
 		if badgeNames[badge] == "" {
 			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "no badge is called %q", badge)
 		}
-		wants, mapped, set = []want{{badge, badgeNames[badge]}}, rc.Badges, h.Service.SetBadgeRoles
+		wants, mapped = []want{{badge, badgeNames[badge]}}, rc.Badges
 	} else {
 		for _, d := range g.Divisions {
 			wants = append(wants, want{d.Name, d.Name})
@@ -97,7 +97,11 @@ func (h *handlers) createRoles(ctx context.Context, g ladder.Guild, badge string
 		created[w.key] = id
 	}
 	if len(created) > 0 {
-		if _, err := set(ctx, g.ID, created); err != nil {
+		set := ladder.RoleMapping{Divisions: created}
+		if badge != "" {
+			set = ladder.RoleMapping{Badges: created}
+		}
+		if _, err := h.Service.SetRoles(ctx, who, g.ID, set); err != nil {
 			return Reply{}, err
 		}
 		if rc, err = h.Service.DivisionRoleConfig(ctx, g.ID); err != nil {

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,9 +30,43 @@ func (h *handlers) configRoom(ctx context.Context, req Request) (Reply, error) {
 	if h.Rooms == nil {
 		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "match rooms need the bot's connection to Discord, which this process does not have")
 	}
-	for _, name := range []string{"room_category", "lobby_voice"} {
-		if v, _ := req.String(name); req.Has(name) && !snowflake(v) {
-			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord channel, not %q", name, v)
+	// The options as text, read by the same rooms.Settings.Apply as the
+	// dashboard's form and the token API.
+	values := map[string]string{}
+	if clear, _ := req.Bool("clear"); clear {
+		values["room_category"], values["lobby_voice"] = "", ""
+	}
+	for _, f := range rooms.Fields {
+		if !req.Has(f.Name) {
+			continue
+		}
+		switch v := req.Options[f.Name].(type) {
+		case string:
+			if f.Kind == ladder.KindChannel && !snowflake(v) {
+				return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord channel, not %q", f.Name, v)
+			}
+			values[f.Name] = v
+		case bool:
+			values[f.Name] = strconv.FormatBool(v)
+		default:
+			n, _ := req.Int(f.Name)
+			values[f.Name] = strconv.FormatInt(n, 10)
+		}
+	}
+	// A value of the wrong type (a modified client's) is refused, not
+	// skipped: skipping it would store the other options as if all went.
+	for _, c := range []struct {
+		name string
+		ok   func(string) bool
+		want string
+	}{
+		{"room", func(n string) bool { _, ok := req.String(n); return ok }, "one of none, thread or channel"},
+		{"voice", func(n string) bool { _, ok := req.Bool(n); return ok }, "true or false"},
+		{"clear", func(n string) bool { _, ok := req.Bool(n); return ok }, "true or false"},
+		{"room_linger", func(n string) bool { _, ok := req.Int(n); return ok }, "a whole number of seconds"},
+	} {
+		if req.Has(c.name) && !c.ok(c.name) {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s must be %s", c.name, c.want)
 		}
 	}
 	name, _ := req.String("queue")
@@ -43,28 +78,11 @@ func (h *handlers) configRoom(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	if clear, _ := req.Bool("clear"); clear {
-		s.CategoryID, s.LobbyVoiceID = "", ""
-	}
-	if v, ok := req.String("room"); ok {
-		if s.Mode, err = rooms.ParseMode(v); err != nil {
+	if len(values) > 0 {
+		if err := s.Apply(values); err != nil {
 			return Reply{}, err
 		}
-	}
-	if v, ok := req.String("room_category"); ok {
-		s.CategoryID = v
-	}
-	if v, ok := req.Bool("voice"); ok {
-		s.Voice = v
-	}
-	if v, ok := req.String("lobby_voice"); ok {
-		s.LobbyVoiceID = v
-	}
-	if n, ok := req.Int("room_linger"); ok {
-		s.Linger = time.Duration(n) * time.Second
-	}
-	if len(req.Options) > 1 {
-		if err := h.Rooms.SaveSettings(ctx, s); err != nil {
+		if err := h.Rooms.SaveSettings(ctx, actor(req), q, s); err != nil {
 			return Reply{}, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -88,7 +89,7 @@ func draftWaitingFields(d ladder.Draft) []Field {
 func DraftProgress(res ladder.DraftResult, queue string) Reply {
 	var r Reply
 	if res.Draft.State == ladder.DraftDone {
-		r = matchOnView(res.Match, queue)
+		r = matchOnView(i18n.English(), res.Match, queue)
 		r.Content = fmt.Sprintf("**Match #%d** is on: the captains picked the teams. %s vs %s", res.Match.ID,
 			mentions(res.Match.Teams[0]), mentions(res.Match.Teams[1]))
 		r.Mentions = res.Match.Players()
@@ -135,6 +136,9 @@ func (h *handlers) pickMenu(ctx context.Context, req Request) (Reply, error) {
 	}
 	r := DraftProgress(res, h.queueName(ctx, req.GuildID, res.Match.QueueID))
 	r.Update = true
+	if res.Draft.State == ladder.DraftDone {
+		r.Posts = append(r.Posts, h.mapPosts(ctx, res.Match, req)...)
+	}
 	if ping, ok := TurnPing(res); ok {
 		r.Posts = append(r.Posts, Post{ChannelID: matchChannel(res.Match, req), Message: ping})
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -61,7 +62,7 @@ func TestHostileOptions(t *testing.T) {
 		}
 		defer db.Close()
 		svc := ladder.NewService(db, nil)
-		set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil), Community: community.New(db, svc)})
+		set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil), Community: community.New(db, svc), Formats: formats.New(db, svc)})
 		for _, g := range []string{guild, otherGuild} {
 			if _, err := svc.EnsureGuild(ctx, g); err != nil {
 				t.Fatal(err)
@@ -158,6 +159,14 @@ func TestHostileOptions(t *testing.T) {
 			{"profile of a player ID that is not one", "profile", map[string]any{"player": "<@601>"}},
 			{"rd 9999 explodes the next win", "mod rating set", map[string]any{"player": "601", "rating": 1500.0, "rd": 9999.0}},
 			{"rd below the model's floor", "mod rating set", map[string]any{"player": "601", "rating": 1500.0, "rd": 1.0}},
+			{"room mode dungeon", "config queue room", map[string]any{"queue": "2v2", "room": "dungeon"}},
+			{"room linger -1", "config queue room", map[string]any{"queue": "2v2", "room_linger": int64(-1)}},
+			{"room linger a day and a second", "config queue room", map[string]any{"queue": "2v2", "room_linger": int64(86401)}},
+			{"room linger 2^50 (overflows a duration)", "config queue room", map[string]any{"queue": "2v2", "room_linger": huge}},
+			{"room category that is not an ID", "config queue room", map[string]any{"queue": "2v2", "room_category": "#matches"}},
+			{"lobby voice with a NUL", "config queue room", map[string]any{"queue": "2v2", "lobby_voice": "1\x00"}},
+			{"room of an unknown queue", "config queue room", map[string]any{"queue": "nope", "room": "thread"}},
+			{"room with voice as a string", "config queue room", map[string]any{"queue": "2v2", "voice": "yes"}},
 		}
 		// Every string option, by the one identifier rule.
 		for class, bad := range map[string]string{

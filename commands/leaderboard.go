@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -45,9 +46,10 @@ func (h *handlers) leaderboardAutocomplete(ctx context.Context, req Request) (Re
 	if err != nil {
 		return Reply{}, err
 	}
+	l := userLang(req)
 	var out []Choice
 	for _, d := range g.Divisions {
-		out = append(out, Choice{Name: fmt.Sprintf("%s (from %.0f)", d.Name, d.Min), Value: d.Name})
+		out = append(out, Choice{Name: l.T("board.division_from", "Division", d.Name, "Min", l.Rating(d.Min)), Value: d.Name})
 	}
 	return Reply{Choices: out}, nil
 }
@@ -73,7 +75,7 @@ func (h *handlers) leaderboard(ctx context.Context, req Request) (Reply, error) 
 	if p, ok := req.Int("page"); ok {
 		v.page = int(p)
 	}
-	return h.renderBoard(ctx, req.GuildID, v)
+	return h.renderBoard(ctx, userLang(req), req.GuildID, v)
 }
 
 // leaderboardButton pages: "lb:QUEUEID:PAGE:SEASON:DIVISION-INDEX|all".
@@ -108,7 +110,7 @@ func (h *handlers) leaderboardButton(ctx context.Context, req Request) (Reply, e
 		}
 		v.division = g.Divisions[i].Name
 	}
-	r, err := h.renderBoard(ctx, req.GuildID, v)
+	r, err := h.renderBoard(ctx, userLang(req), req.GuildID, v)
 	r.Update = true
 	return r, err
 }
@@ -134,12 +136,12 @@ func (h *handlers) boardPage(ctx context.Context, guildID string, v boardView) (
 	return h.Service.Leaderboard(ctx, q)
 }
 
-func (h *handlers) renderBoard(ctx context.Context, guildID string, v boardView) (Reply, error) {
+func (h *handlers) renderBoard(ctx context.Context, l *i18n.Lang, guildID string, v boardView) (Reply, error) {
 	p, err := h.boardPage(ctx, guildID, v)
 	if err != nil {
 		return Reply{}, err
 	}
-	title := fmt.Sprintf("Leaderboard · %s · Season %d", p.Queue.Name, p.Season.Number)
+	title := l.T("board.title", "Queue", p.Queue.Name, "Season", p.Season.Number)
 	divIndex := "all"
 	if v.division != "" {
 		for i, d := range p.Guild.Divisions {
@@ -155,22 +157,22 @@ func (h *handlers) renderBoard(ctx context.Context, guildID string, v boardView)
 		if name == "" {
 			name = mention(s.UserID)
 		}
-		fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d", s.Rank, name, s.Division, ratingText(s.Rating, s.RD), s.Wins, s.Losses)
+		fmt.Fprintf(&b, "`#%d` **%s** · %s · %s ± %s · %d-%d", s.Rank, name, s.Division, l.Rating(s.Rating), l.Rating(s.RD), s.Wins, s.Losses)
 		if s.Draws > 0 {
 			fmt.Fprintf(&b, "-%d", s.Draws)
 		}
 		b.WriteString("\n")
 	}
 	if len(p.Standings) == 0 {
-		b.WriteString("No ranked players yet. Players appear after their placement games, with RD ≤ 100.")
+		b.WriteString(l.T("board.empty"))
 	}
 	e := Embed{Title: title, Description: b.String(), Color: ColorInfo,
-		Footer: fmt.Sprintf("Page %d · placement and inactive players are hidden", v.page)}
+		Footer: l.T("board.footer", "Page", v.page)}
 	button := func(label string, page int, disabled bool) Button {
 		return Button{Label: label, Style: Secondary, Disabled: disabled,
 			CustomID: ID(actBoard, p.Queue.ID, strconv.Itoa(max(page, 1)), strconv.Itoa(p.Season.Number), divIndex)}
 	}
-	prev := button("◀ Previous", v.page-1, v.page <= 1)
-	next := button("Next ▶", v.page+1, p.Next == "")
+	prev := button(l.T("button.previous"), v.page-1, v.page <= 1)
+	next := button(l.T("button.next"), v.page+1, p.Next == "")
 	return Reply{Embeds: []Embed{e}, Buttons: [][]Button{{prev, next}}}, nil
 }

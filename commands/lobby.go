@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -31,7 +32,7 @@ func (h *handlers) lobbyComponents() []Component {
 // report buttons come once everyone is ready.
 // In captains mode (d set) it names the captains instead of teams that
 // the draft will change.
-func readyAnnouncement(m ladder.Match, rc ladder.ReadyCheck, d ladder.Draft, queue string) Reply {
+func readyAnnouncement(l *i18n.Lang, m ladder.Match, rc ladder.ReadyCheck, d ladder.Draft, queue string) Reply {
 	var ready strings.Builder
 	for _, s := range rc.Seats {
 		mark := "⏳"
@@ -41,81 +42,88 @@ func readyAnnouncement(m ladder.Match, rc ladder.ReadyCheck, d ladder.Draft, que
 		fmt.Fprintf(&ready, "%s %s\n", mark, mention(s.UserID))
 	}
 	n := len(rc.Seats) - len(rc.Missing())
-	content := fmt.Sprintf("**Match #%d** formed: %s vs %s. Click **Ready** <t:%d:R>, or the match is cancelled.",
-		m.ID, mentions(m.Teams[0]), mentions(m.Teams[1]), rc.Deadline.Unix())
-	teams := teamFields(m)
+	deadline := fmt.Sprintf("<t:%d:R>", rc.Deadline.Unix())
+	content := l.T("ready.formed", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "Deadline", deadline)
+	teams := teamFields(l, m)
 	if d.MatchID != 0 {
-		content = fmt.Sprintf("**Match #%d** formed: %s. Click **Ready** <t:%d:R>, or the match is cancelled; then the captains pick the teams.",
-			m.ID, mentions(m.Players()), rc.Deadline.Unix())
+		content = l.T("ready.formed_captains", "ID", m.ID, "Players", mentions(m.Players()), "Deadline", deadline)
 		teams = draftWaitingFields(d)
 	}
 	return Reply{
 		Content:  content,
 		Mentions: m.Players(),
 		Embeds: []Embed{{
-			Title: fmt.Sprintf("Match #%d · %s · ready check", m.ID, queue),
+			Title: l.T("ready.title", "ID", m.ID, "Queue", queue),
 			Color: ColorInfo,
 			Fields: append(teams,
-				Field{Name: fmt.Sprintf("Ready %d/%d", n, len(rc.Seats)), Value: ready.String()}),
-			Footer: "Players who are not ready in time get a queue cooldown; the others go back to the front of the queue.",
+				Field{Name: l.T("ready.count", "Ready", n, "Total", len(rc.Seats)), Value: ready.String()}),
+			Footer: l.T("ready.footer"),
 		}},
 		Buttons: [][]Button{{
-			{Label: "Ready", Style: Success, CustomID: ID(actReady, m.ID)},
-			{Label: "Not ready", Style: Danger, CustomID: ID(actNotReady, m.ID)},
+			{Label: l.T("button.ready"), Style: Success, CustomID: ID(actReady, m.ID)},
+			{Label: l.T("button.not_ready"), Style: Danger, CustomID: ID(actNotReady, m.ID)},
 		}},
 	}
 }
 
 // teamFields are the two teams with their chance to win.
-func teamFields(m ladder.Match) []Field {
+func teamFields(l *i18n.Lang, m ladder.Match) []Field {
 	p := m.PTeam1
 	return []Field{
-		{Name: "Team 1 · " + percent(p) + " to win", Value: mentions(m.Teams[0]), Inline: true},
-		{Name: "Team 2 · " + percent(1-p) + " to win", Value: mentions(m.Teams[1]), Inline: true},
+		{Name: l.T("match.team_chance", "N", 1, "Chance", l.Percent(p)), Value: mentions(m.Teams[0]), Inline: true},
+		{Name: l.T("match.team_chance", "N", 2, "Chance", l.Percent(1-p)), Value: mentions(m.Teams[1]), Inline: true},
 	}
 }
 
 // matchOnView replaces the ready check once everyone is ready: the match
 // is on, with the report buttons and a button to vote it off.
-func matchOnView(m ladder.Match, queue string) Reply {
+func matchOnView(l *i18n.Lang, m ladder.Match, queue string) Reply {
 	return Reply{
-		Content: fmt.Sprintf("**Match #%d** is on: everyone is ready. %s vs %s", m.ID, mentions(m.Teams[0]), mentions(m.Teams[1])),
+		Content: l.T("match.on", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1])),
 		Embeds: []Embed{{
-			Title:  fmt.Sprintf("Match #%d · %s", m.ID, queue),
+			Title:  l.T("match.title", "ID", m.ID, "Queue", queue),
 			Color:  ColorSuccess,
-			Fields: append(teamFields(m), Field{Name: "Match quality", Value: fmt.Sprintf("%.2f", m.Quality)}),
-			Footer: "Once played, report the result with the buttons below or /report.",
+			Fields: append(teamFields(l, m), matchFacts(l, m)...),
+			Footer: l.T("match.footer"),
 		}},
-		Buttons: [][]Button{reportButtons(m.ID), {{Label: "Vote to cancel", Style: Secondary, CustomID: ID(actCancelVote, m.ID)}}},
+		Buttons: [][]Button{reportButtons(l, m.ID), {{Label: l.T("button.cancel_vote"), Style: Secondary, CustomID: ID(actCancelVote, m.ID)}}},
 	}
+}
+
+// matchFacts are the quality of a match and its map, once chosen.
+func matchFacts(l *i18n.Lang, m ladder.Match) []Field {
+	fs := []Field{{Name: l.T("match.quality"), Value: l.Number(m.Quality, 2)}}
+	if m.Map != "" {
+		fs = append(fs, Field{Name: l.T("match.map"), Value: m.Map})
+	}
+	return fs
 }
 
 // ReadyFailed tells a match's channel that its ready check failed: the
 // match is cancelled, who went back to the queue, and who got a cooldown
 // for how long. It pings the players only. The ready-check job posts it
 // for checks that ran out; a Not ready click shows it in place.
-func ReadyFailed(res ladder.ReadyResult) Reply {
+func ReadyFailed(l *i18n.Lang, res ladder.ReadyResult) Reply {
 	m := res.Match
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Match #%d** is cancelled: the ready check failed. It is not rated.", m.ID)
+	b.WriteString(l.T("ready.failed", "ID", m.ID))
 	var back []string
 	for _, t := range res.Requeued {
 		back = append(back, t.UserIDs...)
 	}
 	if len(back) > 0 {
-		fmt.Fprintf(&b, "\nBack at the front of the queue, keeping their wait: %s.", mentions(back))
+		b.WriteString("\n" + l.T("ready.requeued", "Players", mentions(back)))
 	}
 	for _, c := range res.Penalised {
-		fmt.Fprintf(&b, "\n%s was not ready: queue cooldown of %s.", mention(c.UserID), ladder.TimeLeft(c.Until.Sub(c.CreatedAt)))
+		b.WriteString("\n" + l.T("ready.penalised", "User", mention(c.UserID), "Duration", l.Duration(c.Until.Sub(c.CreatedAt))))
 	}
 	return Reply{Content: b.String(), Mentions: m.Players()}
 }
 
 // Abandoned tells a match's channel that nobody reported it in time and it
 // was cancelled, pinging its players only.
-func Abandoned(m ladder.Match) Reply {
-	return Reply{Content: fmt.Sprintf("**Match #%d** was cancelled: nobody reported a result in time. It is not rated; %s may queue again.",
-		m.ID, mentions(m.Players())), Mentions: m.Players()}
+func Abandoned(l *i18n.Lang, m ladder.Match) Reply {
+	return Reply{Content: l.T("match.abandoned", "ID", m.ID, "Players", mentions(m.Players())), Mentions: m.Players()}
 }
 
 // queueName finds a queue's name for a message about one of its matches.
@@ -143,30 +151,34 @@ func (h *handlers) readyButton(ctx context.Context, req Request) (Reply, error) 
 	}
 	m, rc := res.Match, res.Check
 	if res.AlreadyDone {
+		u := userLang(req)
 		switch rc.State {
 		case ladder.ReadyPassed:
-			return Whisper(fmt.Sprintf("The ready check of match #%d is over: the match is on (already done).", m.ID)), nil
+			return Whisper(u.T("ready.over_on", "ID", m.ID)), nil
 		case ladder.ReadyFailed:
-			return Whisper(fmt.Sprintf("The ready check of match #%d is over: the match was cancelled (already done).", m.ID)), nil
+			return Whisper(u.T("ready.over_cancelled", "ID", m.ID)), nil
 		}
-		return Whisper(fmt.Sprintf("You are already ready for match #%d (already done).", m.ID)), nil
+		return Whisper(u.T("ready.already", "ID", m.ID)), nil
 	}
 	var r Reply
+	// The announcement is the channel's: it stays in the guild's language.
+	l := h.postLang(ctx, req)
 	queue := h.queueName(ctx, req.GuildID, m.QueueID)
 	switch {
 	case rc.State == ladder.ReadyPassed && res.Draft.State == ladder.DraftPicking:
 		r = DraftView(m, res.Draft, queue)
-		r.Content = "Everyone is ready. " + r.Content
+		r.Content = l.T("ready.everyone") + " " + r.Content
 	case rc.State == ladder.ReadyPassed:
-		r = matchOnView(m, queue)
+		r = matchOnView(l, m, queue)
+		r.Posts = h.mapPosts(ctx, m, req)
 	case rc.State == ladder.ReadyFailed:
-		r = ReadyFailed(res)
+		r = ReadyFailed(l, res)
 	default:
 		d, err := h.Service.Draft(ctx, req.GuildID, m.ID)
 		if err != nil && ladder.ErrorCode(err) != ladder.CodeNotFound {
 			return Reply{}, err
 		}
-		r = readyAnnouncement(m, rc, d, queue)
+		r = readyAnnouncement(l, m, rc, d, queue)
 		// The update must not ping everyone again at each click.
 		r.Mentions = []string{}
 	}
@@ -189,17 +201,19 @@ func (h *handlers) doCancelVote(ctx context.Context, req Request, id int64) (Rep
 		return Reply{}, err
 	}
 	m := res.Match
+	u := userLang(req)
 	switch {
 	case res.AlreadyDone && res.Cancelled:
-		return Whisper(fmt.Sprintf("Match #%d is already cancelled (already done).", m.ID)), nil
+		return Whisper(u.T("cancel.already_cancelled", "ID", m.ID)), nil
 	case res.AlreadyDone:
-		return Whisper(fmt.Sprintf("You already voted to cancel match #%d: %d of %d votes needed (already done).", m.ID, len(res.Votes), res.Needed)), nil
+		return Whisper(u.T("cancel.already_voted", "ID", m.ID, "Votes", len(res.Votes), "Needed", res.Needed)), nil
 	case res.Cancelled:
-		return Reply{Ephemeral: true, Content: fmt.Sprintf("Your vote cancelled match #%d.", m.ID), Posts: []Post{{ChannelID: matchChannel(m, req),
-			Message: Reply{Content: fmt.Sprintf("**Match #%d** is cancelled by a vote of its players (%d of %d). It is not rated.", m.ID, len(res.Votes), len(m.Players())),
+		l := h.postLang(ctx, req)
+		return Reply{Ephemeral: true, Content: u.T("cancel.cancelled", "ID", m.ID), Posts: []Post{{ChannelID: matchChannel(m, req),
+			Message: Reply{Content: l.T("cancel.post", "ID", m.ID, "Votes", len(res.Votes), "Players", len(m.Players())),
 				Mentions: m.Players()}}}}, nil
 	}
-	return Whisper(fmt.Sprintf("Vote recorded: %d of %d votes needed to cancel match #%d.", len(res.Votes), res.Needed, m.ID)), nil
+	return Whisper(u.T("cancel.recorded", "ID", m.ID, "Votes", len(res.Votes), "Needed", res.Needed)), nil
 }
 
 // lobbyOptions are /config queue set's lobby settings.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -16,6 +17,7 @@ func (h *handlers) matchCommand() Command {
 			sub("show", "Teams, win probability and stakes of a match (default: your latest)", matchOpt(false)),
 			sub("cancel", "Vote to cancel your open match; a majority of its players cancels it", matchOpt(false)),
 			flagSub(),
+			mvpSub(),
 		},
 		Handle: h.match,
 	}
@@ -31,6 +33,9 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 	}
 	if req.Command == "match flag" {
 		return h.doFlag(ctx, req)
+	}
+	if req.Command == "match mvp" {
+		return h.doMVP(ctx, req)
 	}
 	if !ok {
 		ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, UserID: req.UserID, Limit: 1})
@@ -49,7 +54,7 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 	if d.Draft.MatchID != 0 {
 		return draftDetailReply(d.Match, d.Draft, d.Queue.Name), nil
 	}
-	return matchDetailReply(d), nil
+	return matchDetailReply(userLang(req), d), nil
 }
 
 // draftDetailReply is /match show of a match whose captains are still
@@ -64,7 +69,7 @@ func draftDetailReply(m ladder.Match, d ladder.Draft, queue string) Reply {
 	return Reply{Content: content, Embeds: []Embed{e}, Mentions: []string{}}
 }
 
-func matchDetailReply(d ladder.MatchDetail) Reply {
+func matchDetailReply(l *i18n.Lang, d ladder.MatchDetail) Reply {
 	m := d.Match
 	name := func(u string) string {
 		if n := d.Names[u]; n != "" {
@@ -72,16 +77,17 @@ func matchDetailReply(d ladder.MatchDetail) Reply {
 		}
 		return mention(u)
 	}
-	e := Embed{Title: fmt.Sprintf("Match #%d · %s · %s", m.ID, d.Queue.Name, m.State), Color: ColorInfo}
+	e := Embed{Title: l.T("match.title", "ID", m.ID, "Queue", d.Queue.Name) + " · " + stateIn(l, m.State), Color: ColorInfo}
 	var teams [2]strings.Builder
 	for _, c := range d.Changes {
 		if c.Team == 1 || c.Team == 2 {
-			fmt.Fprintf(&teams[c.Team-1], "%s %s (%s)\n", name(c.UserID), ratingText(c.Rating, c.RD), signed(c.Delta))
+			fmt.Fprintf(&teams[c.Team-1], "%s %s ± %s (%s)\n", name(c.UserID), l.Rating(c.Rating), l.Rating(c.RD), l.Signed(c.Delta))
 		}
 	}
 	for _, s := range d.Stakes {
 		if s.Team == 1 || s.Team == 2 {
-			fmt.Fprintf(&teams[s.Team-1], "%s %s · win %s / loss %s\n", name(s.UserID), ratingText(s.Rating, s.RD), signed(s.IfWin), signed(s.IfLoss))
+			fmt.Fprintf(&teams[s.Team-1], "%s %s ± %s · %s\n", name(s.UserID), l.Rating(s.Rating), l.Rating(s.RD),
+				l.T("match.stakes", "Win", l.Signed(s.IfWin), "Loss", l.Signed(s.IfLoss)))
 		}
 	}
 	p := m.PTeam1
@@ -94,20 +100,23 @@ func matchDetailReply(d ladder.MatchDetail) Reply {
 		if t == 1 {
 			chance = 1 - p
 		}
-		e.Fields = append(e.Fields, Field{Name: fmt.Sprintf("Team %d · %s to win", t+1, percent(chance)), Value: v, Inline: true})
+		e.Fields = append(e.Fields, Field{Name: l.T("match.team_chance", "N", t+1, "Chance", l.Percent(chance)), Value: v, Inline: true})
 	}
 	if m.State.Rated() || m.State == ladder.StateVoided {
-		e.Fields = append(e.Fields, Field{Name: "Result", Value: winnerText(m.Winner)})
+		e.Fields = append(e.Fields, Field{Name: l.T("match.result"), Value: winnerIn(l, m.Winner)})
+	}
+	if m.Map != "" {
+		e.Fields = append(e.Fields, Field{Name: "Map", Value: m.Map})
 	}
 	if m.State == ladder.StateDisputed {
-		e.Fields = append(e.Fields, Field{Name: "Dispute", Value: fmt.Sprintf("%s: %s %s", mention(m.DisputedBy), m.DisputeReason, m.Evidence)})
+		e.Fields = append(e.Fields, Field{Name: l.T("match.dispute"), Value: fmt.Sprintf("%s: %s %s", mention(m.DisputedBy), m.DisputeReason, m.Evidence)})
 	}
 	if m.Quality > 0 {
-		e.Footer = fmt.Sprintf("Match quality %.2f", m.Quality)
+		e.Footer = l.T("match.quality") + " " + l.Number(m.Quality, 2)
 	}
 	r := Reply{Embeds: []Embed{e}}
 	if m.State == ladder.StateOpen {
-		r.Buttons = [][]Button{reportButtons(m.ID)}
+		r.Buttons = [][]Button{reportButtons(l, m.ID)}
 	}
 	return r
 }

@@ -35,8 +35,10 @@ func (h *handlers) modCommand() Command {
 			sub("resolve", "Settle a disputed (or any) match", matchOpt(true), winnerOpt(), reasonOpt()),
 			sub("void", "Void a match: it is never rated", matchOpt(true), reasonOpt()),
 			sub("correct", "Change a match's result; shows whose rating changes first", matchOpt(true), winnerOpt()),
+			seriesModGroup(),
 			sub("disputes", "Matches waiting for a moderator"),
 			sub("flags", "A player's behaviour score and the flags against them", opt(OptUser, "player", "the player", true)),
+			integritySub(),
 			group("rating", "Set or reset a player's rating",
 				sub("set", "Set a player's rating and deviation",
 					opt(OptUser, "player", "the player", true),
@@ -87,8 +89,12 @@ func (h *handlers) mod(ctx context.Context, req Request) (Reply, error) {
 		return h.modMatch(ctx, req)
 	case "mod disputes":
 		return h.modDisputes(ctx, req)
+	case "mod series game", "mod series end":
+		return h.modSeries(ctx, req)
 	case "mod flags":
 		return h.modFlags(ctx, req)
+	case "mod integrity":
+		return h.modIntegrity(ctx, req)
 	case "mod rating set", "mod rating reset":
 		return h.modRating(ctx, req)
 	case "mod queue ban", "mod queue unban":

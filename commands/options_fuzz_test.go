@@ -9,6 +9,9 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
@@ -48,7 +51,9 @@ func FuzzCommandOptions(f *testing.F) {
 	}
 	f.Cleanup(func() { db.Close() })
 	svc := ladder.NewService(db, nil)
-	set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil), Community: community.New(db, svc)})
+	jn := joins.New(db, svc)
+	svc.SetJoinGate(jn)
+	set := commands.New(commands.Deps{Service: svc, Rooms: rooms.New(db, nil, svc, nil), Community: community.New(db, svc), Formats: formats.New(db, svc), Joins: jn, Integrity: integrity.New(db, nil)})
 	var all []leaf
 	for _, c := range set.Commands() {
 		all = append(all, leavesOf(c.Name, c.Options)...)

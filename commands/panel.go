@@ -90,11 +90,12 @@ func (h *handlers) panelWith(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	l := userLang(req)
 	return Reply{
 		Ephemeral: true,
-		Content:   fmt.Sprintf("Who do you want to queue **%s** with? They get an invitation to accept.", q.Name),
+		Content:   l.T("panel.with_prompt", "Queue", q.Name),
 		Menus: []SelectMenu{{Kind: SelectUsers, CustomID: ID(actPanelPartner, q.ID),
-			Placeholder: "Pick a player to invite", MaxValues: 1}},
+			Placeholder: l.T("panel.with_placeholder"), MaxValues: 1}},
 	}, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -23,8 +24,8 @@ const standingsEmbedRows = 25
 // Announcement is the message announcing a formed match — players
 // mentioned, teams, quality, win probability and the report buttons — the
 // same one /queue join posts, for the matches the scheduled matchmaking
-// pass forms.
-func Announcement(f ladder.FormedMatch) Reply { return announce(f) }
+// pass forms, in the guild's language l.
+func Announcement(l *i18n.Lang, f ladder.FormedMatch) Reply { return announce(l, f) }
 
 // FinalStandings renders one queue's final table of a closed season (docs/spec.md
 // 4, 6): an embed of the top 25 (rank, badge, name, R ± RD, division,
@@ -78,38 +79,29 @@ func WeeklyTop(page ladder.LeaderboardPage) Reply {
 
 // AutoConfirmed tells a match's players that its report confirmed itself
 // at the deadline because nobody answered it (docs/spec.md 5), pinging them only.
-func AutoConfirmed(m ladder.Match) Reply {
+func AutoConfirmed(l *i18n.Lang, m ladder.Match) Reply {
 	players := append(append([]string{}, m.Teams[0]...), m.Teams[1]...)
-	text := fmt.Sprintf("Match #%d was confirmed automatically: nobody answered the report in time. %s", m.ID, autoOutcome(m.Winner))
+	text := strings.TrimSpace(l.T("auto.confirmed", "ID", m.ID, "Outcome", autoOutcome(l, m.Winner)))
 	return Reply{Content: text, Mentions: players}
 }
 
 // autoOutcome is the last sentence of AutoConfirmed.
-func autoOutcome(winner int) string {
+func autoOutcome(l *i18n.Lang, winner int) string {
 	switch winner {
 	case 1, 2:
-		return fmt.Sprintf("Team %d won.", winner)
+		return l.T("auto.team_won", "N", winner)
 	case ladder.Draw:
-		return "It was a draw."
+		return l.T("auto.draw")
 	}
 	return ""
 }
 
 // QueueExpired tells a ticket's players, pinging them only, that they left
 // the queue after its idle timeout (docs/spec.md 3) and how to queue again.
-func QueueExpired(t ladder.Ticket) Reply {
+func QueueExpired(l *i18n.Lang, t ladder.Ticket) Reply {
 	waited := t.ExpiresAt.Sub(t.JoinedAt).Round(time.Minute)
-	text := fmt.Sprintf("%s: you left the queue after waiting %s without a match. Use /queue join to queue again.",
-		mentions(t.UserIDs), waitText(waited))
+	text := l.T("queue.expired", "Players", mentions(t.UserIDs), "Wait", l.Duration(waited))
 	return Reply{Content: text, Mentions: t.UserIDs}
-}
-
-// waitText renders a wait in whole hours when it is one, else in minutes.
-func waitText(d time.Duration) string {
-	if d%time.Hour == 0 && d >= time.Hour {
-		return fmt.Sprintf("%d h", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%d min", int(d/time.Minute))
 }
 
 func badgeIcon(badge string) string {

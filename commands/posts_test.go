@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -74,7 +75,7 @@ func TestAutoConfirmed(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := commands.AutoConfirmed(ladder.Match{ID: 7, Teams: teams, Winner: tc.winner})
+			msg := commands.AutoConfirmed(i18n.English(), ladder.Match{ID: 7, Teams: teams, Winner: tc.winner})
 			if msg.Content != tc.want {
 				t.Errorf("Got(content) = %q, want %q", msg.Content, tc.want)
 			}
@@ -91,16 +92,18 @@ func TestQueueExpired(t *testing.T) {
 	joined := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
 	cases := []struct {
 		name   string
+		lang   string
 		users  []string
 		waited time.Duration
 		want   string
 	}{
-		{"alone, whole hours", []string{"401"}, 2 * time.Hour, "<@401>: you left the queue after waiting 2 h without a match. Use /queue join to queue again."},
-		{"party, minutes", []string{"401", "402"}, 90*time.Minute + 20*time.Second, "<@401>, <@402>: you left the queue after waiting 90 min without a match. Use /queue join to queue again."},
+		{"alone, whole hours", "en", []string{"401"}, 2 * time.Hour, "<@401>: you left the queue after waiting 2 hours without a match. Use /queue join to queue again."},
+		{"party, minutes", "en", []string{"401", "402"}, 90*time.Minute + 20*time.Second, "<@401>, <@402>: you left the queue after waiting 1 hour 30 minutes without a match. Use /queue join to queue again."},
+		{"in German", "de", []string{"401"}, time.Minute, "<@401>: ihr habt die Warteschlange nach 1 Minute ohne Match verlassen. Mit /queue join wartet ihr erneut."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := commands.QueueExpired(ladder.Ticket{UserIDs: tc.users, JoinedAt: joined, ExpiresAt: joined.Add(tc.waited)})
+			msg := commands.QueueExpired(i18n.For(tc.lang), ladder.Ticket{UserIDs: tc.users, JoinedAt: joined, ExpiresAt: joined.Add(tc.waited)})
 			if msg.Content != tc.want || !slices.Equal(msg.Mentions, tc.users) {
 				t.Errorf("Got(message) = %q pinging %v, want %q pinging %v", msg.Content, msg.Mentions, tc.want, tc.users)
 			}

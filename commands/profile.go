@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -43,7 +44,8 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	r := h.profileReply(p)
+	l := userLang(req)
+	r := h.profileReply(l, p)
 	if sd, err := h.Service.ShowdownName(ctx, req.GuildID, user); err == nil && len(r.Embeds) > 0 {
 		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "Showdown", Value: sd, Inline: true})
 	}
@@ -52,24 +54,33 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	if len(r.Embeds) > 0 {
-		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "Behaviour", Value: behaviourText(b), Inline: true})
+		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("profile.behaviour"), Value: behaviourText(b), Inline: true})
+	}
+	if h.Community != nil && len(r.Embeds) > 0 {
+		mvp, err := h.Community.PlayerMVPs(ctx, req.GuildID, queue, user, int(season))
+		if err != nil {
+			return Reply{}, err
+		}
+		if mvp.Votes > 0 {
+			r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "MVP", Value: fmt.Sprintf("%d × MVP · %d votes", mvp.MVPs, mvp.Votes), Inline: true})
+		}
 	}
 	return r, nil
 }
 
-func (h *handlers) profileReply(p ladder.Profile) Reply {
+func (h *handlers) profileReply(l *i18n.Lang, p ladder.Profile) Reply {
 	s := p.Standing
 	name := s.Name
 	if name == "" {
 		name = "<@" + s.UserID + ">"
 	}
-	e := Embed{Title: fmt.Sprintf("%s · %s · Season %d", name, p.Queue.Name, p.Season.Number), Color: ColorInfo}
+	e := Embed{Title: l.T("profile.title", "Name", name, "Queue", p.Queue.Name, "Season", p.Season.Number), Color: ColorInfo}
 	standing := s.Division
 	switch {
 	case s.Provisional:
-		standing = fmt.Sprintf("placement %d/%d (provisional)", p.Placement, p.PlacementGames)
+		standing = l.T("profile.placement", "Done", p.Placement, "Of", p.PlacementGames)
 	case s.Stale:
-		standing += " · inactive"
+		standing += " · " + l.T("profile.inactive")
 	case s.Rank > 0:
 		standing = fmt.Sprintf("#%d · %s", s.Rank, s.Division)
 	}
@@ -78,27 +89,27 @@ func (h *handlers) profileReply(p ladder.Profile) Reply {
 		record += fmt.Sprintf("-%d", s.Draws)
 	}
 	if s.Streak != 0 {
-		kind := "won"
+		kind := "profile.streak_won"
 		if s.Streak < 0 {
-			kind = "lost"
+			kind = "profile.streak_lost"
 		}
-		record += fmt.Sprintf(" · %s %d in a row", kind, abs(s.Streak))
+		record += " · " + l.N(kind, abs(s.Streak))
 	}
 	e.Fields = []Field{
-		{Name: "Rating", Value: ratingText(s.Rating, s.RD), Inline: true},
-		{Name: "GXE", Value: fmt.Sprintf("%.1f%%", s.GXE), Inline: true},
-		{Name: "Standing", Value: standing, Inline: true},
-		{Name: "Record", Value: record, Inline: true},
+		{Name: l.T("profile.rating"), Value: l.Rating(s.Rating) + " ± " + l.Rating(s.RD), Inline: true},
+		{Name: "GXE", Value: l.PercentN(s.GXE/100, 1), Inline: true},
+		{Name: l.T("profile.standing"), Value: standing, Inline: true},
+		{Name: l.T("profile.record"), Value: record, Inline: true},
 	}
 	if why := unrankedText(p.Listing, s.LastMatch); why != "" {
-		e.Fields = append(e.Fields, Field{Name: "Why unranked", Value: why})
+		e.Fields = append(e.Fields, Field{Name: l.T("profile.unranked"), Value: why})
 	}
 	if len(p.Recent) > 0 {
 		var b strings.Builder
 		for _, m := range p.Recent {
-			fmt.Fprintf(&b, "#%d · %s · %s\n", m.ID, m.State, recentOutcome(m, s.UserID))
+			fmt.Fprintf(&b, "#%d · %s · %s\n", m.ID, stateIn(l, m.State), recentOutcome(l, m, s.UserID))
 		}
-		e.Fields = append(e.Fields, Field{Name: "Recent matches", Value: b.String()})
+		e.Fields = append(e.Fields, Field{Name: l.T("profile.recent"), Value: b.String()})
 	}
 	r := Reply{}
 	if h.Chart != nil && len(p.History) > 0 {
@@ -107,12 +118,12 @@ func (h *handlers) profileReply(p ladder.Profile) Reply {
 		for i, pt := range p.History {
 			at[i], ys[i] = pt.At, pt.Rating
 		}
-		png, err := h.Chart(fmt.Sprintf("%s · rating history", name), at, ys)
+		png, err := h.Chart(l.T("profile.chart_title", "Name", name), at, ys)
 		if err == nil {
 			r.Files = []File{{Name: "rating.png", ContentType: "image/png", Data: png}}
 			e.Image = "attachment://rating.png"
 		} else {
-			e.Footer = "The rating chart could not be drawn."
+			e.Footer = l.T("profile.chart_failed")
 		}
 	}
 	r.Embeds = []Embed{e}
@@ -134,17 +145,17 @@ func unrankedText(l ladder.Listing, last time.Time) string {
 	return strings.ToUpper(why[:1]) + why[1:] + "."
 }
 
-func recentOutcome(m ladder.Match, userID string) string {
+func recentOutcome(l *i18n.Lang, m ladder.Match, userID string) string {
 	team := m.Team(userID)
 	switch {
 	case !m.State.Rated():
-		return "not rated"
+		return l.T("outcome.not_rated")
 	case m.Winner == ladder.Draw:
-		return "draw"
+		return l.T("outcome.draw")
 	case m.Winner == team:
-		return "win"
+		return l.T("outcome.win")
 	default:
-		return "loss"
+		return l.T("outcome.loss")
 	}
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -39,36 +39,41 @@ func (h *handlers) queueComponents() []Component {
 }
 
 func (h *handlers) queue(ctx context.Context, req Request) (Reply, error) {
-	if _, err := h.ensure(ctx, req); err != nil {
+	g, err := h.ensure(ctx, req)
+	if err != nil {
 		return Reply{}, err
 	}
+	l := userLang(req)
 	switch req.Command {
 	case "queue join":
-		return h.queueJoin(ctx, req)
+		return h.queueJoin(ctx, req, guildLang(g, req))
 	case "queue leave":
 		t, already, err := h.Service.LeaveQueue(ctx, req.GuildID, req.UserID)
 		if err != nil {
 			return Reply{}, err
 		}
 		if already {
-			return Whisper("You were not in a queue (already done)."), nil
+			return Whisper(l.T("queue.left_already")), nil
 		}
 		if len(t.UserIDs) > 1 {
-			return Whisper("Your party left the queue: " + mentions(t.UserIDs) + "."), nil
+			return Whisper(l.T("queue.party_left", "Players", mentions(t.UserIDs))), nil
 		}
-		return Whisper("You left the queue."), nil
+		return Whisper(l.T("queue.left")), nil
 	case "queue status":
 		return h.queueStatus(ctx, req)
 	}
 	return Reply{}, unknownSub(req)
 }
 
-func (h *handlers) queueJoin(ctx context.Context, req Request) (Reply, error) {
+// queueJoin answers in the user's language; the invitation and the
+// announcements it posts are in the guild's, posts.
+func (h *handlers) queueJoin(ctx context.Context, req Request, posts *i18n.Lang) (Reply, error) {
+	l := userLang(req)
 	partner, _ := req.String("partner")
 	queue, _ := req.String("queue")
 	res, err := h.Service.JoinQueue(ctx, ladder.JoinRequest{
 		GuildID: req.GuildID, Queue: queue, UserID: req.UserID, Name: req.UserName,
-		PartnerID: partner, ChannelID: req.ChannelID,
+		PartnerID: partner, ChannelID: req.ChannelID, Roles: memberRoles(req), RolesKnown: true,
 	})
 	if err != nil {
 		return Reply{}, err
@@ -76,21 +81,31 @@ func (h *handlers) queueJoin(ctx context.Context, req Request) (Reply, error) {
 	r := Reply{Ephemeral: true}
 	switch {
 	case res.Invite.ID != 0 && res.AlreadyDone:
-		r.Content = fmt.Sprintf("Your invitation to %s is still waiting (already done).", mention(partner))
+		r.Content = l.T("queue.invite_waiting", "Partner", mention(partner))
 	case res.Invite.ID != 0:
-		r.Content = fmt.Sprintf("Invitation sent to %s; you queue together once they accept.", mention(partner))
-		r.Posts = append(r.Posts, Post{ChannelID: req.ChannelID, Message: inviteMessage(res.Invite, res.Queue)})
+		r.Content = l.T("queue.invite_sent", "Partner", mention(partner))
+		r.Posts = append(r.Posts, Post{ChannelID: req.ChannelID, Message: inviteMessage(posts, res.Invite, res.Queue)})
 	case res.AlreadyDone:
-		r.Content = fmt.Sprintf("You are already in queue **%s** (already done).", res.Queue.Name)
+		r.Content = l.T("queue.already_in", "Queue", res.Queue.Name)
 	default:
-		r.Content = fmt.Sprintf("You joined queue **%s** (%dv%d).", res.Queue.Name, res.Queue.TeamSize, res.Queue.TeamSize)
+		r.Content = l.T("queue.joined", "Queue", res.Queue.Name, "Size", res.Queue.TeamSize)
 	}
 	h.countFormed(res.Formed)
-	r.Posts = append(r.Posts, h.announcements(res.Formed, req.ChannelID)...)
+	r.Posts = append(r.Posts, h.announcements(ctx, posts, res.Formed, req.ChannelID)...)
 	if inMatch(res.Formed, req.UserID) {
-		r.Content += " A match formed: see the announcement."
+		r.Content += " " + l.T("queue.match_formed")
 	}
 	return r, nil
+}
+
+// memberRoles are the invoking member's roles as the queue's role
+// requirements read them: never nil, since an interaction in a guild
+// always says which roles its member holds (possibly none).
+func memberRoles(req Request) []string {
+	if req.Roles == nil {
+		return []string{}
+	}
+	return req.Roles
 }
 
 func inMatch(formed []ladder.FormedMatch, userID string) bool {
@@ -102,15 +117,19 @@ func inMatch(formed []ladder.FormedMatch, userID string) bool {
 	return false
 }
 
-func inviteMessage(in ladder.Invite, q ladder.Queue) Reply {
+func inviteMessage(l *i18n.Lang, in ladder.Invite, q ladder.Queue) Reply {
 	return Reply{
-		Content: fmt.Sprintf("%s, %s invites you to queue **%s** together. The invitation expires <t:%d:R>.",
-			mention(in.To), mention(in.From), q.Name, in.ExpiresAt.Unix()),
+		Content: l.T("queue.invite", "To", mention(in.To), "From", mention(in.From), "Queue", q.Name,
+			"Expires", fmt.Sprintf("<t:%d:R>", in.ExpiresAt.Unix())),
 		Mentions: []string{in.To},
-		Buttons: [][]Button{{
-			{Label: "Accept", Style: Success, CustomID: ID(actPartyAccept, in.ID)},
-			{Label: "Decline", Style: Secondary, CustomID: ID(actPartyDecline, in.ID)},
-		}},
+		Buttons:  [][]Button{inviteButtons(l, in.ID)},
+	}
+}
+
+func inviteButtons(l *i18n.Lang, id int64) []Button {
+	return []Button{
+		{Label: l.T("button.accept"), Style: Success, CustomID: ID(actPartyAccept, id)},
+		{Label: l.T("button.decline"), Style: Secondary, CustomID: ID(actPartyDecline, id)},
 	}
 }
 
@@ -124,16 +143,17 @@ func (h *handlers) partyAccept(ctx context.Context, req Request) (Reply, error) 
 	if st.Invite.ID != 0 && st.Invite.ID != req.CustomID.ID {
 		return Reply{}, ladder.Errorf(ladder.CodeForbidden, "this invitation is not for you")
 	}
-	res, err := h.Service.AcceptParty(ctx, req.GuildID, req.UserID, req.UserName)
+	res, err := h.Service.AcceptParty(ctx, req.GuildID, req.UserID, req.UserName, memberRoles(req))
 	if err != nil {
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper("You are already queued with your party (already done)."), nil
+		return Whisper(userLang(req).T("queue.party_already")), nil
 	}
-	r := Reply{Update: true, Content: fmt.Sprintf("%s accepted: %s queue **%s** together.", mention(req.UserID), mentions(res.Ticket.UserIDs), res.Queue.Name)}
+	l := h.postLang(ctx, req)
+	r := Reply{Update: true, Content: l.T("queue.party_accepted", "User", mention(req.UserID), "Players", mentions(res.Ticket.UserIDs), "Queue", res.Queue.Name)}
 	h.countFormed(res.Formed)
-	r.Posts = h.announcements(res.Formed, req.ChannelID)
+	r.Posts = h.announcements(ctx, l, res.Formed, req.ChannelID)
 	return r, nil
 }
 
@@ -149,7 +169,7 @@ func (h *handlers) partyDecline(ctx context.Context, req Request) (Reply, error)
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Update: true, Content: fmt.Sprintf("%s declined %s's invitation.", mention(in.To), mention(in.From))}, nil
+	return Reply{Update: true, Content: h.postLang(ctx, req).T("queue.party_declined", "To", mention(in.To), "From", mention(in.From))}, nil
 }
 
 func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) {
@@ -157,13 +177,24 @@ func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
+	l := userLang(req)
 	var b strings.Builder
 	for _, q := range st.Queues {
-		state := ""
+		key := "queue.status_line"
 		if q.Queue.Disabled {
-			state = " (closed)"
+			key = "queue.status_line_closed"
+		} else if h.Joins != nil {
+			o, err := h.Joins.Opening(ctx, q.Queue, h.Service.Now())
+			if err != nil {
+				return Reply{}, err
+			}
+			if o.Scheduled && !o.State.Open && !o.State.Next.IsZero() {
+				b.WriteString(l.T("queue.status_line_opens", "Queue", q.Queue.Name, "Size", q.Queue.TeamSize,
+					"Waiting", l.N("queue.waiting", q.Players), "When", o.Hours.Local(o.State.Next)) + "\n")
+				continue
+			}
 		}
-		fmt.Fprintf(&b, "**%s** (%dv%d)%s: %d waiting\n", q.Queue.Name, q.Queue.TeamSize, q.Queue.TeamSize, state, q.Players)
+		b.WriteString(l.T(key, "Queue", q.Queue.Name, "Size", q.Queue.TeamSize, "Waiting", l.N("queue.waiting", q.Players)) + "\n")
 	}
 	switch {
 	case st.Ticket.ID != 0:
@@ -173,23 +204,20 @@ func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) 
 				name = q.Queue.Name
 			}
 		}
-		fmt.Fprintf(&b, "You are in **%s**, waiting %s", name, st.Wait.Round(time.Second))
 		if len(st.Ticket.UserIDs) > 1 {
-			fmt.Fprintf(&b, " with %s", mentions(st.Ticket.UserIDs))
+			b.WriteString(l.T("queue.you_wait_party", "Queue", name, "Players", mentions(st.Ticket.UserIDs), "Wait", l.Duration(st.Wait)))
+		} else {
+			b.WriteString(l.T("queue.you_wait", "Queue", name, "Wait", l.Duration(st.Wait)))
 		}
-		b.WriteString(".")
 	default:
-		b.WriteString("You are not queued.")
+		b.WriteString(l.T("queue.not_queued"))
 	}
 	if st.Invite.ID != 0 {
-		fmt.Fprintf(&b, "\n%s invited you to queue together.", mention(st.Invite.From))
+		b.WriteString("\n" + l.T("queue.invited_you", "From", mention(st.Invite.From)))
 	}
-	r := Reply{Ephemeral: true, Embeds: []Embed{{Title: "Queues", Description: b.String(), Color: ColorInfo}}}
+	r := Reply{Ephemeral: true, Embeds: []Embed{{Title: l.T("queue.title"), Description: b.String(), Color: ColorInfo}}}
 	if st.Invite.ID != 0 {
-		r.Buttons = [][]Button{{
-			{Label: "Accept", Style: Success, CustomID: ID(actPartyAccept, st.Invite.ID)},
-			{Label: "Decline", Style: Secondary, CustomID: ID(actPartyDecline, st.Invite.ID)},
-		}}
+		r.Buttons = [][]Button{inviteButtons(l, st.Invite.ID)}
 	}
 	return r, nil
 }

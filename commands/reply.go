@@ -47,6 +47,10 @@ type Post struct {
 	// Sent, when set, is told the channel and ID of the message once it is
 	// posted: an announcement records them so that it can be edited later.
 	Sent func(ctx context.Context, channelID, messageID string) error
+	// Follow, when set, is called once the post is sent and may answer a
+	// further message for the same channel: a formed match's map pick,
+	// which goes in the room the announcement went to.
+	Follow func(ctx context.Context) []Post
 }
 
 // Say returns a plain reply.

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -58,25 +57,30 @@ func (h *handlers) reportButton(ctx context.Context, req Request) (Reply, error)
 // must see (confirm buttons, the result, the dispute) is posted to the
 // match's channel.
 func (h *handlers) doReport(ctx context.Context, req Request, id int64, o ladder.Outcome) (Reply, error) {
+	if err := h.refuseSeries(ctx, req, id); err != nil {
+		return Reply{}, err
+	}
 	res, err := h.Service.Report(ctx, actor(req), req.GuildID, id, o)
 	if err != nil {
 		return Reply{}, err
 	}
 	m := res.Match
+	l := userLang(req)
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", m.ID, m.State)), nil
+		return Whisper(l.T("report.already", "ID", m.ID, "State", stateIn(l, m.State))), nil
 	}
-	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(m, req), Message: matchReply(res)}}}
+	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(m, req), Message: matchReply(h.postLang(ctx, req), res)}}}
 	switch m.State {
 	case ladder.StateReported:
 		r.Posts[0].Sent = h.recordMessage(m.ID, ladder.MessageReport, r.Posts[0].ChannelID)
-		r.Content = fmt.Sprintf("Reported match #%d: %s. The other team has been asked to confirm.", m.ID, winnerText(m.ReportedWinner))
+		r.Content = l.T("report.reported", "ID", m.ID, "Result", winnerIn(l, m.ReportedWinner))
 	case ladder.StateConfirmed:
-		r.Content = fmt.Sprintf("Both teams agree: match #%d is confirmed and rated.", m.ID)
+		r.Content = l.T("report.confirmed", "ID", m.ID)
+		r.Posts = append(r.Posts, h.rematchOffer(ctx, m, matchChannel(m, req))...)
 	case ladder.StateDisputed:
-		r.Content = fmt.Sprintf("Your report conflicts with the other team's: match #%d is disputed and waits for a moderator.", m.ID)
+		r.Content = l.T("report.disputed", "ID", m.ID)
 	default:
-		r.Content = fmt.Sprintf("Match #%d is %s.", m.ID, m.State)
+		r.Content = l.T("match.state", "ID", m.ID, "State", stateIn(l, m.State))
 	}
 	return r, nil
 }
@@ -92,10 +96,12 @@ func (h *handlers) confirm(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", res.Match.ID, res.Match.State)), nil
+		l := userLang(req)
+		return Whisper(l.T("report.already", "ID", res.Match.ID, "State", stateIn(l, res.Match.State))), nil
 	}
-	r := matchReply(res)
+	r := matchReply(h.postLang(ctx, req), res)
 	r.Update = true
+	r.Posts = h.rematchOffer(ctx, res.Match, matchChannel(res.Match, req))
 	return r, nil
 }
 
@@ -103,12 +109,13 @@ func (h *handlers) disputeForm(ctx context.Context, req Request) (Reply, error) 
 	if req.CustomID.ID == 0 {
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid")
 	}
+	l := userLang(req)
 	return Reply{Modal: &Modal{
 		CustomID: ID(actDisputeForm, req.CustomID.ID),
-		Title:    fmt.Sprintf("Dispute match #%d", req.CustomID.ID),
+		Title:    l.T("dispute.title", "ID", req.CustomID.ID),
 		Fields: []TextField{
-			{ID: "reason", Label: "What is wrong with the report?", Long: true, Required: true, MaxLength: 1000},
-			{ID: "evidence", Label: "Evidence link (optional)", Placeholder: "https://…", MaxLength: 500},
+			{ID: "reason", Label: l.T("dispute.reason"), Long: true, Required: true, MaxLength: 1000},
+			{ID: "evidence", Label: l.T("dispute.evidence"), Placeholder: "https://…", MaxLength: 500},
 		},
 	}}, nil
 }
@@ -122,9 +129,9 @@ func (h *handlers) dispute(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("Match #%d is already disputed (already done).", res.Match.ID)), nil
+		return Whisper(userLang(req).T("dispute.already", "ID", res.Match.ID)), nil
 	}
-	r := disputedView(res.Match)
+	r := disputedView(h.postLang(ctx, req), res.Match)
 	r.Update = true
 	return r, nil
 }

@@ -41,7 +41,7 @@ func (h *handlers) reportReplay(ctx context.Context, req Request, id int64, o la
 	if res.AlreadyDone {
 		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", res.Match.ID, res.Match.State)), nil
 	}
-	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(res.Match, req), Message: matchReply(res)}}}
+	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(res.Match, req), Message: matchReply(h.postLang(ctx, req), res)}}}
 	r.Content = fmt.Sprintf("The replay proves it: match #%d is confirmed and rated (%s).", res.Match.ID, winnerText(winner))
 	return r, nil
 }

@@ -53,6 +53,9 @@ type Request struct {
 	Selected []string
 	// Locale is the user's client locale, e.g. "en-US".
 	Locale string
+	// GuildLocale is the guild's preferred locale, e.g. "de", when Discord
+	// sends it (interactions in a guild).
+	GuildLocale string
 }
 
 // CheckText applies ladder.CheckText, the one identifier rule, to every

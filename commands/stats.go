@@ -69,6 +69,18 @@ func statsReply(st community.Stats) Reply {
 		p := st.Partnerships[i]
 		return fmt.Sprintf("%s + %s · %s", playerName(p.A, p.NameA), playerName(p.B, p.NameB), gamesText(p.Record))
 	})
+	predictors := list(len(st.Predictors), func(i int) string {
+		p := st.Predictors[i]
+		return fmt.Sprintf("%s · %d points · %d of %d right", playerName(p.UserID, p.Name), p.Points, p.Correct, p.Called)
+	})
+	improved := list(len(st.Improved), func(i int) string {
+		p := st.Improved[i]
+		return fmt.Sprintf("%s · %+.0f (%.0f → %.0f) in %d games", playerName(p.UserID, p.Name), p.Gain(), p.From, p.To, p.Games)
+	})
+	mvps := list(len(st.MVPs), func(i int) string {
+		p := st.MVPs[i]
+		return fmt.Sprintf("%s · %d × MVP · %d votes", playerName(p.UserID, p.Name), p.MVPs, p.Votes)
+	})
 	e := Embed{
 		Title: fmt.Sprintf("Server stats · %s · Season %d", st.Queue.Name, st.Season.Number),
 		Color: ColorInfo,
@@ -76,8 +88,15 @@ func statsReply(st community.Stats) Reply {
 			{Name: "Most active", Value: active, Inline: true},
 			{Name: "Longest win streaks", Value: streaks, Inline: true},
 			{Name: "Biggest upsets", Value: upsets},
+			{Name: "Most improved (30 days)", Value: improved},
 			{Name: fmt.Sprintf("Best partnerships (%d+ games together)", community.MinPartnerGames), Value: pairs},
 		},
+	}
+	if len(st.Predictors) > 0 {
+		e.Fields = append(e.Fields, Field{Name: "Best predictors", Value: predictors, Inline: true})
+	}
+	if len(st.MVPs) > 0 {
+		e.Fields = append(e.Fields, Field{Name: "Most MVPs", Value: mvps, Inline: true})
 	}
 	return Reply{Embeds: []Embed{e}}
 }

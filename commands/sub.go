@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -160,7 +161,7 @@ func subFilledView(res ladder.SubResult) Reply {
 // new teams with their chances. It pings the two players; the report
 // buttons stay on the announcement.
 func subbedView(res ladder.SubResult, queue string) Reply {
-	r := matchOnView(res.Match, queue)
+	r := matchOnView(i18n.English(), res.Match, queue)
 	r.Content = fmt.Sprintf("**Match #%d**: %s takes %s's seat. %s vs %s", res.Match.ID, mention(res.In), mention(res.Out),
 		mentions(res.Match.Teams[0]), mentions(res.Match.Teams[1]))
 	r.Embeds[0].Footer = "Report the result with the buttons of the match's announcement or /report."

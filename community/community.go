@@ -18,6 +18,7 @@ import (
 // is scoped to one guild or to a queue and season of one guild, so a
 // request naming another guild's IDs finds nothing.
 type Store interface {
+	SocialStore
 	// PlayerNames returns the names of the guild's known players among
 	// userIDs; unknown players are absent.
 	PlayerNames(ctx context.Context, guildID string, userIDs []string) (map[string]string, error)
@@ -43,7 +44,28 @@ type Store interface {
 	// played at least minGames rated matches on the same team, best win
 	// rate first (then most games).
 	CommunityPartnerships(ctx context.Context, guildID string, queueID, seasonID int64, minGames, limit int) ([]Partnership, error)
+	// CommunityImproved returns the players of a ladder whose rating rose
+	// most over their rated matches since since (the last rating minus
+	// the rating before the first), most first, risers only.
+	CommunityImproved(ctx context.Context, guildID string, queueID, seasonID int64, since time.Time, limit int) ([]Improvement, error)
+	// CommunityHours counts a ladder's rated matches by weekday (0 is
+	// Sunday) and hour of play, UTC.
+	CommunityHours(ctx context.Context, guildID string, queueID, seasonID int64) (Hours, error)
 }
+
+// Improvement is a player's rating change over a window.
+type Improvement struct {
+	UserID   string
+	Name     string
+	From, To float64
+	Games    int
+}
+
+// Gain is the rating gained.
+func (i Improvement) Gain() float64 { return i.To - i.From }
+
+// Hours counts matches by weekday (0 Sunday … 6 Saturday) and UTC hour.
+type Hours [7][24]int
 
 // RatingRow is the part of a stored rating row the comparisons read.
 type RatingRow struct {
@@ -94,6 +116,9 @@ type MatchFilter struct {
 	SeasonID int64
 	Before   int64
 	After    int64
+	// From and To, when set, keep matches played (else created) at or after From and
+	// before To.
+	From, To time.Time
 	Limit    int
 }
 
@@ -129,13 +154,14 @@ type Partnership struct {
 // and seasons exactly as the rest of the bot does.
 type Service struct {
 	store  Store
+	social SocialStore
 	ladder *ladder.Service
 	now    func() time.Time
 }
 
 // New returns a Service reading store, resolving names through svc.
 func New(store Store, svc *ladder.Service) *Service {
-	return &Service{store: store, ladder: svc, now: time.Now}
+	return &Service{store: store, social: store, ladder: svc, now: time.Now}
 }
 
 // Ladder is a resolved queue and season.

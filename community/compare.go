@@ -38,6 +38,12 @@ type Comparison struct {
 	// PAWins is the queue model's chance that A beats B one on one with
 	// their current states.
 	PAWins float64
+	// TopPair are the two best-listed players of the ladder other than A
+	// and B, and PTogetherWins the model's chance that A and B as partners
+	// beat them (the queue's team size allowing pairs); both empty when
+	// the ladder lists fewer than two others or its teams are 1v1.
+	TopPair       []Side
+	PTogetherWins float64
 }
 
 // Compare compares players a and b on a guild's queue (by name, "" the
@@ -81,6 +87,9 @@ func (s *Service) Compare(ctx context.Context, guildID, a, b, queue string, seas
 	c.A, sa = side(a)
 	c.B, sb = side(b)
 	c.PAWins = m.Predict([]rating.State{sa}, []rating.State{sb}, s.now().UTC())
+	if err := s.againstTopPair(ctx, &c, m, sa, sb); err != nil {
+		return Comparison{}, err
+	}
 	ms, err := s.store.CommunityMeetings(ctx, guildID, l.Queue.ID, l.Season.ID, a, b)
 	if err != nil {
 		return Comparison{}, err
@@ -108,4 +117,44 @@ func ResultFor(winner, team int) string {
 		return "win"
 	}
 	return "loss"
+}
+
+// againstTopPair sets the chance of A and B as partners against the
+// ladder's top pair: the two best-listed players who are neither.
+func (s *Service) againstTopPair(ctx context.Context, c *Comparison, m rating.Model, sa, sb rating.State) error {
+	if c.Queue.TeamSize < 2 {
+		return nil
+	}
+	page, err := s.ladder.Leaderboard(ctx, ladder.LeaderboardQuery{GuildID: c.Queue.GuildID, Queue: c.Queue.Name, Season: c.Season.Number, Limit: 4})
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for _, st := range page.Standings {
+		if st.UserID != c.A.UserID && st.UserID != c.B.UserID && len(ids) < 2 {
+			ids = append(ids, st.UserID)
+		}
+	}
+	if len(ids) < 2 {
+		return nil
+	}
+	rows, err := s.store.CommunityRatings(ctx, c.Queue.GuildID, c.Queue.ID, c.Season.ID, ids)
+	if err != nil {
+		return err
+	}
+	names, err := s.store.PlayerNames(ctx, c.Queue.GuildID, ids)
+	if err != nil {
+		return err
+	}
+	var top []rating.State
+	for _, id := range ids {
+		r, ok := rows[id]
+		if !ok {
+			return nil
+		}
+		c.TopPair = append(c.TopPair, Side{UserID: id, Name: names[id], Rated: true, Rating: r.Display, RD: r.RD, Games: r.State.Games, Record: r.Record, Streak: r.Streak})
+		top = append(top, r.State)
+	}
+	c.PTogetherWins = m.Predict([]rating.State{sa, sb}, top, s.now().UTC())
+	return nil
 }

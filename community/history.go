@@ -2,6 +2,7 @@ package community
 
 import (
 	"context"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -22,7 +23,10 @@ type HistoryQuery struct {
 	Season  int
 	Before  int64
 	After   int64
-	Limit   int
+	// From and To, when set, keep matches played (else created) at or after From and
+	// before To (the web page's dates).
+	From, To time.Time
+	Limit    int
 }
 
 // HistoryMatch is a listed match with its queue's name and season number.
@@ -60,7 +64,10 @@ func (s *Service) History(ctx context.Context, q HistoryQuery) (HistoryPage, err
 	if q.Season < 0 {
 		return HistoryPage{}, ladder.Errorf(ladder.CodeInvalid, "season must be a positive number, not %d", q.Season)
 	}
-	f := MatchFilter{GuildID: q.GuildID, Before: q.Before, After: q.After, Limit: q.Limit + 1}
+	if !q.From.IsZero() && !q.To.IsZero() && !q.To.After(q.From) {
+		return HistoryPage{}, ladder.Errorf(ladder.CodeInvalid, "the end date must be after the start date")
+	}
+	f := MatchFilter{GuildID: q.GuildID, Before: q.Before, After: q.After, From: q.From, To: q.To, Limit: q.Limit + 1}
 	qs, err := s.ladder.Queues(ctx, q.GuildID)
 	if err != nil {
 		return HistoryPage{}, err

@@ -2,6 +2,7 @@ package community
 
 import (
 	"context"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -23,7 +24,20 @@ type Stats struct {
 	// Partnerships are the best records of pairs with at least
 	// MinPartnerGames together.
 	Partnerships []Partnership
+	// Predictors are the season's best predictors (queues with
+	// predictions), MVPs the players with the most MVP titles (queues
+	// with the MVP vote).
+	Predictors []PredictorRow
+	MVPs       []MVPRow
+	// Improved are the players whose rating rose most over the last
+	// ImprovedWindow.
+	Improved []Improvement
+	// Hours are the season's rated matches by weekday and hour (UTC).
+	Hours Hours
 }
+
+// ImprovedWindow is the window of "most improved".
+const ImprovedWindow = 30 * 24 * time.Hour
 
 // Upset is a match its winners were expected to lose.
 type Upset struct {
@@ -61,6 +75,18 @@ func (s *Service) Stats(ctx context.Context, guildID, queue string, season, limi
 		st.Upsets = append(st.Upsets, Upset{MatchSummary: m, Chance: c})
 	}
 	if st.Partnerships, err = s.store.CommunityPartnerships(ctx, guildID, q, se, MinPartnerGames, limit); err != nil {
+		return Stats{}, err
+	}
+	if st.Predictors, err = s.social.Predictors(ctx, guildID, q, se, limit); err != nil {
+		return Stats{}, err
+	}
+	if st.MVPs, err = s.social.MVPs(ctx, guildID, q, se, "", limit); err != nil {
+		return Stats{}, err
+	}
+	if st.Improved, err = s.store.CommunityImproved(ctx, guildID, q, se, s.now().Add(-ImprovedWindow), limit); err != nil {
+		return Stats{}, err
+	}
+	if st.Hours, err = s.store.CommunityHours(ctx, guildID, q, se); err != nil {
 		return Stats{}, err
 	}
 	return st, nil

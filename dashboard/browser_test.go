@@ -1,47 +1,56 @@
 package dashboard_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"net/url"
+	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// chromiumPath is where Debian's chromium package (installed by .ci/install)
-// puts the browser.
-const chromiumPath = "/usr/bin/chromium"
-
-var noChromium = testdb.Reason{
-	Why:    "without Chromium at " + chromiumPath,
-	Enable: "apt-get install chromium (as .ci/install does) to run them",
+// screenshotPage is one dashboard page to photograph: where it is and an
+// element only that page has, so a picture of the wrong page (a login
+// redirect, an error) fails the test.
+type screenshotPage struct {
+	name, path, mark string
+	// loggedOut pages are taken in a tab that never logged in.
+	loggedOut bool
 }
 
-// TestBrowserScreenshots logs in through the fake Discord in real headless
-// Chromium (each run starts at /admin/login?next=PAGE, so the browser
-// itself follows the OAuth2 redirects, keeps the cookie and lands on the
-// page) and photographs every dashboard page in light and dark mode at
-// desktop and phone width. It checks that each landed logged in, on the
-// page asked for. LADDERBOT_SCREENSHOT_DIR=docs/img keeps the pictures.
+// TestBrowserScreenshots photographs every dashboard page in real headless
+// Chromium, in light and dark mode (prefers-color-scheme) at desktop and
+// phone width, after logging in through the fake Discord. It checks each
+// picture shows the page asked for, at the width asked for.
+// LADDERBOT_SCREENSHOT_DIR=docs/img/dashboard keeps the pictures (the docs
+// show them).
 func TestBrowserScreenshots(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("headless browser test: %s not found under CI: %v", chromiumPath, err)
-		}
-		testdb.Skip(t, noChromium)
-	}
 	e := newEnv(t, testdb.SQLite)
+	startChrome(t)
 	ctx := context.Background()
 	disputedMatch(t, e)
-	res, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Queue: queueName, Team1: team1, Team2: team2, Winner: 1})
-	if err != nil {
+	// Enough games for the players to be past their placement and listed.
+	var res ladder.MatchResult
+	for i := range 8 {
+		var err error
+		res, err = e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Queue: queueName, Team1: team1, Team2: team2, Winner: 2 - i%2})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	web := ladder.Actor{UserID: "web:" + userAdmin, Moderator: true}
+	if _, _, err := e.svc.CreateToken(ctx, web, guildA, "game-server"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.SetQueueSides(ctx, web, guildA, queueName, true); err != nil {
 		t.Fatal(err)
 	}
 	dir := os.Getenv("LADDERBOT_SCREENSHOT_DIR")
@@ -51,32 +60,67 @@ func TestBrowserScreenshots(t *testing.T) {
 	case !filepath.IsAbs(dir):
 		dir = filepath.Join("..", dir) // from the repository root
 	}
-	e.fake.LogInBrowser(userAdmin)
-	g := "/admin/guilds/" + guildA + "/"
-	pages := map[string]string{
-		"index": "/admin", "guild": g, "queue": g + "queues/" + queueName, "settings": g + "settings",
-		"disputes": g + "disputes", "match": fmt.Sprintf("%smatches/%d?winner=2", g, res.Match.ID), "players": g + "players",
-		"player": g + "players/" + team1[0], "integrations": g + "integrations", "audit": g + "audit",
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	for name, path := range pages {
+	g := "/admin/guilds/" + guildA + "/"
+	pages := []screenshotPage{
+		{name: "login", path: "/admin", mark: "#login", loggedOut: true},
+		{name: "index", path: "/admin", mark: "#guilds"},
+		{name: "guild", path: g, mark: "#queues"},
+		{name: "queue", path: g + "queues/" + queueName, mark: "#queue-form"},
+		{name: "settings", path: g + "settings", mark: "#settings-form"},
+		{name: "disputes", path: g + "disputes", mark: "form[action$='/resolve']"},
+		{name: "match", path: fmt.Sprintf("%smatches/%d?winner=2", g, res.Match.ID), mark: "#preview-table"},
+		{name: "players", path: g + "players?queue=" + queueName, mark: "#players"},
+		{name: "player", path: g + "players/" + team1[0], mark: "#player"},
+		{name: "integrations", path: g + "integrations", mark: "#tokens"},
+		{name: "audit", path: g + "audit", mark: "#audit"},
+		{name: "logout", path: "/admin/logout", mark: "#logout"},
+		{name: "error", path: "/admin/guilds/" + guildB + "/", mark: "#error"},
+	}
+	in := e.tab(t)
+	in.login(userAdmin, "/admin")
+	out := e.tab(t)
+	sizes := []struct {
+		name  string
+		w, h  int64
+		phone bool
+	}{{"desktop", 1000, 800, false}, {"phone", 390, 844, true}}
+	for _, p := range pages {
+		b := in
+		if p.loggedOut {
+			b = out
+		}
 		for _, mode := range []string{"light", "dark"} {
-			for _, size := range []struct {
-				name string
-				w, h int
-			}{{"desktop", 1000, 900}, {"phone", 412, 915}} {
-				login := e.srv.URL + "/admin/login?next=" + url.QueryEscape(path)
-				args := []string{fmt.Sprintf("--window-size=%d,%d", size.w, size.h)}
-				if mode == "dark" {
-					args = append(args, "--force-dark-mode", "--blink-settings=preferredColorScheme=0")
+			for _, size := range sizes {
+				b.emulate(size.w, size.h, size.phone, mode)
+				b.open(p.path)
+				if !b.has(p.mark) {
+					t.Errorf("Got(%s) at %s: no %s on the page", p.name, b.location(), p.mark)
+					continue
 				}
-				dom := chromium(t, append(args, "--dump-dom", login)...)
-				if !strings.Contains(dom, "Log out") || strings.Contains(dom, `id="error"`) {
-					t.Errorf("Got(%s in Chromium) = not logged in on the page: %.300s", path, dom)
+				if loggedIn := b.has("a[href='/admin/logout']"); loggedIn == p.loggedOut {
+					t.Errorf("Got(%s) logged in = %v, want %v", p.name, loggedIn, !p.loggedOut)
 				}
-				file := filepath.Join(dir, fmt.Sprintf("dashboard-%s-%s-%s.png", name, mode, size.name))
-				chromium(t, append(args, "--hide-scrollbars", "--screenshot="+file, login)...)
-				if st, err := os.Stat(file); err != nil || st.Size() == 0 {
-					t.Errorf("chromium --screenshot=%s: no picture (%v)", file, err)
+				if p.name != "error" && b.has("#error") {
+					t.Errorf("Got(%s) shows an error: %s", p.name, b.text("#error"))
+				}
+				if got := b.colorScheme(); got != mode {
+					t.Errorf("Got(%s, %s) colour scheme = %s", p.name, mode, got)
+				}
+				shot := b.screenshot()
+				cfg, err := png.DecodeConfig(bytes.NewReader(shot))
+				if err != nil || int64(cfg.Width) != size.w {
+					t.Errorf("Got(%s %s %s screenshot) = %d px wide, %v; want %d", p.name, mode, size.name, cfg.Width, err, size.w)
+				}
+				// The page fits the width: nothing wider than the viewport.
+				if w := b.scrollWidth(); w > size.w {
+					t.Errorf("Got(%s at %s width) = %d px of content, wider than the screen", p.name, size.name, w)
+				}
+				file := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.png", p.name, mode, size.name))
+				if err := os.WriteFile(file, shot, 0o644); err != nil {
+					t.Fatal(err)
 				}
 			}
 		}
@@ -84,20 +128,39 @@ func TestBrowserScreenshots(t *testing.T) {
 	t.Logf("screenshots written to %s", dir)
 }
 
-// chromium runs headless Chromium with args after the common flags and
-// returns its standard output.
-func chromium(t *testing.T, args ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+// screenshot takes a PNG of the whole page.
+func (b *tab) screenshot() []byte {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, chromiumPath, append([]string{
-		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}, args...)...)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
-	out, err := cmd.Output()
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
-		t.Fatalf("chromium %v: %v", args, err)
+		b.t.Fatalf("browser: screenshot: %v", err)
 	}
-	return string(out)
+	return shot
+}
+
+// colorScheme is the scheme the page's CSS sees.
+func (b *tab) colorScheme() string {
+	return b.eval(`matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"`)
+}
+
+// scrollWidth is the width of the page's content in CSS pixels.
+func (b *tab) scrollWidth() int64 {
+	var n int64
+	fmt.Sscan(b.eval(`String(document.documentElement.scrollWidth)`), &n)
+	return n
+}
+
+// eval evaluates a JavaScript expression of string value in the page
+// (through DevTools; the page itself runs no script).
+func (b *tab) eval(expr string) string {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		b.t.Fatalf("browser: evaluate %s: %v", expr, err)
+	}
+	return strings.TrimSpace(s)
 }

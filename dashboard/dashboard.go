@@ -12,7 +12,9 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"golang.org/x/oauth2"
 
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/queueconfig"
 )
 
 // Config is the dashboard's configuration from the environment.
@@ -72,9 +74,22 @@ type Options struct {
 	Client *http.Client
 	// Webhooks is the URL policy of webhooks added here (WEBHOOK_ALLOW_HTTP).
 	Webhooks ladder.URLPolicy
+	// Rooms keeps the queues' room settings (rooms.Manager); without it
+	// the queue form leaves them out.
+	Rooms queueconfig.Rooms
+	// Community keeps the queues' predictions and MVP vote settings
+	// (community.Service); without it the queue form leaves them out.
+	Community queueconfig.Community
+	// Formats keeps the queues' format settings (formats.Service);
+	// without it the queue form leaves them out.
+	Formats queueconfig.Formats
 	// Invalidate, when set, is called with a guild whose ratings a
 	// dashboard write changed (the web server's leaderboard cache).
 	Invalidate func(guildID string)
+	// Joins keeps the queues' requirements, open hours and rematch
+	// setting, shown and changed on the queue page beside the others; nil
+	// leaves them out.
+	Joins *joins.Service
 }
 
 // Dashboard is the moderators' web dashboard under /admin.
@@ -87,8 +102,10 @@ type Dashboard struct {
 	oauth      *oauth2.Config
 	discord    discordAPI
 	pages      pageSet
+	queues     queueconfig.Config
 	invalidate func(string)
 	webhooks   ladder.URLPolicy
+	joins      *joins.Service
 	handler    http.Handler
 }
 
@@ -100,7 +117,10 @@ const recheckAfter = 5 * time.Minute
 // /admin with a page saying so, and every other dashboard path with 404.
 func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
-		webhooks: opts.Webhooks}
+		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Community: opts.Community, Formats: opts.Formats}}
+	if opts.Joins != nil {
+		d.queues.Joins = opts.Joins
+	}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}
@@ -165,6 +185,7 @@ func (d *Dashboard) routes() *http.ServeMux {
 	mux.HandleFunc("POST "+g+"/queues/{queue}", d.write(d.saveQueue))
 	mux.HandleFunc("GET "+g+"/settings", d.read(d.settingsPage))
 	mux.HandleFunc("POST "+g+"/settings", d.write(d.saveSettings))
+	mux.HandleFunc("POST "+g+"/roles", d.write(d.saveRoles))
 	mux.HandleFunc("POST "+g+"/season/end", d.write(d.endSeason))
 	mux.HandleFunc("GET "+g+"/integrations", d.read(d.integrationsPage))
 	mux.HandleFunc("POST "+g+"/tokens", d.write(d.createToken))

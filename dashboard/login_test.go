@@ -1,6 +1,8 @@
 package dashboard_test
 
 import (
+	"context"
+	"crypto/sha256"
 	"net/http"
 	"net/url"
 	"strings"
@@ -193,8 +195,17 @@ func TestLogout(t *testing.T) {
 			t.Fatalf("Got(stolen cookie before logout) = %d at %s, want the page (the cookie is the session)", p.status, p.url.Path)
 		}
 		token := b.csrf("/admin/logout")
-		if p := b.post("/admin/logout", url.Values{"csrf": {token}}); p.url.Path != "/admin" || !strings.Contains(p.body, "Log in with Discord") {
-			t.Fatalf("Got(logout) = %d at %s, want the login page", p.status, p.url.Path)
+		// The logout's own answer (before the page it leads to asks Discord
+		// anything): the session's row is gone.
+		if p := b.noFollow(func() page { return b.post("/admin/logout", url.Values{"csrf": {token}}) }); p.status != http.StatusSeeOther {
+			t.Fatalf("Got(logout) = %d, want 303", p.status)
+		}
+		sum := sha256.Sum256([]byte(stolen.Value))
+		if _, found, err := e.db.FindSession(context.Background(), sum[:]); err != nil || found {
+			t.Errorf("Got(session row after logout) found=%v (%v), want deleted", found, err)
+		}
+		if p := b.get("/admin"); !strings.Contains(p.body, "Log in with Discord") {
+			t.Fatalf("Got(/admin after logout) = %d, want the login page", p.status)
 		}
 		if p := thief.peek(queuePath(guildA)); !loggedOut(p) {
 			t.Errorf("Got(stolen cookie after logout) = %d to %q, want sent to log in", p.status, p.header.Get("Location"))

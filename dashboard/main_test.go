@@ -13,15 +13,22 @@ import (
 	"testing"
 
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 	"github.com/ladderbot/ladderbot/web"
 )
 
 // TestMain prints what this package's tests skipped here and how to run them.
-func TestMain(m *testing.M) { os.Exit(testdb.Main(m, "dashboard")) }
+func TestMain(m *testing.M) {
+	code := testdb.Main(m, "dashboard")
+	stopChrome()
+	os.Exit(code)
+}
 
 // The fixture: two guilds with ladders, A and B, and Discord users with
 // different rights there.
@@ -50,6 +57,7 @@ type env struct {
 	srv     *httptest.Server
 	web     *web.Server
 	modRole string
+	joins   *joins.Service
 }
 
 func newEnv(t *testing.T, backend string) *env {
@@ -61,6 +69,8 @@ func newEnv(t *testing.T, backend string) *env {
 	}
 	t.Cleanup(func() { db.Close() })
 	e := &env{db: db, svc: ladder.NewService(db, nil), fake: fakediscord.New()}
+	e.joins = joins.New(db, e.svc)
+	e.svc.SetJoinGate(e.joins)
 	t.Cleanup(e.fake.Close)
 	e.fake.Token = botToken
 
@@ -70,12 +80,12 @@ func newEnv(t *testing.T, backend string) *env {
 	d, err := dashboard.New(dashboard.Options{
 		Config: dashboard.Config{ClientID: clientID, ClientSecret: secret, PublicURL: e.srv.URL,
 			APIBase: e.fake.URL(), BotToken: botToken},
-		Service: e.svc, Sessions: db,
+		Service: e.svc, Sessions: db, Rooms: rooms.New(db, nil, e.svc, nil), Joins: e.joins, Formats: formats.New(db, e.svc),
 	})
 	if err != nil {
 		t.Fatalf("dashboard.New: %v", err)
 	}
-	e.web = web.New(web.Options{Service: e.svc, Admin: d.Handler()})
+	e.web = web.New(web.Options{Service: e.svc, Admin: d.Handler(), Rooms: rooms.New(db, nil, e.svc, nil), Formats: formats.New(db, e.svc)})
 	handler = e.web.Handler()
 
 	e.fake.SetOAuthApp(clientID, secret, e.srv.URL+"/admin/callback")
@@ -292,10 +302,16 @@ func readAll(t *testing.T, resp *http.Response) string {
 // peek requests path without following redirects.
 func (b *browser) peek(path string) page {
 	b.t.Helper()
+	return b.noFollow(func() page { return b.get(path) })
+}
+
+// noFollow makes a request with send without following redirects.
+func (b *browser) noFollow(send func() page) page {
+	b.t.Helper()
 	follow := b.client.CheckRedirect
 	b.client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	defer func() { b.client.CheckRedirect = follow }()
-	return b.get(path)
+	return send()
 }
 
 // loggedOut reports whether p is the dashboard sending a browser to log in.

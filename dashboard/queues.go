@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/ladder/rating"
+	"github.com/ladderbot/ladderbot/queueconfig"
 )
 
 // overviewPage is the data of a guild's start page.
@@ -30,92 +30,78 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request, gr guildReq
 	d.render(w, r, http.StatusOK, "guild", d.guildPage(ctx, gr, "Ladder of "+gr.Name, overviewPage{Queues: qs, Disputes: len(ds)}))
 }
 
-// fieldView is one setting in the queue form.
+// fieldView is one setting in a form.
 type fieldView struct {
 	Name, Kind, Help, Value string
 	Choices                 []string
 }
 
-// queueForm is the data of a queue's settings page.
+// queueForm is the data of a queue's settings page: the fields of /config
+// queue set, then room, format and sides.
 type queueForm struct {
 	Queue  string
-	Fields []fieldView
+	Groups []fieldGroup
 }
 
-func queueFields(q ladder.Queue, l ladder.Lobby, submitted map[string]string) []fieldView {
-	var out []fieldView
-	for _, s := range ladder.QueueSettings() {
-		f := fieldView{Name: s.Name, Kind: string(s.Kind), Help: s.Help, Value: s.Value(q, l), Choices: s.Choices}
-		if s.Name == "model" {
-			f.Choices = rating.ModelNames()
+// fieldGroup is the fields one command sets.
+type fieldGroup struct {
+	Command string
+	Fields  []fieldView
+}
+
+func queueFields(q queueconfig.Queue, submitted map[string]string) queueForm {
+	out := queueForm{Queue: q.Name}
+	for _, f := range q.Fields {
+		fv := fieldView{Name: f.Name, Kind: string(f.Kind), Help: f.Help, Value: f.Value, Choices: f.Choices}
+		if v, ok := submitted[f.Name]; ok {
+			fv.Value = v
 		}
-		if s.Kind == ladder.KindBool {
-			f.Choices = []string{"true", "false"}
+		if n := len(out.Groups); n == 0 || out.Groups[n-1].Command != f.Group {
+			out.Groups = append(out.Groups, fieldGroup{Command: f.Group})
 		}
-		if v, ok := submitted[s.Name]; ok {
-			f.Value = v
-		}
-		out = append(out, f)
+		g := &out.Groups[len(out.Groups)-1]
+		g.Fields = append(g.Fields, fv)
 	}
 	return out
 }
 
 // queuePage serves the settings form of one queue: every field of
-// /config queue set under its option name.
+// /config queue set, room, format and sides under its option name.
 func (d *Dashboard) queuePage(w http.ResponseWriter, r *http.Request, gr guildRequest) {
-	q, l, err := d.svc.Lobby(r.Context(), gr.Guild.ID, r.PathValue("queue"))
+	q, err := d.queues.Read(r.Context(), gr.Guild.ID, r.PathValue("queue"))
 	if err != nil {
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "queue", d.guildPage(r.Context(), gr, "Queue "+q.Name, queueForm{Queue: q.Name, Fields: queueFields(q, l, nil)}))
+	d.render(w, r, http.StatusOK, "queue", d.guildPage(r.Context(), gr, "Queue "+q.Name, queueFields(q, nil)))
 }
 
-// saveQueue applies the changed fields of the form through the same
-// parsing (ladder.ApplyQueueSettings) and the same validated, audited
-// write (Service.ConfigureQueue) as /config queue set; a bad value shows
-// the form again with /config's message and stores nothing.
+// saveQueue applies the changed fields of the form through
+// queueconfig.Config.Set: the same parsing and the same validated, audited
+// writes as /config queue set, room, format and sides. A bad value shows the form
+// again with /config's message and stores nothing.
 func (d *Dashboard) saveQueue(w http.ResponseWriter, r *http.Request, gr guildRequest) {
 	ctx := r.Context()
-	q, l, err := d.svc.Lobby(ctx, gr.Guild.ID, r.PathValue("queue"))
+	q, err := d.queues.Read(ctx, gr.Guild.ID, r.PathValue("queue"))
 	if err != nil {
 		d.fail(w, r, err)
 		return
 	}
 	submitted := map[string]string{}
-	changed := map[string]string{}
-	for _, s := range ladder.QueueSettings() {
-		if !r.PostForm.Has(s.Name) {
-			continue
-		}
-		v := r.PostForm.Get(s.Name)
-		submitted[s.Name] = v
-		if v != s.Value(q, l) {
-			changed[s.Name] = v
+	for _, f := range q.Fields {
+		if r.PostForm.Has(f.Name) {
+			submitted[f.Name] = r.PostForm.Get(f.Name)
 		}
 	}
-	if len(changed) == 0 {
-		d.back(w, r, guildPath(gr.Guild.ID, "queues", q.Name), "Nothing changed.")
+	_, changed, err := d.queues.Set(ctx, gr.Actor, gr.Guild.ID, q.Name, submitted)
+	if err != nil {
+		d.refused(w, r, err, "queue", func() (page, error) {
+			return d.guildPage(ctx, gr, "Queue "+q.Name, queueFields(q, submitted)), nil
+		})
 		return
 	}
-	nq, nl := q, l
-	lobby, err := ladder.ApplyQueueSettings(&nq, &nl, changed)
-	if err == nil {
-		var lp *ladder.Lobby
-		if lobby {
-			lp = &nl
-		}
-		_, _, err = d.svc.ConfigureQueue(ctx, gr.Actor, nq, lp)
-	}
-	if err != nil {
-		status, msg := statusOf(err)
-		if status == http.StatusInternalServerError {
-			d.fail(w, r, err)
-			return
-		}
-		p := d.guildPage(ctx, gr, "Queue "+q.Name, queueForm{Queue: q.Name, Fields: queueFields(q, l, submitted)})
-		p.Error = msg
-		d.render(w, r, status, "queue", p)
+	if !changed {
+		d.back(w, r, guildPath(gr.Guild.ID, "queues", q.Name), "Nothing changed.")
 		return
 	}
 	d.log.Info("dashboard: queue saved", "guild_id", gr.Guild.ID, "user_id", gr.User.UserID, "queue", q.Name)

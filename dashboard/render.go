@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
 	"strconv"
 	"time"
 
-	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/internal/httperr"
 )
 
 //go:embed templates/*.html
@@ -89,7 +88,12 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 
 // errorPage answers with a page saying msg.
 func (d *Dashboard) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	p := page{Title: http.StatusText(status), Error: msg, GuildID: r.PathValue("guild")}
+	p := page{Title: http.StatusText(status), Error: msg}
+	if status != http.StatusForbidden && status != http.StatusUnauthorized && status != http.StatusNotFound {
+		// The guild's navigation, for a refused value on a page of a
+		// guild the user manages; none where the guild is not theirs.
+		p.GuildID = r.PathValue("guild")
+	}
 	if d.sm != nil {
 		p.User, _ = d.session(r.Context())
 	}
@@ -101,7 +105,7 @@ func (d *Dashboard) errorPage(w http.ResponseWriter, r *http.Request, status int
 func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := statusOf(err)
 	if status == http.StatusInternalServerError {
-		ref := randomString(6)
+		ref := httperr.Ref()
 		d.log.Error("dashboard: request failed", "path", r.URL.Path, "ref", ref, "err", err)
 		msg = fmt.Sprintf("Something went wrong on our side (ref %s).", ref)
 	} else if status == http.StatusServiceUnavailable {
@@ -110,23 +114,24 @@ func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, err error) {
 	d.errorPage(w, r, status, msg)
 }
 
-// statusOf maps a coded ladder error to an HTTP status and its message.
-func statusOf(err error) (int, string) {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return http.StatusServiceUnavailable, "The request was cancelled or timed out; try again."
+// refused answers a form that err refused: a coded error shows the form
+// again (the page form builds, named name) with its message and status;
+// anything else is fail's.
+func (d *Dashboard) refused(w http.ResponseWriter, r *http.Request, err error, name string, form func() (page, error)) {
+	status, msg := statusOf(err)
+	if status == http.StatusInternalServerError {
+		d.fail(w, r, err)
+		return
 	}
-	msg := ladder.ErrorMessage(err)
-	switch ladder.ErrorCode(err) {
-	case ladder.CodeInvalid:
-		return http.StatusBadRequest, msg
-	case ladder.CodeNotFound:
-		return http.StatusNotFound, msg
-	case ladder.CodeConflict:
-		return http.StatusConflict, msg
-	case ladder.CodeForbidden:
-		return http.StatusForbidden, msg
-	case ladder.CodeUnavailable:
-		return http.StatusServiceUnavailable, msg
+	p, ferr := form()
+	if ferr != nil {
+		d.fail(w, r, ferr)
+		return
 	}
-	return http.StatusInternalServerError, "internal error"
+	p.Error = msg
+	d.render(w, r, status, name, p)
 }
+
+// statusOf maps a coded ladder error to an HTTP status and its message,
+// as the token API does.
+func statusOf(err error) (int, string) { return httperr.Status(err) }

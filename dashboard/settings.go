@@ -99,13 +99,17 @@ func setMinutes(name, v string, to *time.Duration) error {
 type settingsForm struct {
 	Fields []fieldView
 	Season ladder.Season
-	// Roles is the division and badge role mapping, shown read-only:
-	// /config roles changes it (it creates roles on Discord).
+	// Roles is the division and badge role mapping, the form of
+	// /config roles (the command can also create the roles on Discord).
 	Roles []roleRow
 }
 
-// roleRow is one mapped division or badge.
-type roleRow struct{ What, RoleID string }
+// roleRow is one division or badge and its role ("" unmapped); Field is
+// its form field.
+type roleRow struct{ What, Field, RoleID string }
+
+// roleField names the form field of a division or badge.
+func roleField(kind, name string) string { return kind + ":" + name }
 
 func (d *Dashboard) settingsData(r *http.Request, g ladder.Guild, submitted map[string]string) (settingsForm, error) {
 	var out settingsForm
@@ -121,21 +125,72 @@ func (d *Dashboard) settingsData(r *http.Request, g ladder.Guild, submitted map[
 		return out, err
 	}
 	out.Season = season
-	rc, err := d.svc.DivisionRoleConfig(r.Context(), g.ID)
+	rows, err := d.roleRows(r, g)
 	if err != nil {
 		return out, err
 	}
-	for _, div := range g.Divisions {
-		if id := rc.Mapping[div.Name]; id != "" {
-			out.Roles = append(out.Roles, roleRow{What: div.Name, RoleID: id})
+	for i := range rows {
+		if v, ok := submitted[rows[i].Field]; ok {
+			rows[i].RoleID = v
 		}
 	}
-	for _, b := range []string{"top3", "top30", "top100"} {
-		if id := rc.Badges[b]; id != "" {
-			out.Roles = append(out.Roles, roleRow{What: "badge " + b, RoleID: id})
-		}
+	out.Roles = rows
+	return out, nil
+}
+
+// roleRows lists the guild's divisions, then the badges, with their roles.
+func (d *Dashboard) roleRows(r *http.Request, g ladder.Guild) ([]roleRow, error) {
+	rc, err := d.svc.DivisionRoleConfig(r.Context(), g.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []roleRow
+	for _, div := range g.Divisions {
+		out = append(out, roleRow{What: div.Name, Field: roleField("division", div.Name), RoleID: rc.Mapping[div.Name]})
+	}
+	for _, b := range ladder.Badges {
+		out = append(out, roleRow{What: "badge " + b, Field: roleField("badge", b), RoleID: rc.Badges[b]})
 	}
 	return out, nil
+}
+
+// saveRoles applies the changed rows of the role mapping through
+// Service.SetRoles, the write of /config roles, which validates and
+// audits; an empty role unmaps. A bad role shows the form again with its
+// message and stores nothing.
+func (d *Dashboard) saveRoles(w http.ResponseWriter, r *http.Request, gr guildRequest) {
+	rows, err := d.roleRows(r, gr.Guild)
+	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	set := ladder.RoleMapping{Divisions: map[string]string{}, Badges: map[string]string{}}
+	submitted := map[string]string{}
+	for _, row := range rows {
+		if !r.PostForm.Has(row.Field) {
+			continue
+		}
+		v := strings.TrimSpace(r.PostForm.Get(row.Field))
+		submitted[row.Field] = v
+		if v == row.RoleID {
+			continue
+		}
+		kind, name, _ := strings.Cut(row.Field, ":")
+		if kind == "badge" {
+			set.Badges[name] = v
+		} else {
+			set.Divisions[name] = v
+		}
+	}
+	if len(set.Divisions)+len(set.Badges) == 0 {
+		d.back(w, r, guildPath(gr.Guild.ID, "settings"), "Nothing changed.")
+		return
+	}
+	if _, err := d.svc.SetRoles(r.Context(), gr.Actor, gr.Guild.ID, set); err != nil {
+		d.settingsRefused(w, r, gr, submitted, err)
+		return
+	}
+	d.back(w, r, guildPath(gr.Guild.ID, "settings"), "Roles saved. Players get them within a minute.")
 }
 
 // settingsPage serves the guild's settings: moderator role, channels,
@@ -182,22 +237,19 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request, gr guil
 		_, err = d.svc.UpdateGuild(r.Context(), gr.Actor, g)
 	}
 	if err != nil {
-		status, msg := statusOf(err)
-		if status == http.StatusInternalServerError {
-			d.fail(w, r, err)
-			return
-		}
-		data, derr := d.settingsData(r, gr.Guild, submitted)
-		if derr != nil {
-			d.fail(w, r, derr)
-			return
-		}
-		p := d.guildPage(r.Context(), gr, "Server settings", data)
-		p.Error = msg
-		d.render(w, r, status, "settings", p)
+		d.settingsRefused(w, r, gr, submitted, err)
 		return
 	}
 	d.back(w, r, guildPath(g.ID, "settings"), "Settings saved.")
+}
+
+// settingsRefused shows the settings page again with what was submitted
+// and the message of err, which refused it.
+func (d *Dashboard) settingsRefused(w http.ResponseWriter, r *http.Request, gr guildRequest, submitted map[string]string, err error) {
+	d.refused(w, r, err, "settings", func() (page, error) {
+		data, err := d.settingsData(r, gr.Guild, submitted)
+		return d.guildPage(r.Context(), gr, "Server settings", data), err
+	})
 }
 
 // endSeason ends the season the form showed (so a second click, or a

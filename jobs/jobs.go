@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/integrity"
 	"log/slog"
 	"sync"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -75,6 +78,19 @@ type Options struct {
 	// is JobRooms' work; nil announces matches in the queue's channel and
 	// runs no rooms job.
 	Rooms *rooms.Manager
+	// Formats runs map picks: the ready-checks job closes votes and makes
+	// bans whose time ran out, and starts the picks of matches the
+	// matchmaking pass forms; nil picks no maps.
+	Formats *formats.Service
+	// Joins empties queues whose open hours ended (JobQueueClose); nil
+	// runs no such job's work.
+	Joins Closer
+	// Integrity folds the log into integrity flags and lists the flags
+	// to post (JobIntegrity); nil runs no integrity job.
+	Integrity *integrity.Service
+	// Community, when set, posts a prediction invitation beside each
+	// formed match of a queue with predictions on.
+	Community *community.Service
 }
 
 // job is one scheduled job: its cron spec, how its period is named from
@@ -133,6 +149,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobStale, "0 0 * * *", day, s.stale},
 		{JobConfirm, "* * * * *", minute, s.confirm},
 		{JobQueue, "* * * * *", minute, s.expireQueue},
+		{JobQueueClose, "* * * * *", minute, s.closeQueues},
 		{JobSeasons, "* * * * *", minute, s.seasons},
 		{JobWeekly, "0 0 * * 1", week, s.weeklyTop},
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake
@@ -141,6 +158,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobButtons, "* * * * *", minute, s.closeButtons},
 		everyJob(job{JobRoles, "* * * * *", minute, s.roles}, time.Minute, opt.RoleInterval),
 		{JobRooms, roomsSpec, nil, s.rooms}, // unclaimed, see JobRooms
+		{JobIntegrity, "* * * * *", minute, s.integrity},
 		everyJob(job{JobRoleReconcile, "30 3 * * *", reconcileDay, s.reconcileRoles}, 24*time.Hour, opt.ReconcileInterval),
 	}
 	return s

@@ -56,8 +56,15 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		if ping, ok := commands.TurnPing(r); ok && m.ChannelID != "" {
 			s.post(ctx, m.GuildID, m.ChannelID, ping)
 		}
+		if r.Draft.State == ladder.DraftDone {
+			s.startMaps(ctx, r.Match, m.ChannelID)
+		}
 	}
 	if err != nil {
+		return err
+	}
+	// Map votes and bans whose time ran out, on the same tick.
+	if err := s.expireMaps(ctx); err != nil {
 		return err
 	}
 	// No-show reports confirm themselves at their deadline on the same tick.
@@ -76,7 +83,7 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 // announcement, whose Ready buttons would otherwise stay live, as a Not
 // ready click does.
 func (s *Scheduler) readyFailed(ctx context.Context, r ladder.ReadyResult) {
-	s.showInPlace(ctx, r.Match, commands.ReadyFailed(r))
+	s.showInPlace(ctx, r.Match, commands.ReadyFailed(s.lang(ctx, r.Match.GuildID), r))
 }
 
 // queueName is the name of m's queue for a message about it; "" when it
@@ -120,7 +127,7 @@ func (s *Scheduler) abandon(ctx context.Context, _ time.Time) error {
 	for _, m := range ms {
 		s.log.Info("match abandoned", "guild_id", m.GuildID, "match_id", m.ID)
 		if m.ChannelID != "" {
-			s.post(ctx, m.GuildID, m.ChannelID, commands.Abandoned(m))
+			s.post(ctx, m.GuildID, m.ChannelID, commands.Abandoned(s.lang(ctx, m.GuildID), m))
 		}
 	}
 	return err

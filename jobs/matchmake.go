@@ -79,10 +79,12 @@ func (s *Scheduler) announceMatch(ctx context.Context, f ladder.FormedMatch) {
 		s.log.Warn("formed match not announced: no channel", "guild_id", m.GuildID, "match_id", m.ID)
 		return
 	}
+	public := channel
 	if s.opt.Rooms != nil {
 		channel = s.opt.Rooms.Open(ctx, f, channel)
 	}
-	id, err := s.send(ctx, channel, commands.Announcement(f))
+	defer s.predictionPost(ctx, f, public)
+	id, err := s.send(ctx, channel, commands.Announcement(s.lang(ctx, m.GuildID), f))
 	if err == nil {
 		// Kept so that the ready-check job can edit it (expireReady).
 		err = s.svc.RecordAnnouncement(ctx, ladder.Announcement{MatchID: m.ID, ChannelID: channel, MessageID: id})
@@ -90,6 +92,9 @@ func (s *Scheduler) announceMatch(ctx context.Context, f ladder.FormedMatch) {
 	if err != nil {
 		s.log.Warn("match announcement not posted", "guild_id", m.GuildID, "match_id", m.ID, "channel_id", channel, "err", err)
 	}
+	// A match on as it forms starts its map pick now; the others start
+	// theirs when the ready check passes or the draft ends.
+	s.startMaps(ctx, m, channel)
 }
 
 // runUnclaimed runs a job that has no period (the matchmaking pass) without
@@ -99,4 +104,19 @@ func runUnclaimed(ctx context.Context, j job, now time.Time) (ran bool, err erro
 		return true, fmt.Errorf("jobs: %s: %w", j.name, err)
 	}
 	return true, nil
+}
+
+// predictionPost invites predictions on f in the queue's public channel
+// when its queue takes them. A failed post is logged: the match goes on.
+func (s *Scheduler) predictionPost(ctx context.Context, f ladder.FormedMatch, channel string) {
+	if s.opt.Community == nil {
+		return
+	}
+	st, err := s.opt.Community.SettingsOf(ctx, f.Queue.ID)
+	if err == nil && st.Predictions {
+		_, err = s.send(ctx, channel, commands.PredictionPost(f.Match, f.Queue.Name))
+	}
+	if err != nil {
+		s.log.Warn("prediction post not posted", "guild_id", f.Match.GuildID, "match_id", f.Match.ID, "err", err)
+	}
 }

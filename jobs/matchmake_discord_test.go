@@ -12,6 +12,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
@@ -76,7 +77,7 @@ func TestMatchmakeToDiscord(t *testing.T) {
 		}
 
 		// The very message /queue join renders for this match.
-		want := commands.Announcement(ladder.FormedMatch{Match: m, Proposal: matchmaking.Proposal{Quality: m.Quality}, Queue: defaultQueue(t, p.svc, func(*ladder.Queue) {})})
+		want := commands.Announcement(i18n.English(), ladder.FormedMatch{Match: m, Proposal: matchmaking.Proposal{Quality: m.Quality}, Queue: defaultQueue(t, p.svc, func(*ladder.Queue) {})})
 		if got.Content != want.Content {
 			t.Errorf("Got(content) = %q, want %q", got.Content, want.Content)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -196,7 +197,7 @@ func TestMatchmakeWidensOverWait(t *testing.T) {
 				}
 				// The announcement is the one /queue join renders for the
 				// match in its queue.
-				want := commands.Announcement(ladder.FormedMatch{Match: m, Proposal: matchmaking.Proposal{Quality: m.Quality}, Queue: q})
+				want := commands.Announcement(i18n.English(), ladder.FormedMatch{Match: m, Proposal: matchmaking.Proposal{Quality: m.Quality}, Queue: q})
 				if !reflect.DeepEqual(a.msg, want) {
 					t.Errorf("Got(announcement) = %+v, want %+v", a.msg, want)
 				}

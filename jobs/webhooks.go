@@ -97,7 +97,7 @@ func webhookClient(policy ladder.URLPolicy, timeout time.Duration) *http.Client 
 			if err != nil {
 				return fmt.Errorf("webhook: dial %s: %w", address, err)
 			}
-			if err := policy.CheckAddr(ap.Addr()); err != nil {
+			if err := policy.CheckAddrPort(ap); err != nil {
 				return fmt.Errorf("webhook: dial %s refused: %s", address, ladder.ErrorMessage(err))
 			}
 			return nil

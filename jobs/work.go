@@ -29,7 +29,7 @@ func (s *Scheduler) stale(ctx context.Context, _ time.Time) error {
 			s.resultChanged(g.ID)
 		}
 	}
-	if _, err := s.svc.PruneJobRuns(ctx, []string{JobConfirm, JobQueue, JobSeasons, JobRoles, JobButtons}, s.opt.KeepRuns); err != nil {
+	if _, err := s.svc.PruneJobRuns(ctx, []string{JobConfirm, JobQueue, JobQueueClose, JobSeasons, JobRoles, JobButtons}, s.opt.KeepRuns); err != nil {
 		errs = append(errs, err)
 	}
 	if _, err := s.svc.PruneEvents(ctx); err != nil {
@@ -49,7 +49,7 @@ func (s *Scheduler) confirm(ctx context.Context, _ time.Time) error {
 		if m.ChannelID == "" {
 			continue
 		}
-		s.post(ctx, m.GuildID, m.ChannelID, commands.AutoConfirmed(m))
+		s.post(ctx, m.GuildID, m.ChannelID, commands.AutoConfirmed(s.lang(ctx, m.GuildID), m))
 	}
 	return err
 }
@@ -67,7 +67,7 @@ func (s *Scheduler) expireQueue(ctx context.Context, _ time.Time) error {
 		if t.ChannelID == "" {
 			continue
 		}
-		s.post(ctx, t.GuildID, t.ChannelID, commands.QueueExpired(t))
+		s.post(ctx, t.GuildID, t.ChannelID, commands.QueueExpired(s.lang(ctx, t.GuildID), t))
 	}
 	return nil
 }

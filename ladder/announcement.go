@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Announcement is the Discord message that announced a formed match. It
@@ -28,7 +29,14 @@ type Announcement struct {
 const (
 	MessageReport = "report"
 	MessageNoShow = "noshow"
+	// MessageRematch is a rated result's offer of a rematch: its button
+	// stays until RematchWindow after the match was rated.
+	MessageRematch = "rematch"
 )
+
+// RematchWindow is how long after its result a match's players may ask
+// for a rematch (package joins).
+const RematchWindow = 5 * time.Minute
 
 // SubMessage is the kind of the request for a substitute for userID.
 func SubMessage(userID string) string { return "sub:" + userID }
@@ -46,8 +54,9 @@ type AnnouncementStore interface {
 	MatchMessage(ctx context.Context, matchID int64, kind string) (Announcement, error)
 	// OpenMessages returns up to limit messages, announcements included,
 	// of matches that have ended (confirmed, resolved, cancelled, voided)
-	// whose buttons are not yet removed, oldest match first.
-	OpenMessages(ctx context.Context, limit int) ([]Announcement, error)
+	// whose buttons are not yet removed, oldest match first; a rematch
+	// offer only once its match was rated at or before offersBefore.
+	OpenMessages(ctx context.Context, limit int, offersBefore time.Time) ([]Announcement, error)
 	// CloseMessage records that a message's buttons are gone.
 	CloseMessage(ctx context.Context, a Announcement) error
 }
@@ -89,7 +98,7 @@ func (s *Service) AnnouncementOf(ctx context.Context, matchID int64) (Announceme
 
 // validKind refuses a message kind the bot never records.
 func validKind(kind string) error {
-	if kind == "" || kind == MessageReport || kind == MessageNoShow {
+	if kind == "" || kind == MessageReport || kind == MessageNoShow || kind == MessageRematch {
 		return nil
 	}
 	if u, ok := strings.CutPrefix(kind, "sub:"); ok && validateSnowflake("user", u) == nil {
@@ -117,7 +126,7 @@ func (s *Service) MatchMessage(ctx context.Context, matchID int64, kind string) 
 // OpenMessages returns up to limit messages of ended matches that still
 // show buttons, for the job that removes them.
 func (s *Service) OpenMessages(ctx context.Context, limit int) ([]Announcement, error) {
-	as, err := s.store.OpenMessages(ctx, limit)
+	as, err := s.store.OpenMessages(ctx, limit, s.now().Add(-RematchWindow))
 	if err != nil {
 		return nil, fmt.Errorf("ladder: open messages: %w", err)
 	}

@@ -29,6 +29,10 @@ type Error struct {
 	Code    Code
 	Message string
 	Err     error
+	// Format and Args, when Format is set, are what Message was made from
+	// (Errorf), so an edge can render the message in the user's language.
+	Format string
+	Args   []any
 }
 
 // Error returns the user message followed by the cause, if any.
@@ -44,7 +48,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Errorf returns a coded error whose message is formatted like fmt.Sprintf.
 func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // Wrap returns a coded error with a user message around cause.
@@ -74,6 +78,21 @@ func ErrorMessage(err error) string {
 	return "internal error"
 }
 
+// ErrorFormat returns the format and arguments the user message of err was
+// made from, or its message and no arguments when it was not formatted;
+// "" for internal errors and nil. The bot renders it in the user's
+// language (package i18n), falling back to the message itself.
+func ErrorFormat(err error) (string, []any) {
+	e, ok := asError(err)
+	if !ok || e.Code == CodeInternal {
+		return "", nil
+	}
+	if e.Format == "" {
+		return e.Message, nil
+	}
+	return e.Format, e.Args
+}
+
 // asError returns the first *Error in err's chain. Failing that, it returns
 // the invalid-input error of rating or matchmaking as a CodeInvalid *Error
 // with the same message: those packages cannot import ladder, so their
@@ -101,7 +120,9 @@ func reword(err error, code Code, format string, args ...any) error {
 	if err == nil || ErrorCode(err) != code {
 		return err
 	}
-	return Wrap(code, err, fmt.Sprintf(format, args...))
+	w := Wrap(code, err, fmt.Sprintf(format, args...))
+	w.Format, w.Args = format, args
+	return w
 }
 
 // ErrRetry is returned from inside a transaction whose reads went stale

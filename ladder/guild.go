@@ -36,7 +36,15 @@ type Guild struct {
 	Divisions []Division
 	// WeeklyTop posts the top 10 to AnnounceChannelID once a week when true.
 	WeeklyTop bool
-	CreatedAt time.Time
+	// Language is the language of the bot's posts to the guild's channels
+	// (a catalog code of package i18n, such as "de"); "" follows the
+	// guild's preferred locale. Replies to a user follow the user's client.
+	Language string
+	// PreferredLocale is the locale Discord says the guild prefers (its
+	// Community setting), noted from its interactions: the language of its
+	// posts when Language is "".
+	PreferredLocale string
+	CreatedAt       time.Time
 }
 
 // Defaults of a new guild (docs/spec.md 3, 4, 5).
@@ -74,6 +82,10 @@ func (g Guild) Validate() error {
 	switch {
 	case g.ID == "":
 		return Errorf(CodeInvalid, "guild ID is empty")
+	case len(g.Language) > 16 || CheckText("language", g.Language) != nil:
+		return Errorf(CodeInvalid, "language %q is not a language code", g.Language)
+	case len(g.PreferredLocale) > 16 || CheckText("locale", g.PreferredLocale) != nil:
+		return Errorf(CodeInvalid, "locale %q is not a locale", g.PreferredLocale)
 	case g.PlacementGames < 0 || g.PlacementGames > 100:
 		return Errorf(CodeInvalid, "placement games must be from 0 to 100, not %d", g.PlacementGames)
 	case g.StaleDays < 1 || g.StaleDays > 3650:
@@ -202,6 +214,8 @@ type GuildStore interface {
 	// CreateGuild inserts g unless it exists; created says which.
 	CreateGuild(ctx context.Context, g Guild) (created bool, err error)
 	UpdateGuild(ctx context.Context, g Guild) error
+	// SetPreferredLocale stores Guild.PreferredLocale alone.
+	SetPreferredLocale(ctx context.Context, guildID, locale string) error
 
 	Queue(ctx context.Context, id int64) (Queue, error)
 	// QueueForUpdate reads a queue and holds, until the transaction ends, a

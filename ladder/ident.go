@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -28,6 +29,25 @@ func CheckText(what, s string) error {
 		i += size
 	}
 	return nil
+}
+
+// MaxReason is the longest reason a moderator action keeps in the audit
+// log, as the commands' reason option allows.
+const MaxReason = 1000
+
+// CheckReason is the one rule for a moderator's reason, whichever surface
+// it comes from: trimmed, at most MaxReason bytes, and CheckText's rule
+// except that line breaks and tabs are allowed. It returns the trimmed
+// reason.
+func CheckReason(reason string) (string, error) {
+	reason = strings.TrimSpace(reason)
+	if len(reason) > MaxReason {
+		return "", Errorf(CodeInvalid, "reason must be at most %d characters", MaxReason)
+	}
+	if err := CheckText("reason", strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(reason)); err != nil {
+		return "", err
+	}
+	return reason, nil
 }
 
 // CheckID checks an identifier (guild, user, queue): 1 to 64 bytes under

@@ -291,7 +291,7 @@ func (s *Service) rateImported(lad Ladder, lk *locked, cal *CalibratorRow, batch
 			GuildID: lad.Guild.ID, QueueID: lad.Queue.ID, SeasonID: lad.Season.ID,
 			Teams: [2][]string{slices.Clone(r.Team1), slices.Clone(r.Team2)},
 			State: StateConfirmed, Winner: r.Winner, CreatedAt: now, PlayedAt: r.Date.UTC().Truncate(time.Microsecond),
-			Source: "import", ReportedWinner: NoResult, RatedAt: now,
+			Source: "import", ReportedWinner: NoResult, RatedAt: now, Map: r.Map, Score: r.SeriesScore,
 		}
 		cal.observeResult(lk.predict(m), Score(m.Winner))
 		changes := lk.apply(&m)

@@ -69,7 +69,7 @@ func formReady(t *testing.T, e *env) ladder.Match {
 	if _, err := e.svc.JoinQueue(e.ctx, ladder.JoinRequest{GuildID: guild, UserID: users[0], PartnerID: users[1]}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.AcceptParty(e.ctx, guild, users[1], ""); err != nil {
+	if _, err := e.svc.AcceptParty(e.ctx, guild, users[1], "", nil); err != nil {
 		t.Fatal(err)
 	}
 	var formed []ladder.FormedMatch
@@ -154,6 +154,46 @@ func TestLobby(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("Got(audit) = %+v, want a penalty.rating entry for %s", es, users[3])
+			}
+			mustVerify(t, e)
+		}},
+		{"a match voided during its ready check stays voided: the check ends without cancel, requeue or cooldown", func(t *testing.T, e *env) {
+			m := formReady(t, e)
+			if _, err := e.svc.Ready(e.ctx, ladder.Actor{UserID: users[0]}, guild, m.ID, true); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.svc.Void(e.ctx, mod, guild, m.ID, "test"); err != nil {
+				t.Fatalf("Void() = %v", err)
+			}
+			// A late click, Ready or Not ready, changes nothing.
+			for _, ready := range []bool{true, false} {
+				_, err := e.svc.Ready(e.ctx, ladder.Actor{UserID: users[2]}, guild, m.ID, ready)
+				if ladder.ErrorCode(err) != ladder.CodeConflict || !strings.Contains(err.Error(), "voided") {
+					t.Errorf("Got(Ready(%v) after the void) = %v, want CodeConflict naming the void", ready, err)
+				}
+			}
+			// The deadline passes: the job ends the check and leaves the match alone.
+			e.clock.Add(10 * time.Minute)
+			for range 2 {
+				res, err := e.svc.ExpireReadyChecks(e.ctx)
+				if err != nil || len(res) != 0 {
+					t.Errorf("Got(ExpireReadyChecks) = %+v, %v, want nothing to announce", res, err)
+				}
+			}
+			if got, err := e.svc.Match(e.ctx, guild, m.ID); err != nil || got.State != ladder.StateVoided {
+				t.Errorf("Got(state) = %s, %v, want voided", got.State, err)
+			}
+			if rc, err := e.svc.ReadyCheck(e.ctx, guild, m.ID); err != nil || rc.State == ladder.ReadyPending {
+				t.Errorf("Got(ready check) = %s, %v, want it ended", rc.State, err)
+			}
+			for _, u := range m.Players() {
+				st, err := e.svc.QueueStatus(e.ctx, guild, u)
+				if err != nil || st.Ticket.ID != 0 {
+					t.Errorf("Got(QueueStatus(%s)) = %+v, %v, want not queued again", u, st.Ticket, err)
+				}
+			}
+			if n := count(t, e.db, "queue_cooldowns"); n != 0 {
+				t.Errorf("Got(cooldowns) = %d, want none: nobody missed a check a moderator ended", n)
 			}
 			mustVerify(t, e)
 		}},

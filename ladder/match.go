@@ -4,7 +4,10 @@ import (
 	"context"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MatchState is where a match is in its lifecycle (docs/spec.md 5).
@@ -85,6 +88,13 @@ type Match struct {
 	Source string
 	// ChannelID is where the match was announced, for follow-ups.
 	ChannelID string
+	// Map is the map or mode the match was played on ("" when its queue
+	// picks none): chosen by the queue's map pick, or given by the API or
+	// an imported history.
+	Map string
+	// Score is a series' score, team 1's wins first ("2-1"); "" for a
+	// single game.
+	Score string
 }
 
 // Team returns 1 or 2 for a player of the match, 0 otherwise.
@@ -207,4 +217,23 @@ type MatchStore interface {
 	// PlayerChanges returns the latest limit rows of a player, oldest first.
 	PlayerChanges(ctx context.Context, k Key, userID string, limit int) ([]RatingChange, error)
 	MatchChanges(ctx context.Context, matchID int64) ([]RatingChange, error)
+}
+
+// ValidateMapName checks a map's name as pools, the API and imports take
+// it: at most rating.MaxMapName bytes of UTF-8 without control
+// characters, not blank; "" passes when optional (no map).
+func ValidateMapName(name string, optional bool) error {
+	if name == "" && optional {
+		return nil
+	}
+	if strings.TrimSpace(name) == "" {
+		return Errorf(CodeInvalid, "a map needs a name")
+	}
+	if len(name) > rating.MaxMapName || !utf8.ValidString(name) {
+		return Errorf(CodeInvalid, "a map's name is at most %d bytes of text", rating.MaxMapName)
+	}
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return Errorf(CodeInvalid, "a map's name may not hold control characters")
+	}
+	return nil
 }

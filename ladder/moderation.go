@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -34,6 +33,10 @@ func (s *Service) Resolve(ctx context.Context, actor Actor, guildID string, matc
 // Correct changes the result of any match to winner and replays the ladder
 // from that match on, in one transaction (docs/spec.md 5).
 func (s *Service) Correct(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason string) (Correction, error) {
+	if winner == NoResult {
+		// A correction sets a result; removing one is Void, audited as such.
+		return Correction{}, Errorf(CodeInvalid, "winner must be 1, 2 or 0 (draw), not %d; void the match to remove its result", winner)
+	}
 	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.correct", false)
 }
 
@@ -60,12 +63,12 @@ func (s *Service) moderate(ctx context.Context, actor Actor, guildID string, mat
 	if winner != 1 && winner != 2 && winner != Draw && winner != NoResult {
 		return Correction{}, Errorf(CodeInvalid, "winner must be 1, 2 or 0 (draw), not %d", winner)
 	}
-	reason = strings.TrimSpace(reason)
-	if len(reason) > 1000 {
-		return Correction{}, Errorf(CodeInvalid, "reason must be at most 1000 characters")
+	reason, err := CheckReason(reason)
+	if err != nil {
+		return Correction{}, err
 	}
 	var res Correction
-	err := s.store.InTx(ctx, func(tx Tx) error {
+	err = s.store.InTx(ctx, func(tx Tx) error {
 		var err error
 		res, err = s.moderateTx(ctx, tx, actor, guildID, matchID, winner, reason, action)
 		if err == nil && preview {
@@ -283,8 +286,12 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 	if err := validateUserID(userID); err != nil {
 		return Replayed{}, err
 	}
+	reason, err := CheckReason(reason)
+	if err != nil {
+		return Replayed{}, err
+	}
 	var out Replayed
-	err := s.store.InTx(ctx, func(tx Tx) error {
+	err = s.store.InTx(ctx, func(tx Tx) error {
 		var err error
 		out, err = s.adjustTx(ctx, tx, actor, guildID, queue, userID, reason, kind, to)
 		return err
@@ -307,6 +314,16 @@ func (s *Service) adjustTx(ctx context.Context, tx Tx, actor Actor, guildID, que
 		q, err := resolveQueue(ctx, tx, guildID, queue)
 		if err != nil {
 			return err
+		}
+		if validateSnowflake("player", userID) != nil {
+			// Imported histories name players by other keys, and those
+			// may be adjusted; no new player is made from anything but a
+			// Discord ID.
+			if _, err := tx.Player(ctx, guildID, userID); ErrorCode(err) == CodeNotFound {
+				return Errorf(CodeInvalid, "player %q is neither a Discord ID nor a player of this ladder", userID)
+			} else if err != nil {
+				return err
+			}
 		}
 		season, err := tx.CurrentSeason(ctx, guildID)
 		if err != nil {
@@ -362,6 +379,9 @@ type AuditStore interface {
 
 	// IdempotentMatch returns the match recorded under key, CodeNotFound if none.
 	IdempotentMatch(ctx context.Context, guildID, key string) (int64, error)
+	// IdempotentMatches is IdempotentMatch for several keys at once: the
+	// matches of the used ones, by key.
+	IdempotentMatches(ctx context.Context, guildID string, keys []string) (map[string]int64, error)
 	// SaveIdempotency records key → matchID; an existing key gives CodeConflict.
 	SaveIdempotency(ctx context.Context, guildID, key string, matchID int64, at time.Time) error
 }

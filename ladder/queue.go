@@ -41,6 +41,10 @@ type JoinRequest struct {
 	Name      string
 	PartnerID string
 	ChannelID string
+	// Roles are the member's Discord role IDs, for the queue's role
+	// requirements; RolesKnown says the request carried them.
+	Roles      []string
+	RolesKnown bool
 }
 
 // JoinResult says what a join or a party acceptance did.
@@ -127,6 +131,21 @@ func (s *Service) JoinQueue(ctx context.Context, req JoinRequest) (JoinResult, e
 	}
 	var res JoinResult
 	now := s.now()
+	if s.gate != nil {
+		// The gate reads ratings and settings of its own; asking it before
+		// the transaction keeps the write short and on one connection.
+		q, err := resolveQueue(ctx, s.store, req.GuildID, req.Queue)
+		if err != nil {
+			return JoinResult{}, fmt.Errorf("ladder: join queue: %w", err)
+		}
+		who := []Entrant{{UserID: req.UserID, Roles: req.Roles, RolesKnown: req.RolesKnown}}
+		if req.PartnerID != "" {
+			who = append(who, Entrant{UserID: req.PartnerID})
+		}
+		if err := s.allowJoin(ctx, q, who, now); err != nil {
+			return JoinResult{}, fmt.Errorf("ladder: join queue: %w", err)
+		}
+	}
 	err := s.inQueueTx(ctx, func(qt Tx) error {
 		g, err := qt.Guild(ctx, req.GuildID)
 		if err != nil {
@@ -218,10 +237,15 @@ func (s *Service) invite(ctx context.Context, qt Tx, q Queue, t Ticket, req Join
 
 // AcceptParty accepts the invitation addressed to userID: the two queue
 // together as one party ticket (or the partner joins the inviter's ticket),
-// then a matchmaking pass runs.
-func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string) (JoinResult, error) {
+// then a matchmaking pass runs. roles are the accepting member's Discord
+// roles (nil: not known), for the queue's role requirements; the whole
+// party must meet the queue's requirements.
+func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string, roles []string) (JoinResult, error) {
 	var res JoinResult
 	now := s.now()
+	if err := s.allowParty(ctx, guildID, userID, roles, now); err != nil {
+		return JoinResult{}, fmt.Errorf("ladder: accept party: %w", err)
+	}
 	err := s.inQueueTx(ctx, func(qt Tx) error {
 		g, err := qt.Guild(ctx, guildID)
 		if err != nil {
@@ -287,6 +311,34 @@ func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string)
 		}
 	}
 	return res, nil
+}
+
+// allowParty asks the gate whether the party userID is invited to may
+// enter its queue: the accepting player with their roles, the inviter and
+// the members of the inviter's ticket.
+func (s *Service) allowParty(ctx context.Context, guildID, userID string, roles []string, now time.Time) error {
+	if s.gate == nil {
+		return nil
+	}
+	in, err := s.store.InviteTo(ctx, guildID, userID)
+	if err != nil || !now.Before(in.ExpiresAt) {
+		return nil // no live invitation: the transaction says so
+	}
+	q, err := s.store.Queue(ctx, in.QueueID)
+	if err != nil {
+		return err
+	}
+	who := []Entrant{{UserID: userID, Roles: roles, RolesKnown: roles != nil}}
+	members := []string{in.From}
+	if t, err := s.store.TicketOf(ctx, guildID, in.From); err == nil {
+		members = t.UserIDs
+	}
+	for _, u := range members {
+		if u != userID {
+			who = append(who, Entrant{UserID: u})
+		}
+	}
+	return s.allowJoin(ctx, q, who, now)
 }
 
 // DeclineParty drops the invitation addressed to userID and returns it.

@@ -305,8 +305,12 @@ func (s *Service) BanFromQueue(ctx context.Context, actor Actor, guildID, userID
 	if err := validateSnowflake("user", userID); err != nil {
 		return err
 	}
+	reason, err := CheckReason(reason)
+	if err != nil {
+		return err
+	}
 	now := s.now()
-	err := s.inQueueTx(ctx, func(qt Tx) error {
+	err = s.inQueueTx(ctx, func(qt Tx) error {
 		b := QueueBan{GuildID: guildID, UserID: userID, Until: until, Reason: reason, BannedBy: actor.UserID, CreatedAt: now}
 		if err := qt.SaveBan(ctx, b); err != nil {
 			return err

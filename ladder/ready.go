@@ -72,6 +72,10 @@ func (s *Service) Ready(ctx context.Context, actor Actor, guildID string, matchI
 		case rc.State != ReadyPending:
 			res.AlreadyDone = true
 			return nil
+		case m.State != StateOpen:
+			// A moderator ended the match during its check (voided it):
+			// the check ended with it, and a click must not cancel it.
+			return Errorf(CodeConflict, "match %d is %s; its ready check is over", m.ID, m.State)
 		case !rc.Deadline.After(now):
 			// The deadline passed and the job has not run yet: close the
 			// check as the job would, whatever was clicked.
@@ -203,6 +207,14 @@ func (s *Service) ExpireReadyChecks(ctx context.Context) ([]ReadyResult, error) 
 			if rc.State != ReadyPending || rc.Deadline.After(now) {
 				res.AlreadyDone = true
 				return nil
+			}
+			if m.State != StateOpen {
+				// The match ended during its check (a moderator voided
+				// it): the check ends too, without cancelling the match,
+				// requeueing anyone or penalising the missing.
+				res.AlreadyDone = true
+				_, err := lt.SetReadyState(ctx, m.ID, ReadyFailed)
+				return err
 			}
 			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), "missed the ready check", now)
 		})

@@ -27,6 +27,11 @@ type ResultInput struct {
 	IdempotencyKey string
 	// Source is stored with the match: "api", "import", "simulate"…; "" is "api".
 	Source string
+	// Map is the map the match was played on, "" for none.
+	Map string
+	// Score is a series' score, team 1's wins first ("2-1"), "" for a
+	// single game; the side with more wins must be the winner.
+	Score string
 }
 
 // RecordResult records a finished match as confirmed and rates it, all in
@@ -76,7 +81,7 @@ func (s *Service) RecordResult(ctx context.Context, in ResultInput) (MatchResult
 			}
 		}
 		var w *RatedWrite
-		res, w, err = s.rateNew(ctx, tx, l, rows, in.Team1, in.Team2, in.Winner, at, source, in.IdempotencyKey)
+		res, w, err = s.rateNew(ctx, tx, l, rows, in, at, source)
 		return w, err
 	})
 	if isCode(err, CodeConflict) && in.IdempotencyKey != "" {
@@ -146,18 +151,27 @@ func (s *Service) idempotentResult(ctx context.Context, guildID, key string) (Ma
 // the calibrator's reads of the log would triple the round trips of a
 // result (TestRecordResultRoundTrips). The calibration learns from these
 // matches all the same, from the log.
-func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, team1, team2 []string, winner int, at time.Time, source, key string) (MatchResult, *RatedWrite, error) {
+func (s *Service) rateNew(ctx context.Context, tx Tx, l Ladder, rows []Rating, in ResultInput, at time.Time, source string) (MatchResult, *RatedWrite, error) {
 	q := l.Queue
-	if len(team1) != q.TeamSize || len(team2) != q.TeamSize {
-		return MatchResult{}, nil, Errorf(CodeInvalid, "queue %s is %dv%d, not %dv%d", q.Name, q.TeamSize, q.TeamSize, len(team1), len(team2))
+	team1, team2, winner, key := in.Team1, in.Team2, in.Winner, in.IdempotencyKey
+	if err := teamSizeFits(q, team1, team2); err != nil {
+		return MatchResult{}, nil, err
 	}
 	m := Match{
 		GuildID: l.Guild.ID, QueueID: q.ID, SeasonID: l.Season.ID,
 		Teams: [2][]string{slices.Clone(team1), slices.Clone(team2)},
 		State: StateConfirmed, Winner: winner, CreatedAt: s.now(), PlayedAt: at, Source: source,
-		ReportedWinner: NoResult,
+		ReportedWinner: NoResult, Map: in.Map, Score: in.Score,
 	}
 	return s.prepare(ctx, tx, l, rows, m, key)
+}
+
+// teamSizeFits refuses teams that are not queue q's size.
+func teamSizeFits(q Queue, team1, team2 []string) error {
+	if len(team1) != q.TeamSize || len(team2) != q.TeamSize {
+		return Errorf(CodeInvalid, "queue %s is %dv%d, not %dv%d", q.Name, q.TeamSize, q.TeamSize, len(team1), len(team2))
+	}
+	return nil
 }
 
 func validateResult(in ResultInput) error {
@@ -166,6 +180,15 @@ func validateResult(in ResultInput) error {
 	}
 	if in.Winner != 1 && in.Winner != 2 && in.Winner != Draw {
 		return Errorf(CodeInvalid, "winner must be 1, 2 or 0 (draw), not %d", in.Winner)
+	}
+	if err := ValidateMapName(in.Map, true); err != nil {
+		return err
+	}
+	if in.Score != "" {
+		a, b, ok := rating.ParseSeriesScore(in.Score)
+		if !ok || (in.Winner == 1) != (a > b) || (in.Winner == 2) != (b > a) {
+			return Errorf(CodeInvalid, "score %q must be like 2-1 (each side 0 to 3) and agree with winner %d", in.Score, in.Winner)
+		}
 	}
 	return validateTeams([2][]string{in.Team1, in.Team2})
 }

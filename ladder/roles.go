@@ -178,14 +178,9 @@ func RoleChanges(m RoleMapping, desired, held map[string][]string) []RoleChange 
 // case → role ID; an empty role ID unmaps it) on top of the current mapping
 // and returns the new division mapping. Unknown divisions, malformed role
 // IDs and one role for two divisions or badges are refused, nothing changed.
+// It is not audited; a moderator's change goes through SetRoles.
 func (s *Service) SetDivisionRoles(ctx context.Context, guildID string, set map[string]string) (map[string]string, error) {
-	m, err := s.setRoles(ctx, guildID, set, "division", func(g Guild) []string {
-		names := make([]string, len(g.Divisions))
-		for i, d := range g.Divisions {
-			names[i] = d.Name
-		}
-		return names
-	}, func(m *RoleMapping) *map[string]string { return &m.Divisions })
+	m, err := s.setRoles(ctx, nil, guildID, RoleMapping{Divisions: set})
 	return m.Divisions, err
 }
 
@@ -194,16 +189,22 @@ func (s *Service) SetDivisionRoles(ctx context.Context, guildID string, set map[
 // current mapping and returns the new badge mapping, refusing what
 // SetDivisionRoles refuses.
 func (s *Service) SetBadgeRoles(ctx context.Context, guildID string, set map[string]string) (map[string]string, error) {
-	m, err := s.setRoles(ctx, guildID, set, "badge", func(Guild) []string { return Badges },
-		func(m *RoleMapping) *map[string]string { return &m.Badges })
+	m, err := s.setRoles(ctx, nil, guildID, RoleMapping{Badges: set})
 	return m.Badges, err
 }
 
-// setRoles changes one side of a guild's mapping (which picks it), whose
-// valid names (a noun) keys lists. A role may stand for one division or
-// badge only.
-func (s *Service) setRoles(ctx context.Context, guildID string, set map[string]string, noun string,
-	keys func(Guild) []string, which func(*RoleMapping) *map[string]string) (RoleMapping, error) {
+// SetRoles is a moderator's change of the role mapping (/config roles,
+// the dashboard): the divisions and badges of set are mapped on top of
+// the current mapping, as SetDivisionRoles and SetBadgeRoles do, in one
+// transaction with an audit entry "roles.set" holding the mapping before
+// and after. It returns the new mapping.
+func (s *Service) SetRoles(ctx context.Context, actor Actor, guildID string, set RoleMapping) (RoleMapping, error) {
+	return s.setRoles(ctx, &actor, guildID, set)
+}
+
+// setRoles changes a guild's mapping; a role may stand for one division or
+// badge only. With an actor the change is audited.
+func (s *Service) setRoles(ctx context.Context, actor *Actor, guildID string, set RoleMapping) (RoleMapping, error) {
 	var out RoleMapping
 	err := s.store.InTx(ctx, func(tx Tx) error {
 		g, err := tx.Guild(ctx, guildID)
@@ -213,27 +214,17 @@ func (s *Service) setRoles(ctx context.Context, guildID string, set map[string]s
 		if out, err = roleMapping(ctx, tx, guildID); err != nil {
 			return err
 		}
-		side := which(&out)
-		next := maps.Clone(*side)
-		if next == nil {
-			next = map[string]string{}
+		before := RoleMapping{Divisions: maps.Clone(out.Divisions), Badges: maps.Clone(out.Badges)}
+		divisions := make([]string, len(g.Divisions))
+		for i, d := range g.Divisions {
+			divisions[i] = d.Name
 		}
-		names := keys(g)
-		for n, role := range set {
-			i := slices.IndexFunc(names, func(k string) bool { return strings.EqualFold(k, n) })
-			switch {
-			case i < 0:
-				return Errorf(CodeInvalid, "no %s is called %q", noun, n)
-			case role == "":
-				delete(next, names[i])
-				continue
-			}
-			if err := validateSnowflake("role", role); err != nil {
-				return err
-			}
-			next[names[i]] = role
+		if out.Divisions, err = applyRoles(out.Divisions, set.Divisions, "division", divisions); err != nil {
+			return err
 		}
-		*side = next
+		if out.Badges, err = applyRoles(out.Badges, set.Badges, "badge", Badges); err != nil {
+			return err
+		}
 		seen := map[string]string{}
 		for _, ms := range []map[string]string{out.Divisions, out.Badges} {
 			for _, k := range slices.Sorted(maps.Keys(ms)) {
@@ -251,9 +242,40 @@ func (s *Service) setRoles(ctx context.Context, guildID string, set map[string]s
 		}
 		// The problems are forgotten with the old mapping: every player is
 		// looked at again, a role that failed included.
-		return tx.MarkRolesPending(ctx, guildID)
+		if err := tx.MarkRolesPending(ctx, guildID); err != nil {
+			return err
+		}
+		if actor == nil {
+			return nil
+		}
+		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "roles.set", At: s.now()}, before, out)
 	})
 	return out, err
+}
+
+// applyRoles returns cur with set applied: names (a noun) are the valid
+// keys, matched in any case; an empty role unmaps.
+func applyRoles(cur, set map[string]string, noun string, names []string) (map[string]string, error) {
+	next := maps.Clone(cur)
+	if next == nil {
+		next = map[string]string{}
+	}
+	for _, n := range slices.Sorted(maps.Keys(set)) {
+		role := set[n]
+		i := slices.IndexFunc(names, func(k string) bool { return strings.EqualFold(k, n) })
+		switch {
+		case i < 0:
+			return nil, Errorf(CodeInvalid, "no %s is called %q", noun, n)
+		case role == "":
+			delete(next, names[i])
+			continue
+		}
+		if err := validateSnowflake("role", role); err != nil {
+			return nil, err
+		}
+		next[names[i]] = role
+	}
+	return next, nil
 }
 
 // roleMapping reads a guild's division and badge mappings.

@@ -17,6 +17,8 @@ type Service struct {
 	clock Clock
 	// tokens caches successful token lookups briefly (tokenCacheTTL).
 	tokens tokenCache
+	// gate decides entries into queues (SetJoinGate); nil lets everyone in.
+	gate JoinGate
 }
 
 // NewService returns a Service over store; a nil clock means SystemClock.
@@ -109,6 +111,19 @@ func (s *Service) UpdateGuild(ctx context.Context, actor Actor, g Guild) (Guild,
 		return Guild{}, fmt.Errorf("ladder: update guild: %w", err)
 	}
 	return g, nil
+}
+
+// NotePreferredLocale records the locale Discord says a guild prefers,
+// which its posts follow while no language is set (Guild.Language). It is
+// Discord's setting, not a moderator's change, so it is not audited.
+func (s *Service) NotePreferredLocale(ctx context.Context, guildID, locale string) error {
+	if len(locale) > 16 || CheckText("locale", locale) != nil {
+		return Errorf(CodeInvalid, "locale %q is not a locale", locale)
+	}
+	if err := s.store.SetPreferredLocale(ctx, guildID, locale); err != nil {
+		return fmt.Errorf("ladder: note preferred locale: %w", err)
+	}
+	return nil
 }
 
 // Queues returns a guild's queues, the default (oldest) first.

@@ -21,6 +21,9 @@ type Store interface {
 	// Every rated result that nothing follows goes through it, so that a
 	// store can make it cheap in one place.
 	InRatedTx(ctx context.Context, fn func(tx Tx) (*RatedWrite, error)) (Match, error)
+	// InRatedTxs is InRatedTx for a transaction that ends by rating
+	// several matches, in the order given (RecordResults).
+	InRatedTxs(ctx context.Context, fn func(tx Tx) ([]RatedWrite, error)) ([]Match, error)
 }
 
 // Tx is what a transaction can do: the stores of each concern, declared

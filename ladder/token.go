@@ -48,6 +48,9 @@ func (s *Service) CreateToken(ctx context.Context, actor Actor, guildID, name st
 	if name == "" || len(name) > 64 || strings.ContainsAny(name, "\n\r\t") {
 		return "", Token{}, Errorf(CodeInvalid, "token name must be 1 to 64 characters on one line")
 	}
+	if err := CheckText("token name", name); err != nil {
+		return "", Token{}, err
+	}
 	if _, err := s.EnsureGuild(ctx, guildID); err != nil {
 		return "", Token{}, err
 	}

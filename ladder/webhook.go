@@ -101,12 +101,16 @@ type MatchEventData struct {
 	Evidence string  `json:"evidence,omitempty"`
 	// By is the moderator who resolved or voided the match, or who disputed it.
 	By string `json:"by,omitempty"`
+	// Map is the map the match was played on, once chosen.
+	Map string `json:"map,omitempty"`
+	// Score is a series' score, team 1's wins first ("2-1").
+	Score string `json:"score,omitempty"`
 }
 
 // matchEventData describes m for a match.* event.
 func matchEventData(m Match) MatchEventData {
 	d := MatchEventData{MatchID: m.ID, QueueID: m.QueueID, Season: m.SeasonID, State: m.State,
-		Team1: nonNil(m.Teams[0]), Team2: nonNil(m.Teams[1]), PTeam1: m.PTeam1}
+		Team1: nonNil(m.Teams[0]), Team2: nonNil(m.Teams[1]), PTeam1: m.PTeam1, Map: m.Map, Score: m.Score}
 	if m.Winner != NoResult {
 		w := m.Winner
 		d.Winner = &w

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/panel"
@@ -55,7 +56,7 @@ func BenchmarkPanelRush(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				want := panel.Message(q, waiting, waits).Embeds[0].Description
+				want := panel.Message(i18n.English(), q, waiting, waits).Embeds[0].Description
 				e.panelIn(testChannel, "4v4", func(m fakediscord.Message) bool { return m.Embeds[0].Description == want })
 				busy += time.Since(start)
 				edits += e.panels.Stats().Edits + e.panels.Stats().Posts - before

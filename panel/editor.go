@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -247,6 +249,18 @@ func (s *Service) render(ctx context.Context, p Panel) (commands.Reply, string, 
 	if err != nil {
 		return commands.Reply{}, "", err
 	}
-	msg := Message(q, waiting, waits)
+	var o joins.Opening
+	if s.opt.Joins != nil {
+		// Open hours follow the ladder's clock, as the joins they
+		// refuse do.
+		if o, err = s.opt.Joins.Opening(ctx, q, s.ladder.Now()); err != nil {
+			return commands.Reply{}, "", err
+		}
+	}
+	l := i18n.English()
+	if g, err := s.ladder.Guild(ctx, p.GuildID); err == nil {
+		l = commands.GuildLang(g)
+	}
+	msg := MessageAt(l, q, waiting, waits, o)
 	return msg, digest(msg), nil
 }

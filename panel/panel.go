@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/panel/row"
 )
@@ -109,6 +110,16 @@ type Options struct {
 	Resync time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Joins tells a queue's open hours, shown in its panel's status, and
+	// whether a result offers a rematch (a Rematch button on its post);
+	// nil: always open, no rematches.
+	Joins Joins
+}
+
+// Joins is what the panels read of package joins.
+type Joins interface {
+	Opening(ctx context.Context, q ladder.Queue, at time.Time) (joins.Opening, error)
+	Offers(ctx context.Context, m ladder.Match, q ladder.Queue, at time.Time) (bool, error)
 }
 
 // Service shows the queue panels and posts the results. Create it with

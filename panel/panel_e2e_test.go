@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/panel"
@@ -187,7 +188,7 @@ func TestPanelRush(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := panel.Message(q, waiting, waits).Embeds[0]
+			want := panel.Message(i18n.English(), q, waiting, waits).Embeds[0]
 			final := e.panelIn(testChannel, "8v8", func(m fakediscord.Message) bool {
 				return m.Embeds[0].Description == want.Description && m.Embeds[0].Fields[0].Value == want.Fields[0].Value
 			})

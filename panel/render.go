@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -35,14 +37,22 @@ const listed = 40
 // of waits, the queue's last formed matches), whether it is open, and the
 // four buttons. Relative times (<t:…:R>) keep the text the same while
 // nothing changes, so an idle panel is never edited.
-func Message(q ladder.Queue, waiting []Party, waits []time.Duration) commands.Reply {
+// The texts are in language l, the guild's (commands.GuildLang); in
+// English the buttons carry the Label constants.
+func Message(l *i18n.Lang, q ladder.Queue, waiting []Party, waits []time.Duration) commands.Reply {
+	return MessageAt(l, q, waiting, waits, joins.Opening{})
+}
+
+// MessageAt is Message for a queue with open hours: its Status says
+// "Open until …" or "Closed, opens at …" as o says.
+func MessageAt(l *i18n.Lang, q ladder.Queue, waiting []Party, waits []time.Duration, o joins.Opening) commands.Reply {
 	players := 0
 	for _, p := range waiting {
 		players += len(p.UserIDs)
 	}
 	var b strings.Builder
 	if len(waiting) == 0 {
-		b.WriteString("Nobody is waiting. Press **Join** to queue.")
+		b.WriteString(l.T("panel.empty", "Join", l.T("panel.join")))
 	}
 	for i, p := range waiting {
 		if i == listed {
@@ -50,7 +60,7 @@ func Message(q ladder.Queue, waiting []Party, waits []time.Duration) commands.Re
 			for _, r := range waiting[listed:] {
 				rest += len(r.UserIDs)
 			}
-			fmt.Fprintf(&b, "…and %d more", rest)
+			b.WriteString(l.T("panel.more", "Count", l.Int(rest)))
 			break
 		}
 		mark := ""
@@ -59,28 +69,31 @@ func Message(q ladder.Queue, waiting []Party, waits []time.Duration) commands.Re
 		}
 		fmt.Fprintf(&b, "%d. %s%s · <t:%d:R>\n", i+1, mark, mentionList(p.UserIDs), p.JoinedAt.Unix())
 	}
-	status, color := "Open", commands.ColorSuccess
-	if q.Disabled {
-		status, color = "Closed", commands.ColorWarn
+	status, color := commands.OpeningStatus(l, o), commands.ColorSuccess
+	switch {
+	case q.Disabled:
+		status, color = l.T("panel.closed"), commands.ColorWarn
+	case o.Scheduled && !o.State.Open:
+		color = commands.ColorWarn
 	}
 	e := commands.Embed{
-		Title:       fmt.Sprintf("Queue %s (%dv%d)", q.Name, q.TeamSize, q.TeamSize),
+		Title:       l.T("panel.title", "Queue", q.Name, "Size", q.TeamSize),
 		Description: strings.TrimRight(b.String(), "\n"),
 		Color:       color,
 		Fields: []commands.Field{
-			{Name: "Waiting", Value: plural(players, "player"), Inline: true},
-			{Name: "Typical wait", Value: typicalText(waits), Inline: true},
-			{Name: "Status", Value: status, Inline: true},
+			{Name: l.T("panel.waiting"), Value: l.N("panel.players", players), Inline: true},
+			{Name: l.T("panel.typical"), Value: typicalText(l, waits), Inline: true},
+			{Name: l.T("panel.status"), Value: status, Inline: true},
 		},
-		Footer: "Join or leave with the buttons; Join with… invites a partner. Answers are private.",
+		Footer: l.T("panel.footer", "With", l.T("panel.with")),
 	}
 	return commands.Reply{
 		Embeds: []commands.Embed{e},
 		Buttons: [][]commands.Button{{
-			{Label: LabelJoin, Style: commands.Success, CustomID: commands.ID(commands.ActPanelJoin, q.ID)},
-			{Label: LabelLeave, Style: commands.Danger, CustomID: commands.ID(commands.ActPanelLeave, q.ID)},
-			{Label: LabelWith, Style: commands.Primary, CustomID: commands.ID(commands.ActPanelWith, q.ID)},
-			{Label: LabelStatus, Style: commands.Secondary, CustomID: commands.ID(commands.ActPanelStatus, q.ID)},
+			{Label: l.T("panel.join"), Style: commands.Success, CustomID: commands.ID(commands.ActPanelJoin, q.ID)},
+			{Label: l.T("panel.leave"), Style: commands.Danger, CustomID: commands.ID(commands.ActPanelLeave, q.ID)},
+			{Label: l.T("panel.with"), Style: commands.Primary, CustomID: commands.ID(commands.ActPanelWith, q.ID)},
+			{Label: l.T("panel.status"), Style: commands.Secondary, CustomID: commands.ID(commands.ActPanelStatus, q.ID)},
 		}},
 	}
 }
@@ -99,12 +112,12 @@ func Typical(waits []time.Duration) (time.Duration, bool) {
 	return (w[n/2-1] + w[n/2]) / 2, true
 }
 
-func typicalText(waits []time.Duration) string {
+func typicalText(l *i18n.Lang, waits []time.Duration) string {
 	d, ok := Typical(waits)
 	if !ok {
-		return "no matches yet"
+		return l.T("panel.no_matches")
 	}
-	return "about " + Duration(d)
+	return l.T("panel.about", "Wait", Duration(d))
 }
 
 // Duration renders a wait as players read it: "40s", "3m 05s", "1h 20m".
@@ -125,13 +138,6 @@ func mentionList(ids []string) string {
 		parts[i] = "<@" + id + ">"
 	}
 	return strings.Join(parts, " + ")
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // digest identifies what a message shows, so an unchanged panel is not

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/panel"
 )
@@ -44,7 +45,7 @@ func TestMessage(t *testing.T) {
 		}
 		waiting = append(waiting, p)
 	}
-	m := panel.Message(q, waiting, []time.Duration{90 * time.Second})
+	m := panel.Message(i18n.English(), q, waiting, []time.Duration{90 * time.Second})
 	e := m.Embeds[0]
 	for _, want := range []string{"1. 👥 <@1000> + <@999> · <t:1800000000:R>", "40. <@1039>", "…and 5 more"} {
 		if !strings.Contains(e.Description, want) {
@@ -65,7 +66,7 @@ func TestMessage(t *testing.T) {
 		t.Errorf("Got(buttons) = %q, want Join|Leave|Join with…|Status", labels)
 	}
 	q.Disabled = true
-	if got := panel.Message(q, nil, nil).Embeds[0]; got.Fields[2].Value != "Closed" || got.Fields[1].Value != "no matches yet" {
+	if got := panel.Message(i18n.English(), q, nil, nil).Embeds[0]; got.Fields[2].Value != "Closed" || got.Fields[1].Value != "no matches yet" {
 		t.Errorf("Got(closed, empty panel fields) = %+v, want Closed and no matches yet", got.Fields)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -80,7 +81,17 @@ func (s *Service) postResult(ctx context.Context, c ResultsChannel, r Rated, now
 		s.store.ReleaseResult(ctx, r.MatchID)
 		return err
 	}
-	id, err := s.poster.Post(ctx, c.ChannelID, ResultMessage(d, r.Posted))
+	l := i18n.English()
+	if g, err := s.ladder.Guild(ctx, c.GuildID); err == nil {
+		l = commands.GuildLang(g)
+	}
+	msg := ResultMessage(l, d, r.Posted)
+	if s.opt.Joins != nil && !r.Posted {
+		if ok, err := s.opt.Joins.Offers(ctx, d.Match, d.Queue, s.ladder.Now()); err == nil && ok {
+			msg.Buttons = append(msg.Buttons, commands.RematchButton(d.Match.ID))
+		}
+	}
+	id, err := s.poster.Post(ctx, c.ChannelID, msg)
 	if err != nil {
 		s.store.ReleaseResult(ctx, r.MatchID)
 		return err
@@ -95,22 +106,22 @@ func (s *Service) postResult(ctx context.Context, c ResultsChannel, r Rated, now
 // teams with their win chance beforehand, each player's rating and
 // change, and the winner, marked as an upset when their chance was below
 // even. A correction says so in its title; a voided match says its
-// rating changes were undone.
-func ResultMessage(d ladder.MatchDetail, correction bool) commands.Reply {
+// rating changes were undone. It is in language l, the guild's.
+func ResultMessage(l *i18n.Lang, d ladder.MatchDetail, correction bool) commands.Reply {
 	m := d.Match
-	title := fmt.Sprintf("Match #%d · %s: %s", m.ID, d.Queue.Name, winnerText(m.Winner))
+	title := l.T("results.title", "ID", m.ID, "Queue", d.Queue.Name, "Result", winnerText(l, m.Winner))
 	color := commands.ColorSuccess
 	upset := (m.Winner == 1 && m.PTeam1 < 0.5) || (m.Winner == 2 && m.PTeam1 > 0.5)
 	if upset {
-		title += " ⚡ upset"
+		title += " " + l.T("results.upset")
 		color = commands.ColorWarn
 	}
 	if m.State == ladder.StateVoided {
-		title = fmt.Sprintf("Match #%d · %s: voided", m.ID, d.Queue.Name)
+		title = l.T("results.voided_title", "ID", m.ID, "Queue", d.Queue.Name)
 		color = commands.ColorDanger
 	}
 	if correction {
-		title = "Correction: " + title
+		title = l.T("results.correction", "Title", title)
 	}
 	delta := map[string]ladder.PlayerDelta{}
 	for _, c := range d.Changes {
@@ -126,35 +137,26 @@ func ResultMessage(d ladder.MatchDetail, correction bool) commands.Reply {
 		for _, u := range m.Teams[t] {
 			fmt.Fprintf(&b, "<@%s>", u)
 			if c, ok := delta[u]; ok && m.State != ladder.StateVoided {
-				fmt.Fprintf(&b, " %.0f (%s)", c.Rating, signed(c.Delta))
+				fmt.Fprintf(&b, " %s (%s)", l.Rating(c.Rating), l.Signed(c.Delta))
 			}
 			b.WriteString("\n")
 		}
-		fields = append(fields, commands.Field{Name: fmt.Sprintf("Team %d · %.0f%% to win", t+1, 100*p),
+		fields = append(fields, commands.Field{Name: l.T("match.team_chance", "N", t+1, "Chance", l.Percent(p)),
 			Value: strings.TrimRight(b.String(), "\n"), Inline: true})
 	}
 	e := commands.Embed{Title: title, Color: color, Fields: fields}
 	if m.State == ladder.StateVoided {
-		e.Description = "The match no longer counts; its rating changes were undone."
+		e.Description = l.T("results.voided")
 	}
 	return commands.Reply{Embeds: []commands.Embed{e}}
 }
 
-func winnerText(w int) string {
+func winnerText(l *i18n.Lang, w int) string {
 	switch w {
-	case 1:
-		return "Team 1 won"
-	case 2:
-		return "Team 2 won"
+	case 1, 2:
+		return l.T("winner.team", "N", w)
 	case ladder.Draw:
-		return "draw"
+		return l.T("results.draw")
 	}
-	return "no result"
-}
-
-func signed(d float64) string {
-	if d > -0.05 && d < 0.05 {
-		return "±0"
-	}
-	return fmt.Sprintf("%+.1f", d)
+	return l.T("winner.none")
 }

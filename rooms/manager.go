@@ -2,6 +2,7 @@ package rooms
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"time"
@@ -45,12 +46,31 @@ func (m *Manager) Settings(ctx context.Context, queueID int64) (Settings, error)
 	return s, nil
 }
 
-// SaveSettings validates and stores a queue's room settings.
-func (m *Manager) SaveSettings(ctx context.Context, s Settings) error {
+// SaveSettings validates and stores a queue's room settings, with an
+// audit entry "queue.room" of actor holding the settings before and after
+// (by their field names) in the same transaction. s.QueueID must be q's.
+func (m *Manager) SaveSettings(ctx context.Context, actor ladder.Actor, q ladder.Queue, s Settings) error {
+	if !actor.Moderator {
+		return ladder.Errorf(ladder.CodeForbidden, "only moderators can change queues")
+	}
+	if s.QueueID != q.ID {
+		return fmt.Errorf("rooms: settings of queue %d saved as queue %d's", s.QueueID, q.ID)
+	}
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	if err := m.store.SaveRoomSettings(ctx, s); err != nil {
+	old, err := m.Settings(ctx, q.ID)
+	if err != nil {
+		return err
+	}
+	if old == s {
+		return nil
+	}
+	before, _ := json.Marshal(old.Values())
+	after, _ := json.Marshal(s.Values())
+	entry := ladder.AuditEntry{GuildID: q.GuildID, ActorID: actor.UserID, Action: "queue.room", Target: q.Name,
+		Before: string(before), After: string(after), At: m.lad.Now()}
+	if err := m.store.SaveRoomSettings(ctx, s, &entry); err != nil {
 		return fmt.Errorf("rooms: save settings of queue %d: %w", s.QueueID, err)
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // State is where a room is in its life.
@@ -53,8 +55,9 @@ type Store interface {
 	// RoomSettings returns a queue's room settings, DefaultSettings when
 	// none are stored.
 	RoomSettings(ctx context.Context, queueID int64) (Settings, error)
-	// SaveRoomSettings inserts or replaces a queue's room settings.
-	SaveRoomSettings(ctx context.Context, s Settings) error
+	// SaveRoomSettings inserts or replaces a queue's room settings and,
+	// when audit is not nil, adds that audit entry in the same transaction.
+	SaveRoomSettings(ctx context.Context, s Settings, audit *ladder.AuditEntry) error
 	// BeginRoom inserts r and answers false when the match already has a
 	// room row (another process, or a repeated call, got there first).
 	BeginRoom(ctx context.Context, r Room) (bool, error)

@@ -1,6 +1,10 @@
 package rooms
 
 import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -67,4 +71,97 @@ func (s Settings) Validate() error {
 		return ladder.Errorf(ladder.CodeInvalid, "voice needs a room: set room to thread or channel first")
 	}
 	return nil
+}
+
+// Field is one room setting as /config queue room, the dashboard and the
+// token API name it.
+type Field struct {
+	Name    string
+	Kind    ladder.SettingKind
+	Help    string
+	Choices []string
+}
+
+// Fields are the room settings in /config queue room's order.
+var Fields = []Field{
+	{Name: "room", Kind: ladder.KindChoice, Help: "none (the queue's channel), thread (default) or channel", Choices: []string{string(ModeNone), string(ModeThread), string(ModeChannel)}},
+	{Name: "room_category", Kind: ladder.KindChannel, Help: "category for match channels and voice channels (empty: none)"},
+	{Name: "voice", Kind: ladder.KindBool, Help: "one voice channel per team, joinable by that team only"},
+	{Name: "lobby_voice", Kind: ladder.KindChannel, Help: "voice channel whose players are moved to their team's and back (empty: none)"},
+	{Name: "room_linger", Kind: ladder.KindInt, Help: "seconds a room stays after its match ends (0-86400)"},
+}
+
+// Values returns the settings as text under their field names, as Apply
+// reads them back.
+func (s Settings) Values() map[string]string {
+	return map[string]string{
+		"room": string(s.Mode), "room_category": s.CategoryID, "voice": strconv.FormatBool(s.Voice),
+		"lobby_voice": s.LobbyVoiceID, "room_linger": strconv.Itoa(int(s.Linger / time.Second)),
+	}
+}
+
+// Apply sets the fields named in values (text, as Values gives them) and
+// checks the result with Validate. Any bad value is an error naming the
+// field, and s is then unchanged.
+func (s *Settings) Apply(values map[string]string) error {
+	next := *s
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		if !slices.ContainsFunc(Fields, func(f Field) bool { return f.Name == name }) {
+			return ladder.Errorf(ladder.CodeInvalid, "no room setting called %q", name)
+		}
+	}
+	for _, f := range Fields {
+		name := f.Name
+		v, ok := values[name]
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch name {
+		case "room":
+			m, err := ParseMode(v)
+			if err != nil {
+				return err
+			}
+			next.Mode = m
+		case "room_category", "lobby_voice":
+			if v != "" && !snowflake(v) {
+				return ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord channel, not %q", name, v)
+			}
+			if name == "room_category" {
+				next.CategoryID = v
+			} else {
+				next.LobbyVoiceID = v
+			}
+		case "voice":
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return ladder.Errorf(ladder.CodeInvalid, "voice must be true or false, not %q", v)
+			}
+			next.Voice = on
+		case "room_linger":
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return ladder.Errorf(ladder.CodeInvalid, "room_linger must be a whole number of seconds, not %q", v)
+			}
+			if n < 0 || n > int(MaxLinger/time.Second) {
+				return ladder.Errorf(ladder.CodeInvalid, "room_linger must be from 0 to %d seconds", int(MaxLinger/time.Second))
+			}
+			next.Linger = time.Duration(n) * time.Second
+		}
+	}
+	if err := next.Validate(); err != nil {
+		return err
+	}
+	*s = next
+	return nil
+}
+
+// snowflake reports whether v looks like a Discord ID.
+func snowflake(v string) bool {
+	if len(v) > 20 {
+		return false
+	}
+	_, err := strconv.ParseUint(v, 10, 64)
+	return err == nil
 }

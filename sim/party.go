@@ -76,7 +76,7 @@ func (s *season) joinParty(ctx context.Context, p *player) error {
 		ChannelID: "300000000000000000"}); err != nil {
 		return fmt.Errorf("invite %s: %w", q.name, err)
 	}
-	res, err := s.svc.AcceptParty(ctx, guildID, q.id, q.name)
+	res, err := s.svc.AcceptParty(ctx, guildID, q.id, q.name, nil)
 	if err != nil {
 		return fmt.Errorf("accept party %s: %w", q.name, err)
 	}

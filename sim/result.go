@@ -47,6 +47,14 @@ type Final struct {
 	Trajectory  []Point
 }
 
+// Baseline is what a season of single games measured, beside a season
+// of series.
+type Baseline struct {
+	Matches  int     `json:"matches"`
+	Brier    float64 `json:"brier"`
+	Spearman float64 `json:"spearman_true_skill"`
+}
+
 // Result is what a season measured (the --json keys of docs/spec.md 8 are tagged).
 type Result struct {
 	Matches           int     `json:"matches"`
@@ -67,6 +75,17 @@ type Result struct {
 	Placement Placement `json:"placement"`
 	// Parties measures the matches with premade pairs (Config.Parties).
 	Parties PartyStats `json:"parties"`
+	// BestOf is Config.BestOf (1 for single games).
+	BestOf int `json:"best_of"`
+	// BestOf1, set by `simulate --best-of N` for N above 1, is the same
+	// season (same seed) played in single games, to compare with.
+	BestOf1 *Baseline `json:"best_of_1,omitempty"`
+	// IntegrityRecall is the share of injected cheaters (Config.Cheaters)
+	// some integrity flag names (1 when none was injected);
+	// IntegrityFalseFlags counts the flags naming no cheater.
+	IntegrityRecall     float64        `json:"integrity_recall"`
+	IntegrityFalseFlags int            `json:"integrity_false_flags"`
+	Integrity           IntegrityStats `json:"integrity"`
 
 	Waits       []float64    `json:"-"`
 	Qualities   []float64    `json:"-"`
@@ -138,6 +157,13 @@ func (s *season) finish(ctx context.Context) (*Result, error) {
 	r.Verified = len(rep.Diffs) == 0
 	r.Placement = measurePlacement(r)
 	r.Parties = measureParties(r)
+	if r.Integrity, err = s.measureIntegrity(ctx); err != nil {
+		return nil, err
+	}
+	r.IntegrityRecall, r.IntegrityFalseFlags = 1, r.Integrity.FalseFlags
+	if r.Integrity.Cheaters > 0 {
+		r.IntegrityRecall = float64(r.Integrity.Found) / float64(r.Integrity.Cheaters)
+	}
 	return r, nil
 }
 

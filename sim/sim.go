@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 )
@@ -64,6 +65,17 @@ type Config struct {
 	// PartyMaxWeight, PartyMedianWeight and OrdinalDeviations are the
 	// queue's party rating (seed 003's musigma); both weights 0 is off.
 	PartyMaxWeight, PartyMedianWeight, OrdinalDeviations float64
+	// BestOf plays each match as a series of this many games at most (1,
+	// 3 or 5; 0 is 1): games are drawn from true skill until one team has
+	// the majority, and the series is one rated result, as a queue with
+	// series_rating series rates it. A series takes its games' time out
+	// of the players' evening, so a season of series has fewer results.
+	BestOf int
+	// Cheaters are injected cheaters by kind (CheatWinTrade rings,
+	// CheatSmurf, CheatBoost); nil is none. Thresholds, when set, replace
+	// the integrity flags' defaults (tuning).
+	Cheaters   map[string]int
+	Thresholds *integrity.Thresholds
 	// Progress, when set, is called after each simulated day.
 	Progress func(day, days int)
 	// Log receives the storage's log; nil discards it.
@@ -124,6 +136,8 @@ func (c *Config) fill() error {
 		return fmt.Errorf("active probability must be in (0, 1], not %g", c.ActiveProb)
 	case !(c.GamesPerSession >= 1 && c.GamesPerSession <= 100):
 		return fmt.Errorf("games per session must be from 1 to 100, not %g", c.GamesPerSession)
+	case c.BestOf != 0 && c.BestOf != 1 && c.BestOf != 3 && c.BestOf != 5:
+		return fmt.Errorf("best of must be 1, 3 or 5, not %d", c.BestOf)
 	}
 	return nil
 }
@@ -151,6 +165,8 @@ type player struct {
 	// both (an invitation the partner accepts).
 	partner *player
 	leader  bool
+	// cheat is the kind of injected cheater ("" an ordinary player).
+	cheat string
 }
 
 // Run simulates a season and returns its measurements.
@@ -189,6 +205,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
+	res.BestOf = max(cfg.BestOf, 1)
 	return res, nil
 }
 
@@ -206,6 +223,7 @@ type season struct {
 	events  eventQueue
 	seq     int
 	res     Result
+	rings   []*ring
 }
 
 func (s *season) setup(ctx context.Context) error {
@@ -245,6 +263,7 @@ func (s *season) setup(ctx context.Context) error {
 		s.byID[p.id] = p
 	}
 	s.pair()
+	s.injectCheaters()
 	for day := range s.cfg.Days {
 		s.push(event{at: s.start.Add(time.Duration(day) * 24 * time.Hour), kind: evDay, day: day})
 	}
@@ -259,6 +278,7 @@ const (
 	evMatchEnd
 	evExpire
 	evReady // a ready check's deadline
+	evRing  // a win-trading ring's night (day is the ring)
 )
 
 type event struct {
@@ -327,6 +347,8 @@ func (s *season) loop(ctx context.Context) error {
 			err = s.play(ctx, e.match)
 		case evReady:
 			err = s.readyDeadline(ctx)
+		case evRing:
+			err = s.playRing(ctx, s.rings[e.day])
 		}
 		if err != nil {
 			return err
@@ -349,7 +371,8 @@ func (s *season) planDay(e event) {
 		if p.arrival > e.day || p.gamesLeft > 0 || s.rng.Float64() >= s.cfg.ActiveProb {
 			continue
 		}
-		if p.partner != nil && (p.partner.gamesLeft > 0 || p.partner.queued || p.partner.inMatch) {
+		solo := p.partner != nil && p.partner.arrival > e.day // a booster before the boosted account arrives
+		if p.partner != nil && !solo && (p.partner.gamesLeft > 0 || p.partner.queued || p.partner.inMatch) {
 			continue
 		}
 		// geometric number of games with the configured mean
@@ -357,7 +380,7 @@ func (s *season) planDay(e event) {
 		for s.rng.Float64() < 1-1/s.cfg.GamesPerSession {
 			p.gamesLeft++
 		}
-		if p.partner != nil {
+		if p.partner != nil && !solo {
 			p.partner.gamesLeft = p.gamesLeft
 		}
 		at := e.at.Add(19*time.Hour + time.Duration(s.rng.Float64()*40*float64(time.Minute)))
@@ -365,11 +388,14 @@ func (s *season) planDay(e event) {
 	}
 }
 
+// day is the simulated day of the clock.
+func (s *season) day() int { return int(s.clock.Now().Sub(s.start) / (24 * time.Hour)) }
+
 func (s *season) join(ctx context.Context, p *player) error {
 	if p.queued || p.inMatch {
 		return nil
 	}
-	if p.partner != nil {
+	if p.partner != nil && p.partner.arrival <= s.day() {
 		return s.joinParty(ctx, p)
 	}
 	res, err := s.svc.JoinQueue(ctx, ladder.JoinRequest{GuildID: guildID, UserID: p.id, Name: p.name, ChannelID: "300000000000000000"})
@@ -519,8 +545,18 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 			sk[t] += s.playing(u, m.Teams[t]) / float64(len(m.Teams[t]))
 		}
 	}
-	pTrue := 1 / (1 + math.Pow(10, -(sk[0]-sk[1])/400))
-	won := s.rng.Float64() < pTrue
+	pGame := 1 / (1 + math.Pow(10, -(sk[0]-sk[1])/400))
+	// A single game is a series of one: one draw, as before series.
+	need := max(s.cfg.BestOf, 1)/2 + 1
+	games, wins := 0, 0
+	for wins < need && games-wins < need {
+		games++
+		if s.rng.Float64() < pGame {
+			wins++
+		}
+	}
+	won := wins >= need
+	pTrue := SeriesWin(pGame, max(s.cfg.BestOf, 1))
 	o := ladder.Loss
 	if won {
 		o = ladder.Win
@@ -552,7 +588,7 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 	for _, u := range m.Players() {
 		p := s.byID[u]
 		p.inMatch = false
-		if p.gamesLeft--; p.gamesLeft > 0 && (p.partner == nil || p.leader) {
+		if p.gamesLeft -= games; p.gamesLeft > 0 && (p.partner == nil || p.leader) {
 			s.push(event{at: now.Add(5*time.Second + time.Duration(s.rng.Float64()*25*float64(time.Second))), kind: evJoin, player: p})
 		}
 	}
@@ -577,4 +613,21 @@ func playerName(i int) string {
 		name += fmt.Sprintf(" %d", i/n+1)
 	}
 	return name
+}
+
+// SeriesWin is the chance of winning a best-of-n series (n odd) for a
+// side that wins each game with chance p: the chance of reaching n/2+1
+// wins before the other side does.
+func SeriesWin(p float64, n int) float64 {
+	need := n/2 + 1
+	// P(win the series) = Σ over the other side's wins k < need of
+	// C(need−1+k, k) p^need (1−p)^k.
+	total, c := 0.0, 1.0
+	for k := range need {
+		if k > 0 {
+			c = c * float64(need-1+k) / float64(k)
+		}
+		total += c * math.Pow(p, float64(need)) * math.Pow(1-p, float64(k))
+	}
+	return total
 }

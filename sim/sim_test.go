@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -155,5 +156,49 @@ func TestCaptainsSeason(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{PickMode: "drafted"}); err == nil {
 		t.Errorf("Got(Run with pick mode drafted) = nil, want an error")
+	}
+}
+
+// TestCheatersFound: a short season with one ring of each kind and a
+// boosted account; the integrity flags, folded by the job's code and
+// verified against a replay, name every ring member, and the JSON keys
+// say so. Ordinary players of so short a season are never flagged as
+// win-traders or boosted (they meet too seldom).
+func TestCheatersFound(t *testing.T) {
+	cfg := Defaults()
+	cfg.Players, cfg.Days = 40, 14
+	cfg.Cheaters = map[string]int{CheatWinTrade: 2, CheatBoost: 1}
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := r.Integrity
+	if in.Cheaters != 9 || in.ByKind["win-trade"] < 8 {
+		t.Fatalf("Got(integrity) = %+v, want 9 cheaters and the 8 ring pairs flagged", in)
+	}
+	for _, m := range in.Missed {
+		if strings.HasPrefix(m, CheatWinTrade) {
+			t.Errorf("Got(missed) = %v, want every ring member found", in.Missed)
+		}
+	}
+	if r.IntegrityRecall != float64(in.Found)/9 || r.IntegrityFalseFlags != in.FalseFlags {
+		t.Errorf("Got(recall, false flags) = %v, %d, want %v, %d", r.IntegrityRecall, r.IntegrityFalseFlags, float64(in.Found)/9, in.FalseFlags)
+	}
+	for _, f := range in.False {
+		if strings.HasPrefix(f, "win-trade") || strings.HasPrefix(f, "boost") {
+			t.Errorf("Got(false flag) %s", f)
+		}
+	}
+}
+
+func TestParseCheaters(t *testing.T) {
+	got, err := ParseCheaters("win-trade=2, smurf=3,boost=2")
+	if err != nil || got[CheatWinTrade] != 2 || got[CheatSmurf] != 3 || got[CheatBoost] != 2 {
+		t.Errorf("ParseCheaters() = %v, %v", got, err)
+	}
+	for _, bad := range []string{"smurf", "smurf=x", "aimbot=1", "boost=51", "boost=-1"} {
+		if _, err := ParseCheaters(bad); err == nil {
+			t.Errorf("ParseCheaters(%q) = nil error", bad)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
 	"gorm.io/gorm/clause"
@@ -68,15 +69,15 @@ SELECT a.match_id, '' AS kind, a.channel_id, a.message_id
 UNION ALL
 SELECT x.match_id, x.kind, x.channel_id, x.message_id
   FROM match_messages x JOIN matches m ON m.id = x.match_id
- WHERE NOT x.closed AND m.state IN ?
+ WHERE NOT x.closed AND m.state IN ? AND (x.kind <> 'rematch' OR m.rated_at <= ?)
 ORDER BY match_id, kind
 LIMIT ?`
 
 // OpenMessages implements ladder.Tx.
-func (t *tx) OpenMessages(ctx context.Context, limit int) ([]ladder.Announcement, error) {
+func (t *tx) OpenMessages(ctx context.Context, limit int, offersBefore time.Time) ([]ladder.Announcement, error) {
 	ended := []string{string(ladder.StateConfirmed), string(ladder.StateResolved), string(ladder.StateCancelled), string(ladder.StateVoided)}
 	var rows []matchMessageRow
-	if err := t.q(ctx).Raw(openMessagesSQL, ended, ended, limit).Scan(&rows).Error; err != nil {
+	if err := t.q(ctx).Raw(openMessagesSQL, ended, ended, offersBefore.UTC(), limit).Scan(&rows).Error; err != nil {
 		return nil, wrap("open messages", err, "")
 	}
 	out := make([]ladder.Announcement, len(rows))

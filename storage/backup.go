@@ -31,6 +31,10 @@ var backupTables = []string{
 	"room_settings", "match_rooms", "room_warnings",
 	"rate_buckets",
 	"queue_panels", "results_channels", "result_posts", "queue_waits",
+	"queue_formats", "queue_maps", "map_picks", "map_votes", "map_bans", "series_games",
+	"queue_joins", "rematches", "rematch_votes",
+	"integrity_counters", "integrity_progress", "integrity_audit", "integrity_flags",
+	"community_settings", "predictions", "mvp_votes",
 }
 
 // notBackedUp are the tables a backup leaves out: the dashboard's login

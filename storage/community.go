@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
@@ -119,6 +120,12 @@ func (db *DB) CommunityMatches(ctx context.Context, f community.MatchFilter) ([]
 	}
 	if f.SeasonID != 0 {
 		g = g.Where("m.season_id = ?", f.SeasonID)
+	}
+	if !f.From.IsZero() {
+		g = g.Where("COALESCE(m.played_at, m.created_at) >= ?", f.From.UTC())
+	}
+	if !f.To.IsZero() {
+		g = g.Where("COALESCE(m.played_at, m.created_at) < ?", f.To.UTC())
 	}
 	order := "m.id DESC"
 	if f.Before > 0 {
@@ -244,4 +251,86 @@ func (db *DB) CommunityPartnerships(ctx context.Context, guildID string, queueID
 			Record: community.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws}}
 	}
 	return out, nil
+}
+
+type improvedRow struct {
+	UserID       string
+	Seq          int64
+	BeforeRating float64
+	AfterRating  float64
+}
+
+// CommunityImproved implements community.Store: the ladder's log rows of
+// the window in seq order, first and last per player.
+func (db *DB) CommunityImproved(ctx context.Context, guildID string, queueID, seasonID int64, since time.Time, limit int) ([]community.Improvement, error) {
+	var rows []improvedRow
+	err := db.q(ctx).Raw(`SELECT rc.user_id, rc.seq, rc.before_rating, rc.after_rating
+		FROM rating_changes rc JOIN matches m ON m.id = rc.match_id
+		WHERE rc.queue_id = ? AND rc.season_id = ? AND rc.kind = 'match' AND rc.at >= ? AND m.guild_id = ?
+		ORDER BY rc.seq`, queueID, seasonID, since.UTC(), guildID).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("community improved", err, "ladder not found")
+	}
+	by := map[string]*community.Improvement{}
+	var order []string
+	for _, r := range rows {
+		im, ok := by[r.UserID]
+		if !ok {
+			im = &community.Improvement{UserID: r.UserID, From: r.BeforeRating}
+			by[r.UserID] = im
+			order = append(order, r.UserID)
+		}
+		im.To = r.AfterRating
+		im.Games++
+	}
+	var out []community.Improvement
+	for _, u := range order {
+		if im := by[u]; im.Gain() > 0 {
+			out = append(out, *im)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b community.Improvement) int {
+		if a.Gain() != b.Gain() {
+			if a.Gain() > b.Gain() {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.UserID, b.UserID)
+	})
+	out = out[:min(len(out), limit)]
+	ids := make([]string, len(out))
+	for i, im := range out {
+		ids[i] = im.UserID
+	}
+	if len(ids) > 0 {
+		names, err := db.PlayerNames(ctx, guildID, ids)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i].Name = names[out[i].UserID]
+		}
+	}
+	return out, nil
+}
+
+// CommunityHours implements community.Store: the season's rated matches
+// binned by the weekday and hour they were played, UTC.
+func (db *DB) CommunityHours(ctx context.Context, guildID string, queueID, seasonID int64) (community.Hours, error) {
+	var rows []struct {
+		CreatedAt time.Time
+		PlayedAt  *time.Time
+	}
+	var h community.Hours
+	err := db.q(ctx).Raw(`SELECT created_at, played_at FROM matches
+		WHERE queue_id = ? AND season_id = ? AND state IN ? AND guild_id = ?`, queueID, seasonID, ratedStates, guildID).Scan(&rows).Error
+	if err != nil {
+		return h, wrap("community hours", err, "ladder not found")
+	}
+	for _, r := range rows {
+		t := playedAt(r.CreatedAt, r.PlayedAt).UTC()
+		h[t.Weekday()][t.Hour()]++
+	}
+	return h, nil
 }

@@ -73,10 +73,10 @@ func TestQueue(t *testing.T) {
 			if err != nil || inv.Invite.ID == 0 || inv.Ticket.ID != 0 {
 				t.Fatalf("Got(join with partner) = %+v, %v, want a pending invitation and no ticket", inv, err)
 			}
-			if _, err := e.svc.AcceptParty(e.ctx, guild, user(3), ""); ladder.ErrorCode(err) != ladder.CodeNotFound {
+			if _, err := e.svc.AcceptParty(e.ctx, guild, user(3), "", nil); ladder.ErrorCode(err) != ladder.CodeNotFound {
 				t.Errorf("Got(accept without invitation) = %v, want CodeNotFound", err)
 			}
-			acc, err := e.svc.AcceptParty(e.ctx, guild, user(2), "two")
+			acc, err := e.svc.AcceptParty(e.ctx, guild, user(2), "two", nil)
 			if err != nil || len(acc.Ticket.UserIDs) != 2 {
 				t.Fatalf("Got(AcceptParty) = %+v, %v, want a ticket of two", acc, err)
 			}
@@ -95,7 +95,7 @@ func TestQueue(t *testing.T) {
 			if _, err := e.svc.JoinQueue(e.ctx, ladder.JoinRequest{GuildID: guild, UserID: user(1), PartnerID: user(2)}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.svc.AcceptParty(e.ctx, guild, user(2), ""); err != nil {
+			if _, err := e.svc.AcceptParty(e.ctx, guild, user(2), "", nil); err != nil {
 				t.Fatal(err)
 			}
 			_, err := e.svc.JoinQueue(e.ctx, ladder.JoinRequest{GuildID: guild, UserID: user(1), PartnerID: user(3)})

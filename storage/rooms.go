@@ -7,6 +7,7 @@ import (
 
 	"gorm.io/gorm/clause"
 
+	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
 
@@ -84,11 +85,19 @@ func (db *DB) RoomSettings(ctx context.Context, queueID int64) (rooms.Settings, 
 }
 
 // SaveRoomSettings implements rooms.Store.
-func (db *DB) SaveRoomSettings(ctx context.Context, s rooms.Settings) error {
+func (db *DB) SaveRoomSettings(ctx context.Context, s rooms.Settings, audit *ladder.AuditEntry) error {
 	r := roomSettingsRow{QueueID: s.QueueID, Mode: string(s.Mode), CategoryID: s.CategoryID, Voice: s.Voice,
 		LobbyVoiceID: s.LobbyVoiceID, LingerMS: s.Linger.Milliseconds()}
-	err := db.db.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}}, UpdateAll: true}).Create(&r).Error
-	return wrap("save room settings", err, fmt.Sprintf("queue %d not found", s.QueueID))
+	return db.inTx(ctx, func(t *tx) error {
+		err := t.q(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}}, UpdateAll: true}).Create(&r).Error
+		if err != nil {
+			return wrap("save room settings", err, fmt.Sprintf("queue %d not found", s.QueueID))
+		}
+		if audit == nil {
+			return nil
+		}
+		return t.AddAudit(ctx, *audit)
+	})
 }
 
 // BeginRoom implements rooms.Store: the primary key decides between two

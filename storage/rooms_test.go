@@ -27,7 +27,7 @@ func TestRoomStore(t *testing.T) {
 			}
 			set := rooms.Settings{QueueID: q.ID, Mode: rooms.ModeChannel, CategoryID: "200000000000000009", Voice: true,
 				LobbyVoiceID: "200000000000000008", Linger: 90 * time.Second}
-			if err := e.db.SaveRoomSettings(ctx, set); err != nil {
+			if err := e.db.SaveRoomSettings(ctx, set, nil); err != nil {
 				t.Fatal(err)
 			}
 			if s, err := e.db.RoomSettings(ctx, q.ID); err != nil || s != set {

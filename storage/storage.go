@@ -206,6 +206,32 @@ func (db *DB) InRatedTx(ctx context.Context, fn func(ladder.Tx) (*ladder.RatedWr
 	return saved, err
 }
 
+// InRatedTxs implements ladder.Store: InRatedTx for several rated writes
+// that end one transaction, in log order. On PostgreSQL they travel
+// together with COMMIT in one round trip.
+func (db *DB) InRatedTxs(ctx context.Context, fn func(ladder.Tx) ([]ladder.RatedWrite, error)) ([]ladder.Match, error) {
+	var saved []ladder.Match
+	err := db.inTx(ctx, func(t *tx) error {
+		saved = nil
+		ws, err := fn(t)
+		if err != nil || len(ws) == 0 {
+			return err
+		}
+		if t.dialect == Postgres {
+			saved, err = t.saveRatedPGs(ctx, ws, true)
+			return err
+		}
+		saved = make([]ladder.Match, len(ws))
+		for i, w := range ws {
+			if saved[i], err = t.saveRated(ctx, w, i == len(ws)-1); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return saved, err
+}
+
 // inTx is the one place that retries transactions (InTx, InRatedTx).
 func (db *DB) inTx(ctx context.Context, fn func(*tx) error) error {
 	var err error

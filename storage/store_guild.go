@@ -23,6 +23,8 @@ type guildRow struct {
 	QueueTimeoutS     int64 `gorm:"column:queue_timeout_s"`
 	Divisions         string
 	WeeklyTop         bool
+	Language          string
+	PreferredLocale   string
 	CreatedAt         time.Time
 }
 
@@ -34,7 +36,7 @@ func toGuildRow(g ladder.Guild) guildRow {
 		ID: g.ID, ModeratorRoleID: g.ModeratorRoleID, AnnounceChannelID: g.AnnounceChannelID, LogChannelID: g.LogChannelID,
 		PlacementGames: g.PlacementGames, StaleDays: g.StaleDays, SeasonSchedule: g.SeasonSchedule, SeasonCarry: g.SeasonCarry,
 		ConfirmWindowS: int64(g.ConfirmWindow / time.Second), QueueTimeoutS: int64(g.QueueTimeout / time.Second),
-		Divisions: string(divs), WeeklyTop: g.WeeklyTop, CreatedAt: g.CreatedAt.UTC(),
+		Divisions: string(divs), WeeklyTop: g.WeeklyTop, Language: g.Language, PreferredLocale: g.PreferredLocale, CreatedAt: g.CreatedAt.UTC(),
 	}
 }
 
@@ -43,7 +45,7 @@ func (r guildRow) guild() (ladder.Guild, error) {
 		ID: r.ID, ModeratorRoleID: r.ModeratorRoleID, AnnounceChannelID: r.AnnounceChannelID, LogChannelID: r.LogChannelID,
 		PlacementGames: r.PlacementGames, StaleDays: r.StaleDays, SeasonSchedule: r.SeasonSchedule, SeasonCarry: r.SeasonCarry,
 		ConfirmWindow: time.Duration(r.ConfirmWindowS) * time.Second, QueueTimeout: time.Duration(r.QueueTimeoutS) * time.Second,
-		WeeklyTop: r.WeeklyTop, CreatedAt: r.CreatedAt.UTC(),
+		WeeklyTop: r.WeeklyTop, Language: r.Language, PreferredLocale: r.PreferredLocale, CreatedAt: r.CreatedAt.UTC(),
 	}
 	if err := json.Unmarshal([]byte(r.Divisions), &g.Divisions); err != nil {
 		return g, fmt.Errorf("storage: guild %s: divisions: %w", r.ID, err)
@@ -114,8 +116,14 @@ func (t *tx) CreateGuild(ctx context.Context, g ladder.Guild) (bool, error) {
 // UpdateGuild implements ladder.Tx.
 func (t *tx) UpdateGuild(ctx context.Context, g ladder.Guild) error {
 	r := toGuildRow(g)
-	res := t.q(ctx).Model(&guildRow{}).Where("id = ?", g.ID).Select("*").Omit("id", "created_at").Updates(&r)
+	res := t.q(ctx).Model(&guildRow{}).Where("id = ?", g.ID).Select("*").Omit("id", "created_at", "preferred_locale").Updates(&r)
 	return wrap("update guild", found(res), "guild "+g.ID+" not found")
+}
+
+// SetPreferredLocale implements ladder.Tx.
+func (t *tx) SetPreferredLocale(ctx context.Context, guildID, locale string) error {
+	res := t.q(ctx).Model(&guildRow{}).Where("id = ?", guildID).Update("preferred_locale", locale)
+	return wrap("set preferred locale", found(res), "guild "+guildID+" not found")
 }
 
 type queueRow struct {

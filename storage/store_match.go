@@ -35,6 +35,8 @@ type matchRow struct {
 	ResolvedBy     string
 	Source         string
 	ChannelID      string
+	Map            string
+	Score          string
 }
 
 func (matchRow) TableName() string { return "matches" }
@@ -46,7 +48,7 @@ func toMatchRow(m ladder.Match) matchRow {
 		State: string(m.State), Winner: m.Winner, Seq: m.Seq, PTeam1: m.PTeam1, PRaw: m.PRaw, Quality: m.Quality,
 		CreatedAt: m.CreatedAt.UTC(), PlayedAt: nt(m.PlayedAt), ReportedBy: m.ReportedBy, ReportedWinner: m.ReportedWinner,
 		Deadline: nt(m.Deadline), DisputedBy: m.DisputedBy, DisputeReason: m.DisputeReason, Evidence: m.Evidence,
-		RatedAt: nt(m.RatedAt), ResolvedBy: m.ResolvedBy, Source: m.Source, ChannelID: m.ChannelID,
+		RatedAt: nt(m.RatedAt), ResolvedBy: m.ResolvedBy, Source: m.Source, ChannelID: m.ChannelID, Map: m.Map, Score: m.Score,
 	}
 }
 
@@ -57,7 +59,7 @@ func (r matchRow) match() ladder.Match {
 		State: ladder.MatchState(r.State), Winner: r.Winner, Seq: r.Seq, PTeam1: r.PTeam1, PRaw: r.PRaw, Quality: r.Quality,
 		CreatedAt: r.CreatedAt.UTC(), PlayedAt: tv(r.PlayedAt), ReportedBy: r.ReportedBy, ReportedWinner: r.ReportedWinner,
 		Deadline: tv(r.Deadline), DisputedBy: r.DisputedBy, DisputeReason: r.DisputeReason, Evidence: r.Evidence,
-		RatedAt: tv(r.RatedAt), ResolvedBy: r.ResolvedBy, Source: r.Source, ChannelID: r.ChannelID,
+		RatedAt: tv(r.RatedAt), ResolvedBy: r.ResolvedBy, Source: r.Source, ChannelID: r.ChannelID, Map: r.Map, Score: r.Score,
 	}
 }
 
@@ -210,7 +212,7 @@ func (t *tx) Matches(ctx context.Context, f ladder.MatchFilter) ([]ladder.Match,
 // RatedMatches implements ladder.Tx. It reads only the columns a replay
 // needs, over the partial index matches_log.
 func (t *tx) RatedMatches(ctx context.Context, k ladder.Key, fromSeq int64) ([]ladder.Match, error) {
-	rows, err := t.q(ctx).Raw("SELECT id, team1, team2, winner, seq, played_at FROM matches "+
+	rows, err := t.q(ctx).Raw("SELECT id, team1, team2, winner, seq, played_at, map, score FROM matches "+
 		"WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved') AND seq >= ? ORDER BY seq",
 		k.QueueID, k.SeasonID, fromSeq).Rows()
 	if err != nil {
@@ -222,7 +224,7 @@ func (t *tx) RatedMatches(ctx context.Context, k ladder.Key, fromSeq int64) ([]l
 		m := ladder.Match{QueueID: k.QueueID, SeasonID: k.SeasonID, State: ladder.StateConfirmed}
 		var t1, t2 string
 		var played *time.Time
-		if err := rows.Scan(&m.ID, &t1, &t2, &m.Winner, &m.Seq, &played); err != nil {
+		if err := rows.Scan(&m.ID, &t1, &t2, &m.Winner, &m.Seq, &played, &m.Map, &m.Score); err != nil {
 			return nil, wrap("rated matches", err, "")
 		}
 		m.Teams = [2][]string{splitTeam(t1), splitTeam(t2)}

@@ -69,6 +69,22 @@ func (t *tx) IdempotentMatch(ctx context.Context, guildID, key string) (int64, e
 	return r.MatchID, nil
 }
 
+// IdempotentMatches implements ladder.Tx.
+func (t *tx) IdempotentMatches(ctx context.Context, guildID string, keys []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	var rs []idempotencyRow
+	if err := t.q(ctx).Where("guild_id = ? AND key IN ?", guildID, keys).Find(&rs).Error; err != nil {
+		return nil, wrap("idempotency keys", err, "")
+	}
+	for _, r := range rs {
+		out[r.Key] = r.MatchID
+	}
+	return out, nil
+}
+
 // SaveIdempotency implements ladder.Tx. A key claimed by a concurrent
 // transaction waits for it and then answers CodeConflict.
 func (t *tx) SaveIdempotency(ctx context.Context, guildID, key string, matchID int64, at time.Time) error {

@@ -47,7 +47,7 @@ ORDER BY r.user_id`
 
 // matchColumns are the columns of matchRow, in matchRow.ptrs order.
 const matchColumns = `id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality, created_at, played_at,
- reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id`
+ reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id, map, score`
 
 // lockMatchPG locks a match (LockMatch) for pgx.
 const lockMatchPG = `SELECT ` + matchColumns + ` FROM matches WHERE id = $1 FOR UPDATE`
@@ -388,16 +388,88 @@ var (
 // the log rows, the ratings and the idempotency key. last sends COMMIT in
 // the same round trip (InRatedTx).
 func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (ladder.Match, error) {
+	ms, err := t.saveRatedPGs(ctx, []ladder.RatedWrite{w}, last)
+	if err != nil {
+		return ladder.Match{}, err
+	}
+	return ms[0], nil
+}
+
+// saveRatedPGs is saveRatedPG for several writes in log order: their
+// statements travel in one round trip (with COMMIT when last), so a batch
+// of results holds the queue's lock for one round trip and one WAL flush.
+func (t *tx) saveRatedPGs(ctx context.Context, ws []ladder.RatedWrite, last bool) ([]ladder.Match, error) {
+	bs := make([]*sqlBuilder, len(ws))
+	for i, w := range ws {
+		b, err := ratedSQL(w)
+		if err != nil {
+			return nil, err
+		}
+		bs[i] = b
+	}
+	outs := make([]struct{ ID, Seq int64 }, len(ws))
+	var err error
+	if t.pg != nil {
+		// COMMIT never travels with BEGIN: a batch carrying BEGIN may be
+		// retried on another connection when this one fails.
+		last := last && t.pg.begun
+		err = t.pg.batch(ctx, func(bt *pgx.Batch) {
+			for _, b := range bs {
+				bt.Queue(b.String(), b.args...)
+			}
+			if last {
+				bt.Queue("commit")
+			}
+		}, func(br pgx.BatchResults) error {
+			for i := range outs {
+				if err := br.QueryRow().Scan(&outs[i].ID, &outs[i].Seq); err != nil {
+					return err
+				}
+			}
+			if last {
+				return t.pg.readCommit(br)
+			}
+			return nil
+		})
+	} else {
+		for i, b := range bs {
+			if err = t.q(ctx).Statement.ConnPool.QueryRowContext(ctx, b.String(), b.args...).Scan(&outs[i].ID, &outs[i].Seq); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.TableName == "idempotency_keys" {
+			return nil, ladder.Errorf(ladder.CodeConflict, "idempotency key already used")
+		}
+		return nil, wrap("save rated", translate(err), "a player of this match is already in another open match")
+	}
+	ms := make([]ladder.Match, len(ws))
+	for i, out := range outs {
+		m := ws[i].Match
+		if out.ID == 0 {
+			return nil, ladder.Errorf(ladder.CodeNotFound, "match %d not found", m.ID)
+		}
+		m.ID, m.Seq = out.ID, out.Seq
+		ms[i] = m
+	}
+	return ms, nil
+}
+
+// ratedSQL is the one statement of data-modifying CTEs that saves w on
+// PostgreSQL; it answers the match's ID and seq.
+func ratedSQL(w ladder.RatedWrite) (*sqlBuilder, error) {
 	m := w.Match
 	r := toMatchRow(m)
-	var b sqlBuilder
+	b := &sqlBuilder{}
 	if m.ID == 0 {
 		b.sql(`WITH m AS (INSERT INTO matches (guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality,
- created_at, played_at, reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id)
- VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rating_seq'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
+ created_at, played_at, reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id, map, score)
+ VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rating_seq'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
 			r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, r.PTeam1, r.PRaw, r.Quality,
 			r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy, r.DisputeReason, r.Evidence,
-			r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID)
+			r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score)
 		b.sql(`, mp AS (INSERT INTO match_players (match_id, guild_id, user_id, team, seat, active) SELECT m.id, ?, v.u, v.t, v.s, ? FROM m, (VALUES `,
 			m.GuildID, m.State.Active())
 		first := true
@@ -416,9 +488,9 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 		// active nor disputed any more.
 		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = nextval('rating_seq'), p_team1 = ?, p_raw = ?, quality = ?, played_at = ?,
  reported_by = ?, reported_winner = ?, deadline = ?, disputed_by = ?, dispute_reason = ?, evidence = ?, rated_at = ?, resolved_by = ?,
- source = ?, channel_id = ? WHERE id = ? RETURNING id, seq)`,
+ source = ?, channel_id = ?, map = ?, score = ? WHERE id = ? RETURNING id, seq)`,
 			r.State, r.Winner, r.PTeam1, r.PRaw, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
-			r.DisputeReason, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.ID)
+			r.DisputeReason, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score, r.ID)
 		b.sql(`, mp AS (UPDATE match_players SET active = false FROM m WHERE match_players.match_id = m.id AND match_players.active)
 , dp AS (UPDATE disputes SET resolved_at = ? FROM m WHERE disputes.match_id = m.id AND disputes.resolved_at IS NULL)`, dbNow())
 	}
@@ -461,14 +533,14 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 		b.WriteString(`)`)
 	}
 	if w.Event != "" {
-		if err := eventCTE(&b, w); err != nil {
-			return ladder.Match{}, err
+		if err := eventCTE(b, w); err != nil {
+			return nil, err
 		}
 	}
 	if w.Calibrator != nil {
 		state, err := ladder.EncodeCalibrator(w.Calibrator.Cal)
 		if err != nil {
-			return ladder.Match{}, err
+			return nil, err
 		}
 		b.sql(`, cal AS (UPDATE calibrators SET seq = m.seq, state = ?, sided = ? FROM m WHERE calibrators.queue_id = ?)`,
 			state, w.Calibrator.Sided, w.Calibrator.QueueID)
@@ -477,48 +549,14 @@ func (t *tx) saveRatedPG(ctx context.Context, w ladder.RatedWrite, last bool) (l
 	// is written even when COMMIT follows in the same round trip.
 	b.sql(`, i AS (INSERT INTO idempotency_keys (guild_id, key, match_id, created_at) SELECT ?, ?, m.id, ? FROM m WHERE ?)
  SELECT m.id, m.seq FROM m`, m.GuildID, w.IdempotencyKey, w.At.UTC(), w.IdempotencyKey != "")
-	var out struct{ ID, Seq int64 }
-	var err error
-	if t.pg != nil {
-		// COMMIT never travels with BEGIN: a batch carrying BEGIN may be
-		// retried on another connection when this one fails.
-		last := last && t.pg.begun
-		err = t.pg.batch(ctx, func(bt *pgx.Batch) {
-			bt.Queue(b.String(), b.args...)
-			if last {
-				bt.Queue("commit")
-			}
-		}, func(br pgx.BatchResults) error {
-			if err := br.QueryRow().Scan(&out.ID, &out.Seq); err != nil {
-				return err
-			}
-			if last {
-				return t.pg.readCommit(br)
-			}
-			return nil
-		})
-	} else {
-		err = t.q(ctx).Statement.ConnPool.QueryRowContext(ctx, b.String(), b.args...).Scan(&out.ID, &out.Seq)
-	}
-	if err != nil {
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.TableName == "idempotency_keys" {
-			return ladder.Match{}, ladder.Errorf(ladder.CodeConflict, "idempotency key already used")
-		}
-		return ladder.Match{}, wrap("save rated", translate(err), "a player of this match is already in another open match")
-	}
-	if out.ID == 0 {
-		return ladder.Match{}, ladder.Errorf(ladder.CodeNotFound, "match %d not found", m.ID)
-	}
-	m.ID, m.Seq = out.ID, out.Seq
-	return m, nil
+	return b, nil
 }
 
 // ptrs returns the scan targets of matchColumns.
 func (r *matchRow) ptrs() []any {
 	return []any{&r.ID, &r.GuildID, &r.QueueID, &r.SeasonID, &r.Team1, &r.Team2, &r.State, &r.Winner, &r.Seq, &r.PTeam1,
 		&r.PRaw, &r.Quality, &r.CreatedAt, &r.PlayedAt, &r.ReportedBy, &r.ReportedWinner, &r.Deadline, &r.DisputedBy, &r.DisputeReason,
-		&r.Evidence, &r.RatedAt, &r.ResolvedBy, &r.Source, &r.ChannelID}
+		&r.Evidence, &r.RatedAt, &r.ResolvedBy, &r.Source, &r.ChannelID, &r.Map, &r.Score}
 }
 
 // LockMatchLadder implements ladder.RatingStore. In a PostgreSQL

@@ -54,20 +54,25 @@ type historyJSON struct {
 }
 
 type matchJSON struct {
-	ID        int64              `json:"id"`
-	Queue     string             `json:"queue"`
-	State     ladder.MatchState  `json:"state"`
-	Team1     []string           `json:"team1"`
-	Team2     []string           `json:"team2"`
-	Winner    *int               `json:"winner"`
-	PTeam1    float64            `json:"p_team1"`
-	Quality   float64            `json:"quality,omitempty"`
-	Source    string             `json:"source"`
-	CreatedAt time.Time          `json:"created_at"`
-	PlayedAt  *time.Time         `json:"played_at"`
-	Names     map[string]string  `json:"names"`
-	Ratings   []ratingChangeJSON `json:"ratings,omitempty"`
-	Stakes    []stakeJSON        `json:"stakes,omitempty"`
+	ID        int64             `json:"id"`
+	Queue     string            `json:"queue"`
+	State     ladder.MatchState `json:"state"`
+	Team1     []string          `json:"team1"`
+	Team2     []string          `json:"team2"`
+	Winner    *int              `json:"winner"`
+	PTeam1    float64           `json:"p_team1"`
+	Quality   float64           `json:"quality,omitempty"`
+	Source    string            `json:"source"`
+	CreatedAt time.Time         `json:"created_at"`
+	PlayedAt  *time.Time        `json:"played_at"`
+	Names     map[string]string `json:"names"`
+	// Map is the map the match was played on, "" when none was picked.
+	Map string `json:"map"`
+	// Score is a series' score, team 1's wins first ("2-1"); "" for a
+	// single game.
+	Score   string             `json:"score"`
+	Ratings []ratingChangeJSON `json:"ratings,omitempty"`
+	Stakes  []stakeJSON        `json:"stakes,omitempty"`
 	// Draft is there while captains pick the teams: team1 and team2 are
 	// then the teams so far and p_team1 is 0.
 	Draft *draftJSON `json:"draft,omitempty"`
@@ -257,7 +262,7 @@ func matchID(r *http.Request) (int64, error) {
 func matchBody(d ladder.MatchDetail) matchJSON {
 	m := d.Match
 	out := matchJSON{ID: m.ID, Queue: d.Queue.Name, State: m.State, Team1: m.Teams[0], Team2: m.Teams[1],
-		PTeam1: m.PTeam1, Quality: m.Quality, Source: m.Source, CreatedAt: m.CreatedAt.UTC(), Names: d.Names}
+		PTeam1: m.PTeam1, Quality: m.Quality, Source: m.Source, CreatedAt: m.CreatedAt.UTC(), Names: d.Names, Map: m.Map, Score: m.Score}
 	if m.Winner != ladder.NoResult {
 		w := m.Winner
 		out.Winner = &w

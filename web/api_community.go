@@ -62,6 +62,10 @@ type compareJSON struct {
 	Against  recordJSON    `json:"against"`
 	Last     []meetingJSON `json:"last"`
 	PAWins   float64       `json:"p_a_wins"`
+	// TopPair and PTogetherWins: A and B as partners against the
+	// ladder's top pair (absent in 1v1 or with fewer than two others).
+	TopPair       []sideJSON `json:"top_pair,omitempty"`
+	PTogetherWins *float64   `json:"p_together_beats_top_pair,omitempty"`
 }
 
 // apiCompare serves GET /api/v1/guilds/{guild}/players/{a}/compare/{b}
@@ -86,6 +90,11 @@ func (s *Server) apiCompare(w http.ResponseWriter, r *http.Request) {
 		Together: recordOf(c.Together), Against: recordOf(c.Against), Last: []meetingJSON{}, PAWins: c.PAWins}
 	for _, m := range c.Last {
 		out.Last = append(out.Last, meetingJSON{MatchID: m.MatchID, At: m.At, Winner: m.Winner, Result: community.ResultFor(m.Winner, m.TeamA)})
+	}
+	if len(c.TopPair) == 2 {
+		out.TopPair = []sideJSON{side(c.TopPair[0]), side(c.TopPair[1])}
+		p := c.PTogetherWins
+		out.PTogetherWins = &p
 	}
 	publicRead(w)
 	w.Header().Set("Cache-Control", "no-cache")
@@ -128,6 +137,14 @@ func (s *Server) apiHistory(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil && q.Has("player") && hq.Player == "" {
 		err = ladder.Errorf(ladder.CodeInvalid, "player must be a Discord ID, not empty")
+	}
+	if err == nil {
+		hq.From, err = dateParam(q.Get("from"), "from")
+	}
+	if err == nil {
+		if hq.To, err = dateParam(q.Get("to"), "to"); !hq.To.IsZero() {
+			hq.To = hq.To.Add(24 * time.Hour) // the whole last day
+		}
 	}
 	if err != nil {
 		writeJSONError(w, r, err)
@@ -194,6 +211,36 @@ type statsJSON struct {
 	Upsets       []upsetJSON       `json:"upsets"`
 	Partnerships []partnershipJSON `json:"partnerships"`
 	MinPartner   int               `json:"partnership_min_games"`
+	Predictors   []predictorJSON   `json:"predictors"`
+	MVPs         []mvpJSON         `json:"mvps"`
+	Improved     []improvedJSON    `json:"most_improved"`
+	// Hours counts the season's rated matches by weekday (0 Sunday) and
+	// UTC hour.
+	Hours [7][24]int `json:"hours"`
+}
+
+type improvedJSON struct {
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	From  float64 `json:"from"`
+	To    float64 `json:"to"`
+	Gain  float64 `json:"gain"`
+	Games int     `json:"games"`
+}
+
+type predictorJSON struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Points  int    `json:"points"`
+	Correct int    `json:"correct"`
+	Called  int    `json:"called"`
+}
+
+type mvpJSON struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	MVPs  int    `json:"mvps"`
+	Votes int    `json:"votes"`
 }
 
 // apiStats serves GET /api/v1/guilds/{guild}/stats (query queue, season,
@@ -218,7 +265,17 @@ func (s *Server) apiStats(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := statsJSON{Queue: st.Queue.Name, Season: st.Season.Number, MostActive: []countJSON{}, WinStreaks: []countJSON{},
-		Upsets: []upsetJSON{}, Partnerships: []partnershipJSON{}, MinPartner: community.MinPartnerGames}
+		Upsets: []upsetJSON{}, Partnerships: []partnershipJSON{}, MinPartner: community.MinPartnerGames,
+		Predictors: []predictorJSON{}, MVPs: []mvpJSON{}, Improved: []improvedJSON{}, Hours: st.Hours}
+	for _, p := range st.Improved {
+		out.Improved = append(out.Improved, improvedJSON{ID: p.UserID, Name: p.Name, From: p.From, To: p.To, Gain: p.Gain(), Games: p.Games})
+	}
+	for _, p := range st.Predictors {
+		out.Predictors = append(out.Predictors, predictorJSON{ID: p.UserID, Name: p.Name, Points: p.Points, Correct: p.Correct, Called: p.Called})
+	}
+	for _, p := range st.MVPs {
+		out.MVPs = append(out.MVPs, mvpJSON{ID: p.UserID, Name: p.Name, MVPs: p.MVPs, Votes: p.Votes})
+	}
 	for _, p := range st.Active {
 		out.MostActive = append(out.MostActive, countJSON{ID: p.UserID, Name: p.Name, Matches: p.Count})
 	}

@@ -56,9 +56,14 @@ func TestCompareAPI(t *testing.T) {
 		if c.A.ID != "501" || c.A.Wins != 5 || !c.A.Rated || c.PAWins <= 0 || c.PAWins >= 1 || c.Queue == "" || c.Season != 1 {
 			t.Errorf("Got(compare) = %+v", c)
 		}
+		// 503 and 504, the only other listed players, are the top pair.
 		p := decode[compareJSON](t, call(e, "GET", "/api/v1/guilds/"+comGuild+"/players/501/compare/502", ""))
 		if p.Together != (recordJSON{Games: 7, Wins: 5, Losses: 2}) || len(p.Last) != 0 {
 			t.Errorf("Got(partners) = %+v", p)
+		}
+		if len(p.TopPair) != 2 || p.PTogetherWins == nil || *p.PTogetherWins <= 0 || *p.PTogetherWins >= 1 ||
+			p.TopPair[0].ID == "501" || p.TopPair[1].ID == "502" || p.TopPair[0].ID == p.TopPair[1].ID {
+			t.Errorf("Got(top pair) = %+v %v, want 503 and 504 with a chance", p.TopPair, p.PTogetherWins)
 		}
 		for _, tc := range []struct {
 			path   string
@@ -118,11 +123,21 @@ func TestMatchesAPI(t *testing.T) {
 		if len(all.Matches) != 7 || all.NextBefore != 0 {
 			t.Errorf("Got(all) = %d matches, next %d, want 7 and none", len(all.Matches), all.NextBefore)
 		}
+		day := all.Matches[0].At.UTC().Format("2006-01-02")
+		if on := decode[matchPageJSON](t, call(e, "GET", base+"?limit=100&from="+day+"&to="+day, "")); len(on.Matches) != 7 {
+			t.Errorf("Got(matches on %s) = %d, want 7", day, len(on.Matches))
+		}
+		if none := decode[matchPageJSON](t, call(e, "GET", base+"?from=2001-01-01&to=2001-12-31", "")); len(none.Matches) != 0 {
+			t.Errorf("Got(matches of 2001) = %d, want none", len(none.Matches))
+		}
 		for _, tc := range []struct {
 			query  string
 			status int
 			substr string
 		}{
+			{"?from=2026-13-01", 400, "from"},
+			{"?to=tomorrow", 400, "to"},
+			{"?from=2026-02-02&to=2026-02-01", 400, "end date"},
 			{"?before=abc", 400, "before"},
 			{"?before=0", 400, "before"},
 			{"?before=-3", 400, "before"},
@@ -164,6 +179,18 @@ func TestStatsAPI(t *testing.T) {
 			{A: "503", B: "504", recordJSON: recordJSON{Games: 7, Wins: 2, Losses: 5}}}
 		if len(st.Partnerships) != 2 || st.Partnerships[0] != want[0] || st.Partnerships[1] != want[1] {
 			t.Errorf("Got(partnerships) = %+v, want %+v", st.Partnerships, want)
+		}
+		hours := 0
+		for _, d := range st.Hours {
+			for _, n := range d {
+				hours += n
+			}
+		}
+		if hours != 7 {
+			t.Errorf("Got(%d matches in hours), want 7", hours)
+		}
+		if len(st.Improved) == 0 || st.Improved[0].Gain <= 0 || st.Improved[0].Games != 7 || (st.Improved[0].ID != "501" && st.Improved[0].ID != "502") {
+			t.Errorf("Got(most improved) = %+v, want 501 or 502 first, 7 games, a gain", st.Improved)
 		}
 		if lim := decode[statsJSON](t, call(e, "GET", "/api/v1/guilds/"+comGuild+"/stats?limit=1", "")); len(lim.MostActive) != 1 {
 			t.Errorf("Got(limit 1) = %+v", lim.MostActive)

@@ -3,39 +3,41 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/queueconfig"
 )
 
 // The queue settings through the token API: the fields of /config queue
-// set under the same names, read and written through the same parsing
-// (ladder.ApplyQueueSettings) and the same validated, audited write
-// (Service.ConfigureQueue) as the command and the dashboard.
+// set, room and sides under the same names, read and written through
+// queueconfig, the same parsing and the same validated, audited writes as
+// the commands and the dashboard.
 
-// queueSettingsJSON is one queue: its name, then every setting in
-// /config queue set's order, typed by the setting's kind (numbers,
-// booleans, strings).
-func queueSettingsJSON(q ladder.Queue, l ladder.Lobby) json.RawMessage {
+// queueSettingsJSON is one queue: its name, then every setting in the
+// commands' order, typed by the setting's kind (numbers, booleans,
+// strings).
+func queueSettingsJSON(q queueconfig.Queue) json.RawMessage {
 	var b bytes.Buffer
 	name, _ := json.Marshal(q.Name)
 	b.WriteString(`{"name":`)
 	b.Write(name)
-	for _, s := range ladder.QueueSettings() {
-		v := s.Value(q, l)
-		key, _ := json.Marshal(s.Name)
+	for _, f := range q.Fields {
+		key, _ := json.Marshal(f.Name)
 		b.WriteByte(',')
 		b.Write(key)
 		b.WriteByte(':')
-		switch s.Kind {
+		switch f.Kind {
 		case ladder.KindInt, ladder.KindNumber:
-			b.WriteString(v)
+			b.WriteString(f.Value)
 		case ladder.KindBool:
-			on, _ := strconv.ParseBool(v)
+			on, _ := strconv.ParseBool(f.Value)
 			b.WriteString(strconv.FormatBool(on))
 		default:
-			text, _ := json.Marshal(v)
+			text, _ := json.Marshal(f.Value)
 			b.Write(text)
 		}
 	}
@@ -44,7 +46,7 @@ func queueSettingsJSON(q ladder.Queue, l ladder.Lobby) json.RawMessage {
 }
 
 // apiAdminQueues serves GET /api/v1/guilds/{guild}/admin/queues:
-// {"queues": [{"name", "team_size", "model", …}]}.
+// {"queues": [{"name", "team_size", "model", …, "room", …, "sides"}]}.
 func (s *Server) apiAdminQueues(w http.ResponseWriter, r *http.Request, tok ladder.Token) {
 	ctx, guild := r.Context(), r.PathValue("guild")
 	qs, err := s.svc.Queues(ctx, guild)
@@ -54,12 +56,12 @@ func (s *Server) apiAdminQueues(w http.ResponseWriter, r *http.Request, tok ladd
 	}
 	out := []json.RawMessage{}
 	for _, q := range qs {
-		q, l, err := s.svc.Lobby(ctx, guild, q.Name)
+		qc, err := s.queues.Read(ctx, guild, q.Name)
 		if err != nil {
 			writeJSONError(w, r, err)
 			return
 		}
-		out = append(out, queueSettingsJSON(q, l))
+		out = append(out, queueSettingsJSON(qc))
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, map[string]any{"queues": out})
@@ -67,9 +69,9 @@ func (s *Server) apiAdminQueues(w http.ResponseWriter, r *http.Request, tok ladd
 
 // apiAdminSetQueue serves PUT /api/v1/guilds/{guild}/admin/queues/{name}
 // with an object of the settings to change, e.g. {"q_start": 0.7,
-// "cooldowns": "5m,30m"}; the others keep their values. It answers the
-// queue as GET shows it. A bad value is a 400 with /config's message, and
-// nothing is stored.
+// "cooldowns": "5m,30m", "room": "channel", "sides": true}; the others
+// keep their values. It answers the queue as GET shows it. A bad value is
+// a 400 with /config's message, and nothing is stored.
 func (s *Server) apiAdminSetQueue(w http.ResponseWriter, r *http.Request, tok ladder.Token) {
 	var body map[string]json.RawMessage
 	if err := decodeJSON(r, &body); err != nil {
@@ -80,43 +82,22 @@ func (s *Server) apiAdminSetQueue(w http.ResponseWriter, r *http.Request, tok la
 		writeJSONError(w, r, ladder.Errorf(ladder.CodeInvalid, "give at least one setting to change"))
 		return
 	}
-	kinds := map[string]ladder.SettingKind{}
-	for _, st := range ladder.QueueSettings() {
-		kinds[st.Name] = st.Kind
-	}
+	kinds := s.queues.Kinds()
 	values := map[string]string{}
-	for name, raw := range body {
-		v, err := settingText(name, kinds, raw)
+	for _, name := range slices.Sorted(maps.Keys(body)) {
+		v, err := settingText(name, kinds, body[name])
 		if err != nil {
 			writeJSONError(w, r, err)
 			return
 		}
 		values[name] = v
 	}
-	ctx, guild := r.Context(), r.PathValue("guild")
-	q, l, err := s.svc.Lobby(ctx, guild, r.PathValue("name"))
+	q, _, err := s.queues.Set(r.Context(), tokenActor(tok), r.PathValue("guild"), r.PathValue("name"), values)
 	if err != nil {
 		writeJSONError(w, r, err)
 		return
 	}
-	lobby, err := ladder.ApplyQueueSettings(&q, &l, values)
-	if err != nil {
-		writeJSONError(w, r, err)
-		return
-	}
-	var lp *ladder.Lobby
-	if lobby {
-		lp = &l
-	}
-	if q, _, err = s.svc.ConfigureQueue(ctx, tokenActor(tok), q, lp); err != nil {
-		writeJSONError(w, r, err)
-		return
-	}
-	if _, l, err = s.svc.Lobby(ctx, guild, q.Name); err != nil {
-		writeJSONError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, queueSettingsJSON(q, l))
+	writeJSON(w, http.StatusOK, queueSettingsJSON(q))
 }
 
 // settingText turns one JSON value into the text ApplyQueueSettings

@@ -467,7 +467,7 @@ func TestRecordMatchAPIBadRequests(t *testing.T) {
 			status int
 			msg    string
 		}{
-			{"unknown field", `{"team1":["1001","1002"],"team2":["1003","1004"],"winner":1,"map":"x"}`, nil, 400, "unknown field"},
+			{"unknown field", `{"team1":["1001","1002"],"team2":["1003","1004"],"winner":1,"colour":"x"}`, nil, 400, "unknown field"},
 			{"missing winner", `{"team1":["1001","1002"],"team2":["1003","1004"]}`, nil, 400, "winner"},
 			{"winner 3", `{"team1":["1001","1002"],"team2":["1003","1004"],"winner":3}`, nil, 400, "winner"},
 			{"winner as string", `{"team1":["1001","1002"],"team2":["1003","1004"],"winner":"1"}`, nil, 400, "winner"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 	"net/http"
 	"slices"
@@ -21,12 +22,25 @@ type recordRequest struct {
 	Winner   *int     `json:"winner"`
 	PlayedAt string   `json:"played_at"`
 	Queue    string   `json:"queue"`
+	Map      string   `json:"map"`
+	Score    string   `json:"score"`
 }
 
 // recordResponse is its answer: the match and everyone's new rating.
 type recordResponse struct {
 	MatchID int64              `json:"match_id"`
 	Ratings []ratingChangeJSON `json:"ratings"`
+}
+
+// resultKey is what orders results: one guild's queue ("" is its default).
+type resultKey struct{ guild, queue string }
+
+// resultBatch bounds a batch of results written in one transaction.
+const resultBatch = 64
+
+// newResults is the Server's group commit of API results.
+func newResults(svc *ladder.Service) *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult] {
+	return groupcommit.New[resultKey](resultBatch, svc.RecordResults)
 }
 
 // maxIdempotencyKey bounds the Idempotency-Key header.
@@ -53,7 +67,7 @@ func (s *Server) apiRecordMatch(w http.ResponseWriter, r *http.Request, tok ladd
 		writeJSONError(w, r, err)
 		return
 	}
-	res, err := s.svc.RecordResult(r.Context(), in)
+	res, err := s.results.Do(r.Context(), resultKey{in.GuildID, in.Queue}, in)
 	if err != nil {
 		writeJSONError(w, r, err)
 		return
@@ -90,7 +104,7 @@ func (req recordRequest) input(guildID, key string, now time.Time) (ladder.Resul
 		return ladder.ResultInput{}, ladder.Errorf(ladder.CodeInvalid, `"winner" is required: 1, 2 or 0 for a draw`)
 	}
 	in := ladder.ResultInput{GuildID: guildID, Queue: req.Queue, Team1: req.Team1, Team2: req.Team2,
-		Winner: *req.Winner, IdempotencyKey: key, Source: "api"}
+		Winner: *req.Winner, IdempotencyKey: key, Source: "api", Map: req.Map, Score: req.Score}
 	if req.PlayedAt != "" {
 		t, err := time.Parse(time.RFC3339Nano, req.PlayedAt)
 		if err != nil {

@@ -2,11 +2,13 @@ package web
 
 import (
 	"fmt"
+	"html"
 	"html/template"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -39,6 +41,17 @@ const xTitle = "matches, oldest to newest"
 // in round 50s covering every rating ± RD, labelled every 100 (200, 400
 // when wide), and a few dated positions along the matches.
 func ratingChartLayout(points []ladder.HistoryPoint) chartLayout {
+	return chartLayoutWith(points, "Jan 2", "Jan 2006", xTitle)
+}
+
+// chartLayoutIn is ratingChartLayout with its dates and axis title in
+// language lang (the catalog's format.day_month, format.month_year and
+// web.chart_axis).
+func chartLayoutIn(lang *i18n.Lang, points []ladder.HistoryPoint) chartLayout {
+	return chartLayoutWith(points, lang.T("format.day_month"), lang.T("format.month_year"), lang.T("web.chart_axis"))
+}
+
+func chartLayoutWith(points []ladder.HistoryPoint, dayFormat, yearFormat, title string) chartLayout {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range points {
 		lo, hi = min(lo, p.Rating-p.RD), max(hi, p.Rating+p.RD)
@@ -47,7 +60,7 @@ func ratingChartLayout(points []ladder.HistoryPoint) chartLayout {
 	if hi-lo < 100 {
 		hi = lo + 100
 	}
-	l := chartLayout{YMin: lo, YMax: hi, XTitle: xTitle}
+	l := chartLayout{YMin: lo, YMax: hi, XTitle: title}
 	step := 100.0
 	for (hi-lo)/step > 6 {
 		step *= 2
@@ -56,9 +69,9 @@ func ratingChartLayout(points []ladder.HistoryPoint) chartLayout {
 		l.YTicks = append(l.YTicks, v)
 	}
 	n := len(points)
-	format := "Jan 2"
+	format := dayFormat
 	if points[0].At.UTC().Year() != points[n-1].At.UTC().Year() {
-		format = "Jan 2006"
+		format = yearFormat
 	}
 	last := ""
 	for k := range min(n, 4) {
@@ -78,7 +91,7 @@ func ratingChartLayout(points []ladder.HistoryPoint) chartLayout {
 
 // historyNote says when the chart shows only the latest points of a longer
 // history (the page asks for 200): "" when it shows every match.
-func historyNote(points []ladder.HistoryPoint, games int) string {
+func historyNote(l *i18n.Lang, points []ladder.HistoryPoint, games int) string {
 	matches := 0
 	for _, p := range points {
 		if p.MatchID != 0 {
@@ -88,7 +101,7 @@ func historyNote(points []ladder.HistoryPoint, games int) string {
 	if games <= matches {
 		return ""
 	}
-	return fmt.Sprintf("The chart shows the last %d of %d matches.", matches, games)
+	return l.T("web.chart_note", "Shown", l.Int(matches), "Games", l.Int(games))
 }
 
 // ratingChartSVG draws a player's rating history as an inline SVG, server
@@ -96,15 +109,15 @@ func historyNote(points []ladder.HistoryPoint, games int) string {
 // line the rating after each match, one circle per match with a <title> that
 // browsers show on hover or long-press. Points are spaced by match index, not
 // time, so a burst of games stays readable. An empty history draws a note.
-func ratingChartSVG(points []ladder.HistoryPoint) template.HTML {
+func ratingChartSVG(lang *i18n.Lang, points []ladder.HistoryPoint) template.HTML {
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="Rating history, %d matches" xmlns="http://www.w3.org/2000/svg">`,
-		chartW, chartH, len(points))
+	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="%s" xmlns="http://www.w3.org/2000/svg">`,
+		chartW, chartH, html.EscapeString(lang.N("web.chart_label", len(points))))
 	if len(points) == 0 {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">No rated matches yet</text></svg>`, chartW/2, chartH/2)
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text></svg>`, chartW/2, chartH/2, html.EscapeString(lang.T("web.chart_empty")))
 		return template.HTML(b.String())
 	}
-	l := ratingChartLayout(points)
+	l := chartLayoutIn(lang, points)
 	lo, hi := l.YMin, l.YMax
 	x := func(i int) float64 {
 		if len(points) == 1 {
@@ -134,7 +147,7 @@ func ratingChartSVG(points []ladder.HistoryPoint) template.HTML {
 	b.WriteString(`"/>`)
 	for i, p := range points {
 		fmt.Fprintf(&b, `<circle class="pt" cx="%s" cy="%s" r="3"><title>%s: %.1f ± %.1f</title></circle>`,
-			f1(x(i)), f1(y(p.Rating)), template.HTMLEscapeString(pointLabel(p)), p.Rating, p.RD)
+			f1(x(i)), f1(y(p.Rating)), template.HTMLEscapeString(pointLabel(lang, p)), p.Rating, p.RD)
 	}
 	for k, t := range l.XTicks {
 		anchor := "middle"
@@ -145,18 +158,18 @@ func ratingChartSVG(points []ladder.HistoryPoint) template.HTML {
 		case t.Index == len(points)-1:
 			anchor = "end"
 		}
-		fmt.Fprintf(&b, `<text class="xlabel" x="%s" y="%d" text-anchor="%s">%s</text>`, f1(x(t.Index)), chartH-chartB+18, anchor, t.Label)
+		fmt.Fprintf(&b, `<text class="xlabel" x="%s" y="%d" text-anchor="%s">%s</text>`, f1(x(t.Index)), chartH-chartB+18, anchor, html.EscapeString(t.Label))
 	}
-	fmt.Fprintf(&b, `<text class="xtitle" x="%d" y="%d" text-anchor="middle">%s</text>`, (chartL+chartW-chartR)/2, chartH-4, l.XTitle)
+	fmt.Fprintf(&b, `<text class="xtitle" x="%d" y="%d" text-anchor="middle">%s</text>`, (chartL+chartW-chartR)/2, chartH-4, html.EscapeString(l.XTitle))
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
 
-func pointLabel(p ladder.HistoryPoint) string {
+func pointLabel(lang *i18n.Lang, p ladder.HistoryPoint) string {
 	if p.MatchID == 0 {
-		return "adjustment " + p.At.UTC().Format("2006-01-02")
+		return lang.T("web.point_adjustment", "Date", lang.Date(p.At))
 	}
-	return "match #" + strconv.FormatInt(p.MatchID, 10) + " " + p.At.UTC().Format("2006-01-02")
+	return lang.T("web.point_match", "ID", p.MatchID, "Date", lang.Date(p.At))
 }
 
 func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }

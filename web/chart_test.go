@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/xml"
+	"github.com/ladderbot/ladderbot/i18n"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,7 +31,7 @@ func TestRatingChartSVG(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			svg := string(ratingChartSVG(tt.points))
+			svg := string(ratingChartSVG(i18n.English(), tt.points))
 			// It must be well-formed XML: browsers drop a broken inline SVG.
 			dec := xml.NewDecoder(strings.NewReader(svg))
 			for {
@@ -58,7 +59,7 @@ func TestRatingChartSVGStaysInsideTheViewBox(t *testing.T) {
 	for i := range 200 {
 		pts = append(pts, ladder.HistoryPoint{MatchID: int64(i + 1), Rating: 1000 + float64(i*i%900), RD: float64(25 + i%300)})
 	}
-	svg := string(ratingChartSVG(pts))
+	svg := string(ratingChartSVG(i18n.English(), pts))
 	for _, attr := range []struct {
 		name string
 		max  float64
@@ -99,13 +100,13 @@ func TestRatingChartLayout(t *testing.T) {
 	if len(same.XTicks) != 1 || same.XTicks[0] != (xTick{0, "Jan 5"}) {
 		t.Errorf("Got(x ticks of one evening) = %v, want one Jan 5", same.XTicks)
 	}
-	if got := historyNote(pts, 555); got != "The chart shows the last 200 of 555 matches." {
+	if got := historyNote(i18n.English(), pts, 555); got != "The chart shows the last 200 of 555 matches." {
 		t.Errorf("Got(historyNote 200 of 555) = %q", got)
 	}
-	if got := historyNote(pts, 200); got != "" {
+	if got := historyNote(i18n.English(), pts, 200); got != "" {
 		t.Errorf("Got(historyNote of the whole history) = %q, want none", got)
 	}
-	svg := string(ratingChartSVG(pts))
+	svg := string(ratingChartSVG(i18n.English(), pts))
 	for _, w := range []string{">Jan 22</text>", `class="xtitle"`, ">matches, oldest to newest</text>", ">1700</text>"} {
 		if !strings.Contains(svg, w) {
 			t.Errorf("Got(svg) lacks %q", w)

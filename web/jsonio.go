@@ -2,9 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 
+	"github.com/ladderbot/ladderbot/internal/httperr"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -34,8 +32,9 @@ func errStatus(status int, format string, args ...any) error {
 	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
 }
 
-// statusOf maps an error to its HTTP status and the message the client sees.
-// Internal errors get a short reference the log line repeats, never details.
+// statusOf maps an error to its HTTP status and the message the client
+// sees: the HTTP layer's own errors here, the ladder's through httperr,
+// as the dashboard maps them.
 func statusOf(err error) (int, string) {
 	var he *httpError
 	if errors.As(err, &he) {
@@ -45,34 +44,12 @@ func statusOf(err error) (int, string) {
 	if errors.As(err, &mbe) {
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", mbe.Limit)
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		// The client went away or the database did not answer in time.
-		return http.StatusServiceUnavailable, "request cancelled or timed out; retry"
-	}
-	msg := ladder.ErrorMessage(err)
-	switch ladder.ErrorCode(err) {
-	case ladder.CodeInvalid:
-		return http.StatusBadRequest, msg
-	case ladder.CodeNotFound:
-		return http.StatusNotFound, msg
-	case ladder.CodeConflict:
-		return http.StatusConflict, msg
-	case ladder.CodeForbidden:
-		return http.StatusForbidden, msg
-	case ladder.CodeUnavailable:
-		return http.StatusServiceUnavailable, msg
-	default:
-		return http.StatusInternalServerError, "internal error"
-	}
+	return httperr.Status(err)
 }
 
 // newRef returns a short random reference tying an internal error shown to a
 // client to its log line.
-func newRef() string {
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func newRef() string { return httperr.Ref() }
 
 // writeJSON answers v as JSON with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/rooms"
 	"github.com/ladderbot/ladderbot/storage"
 )
 
@@ -39,6 +41,12 @@ func newEnv(t testing.TB, dsn string, opts Options) *env {
 	}
 	if opts.Rates == nil {
 		opts.Rates = db // as ladderbot serve has it: limits shared in the database
+	}
+	if opts.Rooms == nil {
+		opts.Rooms = rooms.New(db, nil, svc, nil) // as ladderbot serve has it
+	}
+	if opts.Formats == nil {
+		opts.Formats = formats.New(db, svc)
 	}
 	return &env{db: db, svc: svc, srv: New(opts)}
 }

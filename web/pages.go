@@ -11,36 +11,91 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
 //go:embed templates/*.html
 var templateFS embed.FS
 
-// pageTemplates holds one template set per page, each with the shared layout.
-type pageTemplates map[string]*template.Template
+// pageTemplates holds, for each language code, one template set per
+// page, each with the shared layout; the templates' text functions are
+// bound to the language.
+type pageTemplates map[string]map[string]*template.Template
+
+// langLink is one entry of the pages' language switcher.
+type langLink struct {
+	Code, Tag, Name string
+	Current         bool
+}
 
 func parsePages() pageTemplates {
-	funcs := template.FuncMap{
-		"pct":  func(p float64) float64 { return 100 * p },
-		"sub1": func(p float64) float64 { return 1 - p },
-	}
+	cat := i18n.Default()
 	out := pageTemplates{}
-	for _, name := range []string{"home", "leaderboard", "player", "match", "error"} {
-		out[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
+	for _, code := range append(cat.Languages(), i18n.Pseudo) {
+		l, _ := cat.Lang(code)
+		var links []langLink
+		for _, c := range cat.Languages() {
+			o, _ := cat.Lang(c)
+			links = append(links, langLink{Code: c, Tag: o.Tag().String(), Name: o.Name(), Current: c == code})
+		}
+		funcs := template.FuncMap{
+			"sub1":      func(p float64) float64 { return 1 - p },
+			"pct":       func(p float64) float64 { return 100 * p },
+			"t":         l.T,
+			"lang":      func() string { return l.Tag().String() },
+			"languages": func() []langLink { return links },
+			"rating":    l.Rating,
+			"signed":    l.Signed,
+			"percent":   l.Percent,
+			"gxe":       func(g float64) string { return l.PercentN(g/100, 1) },
+			"number":    l.Number,
+			"int":       l.Int,
+			"date":      l.Date,
+		}
+		out[code] = map[string]*template.Template{}
+		for _, name := range []string{"home", "leaderboard", "player", "match", "error", "matches", "stats", "compare"} {
+			out[code][name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
+		}
 	}
 	return out
 }
 
+// langCookie remembers the language a visitor picked in the switcher.
+const langCookie = "lang"
+
+// pageLang is the language of the pages answering r: the switcher's
+// ?lang=, else the language cookie it set, else the best match of
+// Accept-Language, else English.
+func pageLang(r *http.Request) *i18n.Lang {
+	cat := i18n.Default()
+	if l, ok := cat.Lang(r.URL.Query().Get("lang")); ok {
+		return l
+	}
+	if c, err := r.Cookie(langCookie); err == nil {
+		if l, ok := cat.Lang(c.Value); ok {
+			return l
+		}
+	}
+	return cat.Match(r.Header.Get("Accept-Language"))
+}
+
 // render executes a page into a buffer first, so a template error becomes a
-// clean 500 instead of half a page.
+// clean 500 instead of half a page. It is in pageLang's language; a
+// ?lang= from the switcher is remembered in a cookie.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+	l := pageLang(r)
 	var buf bytes.Buffer
-	if err := s.pages[name].ExecuteTemplate(&buf, "layout", data); err != nil {
+	if err := s.pages[l.Code()][name].ExecuteTemplate(&buf, "layout", data); err != nil {
 		s.pageError(w, r, err)
 		return
 	}
 	h := w.Header()
+	if code := r.URL.Query().Get("lang"); code == l.Code() {
+		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: code, Path: "/", MaxAge: 365 * 24 * 3600, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	}
+	h.Set("Content-Language", l.Tag().String())
+	h.Add("Vary", "Accept-Language, Cookie")
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -66,9 +121,13 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 		msg += " (ref " + ref + ")"
 	}
 	noteError(r, err, ref)
+	l := pageLang(r)
 	title := http.StatusText(status)
 	if status == http.StatusNotFound {
-		title = "Not found"
+		title = l.T("web.not_found")
+	}
+	if format, args := ladder.ErrorFormat(err); format != "" && status < 500 {
+		msg = l.Error(format, args...)
 	}
 	// "Back to the leaderboard" only where there is one: the 404 of an
 	// unknown guild used to link back to itself.
@@ -79,11 +138,12 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 	}
 	var buf bytes.Buffer
-	if terr := s.pages["error"].ExecuteTemplate(&buf, "layout", errorPage{GuildID: guild, Title: title, Message: msg}); terr != nil {
+	if terr := s.pages[l.Code()]["error"].ExecuteTemplate(&buf, "layout", errorPage{GuildID: guild, Title: title, Message: msg}); terr != nil {
 		http.Error(w, msg, status)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Language", l.Tag().String())
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
@@ -141,7 +201,9 @@ type homePage struct {
 
 // leaderboardPage is the data of the leaderboard page.
 type leaderboardPage struct {
-	GuildID   string
+	GuildID string
+	// StatsURL is the queue's stats page, "" without community pages.
+	StatsURL  string
 	Queue     ladder.Queue
 	Queues    []ladder.Queue
 	Season    ladder.Season
@@ -208,6 +270,9 @@ func (s *Server) leaderboardHTML(w http.ResponseWriter, r *http.Request) {
 	lb := e.page
 	p := leaderboardPage{GuildID: lb.Guild.ID, Queue: lb.Queue, Season: lb.Season, Rows: lb.Standings,
 		After: lq.After, query: r.URL.Query(), path: r.URL.Path}
+	if s.community != nil {
+		p.StatsURL = "/guilds/" + lb.Guild.ID + "/stats?" + url.Values{"queue": {lb.Queue.Name}, "season": {strconv.Itoa(lb.Season.Number)}}.Encode()
+	}
 	for _, d := range lb.Guild.Divisions {
 		p.Divisions = append(p.Divisions, d.Name)
 		if strings.EqualFold(d.Name, lq.Division) {
@@ -248,6 +313,9 @@ type playerPage struct {
 	Streak    string
 	Recent    []recentRow
 	Partners  []partnerRow
+	// MatchesURL is the guild's matches page filtered to the player, ""
+	// when this server has no community pages.
+	MatchesURL string
 }
 
 // personLink is a player with the name to show.
@@ -304,8 +372,12 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 	if prof.Standing.Name == "" {
 		prof.Standing.Name = id
 	}
-	p := playerPage{GuildID: guild, Profile: prof, Chart: ratingChartSVG(prof.History),
-		ChartNote: historyNote(prof.History, prof.Standing.Games), Streak: streak(prof.Standing.Streak)}
+	l := pageLang(r)
+	p := playerPage{GuildID: guild, Profile: prof, Chart: ratingChartSVG(l, prof.History),
+		ChartNote: historyNote(l, prof.History, prof.Standing.Games), Streak: streak(l, prof.Standing.Streak)}
+	if s.community != nil {
+		p.MatchesURL = "/guilds/" + guild + "/matches?" + url.Values{"player": {id}, "queue": {prof.Queue.Name}}.Encode()
+	}
 	person := func(u string) personLink {
 		if n := names[u]; n != "" {
 			return personLink{u, n}
@@ -313,7 +385,7 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 		return personLink{u, u}
 	}
 	for _, m := range prof.Recent {
-		p.Recent = append(p.Recent, recentRowOf(m, id, person))
+		p.Recent = append(p.Recent, recentRowOf(l, m, id, person))
 	}
 	for _, pa := range partners {
 		pl := person(pa.UserID)
@@ -322,7 +394,7 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "player", p)
 }
 
-func recentRowOf(m ladder.Match, self string, person func(string) personLink) recentRow {
+func recentRowOf(l *i18n.Lang, m ladder.Match, self string, person func(string) personLink) recentRow {
 	row := recentRow{ID: m.ID, When: when(m)[:10]}
 	t := m.Team(self)
 	for i, team := range m.Teams {
@@ -338,13 +410,13 @@ func recentRowOf(m ladder.Match, self string, person func(string) personLink) re
 	}
 	switch {
 	case !m.State.Rated():
-		row.Result = string(m.State)
+		row.Result = l.T("state." + string(m.State))
 	case m.Winner == ladder.Draw:
-		row.Result = "draw"
+		row.Result = l.T("outcome.draw")
 	case m.Winner == t:
-		row.Result, row.Class = "win", "win"
+		row.Result, row.Class = l.T("outcome.win"), "win"
 	default:
-		row.Result, row.Class = "loss", "loss"
+		row.Result, row.Class = l.T("outcome.loss"), "loss"
 	}
 	return row
 }
@@ -357,12 +429,12 @@ func when(m ladder.Match) string {
 	return t.UTC().Format("2006-01-02 15:04")
 }
 
-func streak(n int) string {
+func streak(l *i18n.Lang, n int) string {
 	switch {
 	case n > 1:
-		return itoa(n) + " wins"
+		return l.N("web.streak_wins", n)
 	case n < -1:
-		return itoa(-n) + " losses"
+		return l.N("web.streak_losses", -n)
 	}
 	return ""
 }
@@ -373,8 +445,10 @@ type matchPage struct {
 	Match     ladder.Match
 	QueueName string
 	When      string
-	Result    string
-	Teams     []teamView
+	// State and Result are in the page's language.
+	State  string
+	Result string
+	Teams  []teamView
 	// Left are the players the captains have not picked yet, best rated
 	// first, while a draft runs.
 	Left []matchPlayer
@@ -414,18 +488,19 @@ func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m := d.Match
-	p := matchPage{GuildID: m.GuildID, Match: m, QueueName: d.Queue.Name, When: when(m)}
+	l := pageLang(r)
+	p := matchPage{GuildID: m.GuildID, Match: m, QueueName: d.Queue.Name, When: when(m), State: l.T("state." + string(m.State))}
 	switch {
 	case m.State == ladder.StateVoided || m.State == ladder.StateCancelled:
-		p.Result = "none (" + string(m.State) + ")"
+		p.Result = l.T("web.result_none", "State", p.State)
 	case m.Winner == ladder.Draw:
-		p.Result = "draw"
+		p.Result = l.T("outcome.draw")
 	case m.Winner == 1 || m.Winner == 2:
-		p.Result = "team " + itoa(m.Winner) + " won"
+		p.Result = l.T("web.result_team", "N", m.Winner)
 	case d.Draft.MatchID != 0:
-		p.Result = "not played yet: the captains are picking the teams"
+		p.Result = l.T("web.result_drafting")
 	default:
-		p.Result = "not played yet"
+		p.Result = l.T("web.result_unplayed")
 	}
 	for _, st := range d.Draft.Pool() {
 		p.Left = append(p.Left, matchPlayer{ID: st.UserID, Name: cmp.Or(st.Name, st.UserID), Rating: st.Rating})

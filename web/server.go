@@ -10,7 +10,11 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/queueconfig"
 )
 
 // Options configure a Server. Only Log may be left out of a minimal server;
@@ -64,6 +68,19 @@ type Options struct {
 	// Community serves the head-to-head, match history and stats JSON;
 	// nil leaves those routes out.
 	Community *community.Service
+	// Integrity serves the integrity flags to token holders; nil leaves
+	// those routes out.
+	Integrity *integrity.Service
+	// Rooms keeps the queues' room settings (rooms.Manager), read and
+	// written by admin/queues; nil leaves them out.
+	Rooms queueconfig.Rooms
+	// Joins keeps the queues' requirements, open hours and rematch
+	// setting, read and written beside the other queue settings by the
+	// admin queue endpoints; nil leaves those fields out.
+	Joins *joins.Service
+	// Formats keeps the queues' format settings (formats.Service), read
+	// and written by admin/queues; nil leaves them out.
+	Formats queueconfig.Formats
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -94,8 +111,14 @@ type Server struct {
 	balanceSlots chan struct{}
 	admin        http.Handler
 	community    *community.Service
-	mux          *http.ServeMux
-	handler      http.Handler
+	integrity    *integrity.Service
+	queues       queueconfig.Config
+	joins        *joins.Service
+	// results batches the API's results of one guild's queue into one
+	// transaction while another batch of that queue is being written.
+	results *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult]
+	mux     *http.ServeMux
+	handler http.Handler
 }
 
 // New returns a Server with its routes ready; serve it with Serve or mount
@@ -112,8 +135,21 @@ func New(opts Options) *Server {
 		now:      opts.Now,
 		webhooks: opts.Webhooks,
 		admin:    opts.Admin,
+		queues:   queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Formats: opts.Formats},
+	}
+	if opts.Community != nil {
+		// A nil *community.Service must stay a nil interface.
+		s.queues.Community = opts.Community
 	}
 	s.community = opts.Community
+	s.integrity = opts.Integrity
+	if s.svc != nil {
+		s.results = newResults(s.svc)
+	}
+	s.joins = opts.Joins
+	if opts.Joins != nil {
+		s.queues.Joins = opts.Joins
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -175,6 +211,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /guilds/{guild}", s.leaderboardHTML)
 	mux.HandleFunc("GET /guilds/{guild}/players/{id}", s.playerHTML)
 	mux.HandleFunc("GET /guilds/{guild}/matches/{id}", s.matchHTML)
+	s.communityPages(mux)
 	// Read-only JSON.
 	const g = "/api/v1/guilds/{guild}"
 	mux.HandleFunc("/api/", s.notFoundJSON)
@@ -183,6 +220,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET "+g+"/matches/{id}", s.apiMatch)
 	mux.HandleFunc("GET "+g+"/matches.csv", s.apiMatchesCSV)
 	s.communityRoutes(mux, g)
+	s.integrityRoutes(mux, g)
 	// Game-server API, with a bearer token of the guild.
 	mux.HandleFunc("POST "+g+"/matches", s.authed(s.apiRecordMatch))
 	mux.HandleFunc("POST "+g+"/balance", s.authed(s.apiBalance))

@@ -35,6 +35,8 @@ type gameServer struct {
 	addrs        []string
 	players      []string
 	client       *http.Client
+	// pace is the pause between results (none by default).
+	pace time.Duration
 
 	mu    sync.Mutex
 	acked map[string]int64 // key → match ID answered
@@ -73,6 +75,7 @@ func (gs *gameServer) run(ctx context.Context, seed uint64, more func() bool) {
 				gs.mu.Lock()
 				gs.acked[key] = id
 				gs.mu.Unlock()
+				time.Sleep(gs.pace)
 				break
 			}
 			time.Sleep(50 * time.Millisecond)

@@ -69,7 +69,7 @@ func BenchmarkHotGuild(b *testing.B) {
 		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 30 * time.Second}}
 	// Every player gets a rating row first, as in a guild that has played.
 	if _, _, errs := h.fire(ctx, 8, 200, 0); errs > 0 {
-		b.Fatalf("warm-up: %d results failed", errs)
+		b.Fatalf("warm-up: %d results failed; the first: %s", errs, h.first)
 	}
 	pg := newPgbenchShape(b, base)
 	var rates, refs, p99s []float64

@@ -42,7 +42,7 @@ func noRooms(t testing.TB, db *storage.DB, svc *ladder.Service, guildID string) 
 	}
 	s := rooms.DefaultSettings(q.ID)
 	s.Mode = rooms.ModeNone
-	if err := db.SaveRoomSettings(ctx, s); err != nil {
+	if err := db.SaveRoomSettings(ctx, s, nil); err != nil {
 		t.Fatalf("SaveRoomSettings(%s) = %v", guildID, err)
 	}
 }

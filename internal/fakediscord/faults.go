@@ -1,9 +1,13 @@
 package fakediscord
 
 import (
+	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // LoseResponses makes the next n REST requests whose path contains substr
@@ -42,4 +46,72 @@ func (s *Server) serveLost(w http.ResponseWriter, r *http.Request, next http.Han
 	if err == nil {
 		conn.Close()
 	}
+}
+
+// restFaults is SetRESTFaults' state.
+type restFaults struct {
+	share429, share500 float64
+	retryAfter         time.Duration
+	rng                *rand.Rand
+	n429, n500         int
+}
+
+// SetRESTFaults makes a random share of the bot's REST calls fail as
+// Discord does under load: share429 of them answer 429 with retry_after
+// (a shared, non-global limit, with Discord's body and headers), share500
+// answer 500 Internal Server Error, drawn from a generator seeded with
+// seed. Interaction callbacks and follow-ups (/interactions/, /webhooks/),
+// command registration (/applications/) and the gateway's URL are spared:
+// a lost callback cannot be told from a dead process, and the tests that
+// need those cut use FailNext and LoseResponses. Zero shares turn it off.
+func (s *Server) SetRESTFaults(share429, share500 float64, retryAfter time.Duration, seed uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.restFaults = restFaults{share429: share429, share500: share500, retryAfter: retryAfter,
+		rng: rand.New(rand.NewPCG(seed, 429)), n429: s.restFaults.n429, n500: s.restFaults.n500}
+}
+
+// RESTFaults counts the 429s and 500s SetRESTFaults has answered.
+func (s *Server) RESTFaults() (n429, n500 int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.restFaults.n429, s.restFaults.n500
+}
+
+// randomFault answers r with a random 429 or 500 under SetRESTFaults and
+// reports whether it did.
+func (s *Server) randomFault(w http.ResponseWriter, r *http.Request) bool {
+	p := r.URL.Path
+	if strings.Contains(p, "/interactions/") || strings.Contains(p, "/webhooks/") || strings.Contains(p, "/applications/") || strings.HasSuffix(p, "/gateway") || strings.HasSuffix(p, "/gateway/bot") || isOAuthPath(p) {
+		return false
+	}
+	s.mu.Lock()
+	f := &s.restFaults
+	status := 0
+	if f.rng != nil {
+		switch x := f.rng.Float64(); {
+		case x < f.share429:
+			status = http.StatusTooManyRequests
+			f.n429++
+		case x < f.share429+f.share500:
+			status = http.StatusInternalServerError
+			f.n500++
+		}
+	}
+	retry := f.retryAfter
+	s.mu.Unlock()
+	switch status {
+	case 0:
+		return false
+	case http.StatusTooManyRequests:
+		secs := retry.Seconds()
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
+		w.Header().Set("X-RateLimit-Scope", "shared")
+		s.log(r, status, false)
+		writeJSON(w, status, map[string]any{"message": "You are being rate limited.", "retry_after": secs, "global": false})
+	default:
+		s.log(r, status, false)
+		httpError(w, status, "500: Internal Server Error")
+	}
+	return true
 }

@@ -65,6 +65,24 @@ func (s *Server) SetInteractionsEndpoint(url string) {
 	s.mu.Unlock()
 }
 
+// RouteHTTP limits the interactions endpoint to the guilds named: their
+// interactions are POSTed to it, every other guild's go out on the
+// gateway, as when some processes of one application answer over HTTP
+// and others hold gateway shards. No guilds: every guild uses the
+// endpoint again (when one is set).
+func (s *Server) RouteHTTP(guildIDs ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(guildIDs) == 0 {
+		s.httpGuilds = nil
+		return
+	}
+	s.httpGuilds = map[string]bool{}
+	for _, g := range guildIDs {
+		s.httpGuilds[g] = true
+	}
+}
+
 // Post sends body to the interactions endpoint signed as Discord signs it
 // and returns the status and response body, without recording anything:
 // for PING and for hostile bodies. mutate, when not nil, may change the

@@ -41,7 +41,12 @@ type Call struct {
 	GuildID   string
 	ChannelID string
 	User      User
-	Locale    string
+	// Locale is the user's client language (default en-US): commands,
+	// subcommands and options may be typed by their names in it, as a
+	// user of that client sees them; Discord delivers the canonical names.
+	Locale string
+	// GuildLocale is the guild's preferred locale (default en-US).
+	GuildLocale string
 }
 
 // Callback is one interaction callback the fake received.
@@ -225,11 +230,12 @@ func (s *Server) command(c Call, path string, options map[string]any, focused st
 		return nil, fmt.Errorf("fakediscord: empty command path")
 	}
 	s.mu.Lock()
-	def, ok := s.findCommand(c.GuildID, words[0])
+	def, ok := s.findCommand(c.GuildID, words[0], c.Locale)
 	s.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("fakediscord: command %q is not registered for guild %s or globally", words[0], c.GuildID)
 	}
+	words, options, focused = canonical(def.Options, words, options, focused, c.Locale)
 	resolved := map[string]any{}
 	opts, err := buildOptions(def.Options, words[1:], options, focused, resolved, path)
 	if err != nil {
@@ -246,15 +252,49 @@ func (s *Server) command(c Call, path string, options map[string]any, focused st
 	return s.dispatch(c, typ, data, nil, func(ix *Interaction) { ix.Command = path })
 }
 
-func (s *Server) findCommand(guild, name string) (CommandDef, bool) {
+func (s *Server) findCommand(guild, name, locale string) (CommandDef, bool) {
 	for _, scope := range []string{guild, ""} {
 		for _, d := range s.commands[scope] {
-			if d.Name == name {
+			if d.Name == name || (locale != "" && d.NameLocalizations[locale] == name) {
 				return d, true
 			}
 		}
 	}
 	return CommandDef{}, false
+}
+
+// canonical turns the subcommand words and option names a user of locale
+// typed into the registered names, which are what Discord delivers.
+func canonical(defs []OptionDef, words []string, values map[string]any, focused, locale string) ([]string, map[string]any, string) {
+	named := func(d OptionDef, typed string) bool {
+		return d.Name == typed || (locale != "" && d.NameLocalizations[locale] == typed)
+	}
+	out := []string{words[0]}
+	for _, w := range words[1:] {
+		next := w
+		for _, d := range defs {
+			if (d.Type == 1 || d.Type == 2) && named(d, w) {
+				next, defs = d.Name, d.Options
+				break
+			}
+		}
+		out = append(out, next)
+	}
+	vals := make(map[string]any, len(values))
+	for k, v := range values {
+		name := k
+		for _, d := range defs {
+			if d.Type != 1 && d.Type != 2 && named(d, k) {
+				name = d.Name
+				break
+			}
+		}
+		if k == focused {
+			focused = name
+		}
+		vals[name] = v
+	}
+	return out, vals, focused
 }
 
 func buildOptions(defs []OptionDef, sub []string, values map[string]any, focused string, resolved map[string]any, path string) ([]map[string]any, error) {
@@ -507,13 +547,17 @@ func (s *Server) dispatch(c Call, typ int, data, message map[string]any, init fu
 	if locale == "" {
 		locale = "en-US"
 	}
+	guildLocale := c.GuildLocale
+	if guildLocale == "" {
+		guildLocale = "en-US"
+	}
 	name := c.User.Name
 	if name == "" {
 		name = "user" + c.User.ID
 	}
 	payload := map[string]any{
 		"id": ix.ID, "application_id": s.AppID, "type": typ, "token": ix.Token, "version": 1,
-		"guild_id": c.GuildID, "channel_id": c.ChannelID, "locale": locale, "guild_locale": "en-US",
+		"guild_id": c.GuildID, "channel_id": c.ChannelID, "locale": locale, "guild_locale": guildLocale,
 		"app_permissions": "8", "data": data,
 		"member": map[string]any{
 			"user":        map[string]any{"id": c.User.ID, "username": name, "global_name": name},
@@ -524,7 +568,7 @@ func (s *Server) dispatch(c Call, typ int, data, message map[string]any, init fu
 	if message != nil {
 		payload["message"] = message
 	}
-	if s.endpoint != "" {
+	if s.endpoint != "" && (s.httpGuilds == nil || s.httpGuilds[c.GuildID]) {
 		return s.dispatchHTTP(ix, payload)
 	}
 	ss := s.sessionFor(c.GuildID)

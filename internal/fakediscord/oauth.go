@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"html/template"
 	"net/http"
 	"net/url"
 	"slices"
@@ -40,6 +41,8 @@ type oauthState struct {
 	expires          map[string]time.Time       // access token → expiry
 	scopes           map[string]map[string]bool // access token → scopes
 	codeTTL          time.Duration
+	consent          bool // show the consent page instead of redirecting at once
+	consents         int  // Authorize clicks on the consent page
 }
 
 // authCode is an authorization code waiting to be exchanged once.
@@ -75,6 +78,7 @@ func (s *Server) oauthState() *oauthState {
 
 func (s *Server) registerOAuthRoutes() {
 	s.mux.HandleFunc("GET /oauth2/authorize", s.serveAuthorize)
+	s.mux.HandleFunc("POST /oauth2/authorize", s.serveConsent)
 	s.mux.HandleFunc("POST /api/oauth2/token", s.serveToken)
 	s.mux.HandleFunc("POST /api/oauth2/token/revoke", s.serveRevoke)
 	s.mux.HandleFunc("GET /api/{v}/users/@me", s.serveMe)
@@ -105,6 +109,15 @@ func (s *Server) LogInBrowser(userID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.oauthState().browser = userID
+}
+
+// RequireConsent makes /oauth2/authorize show Discord's consent page,
+// whose Authorize button the user clicks, as for an application the user
+// has not authorized before; off (the default), it redirects back at once.
+func (s *Server) RequireConsent(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.oauthState().consent = on
 }
 
 // SetGuildName names a guild in /users/@me/guilds.
@@ -166,6 +179,8 @@ type OAuthStats struct {
 	Authorize []url.Values
 	// BearerReads lists the routes read with a user's token, in order.
 	BearerReads []string
+	// Consents counts Authorize clicks on the consent page.
+	Consents int
 }
 
 // OAuth returns what the OAuth2 provider saw so far.
@@ -174,7 +189,7 @@ func (s *Server) OAuth() OAuthStats {
 	defer s.mu.Unlock()
 	o := s.oauthState()
 	st := OAuthStats{Exchanges: o.exchanges, Refused: map[string]int{}, Authorize: slices.Clone(o.authorizeParams),
-		BearerReads: slices.Clone(o.bearerLog)}
+		BearerReads: slices.Clone(o.bearerLog), Consents: o.consents}
 	for k, v := range o.refused {
 		st.Refused[k] = v
 	}
@@ -186,25 +201,75 @@ func (s *Server) OAuth() OAuthStats {
 	return st
 }
 
-// serveAuthorize is Discord's consent page. The user already authorized
-// the application, so it redirects straight back with a code, after the
-// checks Discord makes: a known client, a registered redirect URI, the
-// code response type, and, since the fake insists on PKCE, an S256
-// challenge. Errors that cannot go back to the client are a 400 page.
+// serveAuthorize is Discord's consent page. After the checks Discord
+// makes (a known client, a registered redirect URI, the code response
+// type and, since the fake insists on PKCE, an S256 challenge) it either
+// redirects straight back with a code, as Discord does for a user who
+// authorized the application before, or, after RequireConsent, shows the
+// page with the scopes asked for and an Authorize and a Cancel button,
+// whose form comes back to serveConsent. Errors that cannot go back to
+// the client are a 400 page.
 func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	o := s.oauthState()
 	q := r.URL.Query()
 	o.authorizeParams = append(o.authorizeParams, q)
+	back, ok := o.checkAuthorize(w, r, q)
+	if !ok {
+		return
+	}
+	if o.consent {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_ = consentPage.Execute(w, consentData{App: "ladderbot", User: o.users[o.browser], Scopes: strings.Fields(q.Get("scope")), Query: q})
+		return
+	}
+	back(o.grantCode(q))
+}
+
+// serveConsent is the consent page's form: Authorize grants a code,
+// anything else sends the user back with access_denied, as Discord's
+// Cancel does. The form carries the authorize request's parameters, which
+// are checked again.
+func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "bad form", http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.oauthState()
+	q := url.Values{}
+	for k, v := range r.PostForm {
+		if k != "decision" {
+			q[k] = v
+		}
+	}
+	back, ok := o.checkAuthorize(w, r, q)
+	if !ok {
+		return
+	}
+	if r.PostForm.Get("decision") != "authorize" {
+		back(url.Values{"error": {"access_denied"}, "error_description": {"The resource owner or authorization server denied the request"}})
+		return
+	}
+	o.consents++
+	back(o.grantCode(q))
+}
+
+// checkAuthorize makes Discord's checks of an authorize request. When the
+// request is good it returns the function that sends the browser back to
+// the client with v (and the state); otherwise it has answered, with an
+// error page or with an error sent back to the client.
+func (o *oauthState) checkAuthorize(w http.ResponseWriter, r *http.Request, q url.Values) (func(v url.Values), bool) {
 	if q.Get("client_id") == "" || q.Get("client_id") != o.clientID {
 		http.Error(w, "Unknown Application", http.StatusBadRequest)
-		return
+		return nil, false
 	}
 	redirect := q.Get("redirect_uri")
 	if !slices.Contains(o.redirects, redirect) {
 		http.Error(w, "Invalid OAuth2 redirect_uri", http.StatusBadRequest)
-		return
+		return nil, false
 	}
 	back := func(v url.Values) {
 		if st := q.Get("state"); st != "" {
@@ -212,27 +277,53 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		}
 		http.Redirect(w, r, redirect+"?"+v.Encode(), http.StatusFound)
 	}
-	scopes := strings.Fields(q.Get("scope"))
 	switch {
 	case q.Get("response_type") != "code":
 		back(url.Values{"error": {"unsupported_response_type"}})
-		return
-	case !slices.Contains(scopes, "identify"):
+		return nil, false
+	case !slices.Contains(strings.Fields(q.Get("scope")), "identify"):
 		back(url.Values{"error": {"invalid_scope"}, "error_description": {"identify is required"}})
-		return
+		return nil, false
 	case q.Get("code_challenge_method") != "S256" || len(q.Get("code_challenge")) != 43:
 		back(url.Values{"error": {"invalid_request"}, "error_description": {"PKCE with S256 is required"}})
-		return
+		return nil, false
 	}
 	if o.browser == "" {
 		http.Error(w, "Log in to Discord first", http.StatusUnauthorized)
-		return
+		return nil, false
 	}
-	code := randomToken()
-	o.codes[code] = &authCode{user: o.browser, redirect: redirect, challenge: q.Get("code_challenge"),
-		scope: strings.Join(scopes, " "), expires: time.Now().Add(o.codeTTL)}
-	back(url.Values{"code": {code}})
+	return back, true
 }
+
+// grantCode issues an authorization code for the browser's user.
+func (o *oauthState) grantCode(q url.Values) url.Values {
+	code := randomToken()
+	o.codes[code] = &authCode{user: o.browser, redirect: q.Get("redirect_uri"), challenge: q.Get("code_challenge"),
+		scope: strings.Join(strings.Fields(q.Get("scope")), " "), expires: time.Now().Add(o.codeTTL)}
+	return url.Values{"code": {code}}
+}
+
+// consentData is what the consent page shows.
+type consentData struct {
+	App, User string
+	Scopes    []string
+	Query     url.Values
+}
+
+var consentPage = template.Must(template.New("consent").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Discord | Authorize access to your account</title></head>
+<body><main id="consent">
+<h1>{{.App}} wants to access your account</h1>
+<p>Signed in as <strong id="consent-user">{{.User}}</strong></p>
+<p>This will allow the developer of {{.App}} to:</p>
+<ul>{{range .Scopes}}<li>{{.}}</li>{{end}}</ul>
+<form method="post" action="/oauth2/authorize">
+{{range $k, $vs := .Query}}{{range $vs}}<input type="hidden" name="{{$k}}" value="{{.}}">{{end}}{{end}}
+<button type="submit" name="decision" value="cancel" id="cancel">Cancel</button>
+<button type="submit" name="decision" value="authorize" id="authorize">Authorize</button>
+</form></main></body></html>
+`))
 
 // clientAuth checks the client's credentials, from HTTP Basic or the form.
 func (o *oauthState) clientAuth(r *http.Request) bool {
@@ -243,6 +334,22 @@ func (o *oauthState) clientAuth(r *http.Request) bool {
 	return id != "" && id == o.clientID && subtle.ConstantTimeCompare([]byte(secret), []byte(o.secret)) == 1
 }
 
+// oauthClient reads the form of a client-authenticated token route and
+// checks the client's credentials; on a bad form or bad credentials it has
+// answered with Discord's OAuth2 error. Call it with s.mu held.
+func (s *Server) oauthClient(w http.ResponseWriter, r *http.Request) (*oauthState, bool) {
+	o := s.oauthState()
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+		return nil, false
+	}
+	if !o.clientAuth(r) {
+		o.refuse(w, http.StatusUnauthorized, "invalid_client", "bad client credentials")
+		return nil, false
+	}
+	return o, true
+}
+
 func (o *oauthState) refuse(w http.ResponseWriter, status int, code, desc string) {
 	o.refused[code]++
 	writeJSON(w, status, map[string]string{"error": code, "error_description": desc})
@@ -250,15 +357,10 @@ func (o *oauthState) refuse(w http.ResponseWriter, status int, code, desc string
 
 // serveToken exchanges a code (with its PKCE verifier) or a refresh token.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := s.oauthState()
-	if !o.clientAuth(r) {
-		o.refuse(w, http.StatusUnauthorized, "invalid_client", "bad client credentials")
+	o, ok := s.oauthClient(w, r)
+	if !ok {
 		return
 	}
 	f := r.PostForm
@@ -324,15 +426,10 @@ func pkceMatches(verifier, challenge string) bool {
 // serveRevoke revokes an access or refresh token (RFC 7009): the whole
 // grant goes, and an unknown token is no error.
 func (s *Server) serveRevoke(w http.ResponseWriter, r *http.Request) {
-	if err := r.ParseForm(); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := s.oauthState()
-	if !o.clientAuth(r) {
-		o.refuse(w, http.StatusUnauthorized, "invalid_client", "bad client credentials")
+	o, ok := s.oauthClient(w, r)
+	if !ok {
 		return
 	}
 	tok := r.PostForm.Get("token")

@@ -73,9 +73,15 @@ type Server struct {
 	// gateway), the application's signing key pair, and the client with
 	// Discord's 3 s limit for the response.
 	endpoint string
-	private  ed25519.PrivateKey
-	public   ed25519.PublicKey
-	client   *http.Client
+	// httpGuilds, when not nil, are the only guilds whose interactions go
+	// to endpoint; the others stay on the gateway (RouteHTTP).
+	httpGuilds map[string]bool
+	// restFaults is the random share of REST calls answered 429 or 500
+	// (SetRESTFaults, faults.go).
+	restFaults restFaults
+	private    ed25519.PrivateKey
+	public     ed25519.PublicKey
+	client     *http.Client
 
 	// The OAuth2 provider (oauth.go), created lazily.
 	oauth *oauthState
@@ -130,6 +136,8 @@ func New() *Server {
 	mux.HandleFunc("GET /api/{v}/gateway/bot", s.serveGatewayURL)
 	mux.HandleFunc("PUT /api/{v}/applications/{app}/commands", s.serveOverwrite)
 	mux.HandleFunc("PUT /api/{v}/applications/{app}/guilds/{guild}/commands", s.serveOverwrite)
+	mux.HandleFunc("GET /api/{v}/applications/{app}/commands", s.serveCommands)
+	mux.HandleFunc("GET /api/{v}/applications/{app}/guilds/{guild}/commands", s.serveCommands)
 	mux.HandleFunc("POST /api/{v}/interactions/{id}/{token}/callback", s.serveCallback)
 	mux.HandleFunc("POST /api/{v}/webhooks/{app}/{token}", s.serveFollowup)
 	mux.HandleFunc("GET /api/{v}/webhooks/{app}/{token}/messages/{msg}", s.serveWebhookMessage)
@@ -255,6 +263,9 @@ func (s *Server) record(next http.Handler) http.Handler {
 			return
 		}
 		s.awaitHold(r)
+		if s.randomFault(w, r) {
+			return
+		}
 		if status := s.injected(r.URL.Path); status != 0 {
 			s.log(r, status, false)
 			httpError(w, status, "injected failure")

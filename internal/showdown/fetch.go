@@ -6,11 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // DefaultBase is the public replay server, SHOWDOWN_REPLAY_BASE's default.
@@ -46,15 +51,24 @@ type Client struct {
 // NewClient returns a client for the replay server at base (an absolute
 // http or https URL; "" is DefaultBase). It fetches only from base's host,
 // follows no redirect elsewhere, and bounds every fetch by DefaultTimeout
-// and DefaultMaxBytes. transport is the HTTP transport to use; nil is
-// http.DefaultTransport.
-func NewClient(base string, transport http.RoundTripper) (*Client, error) {
+// and DefaultMaxBytes. policy is the rule on outgoing requests that
+// webhooks follow too: base must pass its URL check (a public address or
+// name, an allowed port) and every connection its address check at dial
+// time. transport is the HTTP transport to use; nil is a transport that
+// dials only what policy allows (a transport given is used as it is).
+func NewClient(base string, policy ladder.URLPolicy, transport http.RoundTripper) (*Client, error) {
 	if base == "" {
 		base = DefaultBase
 	}
 	u, err := url.Parse(strings.TrimRight(base, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("showdown: SHOWDOWN_REPLAY_BASE must be an absolute http(s) URL without query, not %q", base)
+	}
+	if _, err := policy.CheckURL(u.String()); err != nil {
+		return nil, fmt.Errorf("showdown: SHOWDOWN_REPLAY_BASE=%q refused: %s", base, strings.Replace(ladder.ErrorMessage(err), "webhook ", "", 1))
+	}
+	if transport == nil {
+		transport = guardedTransport(policy)
 	}
 	host := u.Host
 	hc := &http.Client{
@@ -68,6 +82,35 @@ func NewClient(base string, transport http.RoundTripper) (*Client, error) {
 		},
 	}
 	return &Client{base: u, http: hc, maxBytes: DefaultMaxBytes}, nil
+}
+
+// guardedTransport dials only addresses and ports policy allows, checked
+// on the resolved address just before connect (after DNS, so a name that
+// resolves to a private address is refused), and uses no proxy from the
+// environment.
+func guardedTransport(policy ladder.URLPolicy) http.RoundTripper {
+	dialer := &net.Dialer{
+		Timeout: DefaultTimeout,
+		Control: func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("showdown: dial %s: %w", address, err)
+			}
+			if err := policy.CheckAddrPort(ap); err != nil {
+				return fmt.Errorf("%w: dial %s: %s", ErrRefused, address, ladder.ErrorMessage(err))
+			}
+			return nil
+		},
+	}
+	return &http.Transport{
+		Proxy:                  nil,
+		DialContext:            dialer.DialContext,
+		TLSHandshakeTimeout:    DefaultTimeout,
+		ResponseHeaderTimeout:  DefaultTimeout,
+		MaxResponseHeaderBytes: 16 << 10,
+		MaxIdleConnsPerHost:    2,
+		IdleConnTimeout:        90 * time.Second,
+	}
 }
 
 // ReplayID returns the replay ID of a replay URL on the client's host, such

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // replayServer serves testdata/<id>.json fixtures the way the replay
@@ -43,7 +45,7 @@ func TestVerifyReplays(t *testing.T) {
 		"gen9multirandombattle-2000000002.json":   "sim-multi-p2p4.json",
 		"gen9randomdoublesbattle-2000000003.json": "sim-doubles.json",
 	})
-	c, err := NewClient(srv.URL, nil)
+	c, err := NewClient(srv.URL, ladder.URLPolicy{AllowHTTP: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +94,7 @@ func TestParseLogMulti(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := replayServer(t, map[string]string{"gen9multirandombattle-1000000001.json": "multi-win-p1p3.json"})
-	c, _ := NewClient(srv.URL+"/", nil)
+	c, _ := NewClient(srv.URL+"/", ladder.URLPolicy{AllowHTTP: true}, nil)
 	r, err := c.Fetch(context.Background(), srv.URL+"/gen9multirandombattle-1000000001.json?p2#x")
 	if err != nil {
 		t.Fatalf("Got(Fetch) error %v (fixture %d bytes), want none", err, len(b))
@@ -157,7 +159,7 @@ func TestFetchRefusesOtherHostsAndBounds(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, err := NewClient(srv.URL, nil)
+	c, err := NewClient(srv.URL, ladder.URLPolicy{AllowHTTP: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +188,7 @@ func TestFetchRefusesOtherHostsAndBounds(t *testing.T) {
 }
 
 func TestNewClientDefaultsAndRejectsBadBase(t *testing.T) {
-	c, err := NewClient("", nil)
+	c, err := NewClient("", ladder.URLPolicy{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,9 +197,46 @@ func TestNewClientDefaultsAndRejectsBadBase(t *testing.T) {
 		t.Errorf("Got(ReplayID) = %q, %v, want smogtours-gen9ou-725192", id, err)
 	}
 	for _, base := range []string{"replay.pokemonshowdown.com", "ftp://x", "https://x?q=1", "http://user@x"} {
-		if _, err := NewClient(base, nil); err == nil {
+		if _, err := NewClient(base, ladder.URLPolicy{AllowHTTP: true}, nil); err == nil {
 			t.Errorf("Got(NewClient(%q)) no error, want one", base)
 		}
+	}
+}
+
+// TestNewClientOutgoingPolicy holds the replay client to the rules of
+// every outgoing request: SHOWDOWN_REPLAY_BASE must name a public host on
+// an allowed port, in no numeric disguise, and a base whose name resolves
+// to a refused address is refused when dialled.
+func TestNewClientOutgoingPolicy(t *testing.T) {
+	strict := ladder.URLPolicy{}
+	for _, base := range []string{
+		"https://2130706433", "https://0x7f000001", "https://0177.0.0.1", "https://127.1", "https://10.1",
+		"https://[::127.0.0.1]", "https://[::ffff:a9fe:a9fe]", "https://169.254.169.254",
+		"https://replay.example.com:6379", "http://replay.example.com", "https://localhost",
+	} {
+		if _, err := NewClient(base, strict, nil); err == nil {
+			t.Errorf("Got(NewClient(%q)) no error, want refused", base)
+		}
+	}
+	for _, base := range []string{"https://replay.example.com", "https://replay.example.com:8443/r"} {
+		if _, err := NewClient(base, strict, nil); err != nil {
+			t.Errorf("Got(NewClient(%q)) = %v, want accepted", base, err)
+		}
+	}
+	// A name that resolves to loopback passes the URL check but not the
+	// dial: the server below is never reached.
+	reached := false
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached = true }))
+	t.Cleanup(srv.Close)
+	host := strings.TrimPrefix(srv.URL, "http://")
+	c, err := NewClient("https://replay.example.com", strict, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.base.Scheme, c.base.Host = "http", host // as if the name had resolved here
+	_, err = c.Fetch(context.Background(), srv.URL+"/gen9ou-1")
+	if !errors.Is(err, ErrRefused) || reached {
+		t.Errorf("Got(Fetch from a loopback address) = %v (reached %v), want ErrRefused at dial", err, reached)
 	}
 }
 
@@ -206,7 +245,7 @@ func TestNewClientDefaultsAndRejectsBadBase(t *testing.T) {
 // not a hand-made imitation. TestVerifyReplays checks its outcomes.
 func TestParseLogSimulated(t *testing.T) {
 	srv := replayServer(t, map[string]string{"gen9multirandombattle-2000000002.json": "sim-multi-p2p4.json"})
-	c, _ := NewClient(srv.URL, nil)
+	c, _ := NewClient(srv.URL, ladder.URLPolicy{AllowHTTP: true}, nil)
 	r, err := c.Fetch(context.Background(), srv.URL+"/gen9multirandombattle-2000000002")
 	if err != nil {
 		t.Fatalf("Got(Fetch) error %v, want none", err)

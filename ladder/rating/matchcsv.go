@@ -28,6 +28,12 @@ type MatchRecord struct {
 	// stores them so that a history brought in from elsewhere shows people,
 	// not snowflakes, on the board.
 	Names map[string]string
+	// Map is the map the match was played on, from the optional map
+	// column; "" when none.
+	Map string
+	// SeriesScore is a series' score from the optional score column,
+	// team 1's wins first ("2-1"); "" for a single game.
+	SeriesScore string
 	// Line is the record's line in the file it was read from (1 is the
 	// header), so that a rule broken later, by import, names the line the
 	// operator sees in an editor; 0 for a record not read from a file.
@@ -45,15 +51,46 @@ func (r MatchRecord) Score() float64 {
 	return 0.5
 }
 
+// checkSeriesScore checks a score cell: empty, or W-L with each side 0
+// to 3 (a best of 5 at most), and the side with more wins the winner.
+func checkSeriesScore(s string, winner int) error {
+	if s == "" {
+		return nil
+	}
+	a, b, ok := ParseSeriesScore(s)
+	if !ok {
+		return fmt.Errorf("score %s is not like 2-1 (each side 0 to 3)", clip(s))
+	}
+	if (a > b) != (winner == 1) || (b > a) != (winner == 2) {
+		return fmt.Errorf("score %s does not agree with winner %d", clip(s), winner)
+	}
+	return nil
+}
+
+// ParseSeriesScore reads a series score "2-1": team 1's and team 2's
+// wins, each 0 to 3.
+func ParseSeriesScore(s string) (int, int, bool) {
+	if len(s) != 3 || s[1] != '-' || s[0] < '0' || s[0] > '3' || s[2] < '0' || s[2] > '3' {
+		return 0, 0, false
+	}
+	return int(s[0] - '0'), int(s[2] - '0'), true
+}
+
+// MaxMapName bounds a map's name in bytes: Discord shows select options
+// of at most 100 characters, and a map is picked from such a menu.
+const MaxMapName = 100
+
 // matchColumns maps the header of a match CSV to column indexes.
 type matchColumns struct {
 	seq, date, winner int
+	mapCol            int      // the optional map column, or -1
+	scoreCol          int      // the optional score column, or -1
 	team              [2][]int // team[t][p] is the column of team(t+1)_p(p+1)
 	name              [2][]int // name[t][p] is the column of team(t+1)_p(p+1)_name, or -1
 }
 
 func parseMatchHeader(header []string) (matchColumns, error) {
-	c := matchColumns{seq: -1, date: -1, winner: -1}
+	c := matchColumns{seq: -1, date: -1, winner: -1, mapCol: -1, scoreCol: -1}
 	var slots, names [2][MaxTeamSize]int
 	for t := range slots {
 		for p := range slots[t] {
@@ -74,6 +111,10 @@ func parseMatchHeader(header []string) (matchColumns, error) {
 			c.date = i
 		case "winner":
 			c.winner = i
+		case "map":
+			c.mapCol = i
+		case "score":
+			c.scoreCol = i
 		default:
 			var t, p int
 			if n, err := fmt.Sscanf(h, "team%d_p%d", &t, &p); err == nil && n == 2 && h == fmt.Sprintf("team%d_p%d", t, p) {
@@ -144,6 +185,20 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 		rec.Winner = int(w[0] - '0')
 	default:
 		return rec, fmt.Errorf("winner %s is not 1, 2 or 0 (draw)", clip(w))
+	}
+	if c.mapCol >= 0 {
+		name := csvUnescape(strings.TrimSpace(row[c.mapCol]))
+		if len(name) > MaxMapName || !utf8.ValidString(name) {
+			return rec, fmt.Errorf("map %s is longer than %d bytes or not UTF-8", clip(name), MaxMapName)
+		}
+		rec.Map = name
+	}
+	if c.scoreCol >= 0 {
+		sc := strings.TrimSpace(row[c.scoreCol])
+		if err := checkSeriesScore(sc, rec.Winner); err != nil {
+			return rec, err
+		}
+		rec.SeriesScore = sc
 	}
 	seen := make(map[string]bool, 2*len(c.team[0]))
 	for t, cols := range c.team {
@@ -308,12 +363,15 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 // columns per team, as many as the largest team), winner. When any record
 // carries names, each player column is followed by its teamT_pN_name
 // column, so that an export imports again with the names; without names
-// the file keeps the plain layout older readers expect.
+// the file keeps the plain layout older readers expect. A map column
+// follows winner when any record has a map.
 func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
-	size, named := 2, false
+	size, named, mapped, scored := 2, false, false, false
 	for _, r := range recs {
 		size = max(size, len(r.Team1), len(r.Team2))
 		named = named || len(r.Names) > 0
+		mapped = mapped || r.Map != ""
+		scored = scored || r.SeriesScore != ""
 	}
 	header := []string{"seq", "date"}
 	for t := 1; t <= 2; t++ {
@@ -325,6 +383,12 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 		}
 	}
 	header = append(header, "winner")
+	if mapped {
+		header = append(header, "map")
+	}
+	if scored {
+		header = append(header, "score")
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("ladder: write match csv: %w", err)
@@ -351,6 +415,13 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 			}
 		}
 		row = append(row, strconv.Itoa(r.Winner))
+		if mapped {
+			// A map name is free text, escaped as the names are.
+			row = append(row, csvEscape(r.Map))
+		}
+		if scored {
+			row = append(row, r.SeriesScore)
+		}
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("ladder: write match csv: %w", err)
 		}

@@ -1,0 +1,89 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// /mod integrity: the integrity flags for moderators, and dismissing one.
+
+// integrityList is how many flags /mod integrity lists.
+const integrityList = 10
+
+func integritySub() Option {
+	one := 1.0
+	return sub("integrity", "Integrity flags: win-trading, boosting, smurfs, wrong votes, report abuse",
+		Option{Type: OptInteger, Name: "dismiss", Description: "dismiss this flag (its number)", Min: &one},
+		reasonOpt(),
+		Option{Type: OptBool, Name: "all", Description: "list dismissed flags too"})
+}
+
+func (h *handlers) modIntegrity(ctx context.Context, req Request) (Reply, error) {
+	if h.Integrity == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "integrity flags are not available in this process")
+	}
+	if req.Has("dismiss") {
+		id, ok := req.Int("dismiss")
+		if !ok {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "dismiss must be a flag's number")
+		}
+		reason, _ := req.String("reason")
+		f, err := h.Integrity.Dismiss(ctx, actor(req), req.GuildID, id, reason)
+		if err != nil {
+			return Reply{}, err
+		}
+		return Whisper(fmt.Sprintf("Flag #%d (%s, %s) dismissed; the audit log keeps who and why.", f.ID, f.Kind, mentions(f.Subjects))), nil
+	}
+	all, _ := req.Bool("all")
+	fs, err := h.Integrity.Flags(ctx, req.GuildID, all, integrityList)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(fs) == 0 {
+		return Whisper("No open integrity flags."), nil
+	}
+	var b strings.Builder
+	for _, f := range fs {
+		line := flagLine(f) + "\n"
+		if b.Len()+len(line) > 4000 {
+			break
+		}
+		b.WriteString(line)
+	}
+	return Reply{Ephemeral: true, Embeds: []Embed{{Title: "Integrity flags", Description: b.String(), Color: ColorWarn,
+		Footer: "Evidence for a moderator, not a verdict. Dismiss with /mod integrity dismiss:<number> reason:…"}}}, nil
+}
+
+// flagLine is one flag as lists show it.
+func flagLine(f integrity.Flag) string {
+	ms := make([]string, len(f.Matches))
+	for i, id := range f.Matches {
+		ms[i] = fmt.Sprintf("#%d", id)
+	}
+	s := fmt.Sprintf("**%d** · %s · %s: %s", f.ID, f.Kind, mentions(f.Subjects), f.Evidence)
+	if len(ms) > 0 {
+		s += " · matches " + strings.Join(ms, " ")
+	}
+	if !f.Open() {
+		s += fmt.Sprintf(" · dismissed by %s", mention(f.DismissedBy))
+		if f.DismissReason != "" {
+			s += ": " + f.DismissReason
+		}
+	}
+	if utf8.RuneCountInString(s) > 900 {
+		s = string([]rune(s)[:900]) + "…"
+	}
+	return s
+}
+
+// IntegrityPost is a new flag as the log channel gets it, once. It pings
+// nobody.
+func IntegrityPost(f integrity.Flag) Reply {
+	return Reply{Embeds: []Embed{{Title: fmt.Sprintf("Integrity flag %d: %s", f.ID, f.Kind), Description: flagLine(f), Color: ColorWarn,
+		Footer: "Evidence for a moderator, not a verdict. /mod integrity lists and dismisses flags."}}}
+}

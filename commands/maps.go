@@ -1,0 +1,248 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// Component actions of map picks. Their custom IDs carry the match, the
+// game and (for bans) the number of bans made when the menu was shown, so
+// a menu works after a restart and a stale one changes nothing.
+const (
+	actMapVote = "mv"
+	actMapBan  = "mb"
+)
+
+func (h *handlers) mapComponents() []Component {
+	return []Component{
+		{Action: actMapVote, Handle: h.mapVoteMenu},
+		{Action: actMapBan, Handle: h.mapBanMenu},
+	}
+}
+
+// MapPickView is the message of a match's map pick: the vote with its
+// tally so far, the bans so far with whose ban is next, or the map
+// chosen. pool gives the maps' images.
+func MapPickView(res formats.Result, pool []formats.Map) Reply {
+	p, m := res.Pick, res.Match
+	if p.State == formats.StateDone {
+		return mapChosenView(res, pool)
+	}
+	if p.Mode == formats.ModeBan {
+		return mapBanView(m, p)
+	}
+	return mapVoteView(m, p)
+}
+
+func mapVoteView(m ladder.Match, p formats.Pick) Reply {
+	counts := p.Counts()
+	var b strings.Builder
+	opts := make([]SelectOption, len(p.Pool))
+	for i, name := range p.Pool {
+		fmt.Fprintf(&b, "%s · %d\n", name, counts[i])
+		opts[i] = SelectOption{Label: name, Value: name}
+	}
+	return Reply{
+		Content: fmt.Sprintf("**Match #%d** · map vote: each player picks a map <t:%d:R>. Most votes wins; a tie is drawn at random. %d of %d voted.",
+			m.ID, p.Deadline.Unix(), len(p.Votes), len(m.Players())),
+		Embeds: []Embed{{Title: fmt.Sprintf("Match #%d · map vote", m.ID), Color: ColorInfo, Description: b.String(),
+			Footer: "You may change your vote until everyone has voted or the time is up."}},
+		Menus:    []SelectMenu{{CustomID: ID(actMapVote, m.ID, strconv.Itoa(p.Game)), Placeholder: "Vote for a map", Options: opts}},
+		Mentions: []string{},
+	}
+}
+
+func mapBanView(m ladder.Match, p formats.Pick) Reply {
+	turn := p.Turn()
+	banner := p.Banners[turn-1]
+	var b strings.Builder
+	for _, x := range p.Bans {
+		auto := ""
+		if x.Auto {
+			auto = " (time ran out)"
+		}
+		fmt.Fprintf(&b, "~~%s~~ · team %d%s\n", x.Map, x.Team, auto)
+	}
+	left := p.Left()
+	opts := make([]SelectOption, len(left))
+	for i, name := range left {
+		opts[i] = SelectOption{Label: name, Value: name}
+		fmt.Fprintf(&b, "%s\n", name)
+	}
+	return Reply{
+		Content: fmt.Sprintf("**Match #%d** · map bans: %s, ban a map for team %d <t:%d:R>, or one is banned for you at random. The last map left is played.",
+			m.ID, mention(banner), turn, p.Deadline.Unix()),
+		Mentions: []string{banner},
+		Embeds: []Embed{{Title: fmt.Sprintf("Match #%d · map bans", m.ID), Color: ColorInfo, Description: b.String(),
+			Footer: fmt.Sprintf("Team 1 bans: %s · team 2 bans: %s, in turn, team 1 first.", nameOr("", p.Banners[0]), nameOr("", p.Banners[1]))}},
+		Menus: []SelectMenu{{CustomID: ID(actMapBan, m.ID, strconv.Itoa(p.Game), strconv.Itoa(len(p.Bans))),
+			Placeholder: fmt.Sprintf("Team %d: ban a map", turn), Options: opts}},
+	}
+}
+
+func mapChosenView(res formats.Result, pool []formats.Map) Reply {
+	p, m := res.Pick, res.Match
+	how := "drawn at random"
+	switch p.Mode {
+	case formats.ModeVote:
+		won, tied := p.Tally()
+		how = fmt.Sprintf("by %d of %d votes", p.Counts()[indexOf(p.Pool, won)], len(p.Votes))
+		if len(tied) > 1 {
+			how += fmt.Sprintf(", drawn at random among the tied %s", strings.Join(tied, ", "))
+		}
+	case formats.ModeBan:
+		how = fmt.Sprintf("the last map left after %d bans", len(p.Bans))
+	}
+	e := Embed{Title: fmt.Sprintf("Match #%d · %s", m.ID, p.Chosen), Color: ColorSuccess, Description: "Chosen " + how + "."}
+	for _, x := range pool {
+		if x.Name == p.Chosen && x.ImageURL != "" {
+			e.Image = x.ImageURL
+		}
+	}
+	return Reply{
+		Content:  fmt.Sprintf("**Match #%d** is played on **%s** (%s).", m.ID, p.Chosen, how),
+		Embeds:   []Embed{e},
+		Mentions: []string{},
+	}
+}
+
+func indexOf(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return 0
+}
+
+// StartMaps starts the map pick of a match that is on and answers the
+// message showing it; ok is false when its queue picks no map or another
+// call started it already (and showed it).
+func StartMaps(ctx context.Context, fm *formats.Service, m ladder.Match) (r Reply, ok bool, err error) {
+	if fm == nil {
+		return Reply{}, false, nil
+	}
+	res, err := fm.Start(ctx, m)
+	if err != nil || res.Pick.MatchID == 0 || res.AlreadyDone {
+		return Reply{}, false, err
+	}
+	pool, err := fm.Maps(ctx, m.QueueID)
+	if err != nil {
+		return Reply{}, false, err
+	}
+	return MapPickView(res, pool), true, nil
+}
+
+// mapPosts are the posts a handler adds when a match it answers is on:
+// the map pick's message in the match's channel. A failure to start the
+// pick must not undo the click that put the match on: the ready-checks
+// job starts picks left unstarted, so it is only said in a line.
+func (h *handlers) mapPosts(ctx context.Context, m ladder.Match, req Request) []Post {
+	return h.formatPosts(ctx, m, matchChannel(m, req))
+}
+
+// formatPosts are the map pick's message and the series message of a
+// match that is on, for channel.
+func (h *handlers) formatPosts(ctx context.Context, m ladder.Match, channel string) []Post {
+	var out []Post
+	r, ok, err := StartMaps(ctx, h.Formats, m)
+	switch {
+	case err != nil:
+		out = append(out, Post{ChannelID: channel, Message: Reply{Content: fmt.Sprintf(
+			"The map pick of match #%d did not start yet (%s); it starts within a minute.", m.ID, ladder.ErrorMessage(err)), Mentions: []string{}}})
+	case ok:
+		out = append(out, Post{ChannelID: channel, Message: r, Sent: h.mapSent(m.ID)})
+	}
+	if p, ok := h.seriesPost(ctx, m, channel); ok {
+		out = append(out, p)
+	}
+	return out
+}
+
+// mapSent records where a pick's message went, so the deadline job can
+// show the vote's end or a ban made for a banner in place.
+func (h *handlers) mapSent(matchID int64) func(ctx context.Context, channelID, messageID string) error {
+	return func(ctx context.Context, channelID, messageID string) error {
+		return h.Formats.RecordMessage(ctx, matchID, 1, channelID, messageID)
+	}
+}
+
+// mapMenuArgs reads the game (and the turn, for bans) of a map menu.
+func mapMenuArgs(req Request, withTurn bool) (game, turn int, err error) {
+	bad := ladder.Errorf(ladder.CodeInvalid, "this menu is not valid; use the menu of the match's map pick")
+	if req.CustomID.ID == 0 || len(req.Selected) != 1 {
+		return 0, 0, bad
+	}
+	if game, err = strconv.Atoi(req.CustomID.Arg(0)); err != nil || game < 1 || game > 9 {
+		return 0, 0, bad
+	}
+	if withTurn {
+		if turn, err = strconv.Atoi(req.CustomID.Arg(1)); err != nil || turn < 0 || turn > formats.MaxMaps {
+			return 0, 0, bad
+		}
+	}
+	return game, turn, nil
+}
+
+// mapVoteMenu records a vote and updates the vote's message in place.
+func (h *handlers) mapVoteMenu(ctx context.Context, req Request) (Reply, error) {
+	if h.Formats == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "map picks are not served by this process")
+	}
+	game, _, err := mapMenuArgs(req, false)
+	if err != nil {
+		return Reply{}, err
+	}
+	res, err := h.Formats.Vote(ctx, actor(req), req.GuildID, req.CustomID.ID, game, req.Selected[0])
+	if err != nil {
+		return Reply{}, err
+	}
+	if res.AlreadyDone {
+		if res.Pick.State == formats.StateDone {
+			return Whisper(fmt.Sprintf("The map vote of match #%d is over: it is played on **%s** (already done).", res.Match.ID, res.Pick.Chosen)), nil
+		}
+		return Whisper(fmt.Sprintf("You already voted for **%s** (already done).", req.Selected[0])), nil
+	}
+	return h.mapUpdate(ctx, res)
+}
+
+// mapBanMenu records a ban and updates the bans' message in place.
+func (h *handlers) mapBanMenu(ctx context.Context, req Request) (Reply, error) {
+	if h.Formats == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "map picks are not served by this process")
+	}
+	game, turn, err := mapMenuArgs(req, true)
+	if err != nil {
+		return Reply{}, err
+	}
+	res, err := h.Formats.Ban(ctx, actor(req), req.GuildID, req.CustomID.ID, game, turn, req.Selected[0])
+	if err != nil {
+		return Reply{}, err
+	}
+	if res.AlreadyDone {
+		if res.Pick.State == formats.StateDone {
+			return Whisper(fmt.Sprintf("The map bans of match #%d are over: it is played on **%s** (already done).", res.Match.ID, res.Pick.Chosen)), nil
+		}
+		return Whisper(fmt.Sprintf("Ban %d of match #%d was already made (already done); use the menu of the current ban.", turn+1, res.Match.ID)), nil
+	}
+	return h.mapUpdate(ctx, res)
+}
+
+// mapUpdate shows a pick's new state in place of its message.
+func (h *handlers) mapUpdate(ctx context.Context, res formats.Result) (Reply, error) {
+	pool, err := h.Formats.Maps(ctx, res.Match.QueueID)
+	if err != nil {
+		return Reply{}, err
+	}
+	r := MapPickView(res, pool)
+	if res.TimedOut && len(res.Banned) > 0 {
+		r.Content += fmt.Sprintf("\nTime ran out for ban %d: **%s** was banned for team %d at random.", res.Banned[0].Turn+1, res.Banned[0].Map, res.Banned[0].Team)
+	}
+	r.Update = true
+	return r, nil
+}

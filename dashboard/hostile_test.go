@@ -1,0 +1,217 @@
+package dashboard_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// TestHostileForms posts every write form of the dashboard, as a
+// logged-in admin of guild A with a valid form token, the values a forged
+// form can carry: another guild's match, player or webhook named in the
+// path, values of the wrong type, out of range or overflowing, oversize
+// and control-character text, webhook URLs in numeric disguise or on
+// another port. Each answer is a 4xx page with a message and the database
+// is unchanged. The OAuth callback, too, is refused without a session or
+// a code spent when Discord's answer is an error, oversize or garbled.
+// Both backends.
+func TestHostileForms(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		mine, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Team1: []string{"600000000000000001", "600000000000000002"},
+			Team2: []string{"600000000000000003", "600000000000000004"}, Winner: 1, Source: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildB, Team1: []string{"600000000000000011", "600000000000000012"},
+			Team2: []string{"600000000000000013", "600000000000000014"}, Winner: 1, Source: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hookB, err := e.svc.CreateWebhook(ctx, ladder.System, guildB, "https://hooks.example.com/b", []string{"match.confirmed"}, ladder.URLPolicy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := e.svc.CreateToken(ctx, ladder.System, guildB, "theirs"); err != nil {
+			t.Fatal(err)
+		}
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		token := b.csrf(queuePath(guildA))
+		g := "/admin/guilds/" + guildA
+		m, mb := fmt.Sprint(mine.Match.ID), fmt.Sprint(theirs.Match.ID)
+		player := "600000000000000001"
+		long := strings.Repeat("x", 5000)
+		cases := []struct {
+			name, path string
+			form       url.Values
+		}{
+			{"resolve another guild's match", g + "/matches/" + mb + "/resolve", url.Values{"winner": {"2"}}},
+			{"correct another guild's match", g + "/matches/" + mb + "/correct", url.Values{"winner": {"2"}}},
+			{"void another guild's match", g + "/matches/" + mb + "/void", url.Values{}},
+			{"correct to winner -1 (a void in disguise)", g + "/matches/" + m + "/correct", url.Values{"winner": {"-1"}}},
+			{"correct to winner 7", g + "/matches/" + m + "/correct", url.Values{"winner": {"7"}}},
+			{"correct to winner x", g + "/matches/" + m + "/correct", url.Values{"winner": {"x"}}},
+			{"correct without a winner", g + "/matches/" + m + "/correct", url.Values{}},
+			{"correct with a 5,000-character reason", g + "/matches/" + m + "/correct", url.Values{"winner": {"2"}, "reason": {long}}},
+			{"void match abc", g + "/matches/abc/void", url.Values{}},
+			{"void match -1", g + "/matches/-1/void", url.Values{}},
+			{"void match 2^63", g + "/matches/9223372036854775808/void", url.Values{}},
+			{"void with a 5,000-character reason", g + "/matches/" + m + "/void", url.Values{"reason": {long}}},
+			{"void with a NUL in the reason", g + "/matches/" + m + "/void", url.Values{"reason": {"no\x00show"}}},
+			{"resolve with a bidi override in the reason", g + "/matches/" + m + "/resolve", url.Values{"winner": {"2"}, "reason": {"fair\u202e"}}},
+			{"rating with a NUL in the reason", g + "/players/" + player + "/rating", url.Values{"rating": {"1500"}, "rd": {"50"}, "reason": {"a\x00b"}}},
+			{"ban with invalid UTF-8 in the reason", g + "/players/" + player + "/ban", url.Values{"reason": {"bad\xff"}}},
+			{"ban for -5 hours", g + "/players/" + player + "/ban", url.Values{"hours": {"-5"}}},
+			{"ban for 2^40 hours", g + "/players/" + player + "/ban", url.Values{"hours": {"1099511627776"}}},
+			{"ban for x hours", g + "/players/" + player + "/ban", url.Values{"hours": {"x"}}},
+			{"ban a player that is not an ID", g + "/players/bob/ban", url.Values{}},
+			{"ban with a 5,000-character reason", g + "/players/" + player + "/ban", url.Values{"reason": {long}}},
+			{"rating NaN", g + "/players/" + player + "/rating", url.Values{"rating": {"NaN"}, "rd": {"50"}}},
+			{"rating +Inf", g + "/players/" + player + "/rating", url.Values{"rating": {"+Inf"}, "rd": {"50"}}},
+			{"rating 1e400", g + "/players/" + player + "/rating", url.Values{"rating": {"1e400"}, "rd": {"50"}}},
+			{"rd -1", g + "/players/" + player + "/rating", url.Values{"rating": {"1500"}, "rd": {"-1"}}},
+			{"rating in an unknown queue", g + "/players/" + player + "/rating", url.Values{"rating": {"1500"}, "rd": {"50"}, "queue": {"nope"}}},
+			{"rating of a player that is not an ID", g + "/players/%3C@1%3E/rating", url.Values{"rating": {"1500"}, "rd": {"50"}}},
+			{"reset in an unknown queue", g + "/players/" + player + "/rating/reset", url.Values{"queue": {"nope"}}},
+			{"queue q_start NaN", queuePath(guildA), url.Values{"q_start": {"NaN"}}},
+			{"queue q_start 2", queuePath(guildA), url.Values{"q_start": {"2"}}},
+			{"queue ready_window 2^62", queuePath(guildA), url.Values{"ready_window": {"4611686018427387904"}}},
+			{"queue ready_window 5", queuePath(guildA), url.Values{"ready_window": {"5"}}},
+			{"queue pick_mode draft", queuePath(guildA), url.Values{"pick_mode": {"draft"}}},
+			{"queue cooldowns with a NUL", queuePath(guildA), url.Values{"cooldowns": {"5m\x00"}}},
+			{"queue cancel_share -1", queuePath(guildA), url.Values{"cancel_share": {"-1"}}},
+			{"another guild's queue", "/admin/guilds/" + guildB + "/queues/" + queueName, url.Values{"q_start": {"0.7"}}},
+			{"settings placement_games -1", g + "/settings", url.Values{"placement_games": {"-1"}}},
+			{"settings placement_games 2^50", g + "/settings", url.Values{"placement_games": {"1125899906842624"}}},
+			{"settings confirm_minutes 2^50", g + "/settings", url.Values{"confirm_minutes": {"1125899906842624"}}},
+			{"settings season_carry NaN", g + "/settings", url.Values{"season_carry": {"NaN"}}},
+			{"settings season_carry 2", g + "/settings", url.Values{"season_carry": {"2"}}},
+			{"settings role that is not an ID", g + "/settings", url.Values{"role": {"everyone"}}},
+			{"settings log channel of 25 digits", g + "/settings", url.Values{"log": {strings.Repeat("1", 25)}}},
+			{"settings divisions with NaN", g + "/settings", url.Values{"divisions": {"Bronze:0, Gold:NaN"}}},
+			{"settings schedule minute 61", g + "/settings", url.Values{"schedule": {"61 * * * *"}}},
+			{"settings schedule on February 30", g + "/settings", url.Values{"schedule": {"0 0 30 2 *"}}},
+			{"settings schedule with a NUL", g + "/settings", url.Values{"schedule": {"0 0 * * 1\x00"}}},
+			{"end season x", g + "/season/end", url.Values{"season": {"x"}}},
+			{"end a season that is not running", g + "/season/end", url.Values{"season": {"99"}}},
+			{"token with an empty name", g + "/tokens", url.Values{"name": {""}}},
+			{"token with a 500-character name", g + "/tokens", url.Values{"name": {strings.Repeat("t", 500)}}},
+			{"token with a bidi override", g + "/tokens", url.Values{"name": {"ops\u202e"}}},
+			{"revoke another guild's token", g + "/tokens/theirs/revoke", url.Values{}},
+			{"webhook to a decimal address", g + "/webhooks", url.Values{"url": {"https://2130706433/"}, "events": {"match.confirmed"}}},
+			{"webhook to a hex address", g + "/webhooks", url.Values{"url": {"https://0x7f000001/"}, "events": {"match.confirmed"}}},
+			{"webhook to an octal address", g + "/webhooks", url.Values{"url": {"https://0177.0.0.1/"}, "events": {"match.confirmed"}}},
+			{"webhook to a short address", g + "/webhooks", url.Values{"url": {"https://10.1/"}, "events": {"match.confirmed"}}},
+			{"webhook to a v4-compatible address", g + "/webhooks", url.Values{"url": {"https://[::127.0.0.1]/"}, "events": {"match.confirmed"}}},
+			{"webhook on port 6379", g + "/webhooks", url.Values{"url": {"https://hooks.example.com:6379/"}, "events": {"match.confirmed"}}},
+			{"webhook over http", g + "/webhooks", url.Values{"url": {"http://hooks.example.com/"}, "events": {"match.confirmed"}}},
+			{"webhook of an unknown event", g + "/webhooks", url.Values{"url": {"https://hooks.example.com/"}, "events": {"match.exploded"}}},
+			{"webhook URL with a newline", g + "/webhooks", url.Values{"url": {"https://hooks.example.com/\nHost: evil"}, "events": {"match.confirmed"}}},
+			{"delete another guild's webhook", g + "/webhooks/" + fmt.Sprint(hookB.ID) + "/delete", url.Values{}},
+			{"delete webhook x", g + "/webhooks/x/delete", url.Values{}},
+		}
+		before, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				c.form.Set("csrf", token)
+				p := b.post(c.path, c.form)
+				if p.status < 400 || p.status > 499 || !strings.Contains(p.body, "<") {
+					t.Errorf("Got(POST %s) = %d %.300s, want a 4xx page with a message", c.path, p.status, p.body)
+				}
+			})
+		}
+		after, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The session's last-seen time moves with every request.
+		if diff := slices.DeleteFunc(before.Diff(after), func(d string) bool { return strings.HasPrefix(d, "dashboard_sessions:") }); len(diff) > 0 {
+			t.Errorf("refused forms changed the database: %v", diff)
+		}
+
+		// Concurrent duplicates: a double-clicked (or replayed) form counts
+		// once — one correction, one token of a name.
+		burst := func(path string, form url.Values) []int {
+			form.Set("csrf", token)
+			codes := make([]int, 8)
+			var wg sync.WaitGroup
+			for i := range codes {
+				wg.Go(func() { codes[i] = b.post(path, form).status })
+			}
+			wg.Wait()
+			return codes
+		}
+		audits := func(action string) int {
+			es, err := e.svc.Audit(ctx, guildA, 500)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, a := range es {
+				if a.Action == action {
+					n++
+				}
+			}
+			return n
+		}
+		codes := burst(g+"/matches/"+m+"/correct", url.Values{"winner": {"2"}, "reason": {"double click"}})
+		if n := audits("match.correct"); n != 1 {
+			t.Errorf("Got(corrections after 8 concurrent posts) = %d (answers %v), want 1", n, codes)
+		}
+		if got, err := e.svc.Match(ctx, guildA, mine.Match.ID); err != nil || got.Winner != 2 {
+			t.Errorf("Got(winner) = %d, %v, want 2", got.Winner, err)
+		}
+		codes = burst(g+"/tokens", url.Values{"name": {"server-1"}})
+		toks, err := e.svc.ListTokens(ctx, guildA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(slices.DeleteFunc(toks, func(tk ladder.Token) bool { return tk.Name != "server-1" })); n != 1 {
+			t.Errorf("Got(tokens named server-1 after 8 concurrent posts) = %d (answers %v), want 1", n, codes)
+		}
+
+		// The OAuth callback, answered by Discord (or a forger) with an
+		// error or garbage: refused, no session, no code spent.
+		exchanges := e.fake.OAuth().Exchanges
+		for name, query := range map[string]string{
+			"access denied":         "error=access_denied&error_description=The+user+denied",
+			"an oversize code":      "code=" + strings.Repeat("c", 8000) + "&state=x",
+			"a code with a NUL":     "code=ab%00cd&state=x",
+			"a state with newlines": "code=abc&state=a%0D%0ASet-Cookie:+x=y",
+			"two codes":             "code=a&code=b&state=x",
+		} {
+			t.Run("callback with "+name, func(t *testing.T) {
+				fresh := e.browser(t)
+				p := fresh.get("/admin/callback?" + query)
+				if p.status < 400 || p.status > 499 {
+					t.Errorf("Got(callback) = %d %.300s, want a 4xx", p.status, p.body)
+				}
+				if c := fresh.cookie(); c != nil {
+					t.Errorf("Got(session cookie after a refused callback) = %s, want none", c.Name)
+				}
+				if strings.Contains(p.header.Get("Set-Cookie"), "x=y") {
+					t.Errorf("Got(header injection) = %q", p.header.Get("Set-Cookie"))
+				}
+			})
+		}
+		if got := e.fake.OAuth().Exchanges; got != exchanges {
+			t.Errorf("Got(code exchanges) = %d, want %d: a refused callback must not spend a code", got, exchanges)
+		}
+		if p := b.get(g + "/"); p.status != http.StatusOK {
+			t.Errorf("Got(overview after the hostile forms) = %d, want the admin still logged in", p.status)
+		}
+	})
+}

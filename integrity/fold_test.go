@@ -1,0 +1,224 @@
+package integrity
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+func u(i int) string { return fmt.Sprintf("70000000000000%04d", i) }
+
+// entry is a 2v2 match between u(a)+u(b) and u(c)+u(d) at even odds.
+func entry(id int64, winner int, t1, t2 [2]int, before map[string]float64) Entry {
+	e := Entry{MatchID: id, Seq: id, Teams: [2][]string{{u(t1[0]), u(t1[1])}, {u(t2[0]), u(t2[1])}}, Winner: winner, PTeam1: 0.5,
+		Before: map[string]float64{}, Delta: map[string]float64{}, Games: map[string]int{}, ReportedWinner: -1}
+	for t := range 2 {
+		for _, p := range e.Teams[t] {
+			e.Before[p] = 1500 + before[p]
+			e.Games[p] = int(id) + 10
+			d := 10.0
+			if winner != t+1 {
+				d = -10
+			}
+			e.Delta[p] = d
+		}
+	}
+	return e
+}
+
+func kinds(fs []Flag) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range fs {
+		out[f.Kind] = append(out[f.Kind], Subject(f.Subjects))
+	}
+	return out
+}
+
+func TestFoldFlags(t *testing.T) {
+	th := DefaultThresholds()
+	th.SmurfAfter = 0 // every first game is a new account's (see TestSmurfAfter)
+	tests := []struct {
+		name string
+		log  func() []Entry
+		want map[string][]string
+	}{
+		{"alternating meetings are win-trading", func() []Entry {
+			var es []Entry
+			for i := range 20 {
+				es = append(es, entry(int64(i+1), 1+i%2, [2]int{1, 2}, [2]int{3, 4}, nil))
+			}
+			return es
+		}, map[string][]string{KindWinTrade: {u(1) + "," + u(3), u(1) + "," + u(4), u(2) + "," + u(3), u(2) + "," + u(4)}}},
+		{"one-sided meetings are win-trading", func() []Entry {
+			var es []Entry
+			for i := range 20 {
+				es = append(es, entry(int64(i+1), 1, [2]int{1, 2}, [2]int{3, 4}, nil))
+			}
+			return es
+		}, map[string][]string{KindWinTrade: {u(1) + "," + u(3), u(1) + "," + u(4), u(2) + "," + u(3), u(2) + "," + u(4)}}},
+		{"even meetings are not", func() []Entry {
+			var es []Entry
+			for i, w := range []int{1, 1, 2, 2, 1, 2, 2, 1, 1, 1, 2, 2, 2, 1, 2, 1, 1, 2, 2, 1} {
+				es = append(es, entry(int64(i+1), w, [2]int{1, 2}, [2]int{3, 4}, nil))
+			}
+			return es
+		}, map[string][]string{}},
+		{"wins with a far stronger partner are boosting", func() []Entry {
+			var es []Entry
+			for i := range 12 {
+				// u(1) is carried by u(2), 400 above, against ever new opponents.
+				es = append(es, entry(int64(i+1), 1, [2]int{1, 2}, [2]int{10 + 2*i, 11 + 2*i}, map[string]float64{u(2): 400}))
+			}
+			return es
+		}, map[string][]string{KindBoost: {u(1) + "," + u(2)}}},
+		{"a new account far above its chances is a smurf", func() []Entry {
+			var es []Entry
+			for i := range th.SmurfMinGames + 2 {
+				e := entry(int64(i+1), 1, [2]int{1, 100 + i}, [2]int{200 + 2*i, 201 + 2*i}, nil)
+				e.Games[u(1)] = i
+				es = append(es, e)
+			}
+			return es
+		}, map[string][]string{KindSmurf: {u(1)}}},
+		{"an established account winning is not", func() []Entry {
+			var es []Entry
+			for i := range th.SmurfMinGames + 2 {
+				es = append(es, entry(int64(i+1), 1, [2]int{1, 100 + i}, [2]int{200 + 2*i, 201 + 2*i}, nil))
+			}
+			return es
+		}, map[string][]string{}},
+		{"reports of an own loss overturned are wrong votes", func() []Entry {
+			var es []Entry
+			for i := range 2 {
+				e := entry(int64(i+1), 1, [2]int{1, 10 + 2*i}, [2]int{20 + 2*i, 21 + 2*i}, nil)
+				e.ReportedBy, e.ReportedWinner, e.ResolvedBy = u(1), 2, u(99)
+				es = append(es, e)
+			}
+			return es
+		}, map[string][]string{KindWrongVote: {u(1)}}},
+		{"disputes resolved as reported are report abuse", func() []Entry {
+			var es []Entry
+			for i := range 3 {
+				e := entry(int64(i+1), 1, [2]int{10 + 4*i, 11 + 4*i}, [2]int{1, 13 + 4*i}, nil)
+				e.ReportedBy, e.ReportedWinner, e.DisputedBy, e.ResolvedBy = u(10+4*i), 1, u(1), u(99)
+				es = append(es, e)
+			}
+			return es
+		}, map[string][]string{KindReportAbuse: {u(1)}}},
+		{"disputes that won are not", func() []Entry {
+			var es []Entry
+			for i := range 3 {
+				e := entry(int64(i+1), 2, [2]int{10 + 4*i, 11 + 4*i}, [2]int{1, 13 + 4*i}, nil)
+				e.ReportedBy, e.ReportedWinner, e.DisputedBy, e.ResolvedBy = u(10+4*i), 1, u(1), u(99)
+				es = append(es, e)
+			}
+			return es
+		}, map[string][]string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, fs := Replay(tc.log(), th)
+			got := kinds(fs)
+			for k, v := range got {
+				if len(tc.want[k]) == 0 {
+					t.Errorf("Got(%s flags) = %v, want none", k, v)
+				}
+			}
+			for k, v := range tc.want {
+				if !sameSet(got[k], v) {
+					t.Errorf("Got(%s flags) = %v, want %v", k, got[k], v)
+				}
+			}
+		})
+	}
+}
+
+func sameSet(a, b []string) bool {
+	m := map[string]int{}
+	for _, x := range a {
+		m[x]++
+	}
+	for _, x := range b {
+		m[x]--
+	}
+	for _, n := range m {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFoldInBatches: folding a log in batches through stored (JSON) rows
+// gives the counters of one pass, as the job relies on.
+func TestFoldInBatches(t *testing.T) {
+	th := DefaultThresholds()
+	var es []Entry
+	for i := range 30 {
+		e := entry(int64(i+1), 1+(i*7)%3%2, [2]int{i % 5, 5 + i%3}, [2]int{8 + i%4, 12 + i%2}, map[string]float64{u(5): 123.25})
+		e.Games[u(i%5)] = i / 5
+		es = append(es, e)
+	}
+	want, _ := Replay(es, th)
+	stored := map[string][]byte{}
+	for start := 0; start < len(es); start += 7 {
+		batch := es[start:min(start+7, len(es))]
+		st := State{}
+		for _, e := range batch {
+			for _, k := range Keys(e) {
+				if b, ok := stored[k]; ok {
+					var c Counter
+					if err := json.Unmarshal(b, &c); err != nil {
+						t.Fatal(err)
+					}
+					st[k] = &c
+				}
+			}
+		}
+		for _, e := range batch {
+			st.Fold(e, th)
+		}
+		for k, c := range st {
+			b, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stored[k] = b
+		}
+	}
+	got := State{}
+	for k, b := range stored {
+		var c Counter
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatal(err)
+		}
+		got[k] = &c
+	}
+	if d := compare(Ladder{}, got, want); len(d) > 0 {
+		t.Errorf("Got(batched counters) differ from one pass: %v", d)
+	}
+	if !reflect.DeepEqual(len(got), len(want)) {
+		t.Errorf("Got(%d counters), want %d", len(got), len(want))
+	}
+}
+
+// TestSmurfAfter: the accounts that found a ladder are not new accounts;
+// one whose first game comes after SmurfAfter matches is.
+func TestSmurfAfter(t *testing.T) {
+	th := DefaultThresholds()
+	var es []Entry
+	for i := range th.SmurfAfter + th.SmurfMinGames {
+		e := entry(int64(i+1), 1, [2]int{1, 1000 + i}, [2]int{2000 + 2*i, 2001 + 2*i}, nil)
+		e.Games[u(1)] = i
+		if i >= th.SmurfAfter {
+			e.Teams[0][0] = u(2)
+			e.Before[u(2)], e.Delta[u(2)], e.Games[u(2)] = 1500, 10, i-th.SmurfAfter
+		}
+		es = append(es, e)
+	}
+	_, fs := Replay(es, th)
+	if got := kinds(fs)[KindSmurf]; len(got) != 1 || got[0] != u(2) {
+		t.Errorf("Got(smurf flags) = %v, want only %s, who arrived after %d matches", got, u(2), th.SmurfAfter)
+	}
+}

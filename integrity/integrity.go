@@ -1,0 +1,100 @@
+// Package integrity flags patterns in a ladder's log that moderators should
+// look at: win-trading, boosting, smurfs, wrong votes and report abuse.
+//
+// The flags come from counters folded match by match over the rated log
+// (fold.go): pairs of opponents, partners and players. A job folds the
+// matches rated since its last run in bounded batches, writing the counters
+// it touched, the flags they raised and its place in the log in one
+// transaction; a moderator's correction of a match already folded makes the
+// job start that ladder over. Verify refolds the log from scratch and proves
+// the stored counters equal. Nothing here punishes anyone: a flag is
+// evidence for a moderator, who may dismiss it.
+package integrity
+
+import (
+	"time"
+)
+
+// Kinds of flag.
+const (
+	KindWinTrade    = "win-trade"
+	KindBoost       = "boost"
+	KindSmurf       = "smurf"
+	KindWrongVote   = "wrong-vote"
+	KindReportAbuse = "report-abuse"
+)
+
+// Kinds lists the kinds of flag in the order lists show them.
+var Kinds = []string{KindWinTrade, KindBoost, KindSmurf, KindWrongVote, KindReportAbuse}
+
+// Flag is one pattern found in a ladder's log.
+type Flag struct {
+	ID       int64
+	GuildID  string
+	QueueID  int64
+	SeasonID int64
+	Kind     string
+	// Subjects are the players flagged: one, or the pair (win-trading's
+	// two opponents, boosting's player and partner).
+	Subjects []string
+	// Matches are the latest matches of the evidence.
+	Matches  []int64
+	Evidence string
+	// Score is the strength of the evidence (standard deviations, counts).
+	Score float64
+	// Seq is the log position of the match that raised it.
+	Seq      int64
+	RaisedAt time.Time
+	// Posted is whether the log channel has been told.
+	Posted bool
+	// DismissedBy is the moderator who dismissed it ("" open), with when
+	// and why.
+	DismissedBy   string
+	DismissedAt   time.Time
+	DismissReason string
+}
+
+// Open is whether no moderator has dismissed the flag.
+func (f Flag) Open() bool { return f.DismissedBy == "" }
+
+// Thresholds are where counters become flags. DefaultThresholds were tuned
+// on simulated seasons with injected cheaters (docs/commands.md#integrity
+// flags says which seeds tuned them and which measured them).
+type Thresholds struct {
+	// Win-trading: opponents with at least TradeMeetings decided meetings
+	// whose results are TradeZ standard deviations one-sided or
+	// alternating, against the even games matchmaking forms.
+	TradeMeetings int
+	TradeZ        float64
+	// Boosting: a player with at least BoostGames with one partner, who
+	// gave at least BoostShare of the player's wins and was rated
+	// BoostGap above on average.
+	BoostGames int
+	BoostShare float64
+	BoostGap   float64
+	// Smurfs: a new account (first rated game after the ladder's first
+	// SmurfAfter matches) whose first games, from SmurfMinGames to
+	// SmurfGames, beat the shown chances by SmurfZ standard deviations.
+	SmurfAfter    int
+	SmurfGames    int
+	SmurfMinGames int
+	SmurfZ        float64
+	// Wrong votes: reports of their own team's loss that a moderator
+	// overturned.
+	WrongVotes int
+	// Report abuse: at least AbuseLost disputes settled as first reported,
+	// AbuseShare of the player's settled disputes or more.
+	AbuseLost  int
+	AbuseShare float64
+}
+
+// DefaultThresholds are the thresholds the bot runs with.
+func DefaultThresholds() Thresholds {
+	return Thresholds{
+		TradeMeetings: 12, TradeZ: 4,
+		BoostGames: 10, BoostShare: 0.6, BoostGap: 100,
+		SmurfAfter: 100, SmurfGames: 40, SmurfMinGames: 15, SmurfZ: 3.2,
+		WrongVotes: 2,
+		AbuseLost:  3, AbuseShare: 0.75,
+	}
+}

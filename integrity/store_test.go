@@ -1,0 +1,265 @@
+package integrity_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+func TestMain(m *testing.M) { os.Exit(testdb.Main(m, "integrity")) }
+
+const (
+	guild = "100000000000000019"
+	other = "100000000000000018"
+)
+
+var moderator = ladder.Actor{UserID: "100000000000000099", Moderator: true}
+
+func user(i int) string { return fmt.Sprintf("71000000000000%04d", i) }
+
+type env struct {
+	ctx context.Context
+	db  *storage.DB
+	svc *ladder.Service
+	in  *integrity.Service
+}
+
+func newEnv(t *testing.T, b string) env {
+	t.Helper()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, testdb.DSN(t, b), nil)
+	if err != nil {
+		t.Fatalf("storage.Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	e := env{ctx: ctx, db: db, svc: ladder.NewService(db, nil), in: integrity.New(db, nil)}
+	e.in.Batch = 7 // several runs per log, as a long log would need
+	return e
+}
+
+// record rates a 2v2 result at once, as a game server would.
+func (e env) record(t *testing.T, g string, t1, t2 [2]int, winner int) ladder.MatchResult {
+	t.Helper()
+	r, err := e.svc.RecordResult(e.ctx, ladder.ResultInput{GuildID: g, Team1: []string{user(t1[0]), user(t1[1])},
+		Team2: []string{user(t2[0]), user(t2[1])}, Winner: winner, PlayedAt: time.Now().Add(-time.Hour)})
+	if err != nil {
+		t.Fatalf("RecordResult() = %v", err)
+	}
+	return r
+}
+
+// scan runs the job until the log is folded and checks the counters
+// equal a replay.
+func (e env) scan(t *testing.T, g string) {
+	t.Helper()
+	for range 100 {
+		n, err := e.in.Scan(e.ctx, g)
+		if err != nil {
+			t.Fatalf("Scan() = %v", err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	rep, err := e.in.Verify(e.ctx, g)
+	if err != nil || len(rep.Diffs) > 0 || rep.Pending > 0 {
+		t.Fatalf("Verify() = %+v, %v, want no differences", rep, err)
+	}
+}
+
+func flagsOf(t *testing.T, e env, g string, all bool) map[string]integrity.Flag {
+	t.Helper()
+	fs, err := e.in.Flags(e.ctx, g, all, 100)
+	if err != nil {
+		t.Fatalf("Flags() = %v", err)
+	}
+	out := map[string]integrity.Flag{}
+	for _, f := range fs {
+		k := f.Kind + " " + integrity.Subject(f.Subjects)
+		if _, dup := out[k]; dup {
+			t.Errorf("Got(flag %s) twice", k)
+		}
+		out[k] = f
+	}
+	return out
+}
+
+// TestWinTradeFlag: twenty meetings of the same four players trading wins
+// in turn raise one win-trading flag per pair of opponents, with the
+// evidence, once, however many runs fold them; another guild's identical
+// log is its own; a moderator dismisses one (audited), and a second
+// dismissal, or one from another guild, changes nothing.
+func TestWinTradeFlag(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		for i := range 20 {
+			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
+			if i == 9 {
+				e.scan(t, guild) // half the log folded, then the rest
+			}
+		}
+		e.record(t, other, [2]int{11, 12}, [2]int{13, 14}, 1)
+		e.scan(t, guild)
+		e.scan(t, other)
+		fs := flagsOf(t, e, guild, true)
+		pair := "win-trade " + user(1) + "," + user(3)
+		f, ok := fs[pair]
+		if !ok || len(fs) != 4 {
+			t.Fatalf("Got(flags) = %v, want the 4 opponent pairs' win-trading", fs)
+		}
+		if len(f.Matches) == 0 || f.Evidence == "" || f.Posted {
+			t.Errorf("Got(flag) = %+v, want evidence and matches, not yet posted", f)
+		}
+		if of := flagsOf(t, e, other, true); len(of) != 0 {
+			t.Errorf("Got(other guild's flags) = %v, want none", of)
+		}
+		if _, err := e.in.Dismiss(e.ctx, moderator, other, f.ID, "not theirs"); ladder.ErrorCode(err) != ladder.CodeNotFound {
+			t.Errorf("Dismiss(other guild) = %v, want not found", err)
+		}
+		d, err := e.in.Dismiss(e.ctx, moderator, guild, f.ID, "friends testing a map")
+		if err != nil || d.Open() || d.DismissReason != "friends testing a map" {
+			t.Fatalf("Dismiss() = %+v, %v", d, err)
+		}
+		if _, err := e.in.Dismiss(e.ctx, moderator, guild, f.ID, "again"); ladder.ErrorCode(err) != ladder.CodeConflict {
+			t.Errorf("Dismiss(again) = %v, want conflict", err)
+		}
+		audit, err := e.svc.Audit(e.ctx, guild, 5)
+		if err != nil || len(audit) == 0 || audit[0].Action != "integrity.dismiss" || audit[0].ActorID != moderator.UserID {
+			t.Errorf("Got(audit) = %+v, %v, want integrity.dismiss by the moderator first", audit, err)
+		}
+		if open := flagsOf(t, e, guild, false); len(open) != 3 {
+			t.Errorf("Got(%d open flags), want 3", len(open))
+		}
+		// Posted once: the first claim wins, the second finds it taken.
+		for i, want := range []bool{true, false} {
+			if got, err := e.in.MarkPosted(e.ctx, guild, f.ID); err != nil || got != want {
+				t.Errorf("MarkPosted(#%d) = %v, %v, want %v", i+1, got, err, want)
+			}
+		}
+	})
+}
+
+// TestCorrectionRestarts: a moderator's correction of a folded match makes
+// the next scan fold the ladder again, so the counters equal the corrected
+// log's replay; the flags raised stay.
+func TestCorrectionRestarts(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		var first ladder.MatchResult
+		for i := range 14 {
+			r := e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1)
+			if i == 0 {
+				first = r
+			}
+		}
+		e.scan(t, guild)
+		before := flagsOf(t, e, guild, true)
+		if _, err := e.svc.Correct(e.ctx, moderator, guild, first.Match.ID, 2, "wrong button"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		// Before the job runs, the stored counters are stale: verify
+		// says the ladder waits for the job.
+		rep, err := e.in.Verify(e.ctx, guild)
+		if err != nil || rep.Pending != 1 || len(rep.Diffs) > 0 {
+			t.Errorf("Verify(after the correction, before the job) = %+v, %v, want 1 pending", rep, err)
+		}
+		e.scan(t, guild) // checks Verify is clean again
+		after := flagsOf(t, e, guild, true)
+		if len(after) != len(before) {
+			t.Errorf("Got(%d flags after the refold), want the %d raised before", len(after), len(before))
+		}
+		if _, err := e.svc.Void(e.ctx, moderator, guild, first.Match.ID, "never played"); err != nil {
+			t.Fatalf("Void() = %v", err)
+		}
+		e.scan(t, guild)
+	})
+}
+
+// TestVoteFlags: disputes a moderator settles as first reported, three
+// times, flag the disputer; reports of the reporter's own loss that a
+// moderator overturns, twice, flag the reporter. Both come from the
+// lifecycle's stored report, dispute and resolution.
+func TestVoteFlags(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		if _, err := e.svc.EnsureGuild(e.ctx, guild); err != nil {
+			t.Fatalf("EnsureGuild() = %v", err)
+		}
+		qs, err := e.svc.Queues(e.ctx, guild)
+		if err != nil {
+			t.Fatalf("Queues() = %v", err)
+		}
+		open := func(i int) ladder.Match {
+			m, err := e.svc.CreateMatch(e.ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID,
+				Teams: [2][]string{{user(1), user(10 + i)}, {user(2), user(20 + i)}}})
+			if err != nil {
+				t.Fatalf("CreateMatch() = %v", err)
+			}
+			return m
+		}
+		for i := range 3 {
+			m := open(i)
+			if _, err := e.svc.Report(e.ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, ladder.Win); err != nil {
+				t.Fatalf("Report() = %v", err)
+			}
+			if _, err := e.svc.Dispute(e.ctx, ladder.Actor{UserID: user(2)}, guild, m.ID, "we won", ""); err != nil {
+				t.Fatalf("Dispute() = %v", err)
+			}
+			if _, err := e.svc.Resolve(e.ctx, moderator, guild, m.ID, 1, "screenshot shows team 1"); err != nil {
+				t.Fatalf("Resolve() = %v", err)
+			}
+		}
+		for i := 3; i < 5; i++ {
+			m := open(i)
+			// user(1) gives the match away; a moderator finds team 1 won.
+			if _, err := e.svc.Report(e.ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, ladder.Loss); err != nil {
+				t.Fatalf("Report() = %v", err)
+			}
+			if _, err := e.svc.Confirm(e.ctx, ladder.Actor{UserID: user(2)}, guild, m.ID); err != nil {
+				t.Fatalf("Confirm() = %v", err)
+			}
+			if _, err := e.svc.Correct(e.ctx, moderator, guild, m.ID, 1, "replay shows team 1 won"); err != nil {
+				t.Fatalf("Correct() = %v", err)
+			}
+			e.scan(t, guild)
+		}
+		fs := flagsOf(t, e, guild, true)
+		for _, k := range []string{"report-abuse " + user(2), "wrong-vote " + user(1)} {
+			if _, ok := fs[k]; !ok {
+				t.Errorf("Got(flags) = %v, want %s", fs, k)
+			}
+		}
+		if len(fs) != 2 {
+			t.Errorf("Got(%d flags) = %v, want 2", len(fs), fs)
+		}
+	})
+}
+
+// TestVerifyFindsTampering: a counter row changed behind the job's back is
+// a difference verify reports.
+func TestVerifyFindsTampering(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		for i := range 3 {
+			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
+		}
+		e.scan(t, guild)
+		key := "o:" + user(1) + ":" + user(3)
+		res := e.db.Gorm().Exec(`UPDATE integrity_counters SET value = '{"n":2,"wins_a":2}' WHERE key = ?`, key)
+		if res.Error != nil || res.RowsAffected != 1 {
+			t.Fatalf("tamper = %v, %d rows", res.Error, res.RowsAffected)
+		}
+		rep, err := e.in.Verify(e.ctx, guild)
+		if err != nil || len(rep.Diffs) != 1 || !strings.Contains(rep.Diffs[0], key) {
+			t.Errorf("Verify() = %+v, %v, want the tampered counter %s", rep, err, key)
+		}
+	})
+}

@@ -1,0 +1,107 @@
+// Package groupcommit lets callers that write to one hot key share a
+// transaction. A caller hands its input to Do under a key; while a batch of
+// that key is being written, the inputs that arrive wait and are written
+// together as the next batch, in arrival order. With nobody else writing a
+// key, a call runs at once, alone, so nothing waits for company.
+//
+// The ladder uses it for the results of one guild's queue, which must be
+// applied one after another in log order: taking the queue's lock once per
+// batch rather than once per result is what lets a busy queue keep up
+// (docs/operating.md, "Cost and sizing"). It holds only the calls in
+// flight, never domain state.
+package groupcommit
+
+import (
+	"context"
+	"sync"
+)
+
+// Group batches calls by key. The zero value is not usable; use New.
+type Group[K comparable, I, O any] struct {
+	run func(ctx context.Context, ins []I) ([]O, []error)
+	max int
+
+	mu     sync.Mutex
+	queues map[K]*queue[I, O]
+}
+
+type queue[I, O any] struct {
+	pending []*call[I, O]
+}
+
+type call[I, O any] struct {
+	ctx  context.Context
+	in   I
+	out  O
+	err  error
+	done chan struct{}
+}
+
+// New returns a Group that writes a batch of at most max inputs with run,
+// which answers each input's output and error at its index.
+func New[K comparable, I, O any](max int, run func(ctx context.Context, ins []I) ([]O, []error)) *Group[K, I, O] {
+	if max < 1 {
+		max = 1
+	}
+	return &Group[K, I, O]{run: run, max: max, queues: map[K]*queue[I, O]{}}
+}
+
+// Do writes in under key, in a batch with the other calls of that key that
+// are waiting, and answers its output. When ctx ends before the call's batch
+// starts, the input is not written and Do answers ctx's error; once its
+// batch has started, Do waits for the batch's answer, so that an answer
+// always says what happened.
+func (g *Group[K, I, O]) Do(ctx context.Context, key K, in I) (O, error) {
+	c := &call[I, O]{ctx: ctx, in: in, done: make(chan struct{})}
+	g.mu.Lock()
+	q, busy := g.queues[key]
+	if !busy {
+		q = &queue[I, O]{}
+		g.queues[key] = q
+	}
+	q.pending = append(q.pending, c)
+	g.mu.Unlock()
+	if !busy {
+		// The first call of an idle key starts its writer, which writes
+		// batches until nobody is waiting; every caller only waits for
+		// its own batch.
+		go g.drain(key, q)
+	}
+	<-c.done
+	return c.out, c.err
+}
+
+// drain writes q's batches in arrival order until q is empty, then retires it.
+func (g *Group[K, I, O]) drain(key K, q *queue[I, O]) {
+	for {
+		g.mu.Lock()
+		var batch []*call[I, O]
+		for len(q.pending) > 0 && len(batch) < g.max {
+			c := q.pending[0]
+			q.pending = q.pending[1:]
+			if err := c.ctx.Err(); err != nil {
+				c.err = err
+				close(c.done)
+				continue
+			}
+			batch = append(batch, c)
+		}
+		if len(batch) == 0 {
+			delete(g.queues, key)
+			g.mu.Unlock()
+			return
+		}
+		g.mu.Unlock()
+		ins := make([]I, len(batch))
+		for i, c := range batch {
+			ins[i] = c.in
+		}
+		// The batch outlives any one caller's request: it runs to its end
+		// once started, with the values of its first caller's context.
+		outs, errs := g.run(context.WithoutCancel(batch[0].ctx), ins)
+		for i, c := range batch {
+			c.out, c.err = outs[i], errs[i]
+			close(c.done)
+		}
+	}
+}
