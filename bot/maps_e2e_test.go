@@ -3,6 +3,9 @@ package bot
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +14,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
+	"github.com/ladderbot/ladderbot/internal/showdown"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -257,4 +261,82 @@ func testSeriesTwoOne(t *testing.T, l *lobbyEnv, rating string) {
 	if n := l.audited("series.correct", ""); n != 1 {
 		t.Errorf("Got(audited corrections) = %d, want 1", n)
 	}
+}
+
+// TestShowdownSeriesFromReplays: a best-of-3 of Showdown multi battles
+// verified game by game from three replays, 2–1.
+func TestShowdownSeriesFromReplays(t *testing.T) {
+	files := map[string]string{
+		"gen9multirandombattle-1000000001": "multi-win-p1p3.json", // Ash K. & Brock_42 win
+		"gen9multirandombattle-2000000002": "sim-multi-p2p4.json", // Misty W & Gary Oak! win
+		"gen9multirandombattle-2000000001": "sim-multi-p1p3.json", // Ash K. & Brock_42 win
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := files[strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), ".json")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		body, err := os.ReadFile("../internal/showdown/testdata/" + name)
+		if err != nil {
+			http.Error(w, err.Error(), 500)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	client, err := showdown.NewClient(srv.URL, ladder.URLPolicy{AllowHTTP: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, freshDSN(t, backend))
+		e.h.stop()
+		e.h = startBot(t, e.fake, commands.New(commands.Deps{Service: e.svc, VerifyReplay: client.Verify, Formats: formats.New(e.db, e.svc)}))
+		e.establish()
+		wantText(t, "format", e.slash(owner, "config queue format", map[string]any{"queue": "2v2", "best_of": 3}), "best-of-3")
+		e.noReadyCheck()
+		for _, p := range players {
+			e.slash(p, "queue join", nil)
+		}
+		e.channelMessage("· best of 3, 0–0")
+		ms, err := e.svc.Matches(e.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
+		}
+		m := ms[0]
+		e.link(m, [2][2]string{{"Ash K.", "brock 42"}, {"Gary Oak!", "misty w"}})
+		a, b := userByID(m.Teams[0][0]), userByID(m.Teams[1][0])
+		url := func(id string) string { return srv.URL + "/gen9multirandombattle-" + id }
+		wantText(t, "game 1", e.slash(a, "report", map[string]any{"outcome": "win", "replay": url("1000000001")}), "proves game 1 of match")
+		wantText(t, "same replay again", e.slash(b, "report", map[string]any{"outcome": "loss", "replay": url("1000000001")}), "already proved game 1")
+		wantText(t, "contradicting outcome", e.slash(a, "report", map[string]any{"outcome": "win", "replay": url("2000000002")}), "did not prove a game")
+		wantText(t, "game 2", e.slash(b, "report", map[string]any{"outcome": "win", "replay": url("2000000002")}), "the series stands at 1–1")
+		wantText(t, "game 3", e.slash(a, "report", map[string]any{"outcome": "win", "replay": url("2000000001")}), "the series stands at 2–1")
+		got, err := e.svc.Match(e.ctx, testGuild, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.State != ladder.StateConfirmed || got.Winner != 1 || got.Score != "2-1" {
+			t.Errorf("Got(match) = %s, winner %d, score %q, want confirmed 2-1 for team 1", got.State, got.Winner, got.Score)
+		}
+		e.channelMessage("team 1 wins the series 2–1")
+		if rep, err := e.svc.Verify(e.ctx, testGuild); err != nil || len(rep.Diffs) != 0 {
+			t.Errorf("Verify = %+v, %v, want no differences", rep, err)
+		}
+		es, err := e.svc.Audit(e.ctx, testGuild, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, x := range es {
+			if x.Action == "series.replay" && strings.HasPrefix(x.Reason, srv.URL) {
+				n++
+			}
+		}
+		if n != 3 {
+			t.Errorf("Got(series.replay audits) = %d, want 3", n)
+		}
+	})
 }

@@ -16,9 +16,9 @@ import (
 const integrityList = 10
 
 func integritySub() Option {
-	one := 1.0
+	one, most := 1.0, float64(MaxInteger)
 	return sub("integrity", "Integrity flags: win-trading, boosting, smurfs, wrong votes, report abuse",
-		Option{Type: OptInteger, Name: "dismiss", Description: "dismiss this flag (its number)", Min: &one},
+		Option{Type: OptInteger, Name: "dismiss", Description: "dismiss this flag (its number)", Min: &one, Max: &most},
 		reasonOpt(),
 		Option{Type: OptBool, Name: "all", Description: "list dismissed flags too"})
 }

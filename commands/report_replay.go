@@ -26,6 +26,13 @@ func (h *handlers) reportReplay(ctx context.Context, req Request, id int64, o la
 	if err != nil {
 		return Reply{}, err
 	}
+	if h.Formats != nil && m.ID != 0 {
+		if _, series, err := h.Formats.Series(ctx, m); err != nil {
+			return Reply{}, err
+		} else if series {
+			return h.proveGame(ctx, req, m, winner, reason, url)
+		}
+	}
 	if reason != "" {
 		r, err := h.doReport(ctx, req, id, o)
 		if err != nil {
@@ -84,4 +91,24 @@ func replayReason(err error) string {
 		s = strings.TrimPrefix(s, p)
 	}
 	return s
+}
+
+// proveGame is /report replay: for a series: the replay proves the next
+// game (or the one waiting for confirmation), so a series is verified
+// game by game, one replay each.
+func (h *handlers) proveGame(ctx context.Context, req Request, m ladder.Match, winner int, reason, url string) (Reply, error) {
+	if reason != "" {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "the replay did not prove a game of match %d: %s; report the game with the series message's buttons", m.ID, reason)
+	}
+	res, err := h.Formats.ProveGame(ctx, actor(req), req.GuildID, m.ID, winner, url)
+	if err != nil {
+		return Reply{}, err
+	}
+	if res.AlreadyDone {
+		return Whisper(fmt.Sprintf("That replay already proved game %d of match #%d (already done); the series stands at %s.",
+			res.Game.Game, m.ID, dash(res.Series.Score()))), nil
+	}
+	return Reply{Ephemeral: true,
+		Content: fmt.Sprintf("The replay proves game %d of match #%d: team %d won; the series stands at %s.", res.Game.Game, m.ID, winner, dash(res.Series.Score())),
+		Posts:   []Post{{ChannelID: matchChannel(res.Series.Match, req), Message: SeriesView(res.Series)}}}, nil
 }

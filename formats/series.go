@@ -29,6 +29,9 @@ type Game struct {
 	// games): its own for a game before the last, the series' for the
 	// last; 0 before it is rated.
 	RatedMatch int64
+	// Replay is the Showdown replay that proved the game, "" when the
+	// teams reported and confirmed it.
+	Replay string
 }
 
 // Confirmed reports whether the other team confirmed the game.
@@ -491,4 +494,61 @@ func (s *Service) correctRated(ctx context.Context, actor ladder.Actor, guildID 
 	last := fixed.Games[len(fixed.Games)-1]
 	_, err := s.lad.CorrectSeries(ctx, actor, guildID, sr.Match.ID, last.Winner, fixed.Score(), reason)
 	return err
+}
+
+// ProveGame records the next game of a series (or the one waiting for
+// confirmation) as won by winner, proved by a Showdown replay the caller
+// verified against the teams' linked names: confirmed at once, whoever
+// reported it before. A replay proves one game of a series: the same
+// replay again answers AlreadyDone.
+func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, replay string) (SeriesResult, error) {
+	if winner != 1 && winner != 2 {
+		return SeriesResult{}, ladder.Errorf(ladder.CodeInvalid, "a replay proves a game won by team 1 or 2, not %d", winner)
+	}
+	var res SeriesResult
+	err := s.store.InFormatTx(ctx, func(tx Tx) error {
+		res = SeriesResult{}
+		m, sr, err := lockSeries(ctx, tx, guildID, matchID)
+		if err != nil {
+			return err
+		}
+		res.Series = sr
+		if m.Team(actor.UserID) == 0 {
+			return ladder.Errorf(ladder.CodeForbidden, "you are not a player of match %d", m.ID)
+		}
+		for _, g := range sr.Games {
+			if g.Replay == replay {
+				res.Game, res.AlreadyDone = g, true
+				return nil
+			}
+		}
+		if sr.Winner() != 0 {
+			res.AlreadyDone = true
+			return nil
+		}
+		now := s.now()
+		g, pending := sr.Pending()
+		if !pending {
+			g = Game{MatchID: m.ID, Game: sr.Next(), GuildID: m.GuildID, BestOf: sr.BestOf, Rating: sr.Rating,
+				ReportedBy: actor.UserID, ReportedAt: now}
+		}
+		g.Winner, g.Replay, g.ConfirmedBy, g.ConfirmedAt = winner, replay, actor.UserID, now
+		if pending {
+			err = tx.SetGame(ctx, g)
+			res.Series.Games[len(res.Series.Games)-1] = g
+		} else {
+			err = tx.AddGame(ctx, g)
+			res.Series.Games = append(res.Series.Games, g)
+		}
+		if err != nil {
+			return err
+		}
+		res.Game, res.Confirmed = g, true
+		return audit(ctx, tx, ladder.AuditEntry{GuildID: m.GuildID, ActorID: actor.UserID, Action: "series.replay", MatchID: m.ID, Reason: replay, At: now},
+			nil, map[string]any{"game": g.Game, "winner": winner, "score": res.Series.Score()})
+	})
+	if err != nil {
+		return SeriesResult{}, fmt.Errorf("formats: prove game: %w", err)
+	}
+	return s.settled(ctx, guildID, res)
 }

@@ -33,6 +33,13 @@ type Correction struct {
 	Seq int64
 }
 
+// touches reports whether c makes ladder l's folded counters stale: a
+// correction of one of its matches, or (the zero Ladder) a change that
+// replays every ladder of the guild, such as a rating set by hand.
+func (c Correction) touches(l Ladder) bool {
+	return c.Ladder == (Ladder{}) || c.Ladder == l
+}
+
 // StepFunc folds the entries of one batch into the counters they touch
 // (st holds exactly the rows of Keys of the entries, zero when new) and
 // returns the flags raised and the new progress.
@@ -120,13 +127,9 @@ func (s *Service) Scan(ctx context.Context, guildID string) (int, error) {
 	}
 	if last > 0 {
 		var restart []Ladder
-		for _, c := range cs {
-			p, err := s.store.IntegrityProgress(ctx, guildID, c.Ladder)
-			if err != nil {
-				return 0, fmt.Errorf("integrity: scan: %w", err)
-			}
-			if c.Seq <= p.Seq && !slices.Contains(restart, c.Ladder) {
-				restart = append(restart, c.Ladder)
+		for _, l := range ls {
+			if slices.ContainsFunc(cs, func(c Correction) bool { return c.touches(l) }) {
+				restart = append(restart, l)
 			}
 		}
 		if err := s.store.IntegrityRestart(ctx, guildID, restart, last); err != nil {
@@ -220,7 +223,7 @@ func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, err
 		if p.Folded == 0 {
 			continue
 		}
-		if slices.ContainsFunc(cs, func(c Correction) bool { return c.Ladder == l && c.Seq <= p.Seq }) {
+		if slices.ContainsFunc(cs, func(c Correction) bool { return c.touches(l) }) {
 			rep.Pending++
 			continue
 		}

@@ -55,8 +55,7 @@ import (
 //
 //	go test -run '^$' -bench GuildScale -benchtime 3x ./jobs
 func BenchmarkGuildScale(b *testing.B) {
-	base := testdb.PostgresURL(b) // skips with the reason when PostgreSQL is absent
-	_ = base
+	testdb.PostgresURL(b) // skips, saying why, when PostgreSQL is absent
 	cases := guildScaleCases(b)
 	var sizes []int
 	for _, c := range cases {

@@ -260,6 +260,7 @@ type seriesGameRow struct {
 	ConfirmedBy string
 	ConfirmedAt *time.Time
 	RatedMatch  int64
+	Replay      string
 }
 
 func (seriesGameRow) TableName() string { return "series_games" }
@@ -267,7 +268,7 @@ func (seriesGameRow) TableName() string { return "series_games" }
 func (r seriesGameRow) game() formats.Game {
 	return formats.Game{MatchID: r.MatchID, Game: r.Game, GuildID: r.GuildID, BestOf: r.BestOf, Rating: formats.Rating(r.Rating),
 		Winner: r.Winner, ReportedBy: r.ReportedBy, ReportedAt: r.ReportedAt.UTC(), ConfirmedBy: r.ConfirmedBy,
-		ConfirmedAt: tv(r.ConfirmedAt), RatedMatch: r.RatedMatch}
+		ConfirmedAt: tv(r.ConfirmedAt), RatedMatch: r.RatedMatch, Replay: r.Replay}
 }
 
 // SeriesGames implements formats.Tx.
@@ -286,13 +287,13 @@ func (t *tx) SeriesGames(ctx context.Context, matchID int64) ([]formats.Game, er
 // AddGame implements formats.Tx.
 func (t *tx) AddGame(ctx context.Context, g formats.Game) error {
 	r := seriesGameRow{MatchID: g.MatchID, Game: g.Game, GuildID: g.GuildID, BestOf: g.BestOf, Rating: string(g.Rating), Winner: g.Winner,
-		ReportedBy: g.ReportedBy, ReportedAt: g.ReportedAt.UTC(), ConfirmedBy: g.ConfirmedBy, ConfirmedAt: nt(g.ConfirmedAt), RatedMatch: g.RatedMatch}
+		ReportedBy: g.ReportedBy, ReportedAt: g.ReportedAt.UTC(), ConfirmedBy: g.ConfirmedBy, ConfirmedAt: nt(g.ConfirmedAt), RatedMatch: g.RatedMatch, Replay: g.Replay}
 	return wrap("add series game", t.q(ctx).Create(&r).Error, fmt.Sprintf("game %d of match %d is already reported", g.Game, g.MatchID))
 }
 
 // SetGame implements formats.Tx.
 func (t *tx) SetGame(ctx context.Context, g formats.Game) error {
 	res := t.q(ctx).Model(&seriesGameRow{}).Where("match_id = ? AND game = ?", g.MatchID, g.Game).Updates(map[string]any{
-		"winner": g.Winner, "confirmed_by": g.ConfirmedBy, "confirmed_at": nt(g.ConfirmedAt), "rated_match": g.RatedMatch})
+		"winner": g.Winner, "confirmed_by": g.ConfirmedBy, "confirmed_at": nt(g.ConfirmedAt), "rated_match": g.RatedMatch, "replay": g.Replay})
 	return wrap("set series game", found(res), fmt.Sprintf("game %d of match %d is not reported", g.Game, g.MatchID))
 }

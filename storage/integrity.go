@@ -319,11 +319,19 @@ func (db *DB) IntegrityCorrections(ctx context.Context, guildID string, limit in
 	var last int64
 	for _, r := range rows {
 		last = r.AuditID
-		switch r.Action {
-		case "match.correct", "match.void", "match.resolve":
-			if r.Seq > 0 {
+		switch {
+		case r.Action == "match.correct", r.Action == "match.void", r.Action == "match.resolve":
+			// A replay moves every later match of the ladder (a void
+			// takes the match's place in the log away), so whatever the
+			// match's seq is now, the ladder's folded counters are stale.
+			if r.QueueID > 0 {
 				out = append(out, integrity.Correction{AuditID: r.AuditID, Ladder: integrity.Ladder{QueueID: r.QueueID, SeasonID: r.SeasonID}, Seq: r.Seq})
 			}
+		case strings.HasPrefix(r.Action, "rating."), r.Action == "penalty.rating":
+			// A rating set or adjusted replays its queue's ladder; the
+			// entry does not name the queue, so every ladder of the guild
+			// starts over (the zero Ladder).
+			out = append(out, integrity.Correction{AuditID: r.AuditID})
 		}
 	}
 	return out, last, nil

@@ -147,15 +147,15 @@ WHERE n <= ? ORDER BY webhook_id, n`, guildID, limit).Scan(&rows).Error
 // delivery for one timeout and never the slots of other endpoints; then
 // the guilds take turns — every guild's first webhook before any guild's
 // second — so one guild's backlog cannot fill a batch. Placeholders: now
-// four times, then the limit.
+// three times, then the limit.
 const claimDeliveriesSQL = `SELECT id FROM (
   SELECT id, next_at, ROW_NUMBER() OVER (PARTITION BY guild_id ORDER BY next_at, id) AS turn
   FROM (
     SELECT d.id, d.next_at, w.guild_id, ROW_NUMBER() OVER (PARTITION BY d.webhook_id ORDER BY d.next_at, d.id) AS nth
     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
     WHERE d.state = 'pending' AND d.next_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
-      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries c
-                      WHERE c.webhook_id = d.webhook_id AND c.state = 'pending' AND c.claimed_until > ?)
+      AND d.webhook_id NOT IN (SELECT c.webhook_id FROM webhook_deliveries c
+                               WHERE c.state = 'pending' AND c.claimed_until > ?)
   ) oldest WHERE nth = 1
 ) fair ORDER BY turn, next_at, id LIMIT ?`
 
@@ -168,14 +168,25 @@ const claimDeliveriesSQL = `SELECT id FROM (
 // on its own.
 func (t *tx) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]ladder.Delivery, error) {
 	now = now.UTC()
-	pick := "(" + claimDeliveriesSQL + ")"
-	if t.dialect == Postgres {
-		pick = "(SELECT id FROM webhook_deliveries WHERE id IN " + pick + " FOR UPDATE SKIP LOCKED)"
-	}
 	var ids []int64
-	err := t.q(ctx).Raw(`UPDATE webhook_deliveries SET claimed_until = ?
-WHERE id IN `+pick+` AND state = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?) RETURNING id`,
-		now.Add(lease), now, now, now, limit, now).Scan(&ids).Error
+	var err error
+	if t.dialect == Postgres {
+		// The rows are picked and locked once, in a materialized CTE: as
+		// "id IN (… FOR UPDATE SKIP LOCKED)" the planner, told by the
+		// statistics that few deliveries are pending, ran the locking
+		// pick again for every pending row. The claimed webhooks are one
+		// hashed set (NOT IN) for the same reason: a correlated NOT EXISTS
+		// was scanned in full per pending row. Either made a claim cost
+		// the square of the backlog (BenchmarkGuildScale).
+		err = t.q(ctx).Raw(`WITH pick AS MATERIALIZED (SELECT id FROM webhook_deliveries WHERE id IN (`+claimDeliveriesSQL+`) FOR UPDATE SKIP LOCKED)
+UPDATE webhook_deliveries SET claimed_until = ?
+WHERE id IN (SELECT id FROM pick) AND state = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?) RETURNING id`,
+			now, now, now, limit, now.Add(lease), now).Scan(&ids).Error
+	} else {
+		err = t.q(ctx).Raw(`UPDATE webhook_deliveries SET claimed_until = ?
+WHERE id IN (`+claimDeliveriesSQL+`) AND state = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?) RETURNING id`,
+			now.Add(lease), now, now, now, limit, now).Scan(&ids).Error
+	}
 	if err != nil {
 		return nil, wrap("claim deliveries", err, "")
 	}

@@ -5,7 +5,10 @@
 // heartbeat → ack, resume → replay and RESUMED, INTERACTION_CREATE
 // dispatch) to drive a real discordgo session; or, with an interactions
 // endpoint set, it signs each interaction with its own Ed25519 key and POSTs
-// it there, taking the response as the one callback within 3 s (http.go).
+// it there, taking the response as the one callback within 3 s (http.go),
+// for every guild or only some (RouteHTTP). Faults are injected on demand:
+// failed or lost answers of chosen routes, dropped gateways, and a seeded
+// share of REST calls answered 429 or 500 (faults.go).
 // It records everything and offers waiting helpers, so tests assert on what
 // the bot sent without sleeping. Only tests import it.
 package fakediscord

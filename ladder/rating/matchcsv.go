@@ -51,20 +51,19 @@ func (r MatchRecord) Score() float64 {
 	return 0.5
 }
 
-// checkSeriesScore checks a score cell: empty, or W-L with each side 0
-// to 3 (a best of 5 at most), and the side with more wins the winner.
-func checkSeriesScore(s string, winner int) error {
-	if s == "" {
-		return nil
-	}
+// seriesScoreCell reads a score cell: a series score W-L (each side 0
+// to 3, a best of 5 at most) whose leading side must be the winner. A
+// cell of another form is another file's meaning of a score column (a
+// tennis data set's set scores, "7-6 6-3") and is left out, not refused.
+func seriesScoreCell(s string, winner int) (string, error) {
 	a, b, ok := ParseSeriesScore(s)
 	if !ok {
-		return fmt.Errorf("score %s is not like 2-1 (each side 0 to 3)", clip(s))
+		return "", nil
 	}
 	if (a > b) != (winner == 1) || (b > a) != (winner == 2) {
-		return fmt.Errorf("score %s does not agree with winner %d", clip(s), winner)
+		return "", fmt.Errorf("score %s does not agree with winner %d", clip(s), winner)
 	}
-	return nil
+	return s, nil
 }
 
 // ParseSeriesScore reads a series score "2-1": team 1's and team 2's
@@ -194,8 +193,8 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 		rec.Map = name
 	}
 	if c.scoreCol >= 0 {
-		sc := strings.TrimSpace(row[c.scoreCol])
-		if err := checkSeriesScore(sc, rec.Winner); err != nil {
+		sc, err := seriesScoreCell(strings.TrimSpace(row[c.scoreCol]), rec.Winner)
+		if err != nil {
 			return rec, err
 		}
 		rec.SeriesScore = sc

@@ -310,3 +310,33 @@ func withoutLines(recs []MatchRecord) []MatchRecord {
 	}
 	return recs
 }
+
+// TestMatchCSVMapAndScore: the optional map and score columns round-trip;
+// a score that disagrees with the winner is refused, and a score column
+// of another meaning (tennis sets) is left out.
+func TestMatchCSVMapAndScore(t *testing.T) {
+	in := "date,team1_p1,team1_p2,team2_p1,team2_p2,winner,map,score\n" +
+		"2024-03-01,a,b,c,d,1,Dust II,2-1\n2024-03-02,a,b,c,d,2,,7-6 6-3\n"
+	recs, err := ReadMatchCSV(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs[0].Map != "Dust II" || recs[0].SeriesScore != "2-1" || recs[1].Map != "" || recs[1].SeriesScore != "" {
+		t.Fatalf("Got(records) = %+v, want Dust II 2-1, then no map and no series score", recs)
+	}
+	var buf bytes.Buffer
+	if err := WriteMatchCSV(&buf, recs); err != nil {
+		t.Fatal(err)
+	}
+	if header, _, _ := strings.Cut(buf.String(), "\n"); !strings.HasSuffix(header, ",winner,map,score") {
+		t.Errorf("Got(header) = %q, want map and score after winner", header)
+	}
+	again, err := ReadMatchCSV(&buf)
+	if err != nil || again[0].Map != "Dust II" || again[0].SeriesScore != "2-1" {
+		t.Errorf("Got(reread) = %+v, %v, want the map and score back", again, err)
+	}
+	bad := "date,team1_p1,team1_p2,team2_p1,team2_p2,winner,score\n2024-03-01,a,b,c,d,2,2-1\n"
+	if _, err := ReadMatchCSV(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "does not agree with winner 2") {
+		t.Errorf("Got(score against the winner) = %v, want refused", err)
+	}
+}
