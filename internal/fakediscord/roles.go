@@ -261,7 +261,7 @@ func (s *Server) serveMemberRole(w http.ResponseWriter, r *http.Request) {
 		b = &bucket{limit: limit, window: window, reset: now.Add(window)}
 		s.buckets[guildID] = b
 	}
-	resetAfter := b.reset.Sub(now).Seconds()
+	resetAfter := math.Ceil(b.reset.Sub(now).Seconds()*1000) / 1000 // as threads.go: rounded up
 	w.Header().Set("X-RateLimit-Bucket", "member-roles-"+guildID)
 	w.Header().Set("X-RateLimit-Limit", strconv.Itoa(b.limit))
 	w.Header().Set("X-RateLimit-Reset-After", strconv.FormatFloat(resetAfter, 'f', 3, 64))

@@ -128,7 +128,11 @@ func (s *Server) limited(w http.ResponseWriter, route, guildID string) bool {
 		b = &bucket{limit: limit, window: time.Second, reset: now.Add(time.Second)}
 		s.buckets[key] = b
 	}
-	resetAfter := b.reset.Sub(now).Seconds()
+	// Discord's Reset-After has millisecond precision; rounding it up
+	// keeps a client that waits exactly that long from arriving a fraction
+	// of a millisecond before the bucket refills (rounding to nearest made
+	// rare 429s the client could not have avoided).
+	resetAfter := math.Ceil(b.reset.Sub(now).Seconds()*1000) / 1000
 	w.Header().Set("X-RateLimit-Bucket", key)
 	w.Header().Set("X-RateLimit-Limit", strconv.Itoa(b.limit))
 	w.Header().Set("X-RateLimit-Reset-After", strconv.FormatFloat(resetAfter, 'f', 3, 64))
