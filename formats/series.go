@@ -147,15 +147,11 @@ func (s *Service) ReportGame(ctx context.Context, actor ladder.Actor, guildID st
 	var res SeriesResult
 	err := s.store.InFormatTx(ctx, func(tx Tx) error {
 		res = SeriesResult{}
-		m, sr, err := lockSeries(ctx, tx, guildID, matchID)
+		m, sr, team, err := playerSeries(ctx, tx, guildID, matchID, actor.UserID)
 		if err != nil {
 			return err
 		}
 		res.Series = sr
-		team := m.Team(actor.UserID)
-		if team == 0 {
-			return ladder.Errorf(ladder.CodeForbidden, "you are not a player of match %d", m.ID)
-		}
 		winner := team
 		if !won {
 			winner = 3 - team
@@ -208,15 +204,11 @@ func (s *Service) ConfirmGame(ctx context.Context, actor ladder.Actor, guildID s
 	var res SeriesResult
 	err := s.store.InFormatTx(ctx, func(tx Tx) error {
 		res = SeriesResult{}
-		m, sr, err := lockSeries(ctx, tx, guildID, matchID)
+		m, sr, team, err := playerSeries(ctx, tx, guildID, matchID, actor.UserID)
 		if err != nil {
 			return err
 		}
 		res.Series = sr
-		team := m.Team(actor.UserID)
-		if team == 0 {
-			return ladder.Errorf(ladder.CodeForbidden, "you are not a player of match %d", m.ID)
-		}
 		p, ok := sr.Pending()
 		if !ok || p.Game != game {
 			res.AlreadyDone = true
@@ -246,6 +238,20 @@ func (s *Service) confirmGame(ctx context.Context, tx Tx, res *SeriesResult, p G
 }
 
 // lockSeries locks a guild's open series match and reads its series.
+// playerSeries is lockSeries for a player's action: it refuses a user
+// who is not a player of the match and returns their team.
+func playerSeries(ctx context.Context, tx Tx, guildID string, matchID int64, userID string) (ladder.Match, Series, int, error) {
+	m, sr, err := lockSeries(ctx, tx, guildID, matchID)
+	if err != nil {
+		return ladder.Match{}, Series{}, 0, err
+	}
+	team := m.Team(userID)
+	if team == 0 {
+		return ladder.Match{}, Series{}, 0, ladder.Errorf(ladder.CodeForbidden, "you are not a player of match %d", m.ID)
+	}
+	return m, sr, team, nil
+}
+
 func lockSeries(ctx context.Context, tx Tx, guildID string, matchID int64) (ladder.Match, Series, error) {
 	m, err := tx.LockMatch(ctx, matchID)
 	if err == nil && m.GuildID != guildID {
@@ -508,14 +514,11 @@ func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID str
 	var res SeriesResult
 	err := s.store.InFormatTx(ctx, func(tx Tx) error {
 		res = SeriesResult{}
-		m, sr, err := lockSeries(ctx, tx, guildID, matchID)
+		m, sr, _, err := playerSeries(ctx, tx, guildID, matchID, actor.UserID)
 		if err != nil {
 			return err
 		}
 		res.Series = sr
-		if m.Team(actor.UserID) == 0 {
-			return ladder.Errorf(ladder.CodeForbidden, "you are not a player of match %d", m.ID)
-		}
 		for _, g := range sr.Games {
 			if g.Replay == replay {
 				res.Game, res.AlreadyDone = g, true
