@@ -147,48 +147,57 @@ func (s *Service) JoinQueue(ctx context.Context, req JoinRequest) (JoinResult, e
 		}
 	}
 	err := s.inQueueTx(ctx, func(qt Tx) error {
-		g, err := qt.Guild(ctx, req.GuildID)
-		if err != nil {
+		if err := s.join(ctx, qt, req, now, &res); err != nil {
 			return err
 		}
-		q, err := resolveQueue(ctx, qt, req.GuildID, req.Queue)
-		if err != nil {
-			return err
-		}
-		if q.Disabled {
-			return Errorf(CodeInvalid, "queue %s is closed", q.Name)
-		}
-		res = JoinResult{Queue: q}
-		if err := upsertNames(ctx, qt, req.GuildID, []string{req.UserID}, nil, map[string]string{req.UserID: req.Name}); err != nil {
-			return err
-		}
-		t, err := s.free(ctx, qt, req.GuildID, req.UserID, now)
-		if err != nil {
-			return err
-		}
-		if req.PartnerID != "" {
-			return s.invite(ctx, qt, q, t, req, now, &res)
-		}
-		if t.ID != 0 {
-			if t.QueueID != q.ID {
-				return Errorf(CodeConflict, "you are already in another queue; leave it first")
-			}
-			res.Ticket, res.AlreadyDone = t, true
+		if res.Ticket.ID == 0 || res.AlreadyDone {
 			return nil
 		}
-		res.Ticket, err = qt.AddTicket(ctx, Ticket{GuildID: req.GuildID, QueueID: q.ID, ChannelID: req.ChannelID,
-			UserIDs: []string{req.UserID}, JoinedAt: now, ExpiresAt: now.Add(queueTimeout(g))})
-		return reword(err, CodeConflict, "already queued")
+		var err error
+		res.Formed, err = s.matchmakeTx(ctx, qt, res.Queue.ID, &res.Queue)
+		return err
 	})
 	if err != nil {
 		return JoinResult{}, fmt.Errorf("ladder: join queue: %w", err)
 	}
-	if res.Ticket.ID != 0 && !res.AlreadyDone {
-		if res.Formed, err = s.Matchmake(ctx, res.Queue.ID); err != nil {
-			return res, err
-		}
-	}
 	return res, nil
+}
+
+// join is JoinQueue's checks and ticket in its transaction, before the
+// matchmaking pass.
+func (s *Service) join(ctx context.Context, qt Tx, req JoinRequest, now time.Time, res *JoinResult) error {
+	g, err := qt.Guild(ctx, req.GuildID)
+	if err != nil {
+		return err
+	}
+	q, err := resolveQueue(ctx, qt, req.GuildID, req.Queue)
+	if err != nil {
+		return err
+	}
+	if q.Disabled {
+		return Errorf(CodeInvalid, "queue %s is closed", q.Name)
+	}
+	*res = JoinResult{Queue: q}
+	if err := upsertNames(ctx, qt, req.GuildID, []string{req.UserID}, nil, map[string]string{req.UserID: req.Name}); err != nil {
+		return err
+	}
+	t, err := s.free(ctx, qt, req.GuildID, req.UserID, now)
+	if err != nil {
+		return err
+	}
+	if req.PartnerID != "" {
+		return s.invite(ctx, qt, q, t, req, now, res)
+	}
+	if t.ID != 0 {
+		if t.QueueID != q.ID {
+			return Errorf(CodeConflict, "you are already in another queue; leave it first")
+		}
+		res.Ticket, res.AlreadyDone = t, true
+		return nil
+	}
+	res.Ticket, err = qt.AddTicket(ctx, Ticket{GuildID: req.GuildID, QueueID: q.ID, ChannelID: req.ChannelID,
+		UserIDs: []string{req.UserID}, JoinedAt: now, ExpiresAt: now.Add(queueTimeout(g))})
+	return reword(err, CodeConflict, "already queued")
 }
 
 func queueTimeout(g Guild) time.Duration {

@@ -18,68 +18,83 @@ import (
 func (s *Service) Matchmake(ctx context.Context, queueID int64) ([]FormedMatch, error) {
 	var formed []FormedMatch
 	err := s.inQueueTx(ctx, func(qt Tx) error {
-		formed = formed[:0]
-		if err := qt.LockQueue(ctx, queueID); err != nil {
-			return err
-		}
-		q, err := qt.Queue(ctx, queueID)
-		if err != nil {
-			return err
-		}
-		ts, err := qt.Tickets(ctx, queueID)
-		if err != nil || queuedPlayers(ts) < 2*q.TeamSize {
-			return err // too few to form a match: skip loading ratings
-		}
-		if ts, err = dropBusy(ctx, qt, q.GuildID, ts); err != nil || queuedPlayers(ts) < 2*q.TeamSize {
-			return err
-		}
-		now := s.now()
-		entries, err := s.queueEntries(ctx, qt, q, ts, now)
-		if err != nil {
-			return err
-		}
-		byID := make(map[int64]Ticket, len(ts))
-		for _, t := range ts {
-			byID[t.ID] = t
-		}
-		proposals, err := s.formMatches(ctx, qt, q, entries, now)
-		if err != nil {
-			return err
-		}
-		for _, p := range proposals {
-			if err := qt.DeleteTickets(ctx, p.EntryIDs); err != nil {
-				return err
-			}
-			channel := q.ChannelID
-			if channel == "" {
-				channel = byID[p.EntryIDs[0]].ChannelID
-			}
-			l, err := qt.Lobby(ctx, q.ID)
-			if err != nil {
-				return err
-			}
-			m, err := s.CreateMatchTx(ctx, qt, NewMatch{GuildID: q.GuildID, QueueID: q.ID, Teams: p.Teams,
-				Quality: p.Quality, ChannelID: channel, Source: "queue", Drafted: drafted(l, q)})
-			if err != nil {
-				return err
-			}
-			if err := qt.RecordWait(ctx, m.ID, q.ID, meanWait(p.EntryIDs, byID, now), now); err != nil {
-				return err
-			}
-			rc, err := s.openReadyCheck(ctx, qt, m, l, p.EntryIDs, byID, now)
-			if err != nil {
-				return err
-			}
-			d, err := s.openDraft(ctx, qt, m, l, rc, now)
-			if err != nil {
-				return err
-			}
-			formed = append(formed, FormedMatch{Match: m, Proposal: p, Queue: q, Ready: rc, Draft: d})
-		}
-		return nil
+		var err error
+		formed, err = s.matchmakeTx(ctx, qt, queueID, nil)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("ladder: matchmake queue %d: %w", queueID, err)
+	}
+	return formed, nil
+}
+
+// matchmakeTx is Matchmake's pass inside the caller's transaction: a join
+// that adds a ticket runs it in its own transaction, so that queueing and
+// the pass the new ticket calls for are one commit rather than two. known,
+// when not nil, is the queue as the transaction read it already.
+func (s *Service) matchmakeTx(ctx context.Context, qt Tx, queueID int64, known *Queue) ([]FormedMatch, error) {
+	if err := qt.LockQueue(ctx, queueID); err != nil {
+		return nil, err
+	}
+	var q Queue
+	if known != nil && known.ID == queueID {
+		q = *known
+	} else {
+		var err error
+		if q, err = qt.Queue(ctx, queueID); err != nil {
+			return nil, err
+		}
+	}
+	ts, err := qt.Tickets(ctx, queueID)
+	if err != nil || queuedPlayers(ts) < 2*q.TeamSize {
+		return nil, err // too few to form a match: skip loading ratings
+	}
+	if ts, err = dropBusy(ctx, qt, q.GuildID, ts); err != nil || queuedPlayers(ts) < 2*q.TeamSize {
+		return nil, err
+	}
+	now := s.now()
+	entries, err := s.queueEntries(ctx, qt, q, ts, now)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]Ticket, len(ts))
+	for _, t := range ts {
+		byID[t.ID] = t
+	}
+	proposals, err := s.formMatches(ctx, qt, q, entries, now)
+	if err != nil {
+		return nil, err
+	}
+	var formed []FormedMatch
+	for _, p := range proposals {
+		if err := qt.DeleteTickets(ctx, p.EntryIDs); err != nil {
+			return nil, err
+		}
+		channel := q.ChannelID
+		if channel == "" {
+			channel = byID[p.EntryIDs[0]].ChannelID
+		}
+		l, err := qt.Lobby(ctx, q.ID)
+		if err != nil {
+			return nil, err
+		}
+		m, err := s.CreateMatchTx(ctx, qt, NewMatch{GuildID: q.GuildID, QueueID: q.ID, Teams: p.Teams,
+			Quality: p.Quality, ChannelID: channel, Source: "queue", Drafted: drafted(l, q)})
+		if err != nil {
+			return nil, err
+		}
+		if err := qt.RecordWait(ctx, m.ID, q.ID, meanWait(p.EntryIDs, byID, now), now); err != nil {
+			return nil, err
+		}
+		rc, err := s.openReadyCheck(ctx, qt, m, l, p.EntryIDs, byID, now)
+		if err != nil {
+			return nil, err
+		}
+		d, err := s.openDraft(ctx, qt, m, l, rc, now)
+		if err != nil {
+			return nil, err
+		}
+		formed = append(formed, FormedMatch{Match: m, Proposal: p, Queue: q, Ready: rc, Draft: d})
 	}
 	return formed, nil
 }

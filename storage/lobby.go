@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
 
@@ -110,16 +111,33 @@ func (t *tx) AddReadyCheck(ctx context.Context, rc ladder.ReadyCheck) error {
 
 // ReadyCheck implements ladder.LobbyStore.
 func (t *tx) ReadyCheck(ctx context.Context, matchID int64) (ladder.ReadyCheck, error) {
-	var r readyCheckRow
-	if err := t.q(ctx).Where("match_id = ?", matchID).Take(&r).Error; err != nil {
+	// One read for the check and its seats: a check always has seats, so
+	// no row means no check. Reports and every Ready click ask for it.
+	var rows []struct {
+		MatchID   int64
+		GuildID   string
+		QueueID   int64
+		Deadline  time.Time
+		State     string
+		UserID    string
+		Ticket    int
+		JoinedAt  time.Time
+		ChannelID string
+		ReadyAt   *time.Time
+	}
+	err := t.q(ctx).Raw(`SELECT c.match_id, c.guild_id, c.queue_id, c.deadline, c.state,
+ p.user_id, p.ticket, p.joined_at, p.channel_id, p.ready_at
+ FROM ready_checks c JOIN ready_players p ON p.match_id = c.match_id
+ WHERE c.match_id = ? ORDER BY p.ticket, p.user_id`, matchID).Scan(&rows).Error
+	if err == nil && len(rows) == 0 {
+		err = gorm.ErrRecordNotFound
+	}
+	if err != nil {
 		return ladder.ReadyCheck{}, wrap("ready check", err, fmt.Sprintf("match %d has no ready check", matchID))
 	}
-	var ps []readyPlayerRow
-	if err := t.q(ctx).Where("match_id = ?", matchID).Order("ticket, user_id").Find(&ps).Error; err != nil {
-		return ladder.ReadyCheck{}, wrap("ready check", err, "")
-	}
+	r := rows[0]
 	rc := ladder.ReadyCheck{MatchID: r.MatchID, GuildID: r.GuildID, QueueID: r.QueueID, Deadline: r.Deadline.UTC(), State: ladder.ReadyState(r.State)}
-	for _, p := range ps {
+	for _, p := range rows {
 		s := ladder.Seat{UserID: p.UserID, Ticket: p.Ticket, JoinedAt: p.JoinedAt.UTC(), ChannelID: p.ChannelID}
 		if p.ReadyAt != nil {
 			s.ReadyAt = p.ReadyAt.UTC()

@@ -169,7 +169,7 @@ func (t *tx) ActivePlayers(ctx context.Context, guildID string, userIDs []string
 		return nil, nil
 	}
 	var users []string
-	err := t.q(ctx).Table("match_players").Where("guild_id = ? AND user_id IN ? AND active = ?", guildID, userIDs, true).
+	err := t.q(ctx).Table("match_players").Where("guild_id = ? AND user_id IN ? AND "+t.active(), guildID, userIDs).
 		Order("user_id").Pluck("user_id", &users).Error
 	return users, wrap("active players", err, "")
 }

@@ -140,7 +140,7 @@ func (t *tx) UpdateMatch(ctx context.Context, m ladder.Match) error {
 		return wrap("update match", err, fmt.Sprintf("match %d not found", m.ID))
 	}
 	if !m.State.Active() {
-		err := t.q(ctx).Model(&matchPlayerRow{}).Where("match_id = ? AND active = ?", m.ID, true).Update("active", false).Error
+		err := t.q(ctx).Model(&matchPlayerRow{}).Where("match_id = ? AND "+t.active(), m.ID).Update("active", false).Error
 		if err != nil {
 			return wrap("update match", err, "")
 		}

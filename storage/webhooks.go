@@ -90,8 +90,8 @@ func (t *tx) AddEvent(ctx context.Context, e ladder.Event) error {
 		return wrap("add event", err, "event exists")
 	}
 	err = t.q(ctx).Exec(`INSERT INTO webhook_deliveries (event_id, webhook_id, state, attempts, next_at, created_at)
-SELECT ?, id, ?, 0, ?, ? FROM webhooks WHERE guild_id = ? AND events LIKE ?`,
-		e.ID, string(ladder.DeliveryPending), at, at, e.GuildID, "%,"+string(e.Type)+",%").Error
+SELECT ?, id, ?, 0, ?, ? FROM webhooks WHERE guild_id = ? AND `+t.contains("events"),
+		e.ID, string(ladder.DeliveryPending), at, at, e.GuildID, ","+string(e.Type)+",").Error
 	return wrap("add event deliveries", err, "")
 }
 
