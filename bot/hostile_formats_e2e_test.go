@@ -265,7 +265,9 @@ func hostileMapVote(t *testing.T, h *hostileFormats) {
 		t.Fatal(err)
 	}
 	p1, p2 := userByID(m.Teams[0][0]), userByID(m.Teams[0][1])
-	mv := func(id any, args ...string) string { return strings.Join(append([]string{"mv", fmt.Sprint(id)}, args...), ":") }
+	mv := func(id any, args ...string) string {
+		return strings.Join(append([]string{"mv", fmt.Sprint(id)}, args...), ":")
+	}
 	on := func(u fakediscord.User, id string, values ...string) func() (*fakediscord.Pending, error) {
 		return h.chooseAs(u, vote.ID, id, values...)
 	}
@@ -327,7 +329,9 @@ func hostileMapBans(t *testing.T, h *hostileFormats) {
 	if mate.ID == b1.ID {
 		mate = userByID(m.Teams[0][1])
 	}
-	mb := func(id any, args ...string) string { return strings.Join(append([]string{"mb", fmt.Sprint(id)}, args...), ":") }
+	mb := func(id any, args ...string) string {
+		return strings.Join(append([]string{"mb", fmt.Sprint(id)}, args...), ":")
+	}
 	on := func(u fakediscord.User, id string, values ...string) func() (*fakediscord.Pending, error) {
 		return h.chooseAs(u, bans.ID, id, values...)
 	}
@@ -372,8 +376,12 @@ func hostileSeries(t *testing.T, h *hostileFormats) {
 	defer h.finish(m)
 	msg := h.channelMessage(fmt.Sprintf("**Match #%d** · best of 3, 0–0", m.ID))
 	a, a2, b := userByID(m.Teams[0][0]), userByID(m.Teams[0][1]), userByID(m.Teams[1][0])
-	sg := func(id any, args ...string) string { return strings.Join(append([]string{"sg", fmt.Sprint(id)}, args...), ":") }
-	on := func(u fakediscord.User, id string) func() (*fakediscord.Pending, error) { return h.pressAs(u, msg.ID, id) }
+	sg := func(id any, args ...string) string {
+		return strings.Join(append([]string{"sg", fmt.Sprint(id)}, args...), ":")
+	}
+	on := func(u fakediscord.User, id string) func() (*fakediscord.Pending, error) {
+		return h.pressAs(u, msg.ID, id)
+	}
 	h.refuse(t, []hostileRow{
 		{"a report in another guild's series", on(a, sg(h.foreignOpen, "1", "w")), "not found"},
 		{"a report in match 0", on(a, sg(0, "1", "w")), "not valid"},
@@ -426,8 +434,12 @@ func hostilePredictions(t *testing.T, h *hostileFormats) {
 	m := h.play()
 	defer h.finish(m)
 	post := h.channelMessage(fmt.Sprintf("**Predictions** for match #%d", m.ID))
-	pred := func(id any, args ...string) string { return strings.Join(append([]string{"pred", fmt.Sprint(id)}, args...), ":") }
-	on := func(u fakediscord.User, id string) func() (*fakediscord.Pending, error) { return h.pressAs(u, post.ID, id) }
+	pred := func(id any, args ...string) string {
+		return strings.Join(append([]string{"pred", fmt.Sprint(id)}, args...), ":")
+	}
+	on := func(u fakediscord.User, id string) func() (*fakediscord.Pending, error) {
+		return h.pressAs(u, post.ID, id)
+	}
 	h.refuse(t, []hostileRow{
 		{"team 0", on(alice, pred(m.ID, "0")), "team must be 1 or 2"},
 		{"team 3", on(alice, pred(m.ID, "3")), "team must be 1 or 2"},
@@ -501,14 +513,18 @@ func hostileRematch(t *testing.T, h *hostileFormats) {
 	defer h.finish(open)
 	ann := h.channelMessage(fmt.Sprintf("Match #%d** is ready", open.ID))
 	rm := func(id any) string { return fmt.Sprintf("%s:%v", commands.ActRematch, id) }
-	on := func(u fakediscord.User, id string) func() (*fakediscord.Pending, error) { return h.pressAs(u, ann.ID, id) }
+	on := func(u fakediscord.User, id string) func() (*fakediscord.Pending, error) {
+		return h.pressAs(u, ann.ID, id)
+	}
 	a := userByID(open.Teams[0][0])
 	h.refuse(t, []hostileRow{
 		{"a rematch of an open match", on(a, rm(open.ID)), "only a rated match"},
 	}, nil)
 	h.rate(open)
 	offer := h.channelMessage(fmt.Sprintf("players of match #%d press **Rematch**", open.ID))
-	on = func(u fakediscord.User, id string) func() (*fakediscord.Pending, error) { return h.pressAs(u, offer.ID, id) }
+	on = func(u fakediscord.User, id string) func() (*fakediscord.Pending, error) {
+		return h.pressAs(u, offer.ID, id)
+	}
 	h.refuse(t, []hostileRow{
 		{"a rematch of match 0", on(a, rm(0)), "not valid"},
 		{"a rematch of match -1", on(a, rm(-1)), "not valid"},
