@@ -117,6 +117,21 @@ func (h *hostileFormats) recorded(matchID int64, kind string) {
 	}
 }
 
+// pickShown waits until the map pick's message is recorded on its row.
+func (h *hostileFormats) pickShown(matchID int64) formats.Pick {
+	h.t.Helper()
+	for {
+		p, err := formats.New(h.db, h.svc).Pick(h.ctx, testGuild, matchID, 1)
+		if err == nil && p.MessageID != "" {
+			return p
+		}
+		if h.ctx.Err() != nil {
+			h.t.Fatalf("match %d's map pick message was never recorded: %v", matchID, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // rate has team 1 report match m won and team 2 confirm it, by command
 // and button, and waits for the rematch offer to be recorded.
 func (h *hostileFormats) rate(m ladder.Match) {
@@ -259,6 +274,7 @@ func hostileMapVote(t *testing.T, h *hostileFormats) {
 	m := h.play()
 	defer h.finish(m)
 	vote := h.channelMessage(fmt.Sprintf("**Match #%d** · map vote", m.ID))
+	h.pickShown(m.ID)
 	menu := pickMenuOf(t, vote).CustomID
 	single, err := h.svc.RecordResult(h.ctx, ladder.ResultInput{GuildID: testGuild, Team1: []string{alice.ID, bob.ID}, Team2: []string{carol.ID, mod.ID}, Winner: 1, Source: "test"})
 	if err != nil {
@@ -320,10 +336,7 @@ func hostileMapBans(t *testing.T, h *hostileFormats) {
 	m := h.play()
 	defer h.finish(m)
 	bans := h.channelMessage(fmt.Sprintf("**Match #%d** · map bans", m.ID))
-	p, err := formats.New(h.db, h.svc).Pick(h.ctx, testGuild, m.ID, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := h.pickShown(m.ID)
 	b1, b2 := userByID(p.Banners[0]), userByID(p.Banners[1])
 	mate := userByID(m.Teams[0][0])
 	if mate.ID == b1.ID {
