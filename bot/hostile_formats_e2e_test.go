@@ -406,7 +406,7 @@ func hostileSeries(t *testing.T, h *hostileFormats) {
 		{"a report without an outcome", on(a, sg(m.ID, "1")), "not valid"},
 		{"a report of game 3 first", on(a, sg(m.ID, "3", "w")), "report game 1"},
 		{"a report by an outsider", on(alice, sg(m.ID, "1", "w")), "not a player"},
-		{"a report of a single game", on(a, sg(h.foreignRated, "1", "w")), "not found"},
+		{"a report in another guild's rated match", on(a, sg(h.foreignRated, "1", "w")), "not found"},
 		{"/report on a series", h.slashAs(a, "report", map[string]any{"outcome": "win"}), "is a series"},
 	}, []hostileRow{
 		{"a confirmation of nothing pending", on(b, sg(m.ID, "1", "c")), ""},
