@@ -143,8 +143,9 @@ func (h *hostileFormats) rate(m ladder.Match) {
 	h.recorded(m.ID, ladder.MessageRematch)
 }
 
-// hostileRow is one interaction that must be refused (or, with stale
-// set, answered "already done") and change nothing.
+// hostileRow is one interaction that must be refused with a message
+// containing want (or, passed to refuse as stale, answered "already
+// done") and change nothing.
 type hostileRow struct {
 	name string
 	send func() (*fakediscord.Pending, error)
