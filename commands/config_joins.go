@@ -236,6 +236,10 @@ func (h *handlers) rematch(ctx context.Context, req Request) (Reply, error) {
 		r.Posts = h.announcements(ctx, h.postLang(ctx, req), formed, matchChannel(m, req))
 		return r, nil
 	}
+	if res.AlreadyDone {
+		// A replayed or doubled press: said privately, no second public line.
+		return Whisper(userLang(req).T("reply.rematch_pressed", "ID", m.ID, "Pressed", len(res.Voters), "Players", res.Players, "Until", res.ExpiresAt.Unix())), nil
+	}
 	r := Whisper(userLang(req).T("reply.rematch_asked", "ID", m.ID, "Pressed", len(res.Voters), "Players", res.Players, "Until", res.ExpiresAt.Unix()))
 	r.Posts = []Post{{ChannelID: req.ChannelID, Message: Reply{
 		Content: fmt.Sprintf("%s wants a rematch of match #%d (%d/%d pressed); the others can press **Rematch** until <t:%d:T>.",

@@ -161,7 +161,7 @@ type Service struct {
 
 // New returns a Service reading store, resolving names through svc.
 func New(store Store, svc *ladder.Service) *Service {
-	return &Service{store: store, social: store, ladder: svc, now: time.Now}
+	return &Service{store: store, social: store, ladder: svc, now: svc.Now}
 }
 
 // Ladder is a resolved queue and season.

@@ -91,6 +91,34 @@ func TestHostileForms(t *testing.T) {
 			{"queue cooldowns with a NUL", queuePath(guildA), url.Values{"cooldowns": {"5m\x00"}}},
 			{"queue cancel_share -1", queuePath(guildA), url.Values{"cancel_share": {"-1"}}},
 			{"another guild's queue", "/admin/guilds/" + guildB + "/queues/" + queueName, url.Values{"q_start": {"0.7"}}},
+			{"queue map_pick draft", queuePath(guildA), url.Values{"map_pick": {"draft"}}},
+			{"queue best_of 2", queuePath(guildA), url.Values{"best_of": {"2"}}},
+			{"queue best_of 2^63", queuePath(guildA), url.Values{"best_of": {"9223372036854775808"}}},
+			{"queue best_of x", queuePath(guildA), url.Values{"best_of": {"x"}}},
+			{"queue series_rating maps", queuePath(guildA), url.Values{"series_rating": {"maps"}}},
+			{"queue room tent", queuePath(guildA), url.Values{"room": {"tent"}}},
+			{"queue room_category not an ID", queuePath(guildA), url.Values{"room_category": {"#matches"}}},
+			{"queue lobby_voice with a NUL", queuePath(guildA), url.Values{"lobby_voice": {"300000000000000001\x00"}}},
+			{"queue voice maybe", queuePath(guildA), url.Values{"voice": {"maybe"}}},
+			{"queue voice without a room", queuePath(guildA), url.Values{"room": {"none"}, "voice": {"true"}}},
+			{"queue room_linger -1", queuePath(guildA), url.Values{"room_linger": {"-1"}}},
+			{"queue room_linger a day and a second", queuePath(guildA), url.Values{"room_linger": {"86401"}}},
+			{"queue min_rating NaN", queuePath(guildA), url.Values{"min_rating": {"NaN"}}},
+			{"queue max_rating below min_rating", queuePath(guildA), url.Values{"min_rating": {"1800"}, "max_rating": {"1500"}}},
+			{"queue min_games -1", queuePath(guildA), url.Values{"min_games": {"-1"}}},
+			{"queue required_role not an ID", queuePath(guildA), url.Values{"required_role": {"@everyone"}}},
+			{"queue hours at 25:00", queuePath(guildA), url.Values{"hours": {"mon-fri 25:00-26:00"}}},
+			{"queue hours of 10,000 characters", queuePath(guildA), url.Values{"hours": {strings.Repeat("mon 18:00-19:00; ", 600)}}},
+			{"queue timezone on Mars", queuePath(guildA), url.Values{"timezone": {"Mars/Olympus"}}},
+			{"queue rematch twice", queuePath(guildA), url.Values{"rematch": {"twice"}}},
+			{"queue predictions yes", queuePath(guildA), url.Values{"predictions": {"yes"}}},
+			{"queue mvp_vote 2", queuePath(guildA), url.Values{"mvp_vote": {"2"}}},
+			{"queue good room with a bad best_of", queuePath(guildA), url.Values{"room": {"channel"}, "best_of": {"4"}}},
+			{"roles: a division role that is not an ID", g + "/roles", url.Values{"division:Gold": {"@Gold"}}},
+			{"roles: a badge role with a NUL", g + "/roles", url.Values{"badge:" + ladder.Badges[0]: {"300000000000000001\x00"}}},
+			{"roles: a role of 25 digits", g + "/roles", url.Values{"division:Gold": {strings.Repeat("3", 25)}}},
+			{"unban a player that is not an ID", g + "/players/bob/unban", url.Values{}},
+			{"clear the cooldown of a player that is not an ID", g + "/players/%3C@1%3E/cooldown", url.Values{}},
 			{"settings placement_games -1", g + "/settings", url.Values{"placement_games": {"-1"}}},
 			{"settings placement_games 2^50", g + "/settings", url.Values{"placement_games": {"1125899906842624"}}},
 			{"settings confirm_minutes 2^50", g + "/settings", url.Values{"confirm_minutes": {"1125899906842624"}}},
@@ -219,6 +247,25 @@ func TestHostileForms(t *testing.T) {
 					t.Errorf("Got(header injection) = %q", p.header.Get("Set-Cookie"))
 				}
 			})
+		}
+		// A callback with the state another browser was given, and a
+		// replay of a callback that logged in: refused, no code spent.
+		other := e.browser(t)
+		e.fake.LogInBrowser(userAdmin)
+		start := other.peek("/admin/login")
+		loc, err := url.Parse(start.header.Get("Location"))
+		if err != nil || loc.Query().Get("state") == "" {
+			t.Fatalf("Got(login redirect) = %q, %v, want Discord's authorize URL with a state", start.header.Get("Location"), err)
+		}
+		if p := e.browser(t).get("/admin/callback?code=abc&state=" + url.QueryEscape(loc.Query().Get("state"))); p.status != http.StatusBadRequest {
+			t.Errorf("Got(callback with another browser's state) = %d %.300s, want 400", p.status, p.body)
+		}
+		i := slices.IndexFunc(b.visited, func(u string) bool { return strings.Contains(u, "/admin/callback?") })
+		if i < 0 {
+			t.Fatalf("Got(visited) = %v, want the login's callback", b.visited)
+		}
+		if p := b.get(b.visited[i]); p.status != http.StatusBadRequest {
+			t.Errorf("Got(replayed callback) = %d %.300s, want 400", p.status, p.body)
 		}
 		if got := e.fake.OAuth().Exchanges; got != exchanges {
 			t.Errorf("Got(code exchanges) = %d, want %d: a refused callback must not spend a code", got, exchanges)

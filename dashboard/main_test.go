@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
@@ -81,6 +82,7 @@ func newEnv(t *testing.T, backend string) *env {
 		Config: dashboard.Config{ClientID: clientID, ClientSecret: secret, PublicURL: e.srv.URL,
 			APIBase: e.fake.URL(), BotToken: botToken},
 		Service: e.svc, Sessions: db, Rooms: rooms.New(db, nil, e.svc, nil), Joins: e.joins, Formats: formats.New(db, e.svc),
+		Community: community.New(db, e.svc), // as ladderbot serve has it
 	})
 	if err != nil {
 		t.Fatalf("dashboard.New: %v", err)

@@ -26,8 +26,9 @@ type Store interface {
 	RatedGames(ctx context.Context, queueID int64, userIDs []string) (map[string]int, error)
 	// VoteRematch records userID's press of a match's Rematch button (the
 	// offer's row is created by the first press) and answers who pressed,
-	// first first, and the rematch's match ID once formed (0 before).
-	VoteRematch(ctx context.Context, r Rematch, userID string, at time.Time) (voters []string, formed int64, err error)
+	// first first, whether this press was userID's first (added), and the
+	// rematch's match ID once formed (0 before).
+	VoteRematch(ctx context.Context, r Rematch, userID string, at time.Time) (voters []string, added bool, formed int64, err error)
 	// RoomHome is the channel a match's room was opened from; "" when the
 	// match had no room.
 	RoomHome(ctx context.Context, matchID int64) (string, error)

@@ -97,7 +97,7 @@ func (s *Service) PressRematch(ctx context.Context, guildID string, matchID int6
 	if err := s.AllowJoin(ctx, q, []ladder.Entrant{who}, now); err != nil {
 		return res, err
 	}
-	before, formed, err := s.store.VoteRematch(ctx, Rematch{MatchID: m.ID, GuildID: guildID, QueueID: q.ID, ExpiresAt: res.ExpiresAt}, who.UserID, now)
+	before, added, formed, err := s.store.VoteRematch(ctx, Rematch{MatchID: m.ID, GuildID: guildID, QueueID: q.ID, ExpiresAt: res.ExpiresAt}, who.UserID, now)
 	if err != nil {
 		return res, fmt.Errorf("joins: rematch vote: %w", err)
 	}
@@ -107,9 +107,15 @@ func (s *Service) PressRematch(ctx context.Context, guildID string, matchID int6
 	}
 	for _, u := range m.Players() {
 		if !slices.Contains(res.Voters, u) {
-			return res, nil // others still have to press
+			// Others still have to press; a replayed or doubled press
+			// of a player who pressed already is said to be done.
+			res.AlreadyDone = !added
+			return res, nil
 		}
 	}
+	// Everyone pressed: a press of a player who had, too, forms the
+	// rematch, so one whose forming was refused (a player was in a
+	// match then) is tried again.
 	channel, err := s.homeOf(ctx, q, m)
 	if err != nil {
 		return res, err
@@ -133,7 +139,7 @@ func (s *Service) PressRematch(ctx context.Context, guildID string, matchID int6
 	if ladder.ErrorCode(err) == ladder.CodeConflict {
 		// Another press formed it first (or a player is in a match now):
 		// say which.
-		if _, formed, verr := s.store.VoteRematch(ctx, Rematch{MatchID: m.ID, GuildID: guildID, QueueID: q.ID, ExpiresAt: res.ExpiresAt}, who.UserID, now); verr == nil && formed != 0 {
+		if _, _, formed, verr := s.store.VoteRematch(ctx, Rematch{MatchID: m.ID, GuildID: guildID, QueueID: q.ID, ExpiresAt: res.ExpiresAt}, who.UserID, now); verr == nil && formed != 0 {
 			return s.alreadyFormed(ctx, res, formed)
 		}
 	}

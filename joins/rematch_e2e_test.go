@@ -150,7 +150,7 @@ func TestRematchEndToEnd(t *testing.T) {
 		refused(t, "stranger", e.click(stranger, res, commands.LabelRematch), fmt.Sprintf("only the players of match #%d", m1.ID))
 		order := m1.Players()
 		private(t, "first press", e.click(userOf(t, order[0]), res, commands.LabelRematch), "(1/4)")
-		private(t, "press again", e.click(userOf(t, order[0]), post, commands.LabelRematch), "(1/4)")
+		private(t, "press again", e.click(userOf(t, order[0]), post, commands.LabelRematch), "(1/4) (already done)")
 		private(t, "second", e.click(userOf(t, order[1]), res, commands.LabelRematch), "(2/4)")
 		private(t, "third", e.click(userOf(t, order[2]), res, commands.LabelRematch), "(3/4)")
 		// The last player's double click: two presses at once form one

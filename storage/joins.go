@@ -121,17 +121,20 @@ func (db *DB) RatedGames(ctx context.Context, queueID int64, userIDs []string) (
 // VoteRematch implements joins.Store: the offer's row (first press), the
 // vote (a second press is the same row), and who pressed, in one
 // transaction.
-func (db *DB) VoteRematch(ctx context.Context, r joins.Rematch, userID string, at time.Time) ([]string, int64, error) {
+func (db *DB) VoteRematch(ctx context.Context, r joins.Rematch, userID string, at time.Time) ([]string, bool, int64, error) {
 	var voters []string
+	var added bool
 	var formed int64
 	err := db.inTx(ctx, func(t *tx) error {
 		row := rematchRow{MatchID: r.MatchID, GuildID: r.GuildID, QueueID: r.QueueID, ExpiresAt: r.ExpiresAt.UTC()}
 		if err := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
 			return wrap("rematch", err, "")
 		}
-		if err := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&rematchVoteRow{MatchID: r.MatchID, UserID: userID, At: at.UTC()}).Error; err != nil {
-			return wrap("rematch vote", err, "")
+		vote := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&rematchVoteRow{MatchID: r.MatchID, UserID: userID, At: at.UTC()})
+		if vote.Error != nil {
+			return wrap("rematch vote", vote.Error, "")
 		}
+		added = vote.RowsAffected == 1
 		var votes []rematchVoteRow
 		if err := t.q(ctx).Where("match_id = ?", r.MatchID).Order("at, user_id").Find(&votes).Error; err != nil {
 			return wrap("rematch votes", err, "")
@@ -148,9 +151,9 @@ func (db *DB) VoteRematch(ctx context.Context, r joins.Rematch, userID string, a
 		return nil
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, false, 0, err
 	}
-	return voters, formed, nil
+	return voters, added, formed, nil
 }
 
 // FormRematch implements joins.RematchTx: one update wins.

@@ -6,7 +6,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/joins"
 )
 
 // TestAdminQueuesHostile sends the queue settings API (PUT
@@ -19,6 +21,8 @@ import (
 func TestAdminQueuesHostile(t *testing.T) {
 	forEachDB(t, func(t *testing.T, dsn string) {
 		e := newEnv(t, dsn, Options{RatePerToken: -1})
+		// As ladderbot serve has them: every group of settings.
+		e.srv.queues.Joins, e.srv.queues.Community = joins.New(e.db, e.svc), community.New(e.db, e.svc)
 		seedFixture(t, e)
 		tok := newToken(t, e, guildG, "ops")
 		other := "100000000000000099"
@@ -59,6 +63,45 @@ func TestAdminQueuesHostile(t *testing.T) {
 			{"another guild's queue by path", "/api/v1/guilds/" + other + "/admin/queues/2v2", `{"q_start": 0.7}`, tok},
 			{"a queue name with a NUL", "/api/v1/guilds/" + guildG + "/admin/queues/2v%002", `{"q_start": 0.7}`, tok},
 			{"a queue name of 500 characters", "/api/v1/guilds/" + guildG + "/admin/queues/" + strings.Repeat("q", 500), `{"q_start": 0.7}`, tok},
+			// Formats, rooms, requirements, schedule, rematch, community.
+			{"map_pick draft", path, `{"map_pick": "draft"}`, tok},
+			{"map_pick as a number", path, `{"map_pick": 3}`, tok},
+			{"best_of 2", path, `{"best_of": 2}`, tok},
+			{"best_of 0", path, `{"best_of": 0}`, tok},
+			{"best_of -1", path, `{"best_of": -1}`, tok},
+			{"best_of 2^63", path, `{"best_of": 9223372036854775808}`, tok},
+			{"best_of as a string", path, `{"best_of": "3"}`, tok},
+			{"series_rating maps", path, `{"series_rating": "maps"}`, tok},
+			{"room tent", path, `{"room": "tent"}`, tok},
+			{"room as a bool", path, `{"room": true}`, tok},
+			{"room_category not an ID", path, `{"room_category": "#matches"}`, tok},
+			{"room_category of 25 digits", path, `{"room_category": "` + strings.Repeat("1", 25) + `"}`, tok},
+			{"lobby_voice with a NUL", path, `{"lobby_voice": "300000000000000001\u0000"}`, tok},
+			{"voice as a string", path, `{"voice": "yes"}`, tok},
+			{"voice without a room", path, `{"room": "none", "voice": true}`, tok},
+			{"room_linger -1", path, `{"room_linger": -1}`, tok},
+			{"room_linger a day and a second", path, `{"room_linger": 86401}`, tok},
+			{"room_linger 2^62", path, `{"room_linger": 4611686018427387904}`, tok},
+			{"room_linger fractional", path, `{"room_linger": 1.5}`, tok},
+			{"min_rating 1e400", path, `{"min_rating": 1e400}`, tok},
+			{"min_rating negative", path, `{"min_rating": -5}`, tok},
+			{"max_rating below min_rating", path, `{"min_rating": 1800, "max_rating": 1500}`, tok},
+			{"min_games -1", path, `{"min_games": -1}`, tok},
+			{"min_games 2^40", path, `{"min_games": 1099511627776}`, tok},
+			{"games_queue unknown", path, `{"games_queue": "nope"}`, tok},
+			{"required_role not an ID", path, `{"required_role": "@everyone"}`, tok},
+			{"excluded_role with a bidi override", path, `{"excluded_role": "\u202e300000000000000001"}`, tok},
+			{"min_account_days 2^40", path, `{"min_account_days": 1099511627776}`, tok},
+			{"hours at 25:00", path, `{"hours": "mon-fri 25:00-26:00"}`, tok},
+			{"hours of 10,000 characters", path, `{"hours": "` + strings.Repeat("mon 18:00-19:00; ", 600) + `"}`, tok},
+			{"timezone on Mars", path, `{"timezone": "Mars/Olympus"}`, tok},
+			{"timezone as a path", path, `{"timezone": "../../etc/passwd"}`, tok},
+			{"rematch twice", path, `{"rematch": "twice"}`, tok},
+			{"predictions as a string", path, `{"predictions": "yes"}`, tok},
+			{"mvp_vote as a number", path, `{"mvp_vote": 1}`, tok},
+			{"mvp_vote null", path, `{"mvp_vote": null}`, tok},
+			{"a good room with a bad best_of", path, `{"room": "channel", "best_of": 4}`, tok},
+			{"a good q_start with a bad rematch", path, `{"q_start": 0.7, "rematch": "twice"}`, tok},
 		}
 		ctx := context.Background()
 		before, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
@@ -98,6 +141,12 @@ func TestAdminQueuesHostile(t *testing.T) {
 		q, l, err := e.svc.Lobby(ctx, guildG, "2v2")
 		if err != nil || q.QStart != 0.7 || l.ReadyWindow.Seconds() != 45 {
 			t.Errorf("Got(queue after concurrent PUTs) = q_start %g, ready %s, %v; want 0.7, 45s", q.QStart, l.ReadyWindow, err)
+		}
+		// The groups the table refused are served: good values pass.
+		good := `{"map_pick": "vote", "best_of": 3, "room": "channel", "room_linger": 60, "rematch": "same", "hours": "mon-fri 18:00-23:00", "timezone": "Europe/Berlin", "predictions": true, "mvp_vote": true}`
+		if rec := call(e, "PUT", path, good, "Authorization", "Bearer "+tok, "Content-Type", "application/json"); rec.Code != 200 ||
+			!strings.Contains(rec.Body.String(), `"rematch":"same"`) || !strings.Contains(rec.Body.String(), `"mvp_vote":true`) {
+			t.Errorf("Got(PUT of good values) = %d %.400s, want 200 with them", rec.Code, rec.Body)
 		}
 	})
 }
