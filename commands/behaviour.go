@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -85,9 +86,9 @@ func setBehaviourPairing(req Request, q *ladder.Queue) {
 }
 
 // behaviourPairingText is the queue line's note, "" while it is off.
-func behaviourPairingText(q ladder.Queue) string {
+func behaviourPairingText(tr *i18n.Lang, q ladder.Queue) string {
 	if q.BehaviourPairing <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" · low behaviour scores matched together from %d queued", q.BehaviourPairing)
+	return " · " + tr.T("cfg.behaviour_pairing", "N", q.BehaviourPairing)
 }
