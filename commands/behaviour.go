@@ -47,6 +47,15 @@ func behaviourText(b ladder.Behaviour) string {
 	return s
 }
 
+// behaviourIn is behaviourText in language tr.
+func behaviourIn(tr *i18n.Lang, b ladder.Behaviour) string {
+	s := tr.Rating(b.Score) + "/100"
+	if b.Low() {
+		s += " " + tr.T("mod.behaviour_low")
+	}
+	return s
+}
+
 // modFlags is /mod flags: a player's behaviour score with the flags and
 // cooldowns behind it.
 func (h *handlers) modFlags(ctx context.Context, req Request) (Reply, error) {
@@ -55,25 +64,26 @@ func (h *handlers) modFlags(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	tr := userLang(req)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s · behaviour %s\n", mention(user), behaviourText(b))
+	sb.WriteString(tr.T("mod.flags_head", "Player", mention(user), "Score", behaviourIn(tr, b)) + "\n")
 	if len(b.Flags) == 0 && len(b.Cooldowns) == 0 {
-		sb.WriteString("No flags or cooldowns in the last 12 weeks.")
+		sb.WriteString(tr.T("mod.flags_none"))
 		return Whisper(sb.String()), nil
 	}
 	for i, f := range b.Flags {
 		if i == 15 {
-			fmt.Fprintf(&sb, "… and %d older flags\n", len(b.Flags)-15)
+			sb.WriteString(tr.N("mod.flags_older", len(b.Flags)-15) + "\n")
 			break
 		}
 		note := ""
 		if !f.Counted {
-			note = " (repeat within a week, not counted)"
+			note = " " + tr.T("mod.flags_repeat")
 		}
-		fmt.Fprintf(&sb, "%s · match #%d · %s by %s%s\n", f.CreatedAt.UTC().Format("2006-01-02 15:04"), f.MatchID, f.Reason, mention(f.FromUser), note)
+		sb.WriteString(tr.T("mod.flag_line", "When", tr.DateTime(f.CreatedAt), "ID", f.MatchID, "Reason", f.Reason, "By", mention(f.FromUser)) + note + "\n")
 	}
 	if n := len(b.Cooldowns); n > 0 {
-		fmt.Fprintf(&sb, "%d lobby cooldown(s) (missed ready checks or no-shows)\n", n)
+		sb.WriteString(tr.N("mod.flags_cooldowns", n) + "\n")
 	}
 	return Whisper(sb.String()), nil
 }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )

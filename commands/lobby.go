@@ -47,7 +47,7 @@ func readyAnnouncement(l *i18n.Lang, m ladder.Match, rc ladder.ReadyCheck, d lad
 	teams := teamFields(l, m)
 	if d.MatchID != 0 {
 		content = l.T("ready.formed_captains", "ID", m.ID, "Players", mentions(m.Players()), "Deadline", deadline)
-		teams = draftWaitingFields(d)
+		teams = draftWaitingFields(l, d)
 	}
 	return Reply{
 		Content:  content,
@@ -166,7 +166,7 @@ func (h *handlers) readyButton(ctx context.Context, req Request) (Reply, error) 
 	queue := h.queueName(ctx, req.GuildID, m.QueueID)
 	switch {
 	case rc.State == ladder.ReadyPassed && res.Draft.State == ladder.DraftPicking:
-		r = DraftView(m, res.Draft, queue)
+		r = DraftView(l, m, res.Draft, queue)
 		r.Content = l.T("ready.everyone") + " " + r.Content
 	case rc.State == ladder.ReadyPassed:
 		r = matchOnView(l, m, queue)
