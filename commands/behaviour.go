@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/ladderbot/ladderbot/i18n"
@@ -34,20 +33,12 @@ func (h *handlers) doFlag(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("You flagged %s in match #%d for %s. Moderators can see it; flags from one player count once per player per week.",
-		mention(f.ToUser), f.MatchID, f.Reason)), nil
+	tr := userLang(req)
+	return Whisper(tr.T("flag.done", "Player", mention(f.ToUser), "ID", f.MatchID, "Reason", tr.Registration(i18n.SectionChoice, f.Reason))), nil
 }
 
-// behaviourText is the /profile value: the score out of 100.
-func behaviourText(b ladder.Behaviour) string {
-	s := fmt.Sprintf("%.0f/100", b.Score)
-	if b.Low() {
-		s += " (low)"
-	}
-	return s
-}
-
-// behaviourIn is behaviourText in language tr.
+// behaviourIn is the /profile and /mod flags value in language tr: the
+// score out of 100.
 func behaviourIn(tr *i18n.Lang, b ladder.Behaviour) string {
 	s := tr.Rating(b.Score) + "/100"
 	if b.Low() {
@@ -80,7 +71,7 @@ func (h *handlers) modFlags(ctx context.Context, req Request) (Reply, error) {
 		if !f.Counted {
 			note = " " + tr.T("mod.flags_repeat")
 		}
-		sb.WriteString(tr.T("mod.flag_line", "When", tr.DateTime(f.CreatedAt), "ID", f.MatchID, "Reason", f.Reason, "By", mention(f.FromUser)) + note + "\n")
+		sb.WriteString(tr.T("mod.flag_line", "When", tr.DateTime(f.CreatedAt), "ID", f.MatchID, "Reason", tr.Registration(i18n.SectionChoice, f.Reason), "By", mention(f.FromUser)) + note + "\n")
 	}
 	if n := len(b.Cooldowns); n > 0 {
 		sb.WriteString(tr.N("mod.flags_cooldowns", n) + "\n")
