@@ -54,7 +54,7 @@ func (l *lobbyEnv) captainsMode(readyWindow int) {
 	l.t.Helper()
 	l.establish()
 	r := l.slash(owner, "config queue set", map[string]any{"queue": "2v2", "pick_mode": "captains", "pick_window": 60, "ready_window": readyWindow})
-	wantText(l.t, "captains on", r, "captains pick, 60 s a pick")
+	wantText(l.t, "captains on", r, "captains pick, 1 minute a pick")
 }
 
 func TestCaptainsEndToEnd(t *testing.T) {

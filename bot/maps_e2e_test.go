@@ -166,7 +166,7 @@ func testMapBans(t *testing.T, l *lobbyEnv) {
 	l.clock.Add(2 * time.Minute)
 	l.run(jobs.JobReady)
 	now := l.message(bans.ID)
-	if !strings.Contains(now.Text(), "was banned at random") || !strings.Contains(now.Text(), "ban a map for team 2") {
+	if !strings.Contains(now.Text(), "was banned for team 1 at random") || !strings.Contains(now.Text(), "ban a map for team 2") {
 		t.Fatalf("Got(after the deadline) = %q, want a ban made for team 1 and team 2's turn", now.Text())
 	}
 	p, err := formats.New(l.db, l.svc).Pick(l.ctx, testGuild, m.ID, 1)

@@ -151,7 +151,7 @@ func testRoomRush(t *testing.T, r *roomEnv) {
 func testRoomTwoProcesses(t *testing.T, r *roomEnv) {
 	category := r.fake.AddChannel(testGuild, "Matches", fakediscord.ChannelCategory)
 	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{
-		"queue": "2v2", "room": "channel", "room_category": category, "voice": true, "room_linger": 0}), "rooms close 0s")
+		"queue": "2v2", "room": "channel", "room_category": category, "voice": true, "room_linger": 0}), "rooms close 0 seconds")
 	m := r.form()
 	room := r.room(m.ID)
 	r.play(room.ChannelID, m)

@@ -71,23 +71,24 @@ func (h *handlers) balance(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	tr := userLang(req)
 	team := func(idx []int) string {
 		var b strings.Builder
 		for _, i := range idx {
-			fmt.Fprintf(&b, "%s %s\n", mention(players[i]), ratingText(st[i].Rating, st[i].RD))
+			fmt.Fprintf(&b, "%s %s\n", mention(players[i]), ratingIn(tr, st[i].Rating, st[i].RD))
 		}
 		return b.String()
 	}
-	e := Embed{Title: "Balanced teams", Color: ColorInfo, Fields: []Field{
-		{Name: fmt.Sprintf("Team A · Σ %.0f", split.SumA), Value: team(split.A), Inline: true},
-		{Name: fmt.Sprintf("Team B · Σ %.0f", split.SumB), Value: team(split.B), Inline: true},
+	e := Embed{Title: tr.T("balance.title"), Color: ColorInfo, Fields: []Field{
+		{Name: tr.T("balance.team_sum", "Team", "A", "Sum", tr.Rating(split.SumA)), Value: team(split.A), Inline: true},
+		{Name: tr.T("balance.team_sum", "Team", "B", "Sum", tr.Rating(split.SumB)), Value: team(split.B), Inline: true},
 	}}
 	if len(split.SitOut) > 0 {
-		e.Fields = append(e.Fields, Field{Name: "Sitting out", Value: team(split.SitOut)})
+		e.Fields = append(e.Fields, Field{Name: tr.T("balance.sitting_out"), Value: team(split.SitOut)})
 	}
-	e.Footer = fmt.Sprintf("Rating gap %.1f", split.Gap)
+	e.Footer = tr.T("balance.gap", "Gap", tr.Number(split.Gap, 1))
 	if !split.Exact {
-		e.Footer += " (large lobby: best found by swaps, not proven optimal)"
+		e.Footer += " " + tr.T("balance.not_exact_swaps")
 	}
 	return Reply{Embeds: []Embed{e}}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -26,7 +27,7 @@ func (h *handlers) balanceMatch(ctx context.Context, req Request) (Reply, error)
 	if err != nil {
 		return Reply{}, err
 	}
-	r := rebalanceReply(rb)
+	r := rebalanceReply(userLang(req), rb)
 	if rb.Applied {
 		edit, ok, err := h.announcementEdit(ctx, req.GuildID, rb.After)
 		if err != nil {
@@ -65,14 +66,14 @@ func (h *handlers) announcementEdit(ctx context.Context, guildID string, m ladde
 	return Post{ChannelID: a.ChannelID, Message: view}, true, nil
 }
 
-func rebalanceReply(rb ladder.MatchRebalance) Reply {
+func rebalanceReply(tr *i18n.Lang, rb ladder.MatchRebalance) Reply {
 	m := rb.After
-	title := fmt.Sprintf("Match #%d · rebalance preview", m.ID)
+	title := tr.T("balance.preview", "ID", m.ID)
 	switch {
 	case rb.Applied:
-		title = fmt.Sprintf("Match #%d · teams rebalanced", m.ID)
+		title = tr.T("balance.applied", "ID", m.ID)
 	case len(rb.Moves) == 0:
-		title = fmt.Sprintf("Match #%d · already balanced", m.ID)
+		title = tr.T("balance.already", "ID", m.ID)
 	}
 	e := Embed{Title: title, Color: ColorInfo}
 	for t := range 2 {
@@ -80,25 +81,25 @@ func rebalanceReply(rb ladder.MatchRebalance) Reply {
 		var sum float64
 		for _, u := range m.Teams[t] {
 			sum += rb.Ratings[u]
-			fmt.Fprintf(&b, "%s %.0f\n", mention(u), rb.Ratings[u])
+			fmt.Fprintf(&b, "%s %s\n", mention(u), tr.Rating(rb.Ratings[u]))
 		}
-		e.Fields = append(e.Fields, Field{Name: fmt.Sprintf("Team %d · Σ %.0f", t+1, sum), Value: b.String(), Inline: true})
+		e.Fields = append(e.Fields, Field{Name: tr.T("balance.team_sum", "Team", t+1, "Sum", tr.Rating(sum)), Value: b.String(), Inline: true})
 	}
 	if len(rb.Moves) > 0 {
 		var b strings.Builder
 		for _, mv := range rb.Moves {
-			fmt.Fprintf(&b, "%s team %d → team %d\n", mention(mv.UserID), mv.From, mv.To)
+			b.WriteString(mention(mv.UserID) + " " + tr.T("balance.move", "From", mv.From, "To", mv.To) + "\n")
 		}
-		e.Fields = append(e.Fields, Field{Name: "Moves", Value: b.String()})
+		e.Fields = append(e.Fields, Field{Name: tr.T("balance.moves"), Value: b.String()})
 	}
-	e.Footer = fmt.Sprintf("Rating gap %.1f → %.1f", rb.GapBefore, rb.GapAfter)
+	e.Footer = tr.T("balance.gap_change", "Before", tr.Number(rb.GapBefore, 1), "After", tr.Number(rb.GapAfter, 1))
 	if rb.Applied {
-		e.Footer += fmt.Sprintf(" · team 1 now %s to win", percent(m.PTeam1))
+		e.Footer += " · " + tr.T("balance.now_chance", "Chance", tr.Percent(m.PTeam1))
 	} else if len(rb.Moves) > 0 {
-		e.Footer += " · a moderator applies it with apply:true"
+		e.Footer += " · " + tr.T("balance.apply_hint")
 	}
 	if !rb.Exact {
-		e.Footer += " (large lobby: not proven optimal)"
+		e.Footer += " " + tr.T("balance.not_exact")
 	}
 	return Reply{Embeds: []Embed{e}}
 }

@@ -2,9 +2,9 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -33,15 +33,16 @@ func (h *handlers) doFlag(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("You flagged %s in match #%d for %s. Moderators can see it; flags from one player count once per player per week.",
-		mention(f.ToUser), f.MatchID, f.Reason)), nil
+	tr := userLang(req)
+	return Whisper(tr.T("flag.done", "Player", mention(f.ToUser), "ID", f.MatchID, "Reason", tr.Registration(i18n.SectionChoice, f.Reason))), nil
 }
 
-// behaviourText is the /profile value: the score out of 100.
-func behaviourText(b ladder.Behaviour) string {
-	s := fmt.Sprintf("%.0f/100", b.Score)
+// behaviourIn is the /profile and /mod flags value in language tr: the
+// score out of 100.
+func behaviourIn(tr *i18n.Lang, b ladder.Behaviour) string {
+	s := tr.Rating(b.Score) + "/100"
 	if b.Low() {
-		s += " (low)"
+		s += " " + tr.T("mod.behaviour_low")
 	}
 	return s
 }
@@ -54,25 +55,26 @@ func (h *handlers) modFlags(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	tr := userLang(req)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s · behaviour %s\n", mention(user), behaviourText(b))
+	sb.WriteString(tr.T("mod.flags_head", "Player", mention(user), "Score", behaviourIn(tr, b)) + "\n")
 	if len(b.Flags) == 0 && len(b.Cooldowns) == 0 {
-		sb.WriteString("No flags or cooldowns in the last 12 weeks.")
+		sb.WriteString(tr.T("mod.flags_none"))
 		return Whisper(sb.String()), nil
 	}
 	for i, f := range b.Flags {
 		if i == 15 {
-			fmt.Fprintf(&sb, "… and %d older flags\n", len(b.Flags)-15)
+			sb.WriteString(tr.N("mod.flags_older", len(b.Flags)-15) + "\n")
 			break
 		}
 		note := ""
 		if !f.Counted {
-			note = " (repeat within a week, not counted)"
+			note = " " + tr.T("mod.flags_repeat")
 		}
-		fmt.Fprintf(&sb, "%s · match #%d · %s by %s%s\n", f.CreatedAt.UTC().Format("2006-01-02 15:04"), f.MatchID, f.Reason, mention(f.FromUser), note)
+		sb.WriteString(tr.T("mod.flag_line", "When", tr.DateTime(f.CreatedAt), "ID", f.MatchID, "Reason", tr.Registration(i18n.SectionChoice, f.Reason), "By", mention(f.FromUser)) + note + "\n")
 	}
 	if n := len(b.Cooldowns); n > 0 {
-		fmt.Fprintf(&sb, "%d lobby cooldown(s) (missed ready checks or no-shows)\n", n)
+		sb.WriteString(tr.N("mod.flags_cooldowns", n) + "\n")
 	}
 	return Whisper(sb.String()), nil
 }
@@ -85,9 +87,9 @@ func setBehaviourPairing(req Request, q *ladder.Queue) {
 }
 
 // behaviourPairingText is the queue line's note, "" while it is off.
-func behaviourPairingText(q ladder.Queue) string {
+func behaviourPairingText(tr *i18n.Lang, q ladder.Queue) string {
 	if q.BehaviourPairing <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" · low behaviour scores matched together from %d queued", q.BehaviourPairing)
+	return " · " + tr.T("cfg.behaviour_pairing", "N", q.BehaviourPairing)
 }

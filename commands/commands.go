@@ -9,6 +9,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -134,6 +135,9 @@ func mentions(ids []string) string {
 
 // ratingText renders R ± RD as players read it.
 func ratingText(r, rd float64) string { return fmt.Sprintf("%.0f ± %.0f", r, rd) }
+
+// ratingIn renders R ± RD in language l.
+func ratingIn(l *i18n.Lang, r, rd float64) string { return l.Rating(r) + " ± " + l.Rating(rd) }
 
 // signed renders a rating change with its sign.
 func signed(d float64) string {

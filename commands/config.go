@@ -3,11 +3,12 @@ package commands
 import (
 	"context"
 	"fmt"
-	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 func (h *handlers) configCommand() Command {
@@ -98,7 +99,7 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 	}
 	switch req.Command {
 	case "config show":
-		return h.configShow(ctx, g)
+		return h.configShow(ctx, userLang(req), g)
 	case "config roles":
 		return h.configRoles(ctx, req, g)
 	case "config queue add":
@@ -113,7 +114,7 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		return Whisper(fmt.Sprintf("Queue **%s** added (%dv%d, %s).", q.Name, q.TeamSize, q.TeamSize, q.Model)), nil
+		return Whisper(userLang(req).T("cfg.queue_added", "Queue", q.Name, "Size", q.TeamSize, "Model", q.Model)), nil
 	case "config queue set":
 		return h.configQueue(ctx, req)
 	case "config queue room":
@@ -187,12 +188,14 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 	if _, err := h.Service.UpdateGuild(ctx, a, g); err != nil {
 		return Reply{}, err
 	}
-	r, err := h.configShow(ctx, g)
-	r.Content = "Saved."
+	tr := userLang(req)
+	r, err := h.configShow(ctx, tr, g)
+	r.Content = tr.T("cfg.saved")
 	return r, err
 }
 
 func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) {
+	tr := userLang(req)
 	name, _ := req.String("queue")
 	q, err := h.queueNamed(ctx, req.GuildID, name)
 	if err != nil {
@@ -225,7 +228,7 @@ func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) 
 		if q, err = h.Service.UpdateQueue(ctx, actor(req), q); err != nil {
 			return Reply{}, err
 		}
-		return Whisper(fmt.Sprintf("Queue **%s** saved: %s", q.Name, queueLine(q))), nil
+		return Whisper(tr.T("cfg.queue_saved", "Queue", q.Name, "Settings", queueLine(tr, q))), nil
 	}
 	l, err := h.lobbyFromOptions(ctx, req, q)
 	if err != nil {
@@ -235,60 +238,61 @@ func (h *handlers) configQueue(ctx context.Context, req Request) (Reply, error) 
 	if q, l, err = h.Service.ConfigureQueue(ctx, actor(req), q, &l); err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("Queue **%s** saved: %s\nLobby: %s", q.Name, queueLine(q), lobbyLine(l))), nil
+	return Whisper(tr.T("cfg.queue_saved", "Queue", q.Name, "Settings", queueLine(tr, q)) + "\n" + tr.T("cfg.lobby", "Lobby", lobbyLine(tr, l))), nil
 }
 
-func queueLine(q ladder.Queue) string {
-	s := fmt.Sprintf("%dv%d · %s · quality %.2f → %.2f", q.TeamSize, q.TeamSize, q.Model, q.QStart, q.QFloor)
+// queueLine sums a queue's settings up in language tr.
+func queueLine(tr *i18n.Lang, q ladder.Queue) string {
+	s := tr.T("cfg.queue_line", "Size", q.TeamSize, "Model", q.Model, "Start", tr.Number(q.QStart, 2), "Floor", tr.Number(q.QFloor, 2))
 	if q.ChannelID != "" {
 		s += " · <#" + q.ChannelID + ">"
 	}
 	if q.Disabled {
-		s += " · closed"
+		s += " · " + tr.T("cfg.closed")
 	}
 	if q.SelfTune {
-		s += " · self-tuning"
+		s += " · " + tr.T("cfg.self_tuning")
 	}
-	s += partyRatingText(q)
-	s += behaviourPairingText(q)
+	s += partyRatingText(tr, q)
+	s += behaviourPairingText(tr, q)
 	return s
 }
 
-func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error) {
+func (h *handlers) configShow(ctx context.Context, tr *i18n.Lang, g ladder.Guild) (Reply, error) {
 	qs, err := h.Service.Queues(ctx, g.ID)
 	if err != nil {
 		return Reply{}, err
 	}
 	var queues strings.Builder
 	for _, q := range qs {
-		fmt.Fprintf(&queues, "**%s**: %s\n", q.Name, queueLine(q))
+		fmt.Fprintf(&queues, "**%s**: %s\n", q.Name, queueLine(tr, q))
 		_, l, err := h.Service.Lobby(ctx, g.ID, q.Name)
 		if err != nil {
 			return Reply{}, err
 		}
-		fmt.Fprintf(&queues, "  lobby: %s\n", lobbyLine(l))
+		fmt.Fprintf(&queues, "  %s\n", tr.T("cfg.show_lobby", "Lobby", lobbyLine(tr, l)))
 		if h.Rooms != nil {
 			s, err := h.Rooms.Settings(ctx, q.ID)
 			if err != nil {
 				return Reply{}, err
 			}
-			fmt.Fprintf(&queues, "  rooms: %s\n", describeRoom(s))
+			fmt.Fprintf(&queues, "  %s\n", tr.T("cfg.show_rooms", "Rooms", describeRoom(tr, s)))
 		}
-		if line, err := h.joinsLine(ctx, q); err != nil {
+		if line, err := h.joinsLine(ctx, tr, q); err != nil {
 			return Reply{}, err
 		} else if line != "" {
-			fmt.Fprintf(&queues, "  joins: %s\n", line)
+			fmt.Fprintf(&queues, "  %s\n", tr.T("cfg.show_joins", "Joins", line))
 		}
 	}
 	orNone := func(prefix, id string) string {
 		if id == "" {
-			return "not set"
+			return tr.T("cfg.not_set")
 		}
 		return prefix + id + ">"
 	}
 	var divs []string
 	for _, d := range g.Divisions {
-		divs = append(divs, fmt.Sprintf("%s:%g", d.Name, d.Min))
+		divs = append(divs, d.Name+":"+tr.Float(d.Min))
 	}
 	results := ""
 	if h.Panels != nil {
@@ -296,41 +300,41 @@ func (h *handlers) configShow(ctx context.Context, g ladder.Guild) (Reply, error
 			return Reply{}, err
 		}
 	}
-	schedule, err := scheduleText(g.SeasonSchedule, h.Service.Now())
+	schedule, err := scheduleText(tr, g.SeasonSchedule, h.Service.Now())
 	if err != nil {
 		return Reply{}, err
 	}
-	e := Embed{Title: "Settings", Color: ColorInfo, Fields: []Field{
-		{Name: "Queues", Value: queues.String()},
-		{Name: "Moderator role", Value: orNone("<@&", g.ModeratorRoleID), Inline: true},
-		{Name: "Announcements", Value: orNone("<#", g.AnnounceChannelID), Inline: true},
-		{Name: "Moderator log", Value: orNone("<#", g.LogChannelID), Inline: true},
-		{Name: "Results", Value: orNone("<#", results), Inline: true},
-		{Name: "Thresholds", Value: fmt.Sprintf("placement %d games · inactive after %d days · confirm within %s · queue entries wait %s · season carry %.2f",
-			g.PlacementGames, g.StaleDays, g.ConfirmWindow, g.QueueTimeout, g.SeasonCarry)},
-		{Name: "Divisions", Value: strings.Join(divs, ", ")},
-		{Name: "Season schedule", Value: schedule},
+	e := Embed{Title: tr.T("cfg.settings"), Color: ColorInfo, Fields: []Field{
+		{Name: tr.T("cfg.queues"), Value: queues.String()},
+		{Name: tr.T("cfg.moderator_role"), Value: orNone("<@&", g.ModeratorRoleID), Inline: true},
+		{Name: tr.T("cfg.announcements"), Value: orNone("<#", g.AnnounceChannelID), Inline: true},
+		{Name: tr.T("cfg.moderator_log"), Value: orNone("<#", g.LogChannelID), Inline: true},
+		{Name: tr.T("cfg.results"), Value: orNone("<#", results), Inline: true},
+		{Name: tr.T("cfg.thresholds"), Value: tr.T("cfg.thresholds_value",
+			"Placement", tr.N("cfg.games", g.PlacementGames), "Stale", tr.N("unit.day", g.StaleDays), "Confirm", tr.Duration(g.ConfirmWindow),
+			"Queue", tr.Duration(g.QueueTimeout), "Carry", tr.Number(g.SeasonCarry, 2))},
+		{Name: tr.T("cfg.divisions"), Value: strings.Join(divs, ", ")},
+		{Name: tr.T("cfg.season_schedule"), Value: schedule},
 	}}
 	rc, err := h.Service.DivisionRoleConfig(ctx, g.ID)
 	if err != nil {
 		return Reply{}, err
 	}
-	e.Fields = append(e.Fields, Field{Name: "Rank roles", Value: roleLines(g, rc)})
+	e.Fields = append(e.Fields, Field{Name: tr.T("cfg.rank_roles"), Value: roleLines(tr, g, rc)})
 	return Reply{Ephemeral: true, Embeds: []Embed{e}}, nil
 }
 
 // scheduleText shows a season schedule with the next time it fires, so a
 // moderator sees at once what the expression means.
-func scheduleText(schedule string, now time.Time) (string, error) {
+func scheduleText(tr *i18n.Lang, schedule string, now time.Time) (string, error) {
 	if schedule == "" {
-		return "off (moderators start and end seasons)", nil
+		return tr.T("cfg.schedule_off"), nil
 	}
 	next, err := ladder.NextSeasonClose(schedule, now)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("`%s` (UTC) · next season change %s (<t:%d:F>, <t:%d:R>)",
-		schedule, next.Format("2006-01-02 15:04 UTC"), next.Unix(), next.Unix()), nil
+	return tr.T("cfg.schedule", "Schedule", schedule, "Next", tr.DateTime(next), "Unix", next.Unix()), nil
 }
 
 // parseDivisions reads "Name:min, Name:min, …", lowest first.

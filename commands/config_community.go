@@ -2,8 +2,8 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -35,12 +35,13 @@ func (h *handlers) configCommunity(ctx context.Context, req Request) (Reply, err
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("Queue %s: predictions **%s**, MVP vote **%s**.", name, onOff(st.Predictions), onOff(st.MVPVote))), nil
+	tr := userLang(req)
+	return Whisper(tr.T("cfg.community", "Queue", name, "Predictions", onOff(tr, st.Predictions), "MVP", onOff(tr, st.MVPVote))), nil
 }
 
-func onOff(b bool) string {
+func onOff(tr *i18n.Lang, b bool) string {
 	if b {
-		return "on"
+		return tr.T("cfg.on")
 	}
-	return "off"
+	return tr.T("cfg.off")
 }

@@ -85,22 +85,23 @@ func (h *handlers) configJoins(ctx context.Context, req Request) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
+	tr := userLang(req)
 	switch req.Command {
 	case "config queue schedule":
 		o, err := h.Joins.Opening(ctx, q, h.Service.Now())
 		if err != nil {
 			return Reply{}, err
 		}
-		return Whisper(fmt.Sprintf("Queue **%s** hours: %s.", q.Name, DescribeOpening(o))), nil
+		return Whisper(tr.T("cfg.hours_set", "Queue", q.Name, "Hours", describeOpening(tr, o))), nil
 	case "config queue rematch":
-		return Whisper(fmt.Sprintf("Queue **%s** rematches: %s.", q.Name, describeRematch(st.Rematch))), nil
+		return Whisper(tr.T("cfg.rematch_set", "Queue", q.Name, "Rematch", describeRematch(tr, st.Rematch))), nil
 	}
-	return Whisper(fmt.Sprintf("Queue **%s** requirements: %s.", q.Name, describeRequirements(st, q.Name, games))), nil
+	return Whisper(tr.T("cfg.requirements_set", "Queue", q.Name, "Requirements", describeRequirements(tr, st, q.Name, games))), nil
 }
 
 // joinsLine is a queue's join settings for /config show; "" when all
 // are off (the default), so an untouched queue reads as before.
-func (h *handlers) joinsLine(ctx context.Context, q ladder.Queue) (string, error) {
+func (h *handlers) joinsLine(ctx context.Context, tr *i18n.Lang, q ladder.Queue) (string, error) {
 	if h.Joins == nil {
 		return "", nil
 	}
@@ -114,73 +115,72 @@ func (h *handlers) joinsLine(ctx context.Context, q ladder.Queue) (string, error
 		if err != nil {
 			return "", err
 		}
-		parts = append(parts, "requires "+describeRequirements(st, q.Name, games))
+		parts = append(parts, tr.T("cfg.joins_requires", "Requirements", describeRequirements(tr, st, q.Name, games)))
 	}
 	if st.Hours != "" {
-		parts = append(parts, fmt.Sprintf("open %s (%s)", st.Hours, st.TimeZone))
+		parts = append(parts, tr.T("cfg.joins_open", "Hours", st.Hours, "Zone", st.TimeZone))
 	}
 	if st.Rematch != joins.RematchOff {
-		parts = append(parts, "rematch "+string(st.Rematch))
+		parts = append(parts, tr.T("cfg.joins_rematch", "Mode", string(st.Rematch)))
 	}
 	return strings.Join(parts, "; "), nil
 }
 
 // describeRequirements says a queue's requirements in a line.
-func describeRequirements(s joins.Settings, queue, gamesQueue string) string {
+func describeRequirements(tr *i18n.Lang, s joins.Settings, queue, gamesQueue string) string {
 	var parts []string
 	if s.MinRating != 0 {
-		parts = append(parts, fmt.Sprintf("rating at least %g", s.MinRating))
+		parts = append(parts, tr.T("cfg.req_min_rating", "Rating", tr.Float(s.MinRating)))
 	}
 	if s.MaxRating != 0 {
-		parts = append(parts, fmt.Sprintf("rating at most %g", s.MaxRating))
+		parts = append(parts, tr.T("cfg.req_max_rating", "Rating", tr.Float(s.MaxRating)))
 	}
 	if s.MinGames != 0 {
 		if gamesQueue == "" {
 			gamesQueue = queue
 		}
-		parts = append(parts, fmt.Sprintf("%d rated games in %s", s.MinGames, gamesQueue))
+		parts = append(parts, tr.N("cfg.req_games", s.MinGames, "Queue", gamesQueue))
 	}
 	if s.RequiredRole != "" {
-		parts = append(parts, fmt.Sprintf("the <@&%s> role", s.RequiredRole))
+		parts = append(parts, tr.T("cfg.req_role", "Role", "<@&"+s.RequiredRole+">"))
 	}
 	if s.ExcludedRole != "" {
-		parts = append(parts, fmt.Sprintf("not the <@&%s> role", s.ExcludedRole))
+		parts = append(parts, tr.T("cfg.req_not_role", "Role", "<@&"+s.ExcludedRole+">"))
 	}
 	if s.MinAccountDays != 0 {
-		parts = append(parts, fmt.Sprintf("a Discord account at least %d days old", s.MinAccountDays))
+		parts = append(parts, tr.N("cfg.req_account", s.MinAccountDays))
 	}
 	if len(parts) == 0 {
-		return "none, anyone may join"
+		return tr.T("cfg.req_none")
 	}
 	return strings.Join(parts, ", ")
 }
 
-func describeRematch(m joins.RematchMode) string {
+func describeRematch(tr *i18n.Lang, m joins.RematchMode) string {
 	switch m {
 	case joins.RematchSame:
-		return fmt.Sprintf("a rated result offers a Rematch button for %s; once every player presses it they play again with the same teams", joins.RematchWindow)
+		return tr.T("cfg.rematch_same", "Window", tr.Duration(joins.RematchWindow))
 	case joins.RematchRebalance:
-		return fmt.Sprintf("a rated result offers a Rematch button for %s; once every player presses it they play again, split again by their new ratings", joins.RematchWindow)
+		return tr.T("cfg.rematch_rebalance", "Window", tr.Duration(joins.RematchWindow))
 	}
-	return "off"
+	return tr.T("cfg.off")
 }
 
-// DescribeOpening says a queue's open hours and whether it is open now;
-// package panel shows it on the queue's panel.
-func DescribeOpening(o joins.Opening) string {
+// describeOpening says a queue's open hours and whether it is open now.
+func describeOpening(tr *i18n.Lang, o joins.Opening) string {
 	if !o.Scheduled {
-		return "always open"
+		return tr.T("cfg.always_open")
 	}
 	text := fmt.Sprintf("%s (%s)", o.Hours.String(), o.Hours.Loc)
 	switch {
 	case o.State.Open && o.State.Next.IsZero():
-		return text + "; open now, and not closing within a week"
+		return text + "; " + tr.T("cfg.open_week")
 	case o.State.Open:
-		return text + fmt.Sprintf("; open now, closes at %s (<t:%d:R>)", o.Hours.Local(o.State.Next), o.State.Next.Unix())
+		return text + "; " + tr.T("cfg.open_closes", "When", o.Hours.Local(o.State.Next), "Unix", o.State.Next.Unix())
 	case o.State.Next.IsZero():
-		return text + "; closed, and not opening within a week"
+		return text + "; " + tr.T("cfg.closed_week")
 	}
-	return text + fmt.Sprintf("; closed now, opens at %s (<t:%d:R>)", o.Hours.Local(o.State.Next), o.State.Next.Unix())
+	return text + "; " + tr.T("cfg.closed_opens", "When", o.Hours.Local(o.State.Next), "Unix", o.State.Next.Unix())
 }
 
 // OpeningStatus is the panel's Status field of a scheduled queue: "Open
@@ -242,8 +242,8 @@ func (h *handlers) rematch(ctx context.Context, req Request) (Reply, error) {
 	}
 	r := Whisper(userLang(req).T("reply.rematch_asked", "ID", m.ID, "Pressed", len(res.Voters), "Players", res.Players, "Until", res.ExpiresAt.Unix()))
 	r.Posts = []Post{{ChannelID: req.ChannelID, Message: Reply{
-		Content: fmt.Sprintf("%s wants a rematch of match #%d (%d/%d pressed); the others can press **Rematch** until <t:%d:T>.",
-			mention(req.UserID), m.ID, len(res.Voters), res.Players, res.ExpiresAt.Unix()),
+		Content: h.postLang(ctx, req).T("post.rematch_wants", "User", mention(req.UserID), "ID", m.ID,
+			"Pressed", len(res.Voters), "Players", res.Players, "Until", res.ExpiresAt.Unix()),
 	}}}
 	return r, nil
 }
@@ -272,14 +272,14 @@ func (h *handlers) rematchOffer(ctx context.Context, m ladder.Match, channelID s
 		if err != nil {
 			return nil
 		}
-		how := "with the same teams"
+		l := h.langOf(ctx, m.GuildID)
+		key := "post.rematch_offer_same"
 		if st.Rematch == joins.RematchRebalance {
-			how = "with the teams split again by your new ratings"
+			key = "post.rematch_offer_rebalance"
 		}
 		until := m.RatedAt.Add(joins.RematchWindow)
 		return []Post{{ChannelID: channelID, Sent: h.recordMessage(m.ID, ladder.MessageRematch, channelID), Message: Reply{
-			Content: fmt.Sprintf("Rematch? Once all %d players of match #%d press **Rematch** (until <t:%d:T>), you play again %s.",
-				len(m.Players()), m.ID, until.Unix(), how),
+			Content: l.T(key, "Players", len(m.Players()), "ID", m.ID, "Until", until.Unix(), "Button", LabelRematch),
 			Buttons: [][]Button{RematchButton(m.ID)},
 		}}}
 	}
@@ -288,10 +288,10 @@ func (h *handlers) rematchOffer(ctx context.Context, m ladder.Match, channelID s
 
 // QueueClosed tells the players a closing queue took off, pinging them
 // only, that its open hours ended and when it opens again.
-func QueueClosed(c joins.Closed, userIDs []string) Reply {
-	text := fmt.Sprintf("Queue **%s** closed for now: %s left the queue.", c.Queue.Name, mentions(userIDs))
+func QueueClosed(l *i18n.Lang, c joins.Closed, userIDs []string) Reply {
+	text := l.T("post.queue_closed", "Queue", c.Queue.Name, "Players", mentions(userIDs))
 	if next := c.Opening.State.Next; !next.IsZero() {
-		text += fmt.Sprintf(" It opens again at %s (<t:%d:F>).", c.Opening.Hours.Local(next), next.Unix())
+		text += " " + l.T("post.queue_reopens", "When", c.Opening.Hours.Local(next), "Unix", next.Unix())
 	}
 	return Reply{Content: text, Mentions: userIDs}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -60,12 +61,12 @@ func (h *handlers) configMaps(ctx context.Context, req Request) (Reply, error) {
 		if pool, err = h.Formats.AddMap(ctx, actor(req), q, formats.Map{Name: name, ImageURL: strings.TrimSpace(image)}); err != nil {
 			return Reply{}, err
 		}
-		said = fmt.Sprintf("Added **%s** to queue **%s**. ", name, q.Name)
+		said = userLang(req).T("cfg.map_added", "Map", name, "Queue", q.Name) + " "
 	case "config maps remove":
 		if pool, err = h.Formats.RemoveMap(ctx, actor(req), q, name); err != nil {
 			return Reply{}, err
 		}
-		said = fmt.Sprintf("Removed **%s** from queue **%s**. ", name, q.Name)
+		said = userLang(req).T("cfg.map_removed", "Map", name, "Queue", q.Name) + " "
 	default:
 		if pool, err = h.Formats.Maps(ctx, q.ID); err != nil {
 			return Reply{}, err
@@ -75,7 +76,7 @@ func (h *handlers) configMaps(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(said + describePool(q, pool, st)), nil
+	return Whisper(said + describePool(userLang(req), q, pool, st)), nil
 }
 
 func (h *handlers) configFormat(ctx context.Context, req Request) (Reply, error) {
@@ -109,39 +110,28 @@ func (h *handlers) configFormat(ctx context.Context, req Request) (Reply, error)
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(describePool(q, pool, st)), nil
+	return Whisper(describePool(userLang(req), q, pool, st)), nil
 }
 
 // describePool says a queue's pool and map pick in a few lines.
-func describePool(q ladder.Queue, pool []formats.Map, st formats.Settings) string {
+func describePool(tr *i18n.Lang, q ladder.Queue, pool []formats.Map, st formats.Settings) string {
 	var b strings.Builder
-	switch st.MapPick {
-	case formats.ModeNone:
-		fmt.Fprintf(&b, "Queue **%s** picks no map (map_pick none).", q.Name)
-	case formats.ModeVote:
-		fmt.Fprintf(&b, "Queue **%s**: the players vote for the map once everyone is ready (map_pick vote, within pick_window).", q.Name)
-	case formats.ModeBan:
-		fmt.Fprintf(&b, "Queue **%s**: the captains (or each team's highest rated) ban maps in turn until one is left (map_pick ban).", q.Name)
-	case formats.ModeRandom:
-		fmt.Fprintf(&b, "Queue **%s**: each match's map is drawn at random (map_pick random).", q.Name)
-	case formats.ModeLoser:
-		fmt.Fprintf(&b, "Queue **%s**: the first game's map is drawn at random; in a series the loser of each game picks the next (map_pick loser).", q.Name)
-	}
+	b.WriteString(tr.T("cfg.pick_"+string(st.MapPick), "Queue", q.Name))
 	if st.BestOf > 1 {
-		how := "rated once, by its winner"
+		how := tr.T("cfg.series_once")
 		if st.SeriesRating == formats.RateGames {
-			how = "each game rated in order"
+			how = tr.T("cfg.series_games")
 		}
-		fmt.Fprintf(&b, "\nMatches are best-of-%d series (best_of %d), %s (series_rating %s).", st.BestOf, st.BestOf, how, st.SeriesRating)
+		b.WriteString("\n" + tr.T("cfg.series", "BestOf", st.BestOf, "How", how, "Rating", string(st.SeriesRating)))
 	}
 	if len(pool) == 0 {
-		b.WriteString("\nIts pool is empty: add maps with /config maps add.")
+		b.WriteString("\n" + tr.T("cfg.pool_empty"))
 		if st.MapPick != formats.ModeNone {
-			b.WriteString(" Until then matches get no map.")
+			b.WriteString(" " + tr.T("cfg.pool_empty_no_map"))
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "\nPool (%d of %d):", len(pool), formats.MaxMaps)
+	b.WriteString("\n" + tr.T("cfg.pool", "N", len(pool), "Max", formats.MaxMaps))
 	for i, m := range pool {
 		fmt.Fprintf(&b, "\n%d. %s", i+1, m.Name)
 		if m.ImageURL != "" {

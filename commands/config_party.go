@@ -1,8 +1,7 @@
 package commands
 
 import (
-	"fmt"
-
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -22,9 +21,9 @@ func setPartyRating(req Request, q *ladder.Queue) {
 
 // partyRatingText is the queue line's note on the party rating, "" while
 // it is off (both weights 0), so queues that never set it read as before.
-func partyRatingText(q ladder.Queue) string {
+func partyRatingText(tr *i18n.Lang, q ladder.Queue) string {
 	if q.PartyMaxWeight <= 0 && q.PartyMedianWeight <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" · party rating best %g : median %g − %g RD", q.PartyMaxWeight, q.PartyMedianWeight, q.OrdinalDeviations)
+	return " · " + tr.T("cfg.party_rating", "Max", tr.Float(q.PartyMaxWeight), "Median", tr.Float(q.PartyMedianWeight), "RDs", tr.Float(q.OrdinalDeviations))
 }

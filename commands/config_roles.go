@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -32,11 +33,11 @@ func (h *handlers) configRoles(ctx context.Context, req Request, g ladder.Guild)
 		if err := h.Service.ClearDivisionRoles(ctx, g.ID); err != nil {
 			return Reply{}, err
 		}
-		return Whisper("Division and badge roles cleared. The bot no longer gives or takes any role; roles players hold stay."), nil
+		return Whisper(userLang(req).T("cfg.roles_cleared")), nil
 	case hasBadge && create && hasRole:
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give the badge a role or create:True, not both")
 	case create:
-		return h.createRoles(ctx, actor(req), g, badge)
+		return h.createRoles(ctx, userLang(req), actor(req), g, badge)
 	case hasBadge:
 		if _, err := h.Service.SetRoles(ctx, actor(req), g.ID, ladder.RoleMapping{Badges: map[string]string{badge: role}}); err != nil {
 			return Reply{}, err
@@ -52,7 +53,8 @@ func (h *handlers) configRoles(ctx context.Context, req Request, g ladder.Guild)
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper("Roles saved. Players get them within a minute.\n" + roleLines(g, rc)), nil
+	tr := userLang(req)
+	return Whisper(tr.T("cfg.roles_saved") + "\n" + roleLines(tr, g, rc)), nil
 }
 
 // badgeNames are the names of the roles create makes for badges.
@@ -62,7 +64,7 @@ var badgeNames = map[string]string{"top3": "Top 3", "top30": "Top 30", "top100":
 // unmapped division, and maps it. Roles are created before anything is
 // saved; when Discord refuses one, the ones created so far are mapped and
 // the refusal is reported.
-func (h *handlers) createRoles(ctx context.Context, who ladder.Actor, g ladder.Guild, badge string) (Reply, error) {
+func (h *handlers) createRoles(ctx context.Context, tr *i18n.Lang, who ladder.Actor, g ladder.Guild, badge string) (Reply, error) {
 	if h.CreateRole == nil {
 		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "this process cannot create roles: map existing ones with division or badge and role")
 	}
@@ -113,20 +115,20 @@ func (h *handlers) createRoles(ctx context.Context, who ladder.Actor, g ladder.G
 			fmt.Sprintf("Discord refused to create a role (does the bot have Manage Roles?); %d created and mapped", len(created)))
 	}
 	if len(created) == 0 {
-		what := "Every division already has a role."
+		what := tr.T("cfg.roles_all_mapped")
 		if badge != "" {
-			what = "That badge already has a role."
+			what = tr.T("cfg.roles_badge_mapped")
 		}
-		return Whisper(what + "\n" + roleLines(g, rc)), nil
+		return Whisper(what + "\n" + roleLines(tr, g, rc)), nil
 	}
-	return Whisper(fmt.Sprintf("Created %d roles. Move the bot's own role above them so it can give them.\n", len(created)) + roleLines(g, rc)), nil
+	return Whisper(tr.N("cfg.roles_created", len(created)) + "\n" + roleLines(tr, g, rc)), nil
 }
 
 // roleLines lists the mapping in division order, then the badges, and any
 // problem.
-func roleLines(g ladder.Guild, rc ladder.RoleConfig) string {
+func roleLines(tr *i18n.Lang, g ladder.Guild, rc ladder.RoleConfig) string {
 	if len(rc.Mapping) == 0 && len(rc.Badges) == 0 {
-		return "none (/config roles)"
+		return tr.T("cfg.roles_none")
 	}
 	var b strings.Builder
 	for _, d := range g.Divisions {
@@ -136,12 +138,12 @@ func roleLines(g ladder.Guild, rc ladder.RoleConfig) string {
 	}
 	for _, d := range slices.Sorted(maps.Keys(rc.Mapping)) {
 		if _, _, ok := ladder.DivisionRange(g.Divisions, d); !ok {
-			fmt.Fprintf(&b, "%s → <@&%s> (no such division any more)\n", d, rc.Mapping[d])
+			fmt.Fprintf(&b, "%s → <@&%s> (%s)\n", d, rc.Mapping[d], tr.T("cfg.roles_gone"))
 		}
 	}
 	for _, badge := range ladder.Badges {
 		if id := rc.Badges[badge]; id != "" {
-			fmt.Fprintf(&b, "last season's %s → <@&%s>\n", strings.ToLower(badgeNames[badge]), id)
+			fmt.Fprintf(&b, "%s → <@&%s>\n", tr.T("cfg.roles_badge", "Badge", strings.ToLower(badgeNames[badge])), id)
 		}
 	}
 	for _, p := range rc.Problems {

@@ -166,7 +166,7 @@ func TestConfigBadgeRoles(t *testing.T) {
 		fake.SetManageRoles(guild, true)
 		r = f.ok(admin("config roles", map[string]any{"badge": "top3", "create": true}))
 		roles := fake.Roles(guild)
-		if len(roles) != 1 || roles[0].Name != "Top 3" || !strings.Contains(r.Content, "Created 1 roles") {
+		if len(roles) != 1 || roles[0].Name != "Top 3" || !strings.Contains(r.Content, "Created 1 role.") {
 			t.Fatalf("Got(create top3) = %q, roles on Discord %+v, want one role Top 3", r.Content, roles)
 		}
 		r = f.ok(admin("config roles", map[string]any{"badge": "top3", "create": true}))

@@ -2,11 +2,11 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
 )
@@ -86,31 +86,34 @@ func (h *handlers) configRoom(ctx context.Context, req Request) (Reply, error) {
 			return Reply{}, err
 		}
 	}
-	return Whisper(fmt.Sprintf("Queue **%s** rooms: %s.", q.Name, describeRoom(s))), nil
+	tr := userLang(req)
+	return Whisper(tr.T("cfg.rooms_set", "Queue", q.Name, "Rooms", describeRoom(tr, s))), nil
 }
 
 // describeRoom says a queue's room settings in a line.
-func describeRoom(s rooms.Settings) string {
+func describeRoom(tr *i18n.Lang, s rooms.Settings) string {
 	var b strings.Builder
 	switch s.Mode {
 	case rooms.ModeNone:
-		b.WriteString("matches are played in the queue's channel")
+		b.WriteString(tr.T("cfg.room_none"))
 	case rooms.ModeThread:
-		b.WriteString("each match gets a private thread in the queue's channel")
+		b.WriteString(tr.T("cfg.room_thread"))
 	case rooms.ModeChannel:
-		b.WriteString("each match gets a channel only its players and the moderators see")
 		if s.CategoryID != "" {
-			fmt.Fprintf(&b, " in <#%s>", s.CategoryID)
+			b.WriteString(tr.T("cfg.room_channel_in", "Category", "<#"+s.CategoryID+">"))
+		} else {
+			b.WriteString(tr.T("cfg.room_channel"))
 		}
 	}
 	if s.Voice {
-		b.WriteString(", with a voice channel per team")
 		if s.LobbyVoiceID != "" {
-			fmt.Fprintf(&b, " (players in <#%s> are moved in and back)", s.LobbyVoiceID)
+			b.WriteString(tr.T("cfg.room_voice_lobby", "Lobby", "<#"+s.LobbyVoiceID+">"))
+		} else {
+			b.WriteString(tr.T("cfg.room_voice"))
 		}
 	}
 	if s.Mode != rooms.ModeNone {
-		fmt.Fprintf(&b, "; rooms close %s after the match ends", s.Linger)
+		b.WriteString(tr.T("cfg.room_linger", "Linger", tr.Duration(s.Linger)))
 	}
 	return b.String()
 }

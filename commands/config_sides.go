@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 )
 
 // sidesSub is /config queue sides: whether the team order of a queue's
@@ -27,12 +26,13 @@ func (h *handlers) configSides(ctx context.Context, req Request) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("Queue %s: team order means nothing; the win chance shown is symmetric (P(A beats B) = 1 − P(B beats A)).", name)
+	tr := userLang(req)
+	text := tr.T("cfg.sides_symmetric", "Queue", name)
 	if cur {
-		text = fmt.Sprintf("Queue %s is sided: team 1 and team 2 mean something, and the win chance shown learns team 1's edge.", name)
+		text = tr.T("cfg.sides_sided", "Queue", name)
 	}
 	if set {
-		text += " The calibration was refolded from the queue's log in this mode."
+		text += " " + tr.T("cfg.sides_refolded")
 	}
 	return Whisper(text), nil
 }

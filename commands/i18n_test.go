@@ -237,3 +237,124 @@ func TestPseudoLocaleReplies(t *testing.T) {
 	}
 	checkLimits(t, "queue status (100 waiting)", f.ok(xa(cmd(user(150), "queue status", nil))))
 }
+
+// checkMarked reports the texts of r that are not in the pseudo-locale:
+// the content (when there is one), every embed title, description,
+// footer and field name, every button label and menu placeholder.
+// Field values are data (mentions, ratings, names) and are not looked at;
+// a text of nothing but data (mentions, numbers, the maps and divisions
+// the test configured) needs no mark either.
+func checkMarked(t *testing.T, what string, r Reply) {
+	t.Helper()
+	checkLimits(t, what, r)
+	data := strings.NewReplacer("Dust", "", "Inferno", "", "Low", "", "High", "")
+	marked := func(field, s string) {
+		t.Helper()
+		if s != "" && !pseudoMarked(s) && word.MatchString(markup.ReplaceAllString(data.Replace(s), "")) {
+			t.Errorf("%s: %s %q is not from the catalogs", what, field, s)
+		}
+	}
+	marked("content", r.Content)
+	for _, e := range r.Embeds {
+		marked("embed title", e.Title)
+		marked("embed description", e.Description)
+		marked("footer", e.Footer)
+		for _, f := range e.Fields {
+			marked("field name", f.Name)
+		}
+	}
+	for _, row := range r.Buttons {
+		for _, b := range row {
+			marked("button label", b.Label)
+		}
+	}
+	for _, m := range r.Menus {
+		marked("menu placeholder", m.Placeholder)
+	}
+	for _, p := range r.Posts {
+		checkMarked(t, what+" post", p.Message)
+	}
+}
+
+// TestPseudoLocaleModeration runs the moderators' and admins' commands,
+// /balance, /sub, the map vote and the posts of the scheduled jobs in the
+// pseudo-locale: every text they show is marked (so it came from the
+// catalogs) and within Discord's limits though 40% longer.
+func TestPseudoLocaleModeration(t *testing.T) {
+	f := newFixture(t)
+	xa := func(r Request) Request {
+		r.Locale, r.GuildLocale = i18n.Pseudo, i18n.Pseudo
+		return r
+	}
+	run := func(what string, r Request) Reply {
+		t.Helper()
+		got := f.ok(xa(r))
+		checkMarked(t, what, got)
+		return got
+	}
+	run("config thresholds", admin("config thresholds", map[string]any{"placement_games": int64(0)}))
+	run("config show", admin("config show", nil))
+	run("config queue add", admin("config queue add", map[string]any{"name": "3v3", "team_size": int64(3)}))
+	run("config queue set", admin("config queue set", map[string]any{"queue": "3v3", "open": false, "self_tune": true,
+		"party_max_weight": 1.5, "behaviour_pairing": int64(12), "ready_window": int64(60), "pick_mode": "captains"}))
+	run("config divisions", admin("config divisions", map[string]any{"list": "Low:0, High:1600"}))
+	run("config roles clear", admin("config roles", map[string]any{"clear": true}))
+	run("config queue sides", admin("config queue sides", map[string]any{"queue": "2v2", "sided": true}))
+	run("config queue community", admin("config queue community", map[string]any{"queue": "2v2", "predictions": true}))
+	run("config maps add", admin("config maps add", map[string]any{"queue": "2v2", "name": "Dust"}))
+	run("config maps add", admin("config maps add", map[string]any{"queue": "2v2", "name": "Inferno"}))
+	run("config queue format", admin("config queue format", map[string]any{"queue": "2v2", "map_pick": "vote", "best_of": int64(3)}))
+	run("config season", admin("config season", map[string]any{"schedule": "0 0 1 * *"}))
+
+	// A match: its map vote and its series message are the guild's posts.
+	var formed Reply
+	for i := 1; i <= 4; i++ {
+		formed = f.ok(xa(cmd(user(i), "queue join", nil)))
+	}
+	checkMarked(t, "formed", formed)
+	ms, err := f.svc.Matches(t.Context(), ladder.MatchFilter{GuildID: guild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 1})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("Got(open matches) = %v, %v", ms, err)
+	}
+	m := ms[0]
+	var on Reply
+	for _, u := range m.Players() {
+		on = f.ok(xa(click(u, ID(actReady, m.ID))))
+	}
+	checkMarked(t, "match on", on)
+	if len(on.Posts) < 2 {
+		t.Errorf("Got(match on posts) = %d, want the map vote and the series", len(on.Posts))
+	}
+
+	run("balance players", cmd(user(9), "balance", map[string]any{"p1": user(1), "p2": user(2), "p3": user(3)}))
+	run("balance match", admin("balance", map[string]any{"match": m.ID}))
+	run("sub request", cmd(m.Teams[0][0], "sub request", map[string]any{"match": m.ID}))
+	run("sub accept", cmd(user(20), "sub accept", map[string]any{"match": m.ID}))
+	run("mod disputes", admin("mod disputes", nil))
+	run("mod queue ban", admin("mod queue ban", map[string]any{"player": user(30), "hours": int64(2)}))
+	run("mod queue ban", admin("mod queue ban", map[string]any{"player": user(31)}))
+	run("mod queue unban", admin("mod queue unban", map[string]any{"player": user(30)}))
+	run("mod token create", admin("mod token create", map[string]any{"name": "site"}))
+	run("mod token list", admin("mod token list", nil))
+	run("mod token revoke", admin("mod token revoke", map[string]any{"name": "site"}))
+	run("mod cooldown clear", admin("mod cooldown clear", map[string]any{"player": user(30)}))
+	run("mod flags", admin("mod flags", map[string]any{"player": user(1)}))
+	run("mod void", admin("mod void", map[string]any{"match": m.ID, "reason": "test"}))
+	run("mod season end", admin("mod season end", nil))
+
+	// The scheduled jobs' posts render in the language they are given.
+	xl := i18n.For(i18n.Pseudo)
+	st := ladder.SeasonStandings{Season: ladder.Season{Number: 1}, Queue: ladder.Queue{Name: "2v2"}}
+	checkMarked(t, "final standings, nobody", FinalStandings(xl, st))
+	for i := range 30 {
+		st.Results = append(st.Results, ladder.SeasonResult{Rank: i + 1, UserID: user(i), Rating: 1500, RD: 60, Division: "Low"})
+	}
+	checkMarked(t, "final standings", FinalStandings(xl, st))
+	checkMarked(t, "role problem", RoleProblem(xl, ladder.RoleProblem{}))
+	checkMarked(t, "prediction", PredictionPost(xl, m, "2v2"))
+	d := ladder.Draft{MatchID: m.ID, State: ladder.DraftPicking, Deadline: m.CreatedAt}
+	for i, u := range m.Players() {
+		d.Seats = append(d.Seats, ladder.DraftSeat{UserID: u, Rating: float64(1500 + i), Team: map[bool]int{true: 1 + i%2, false: 0}[i < 2]})
+	}
+	checkMarked(t, "draft", DraftView(xl, m, d, "2v2"))
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -49,28 +50,29 @@ func (h *handlers) modIntegrity(ctx context.Context, req Request) (Reply, error)
 	}
 	var b strings.Builder
 	for _, f := range fs {
-		line := flagLine(f) + "\n"
+		line := flagLine(userLang(req), f) + "\n"
 		if b.Len()+len(line) > 4000 {
 			break
 		}
 		b.WriteString(line)
 	}
-	return Reply{Ephemeral: true, Embeds: []Embed{{Title: "Integrity flags", Description: b.String(), Color: ColorWarn,
-		Footer: "Evidence for a moderator, not a verdict. Dismiss with /mod integrity dismiss:<number> reason:…"}}}, nil
+	tr := userLang(req)
+	return Reply{Ephemeral: true, Embeds: []Embed{{Title: tr.T("mod.flags_title"), Description: b.String(), Color: ColorWarn,
+		Footer: tr.T("mod.flags_footer")}}}, nil
 }
 
 // flagLine is one flag as lists show it.
-func flagLine(f integrity.Flag) string {
+func flagLine(tr *i18n.Lang, f integrity.Flag) string {
 	ms := make([]string, len(f.Matches))
 	for i, id := range f.Matches {
 		ms[i] = fmt.Sprintf("#%d", id)
 	}
 	s := fmt.Sprintf("**%d** · %s · %s: %s", f.ID, f.Kind, mentions(f.Subjects), f.Evidence)
 	if len(ms) > 0 {
-		s += " · matches " + strings.Join(ms, " ")
+		s += " · " + tr.T("mod.flag_matches", "Matches", strings.Join(ms, " "))
 	}
 	if !f.Open() {
-		s += fmt.Sprintf(" · dismissed by %s", mention(f.DismissedBy))
+		s += " · " + tr.T("mod.flag_dismissed_by", "By", mention(f.DismissedBy))
 		if f.DismissReason != "" {
 			s += ": " + f.DismissReason
 		}
@@ -83,7 +85,8 @@ func flagLine(f integrity.Flag) string {
 
 // IntegrityPost is a new flag as the log channel gets it, once. It pings
 // nobody.
-func IntegrityPost(f integrity.Flag) Reply {
-	return Reply{Embeds: []Embed{{Title: fmt.Sprintf("Integrity flag %d: %s", f.ID, f.Kind), Description: flagLine(f), Color: ColorWarn,
-		Footer: "Evidence for a moderator, not a verdict. /mod integrity lists and dismisses flags."}}}
+// It is in the guild's language l.
+func IntegrityPost(l *i18n.Lang, f integrity.Flag) Reply {
+	return Reply{Embeds: []Embed{{Title: l.T("post.flag_title", "ID", f.ID, "Kind", f.Kind), Description: flagLine(l, f), Color: ColorWarn,
+		Footer: l.T("post.flag_footer")}}}
 }

@@ -47,7 +47,7 @@ func readyAnnouncement(l *i18n.Lang, m ladder.Match, rc ladder.ReadyCheck, d lad
 	teams := teamFields(l, m)
 	if d.MatchID != 0 {
 		content = l.T("ready.formed_captains", "ID", m.ID, "Players", mentions(m.Players()), "Deadline", deadline)
-		teams = draftWaitingFields(d)
+		teams = draftWaitingFields(l, d)
 	}
 	return Reply{
 		Content:  content,
@@ -166,7 +166,7 @@ func (h *handlers) readyButton(ctx context.Context, req Request) (Reply, error) 
 	queue := h.queueName(ctx, req.GuildID, m.QueueID)
 	switch {
 	case rc.State == ladder.ReadyPassed && res.Draft.State == ladder.DraftPicking:
-		r = DraftView(m, res.Draft, queue)
+		r = DraftView(l, m, res.Draft, queue)
 		r.Content = l.T("ready.everyone") + " " + r.Content
 	case rc.State == ladder.ReadyPassed:
 		r = matchOnView(l, m, queue)
@@ -283,18 +283,18 @@ func (h *handlers) lobbyFromOptions(ctx context.Context, req Request, q ladder.Q
 }
 
 // lobbyLine describes a queue's lobby settings in /config answers.
-func lobbyLine(l ladder.Lobby) string {
-	ready := "no ready check"
+func lobbyLine(tr *i18n.Lang, l ladder.Lobby) string {
+	ready := tr.T("cfg.no_ready_check")
 	if l.ReadyWindow > 0 {
-		ready = fmt.Sprintf("ready check %d s", int(l.ReadyWindow/time.Second))
+		ready = tr.T("cfg.ready_check", "Window", tr.Duration(l.ReadyWindow))
 	}
-	s := fmt.Sprintf("%s · cooldowns %s · abandon after %s · cancel vote > %.0f%%", ready,
-		ladder.FormatCooldowns(l.Cooldowns), ladder.FormatCooldowns([]time.Duration{l.AbandonAfter}), 100*l.CancelShare)
+	s := ready + " · " + tr.T("cfg.lobby_line", "Cooldowns", ladder.FormatCooldowns(l.Cooldowns),
+		"Abandon", ladder.FormatCooldowns([]time.Duration{l.AbandonAfter}), "Share", tr.Percent(l.CancelShare))
 	if l.RatingPenalty > 0 {
-		s += fmt.Sprintf(" · rating penalty %g", l.RatingPenalty)
+		s += " · " + tr.T("cfg.rating_penalty", "Penalty", tr.Float(l.RatingPenalty))
 	}
 	if l.PickMode == ladder.PickCaptains {
-		s += fmt.Sprintf(" · captains pick, %d s a pick", int(l.PickWindow/time.Second))
+		s += " · " + tr.T("cfg.captains_pick", "Window", tr.Duration(l.PickWindow))
 	}
 	return s
 }
@@ -307,7 +307,7 @@ func (h *handlers) modCooldown(ctx context.Context, req Request) (Reply, error) 
 		return Reply{}, err
 	}
 	if already {
-		return Whisper(fmt.Sprintf("%s has no cooldown running (already done).", mention(player))), nil
+		return Whisper(userLang(req).T("mod.no_cooldown", "Player", mention(player))), nil
 	}
-	return Whisper(fmt.Sprintf("%s's queue cooldown is cleared; they may queue again.", mention(player))), nil
+	return Whisper(userLang(req).T("mod.cooldown_cleared", "Player", mention(player))), nil
 }

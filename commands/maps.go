@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -27,46 +28,45 @@ func (h *handlers) mapComponents() []Component {
 
 // MapPickView is the message of a match's map pick: the vote with its
 // tally so far, the bans so far with whose ban is next, or the map
-// chosen. pool gives the maps' images.
-func MapPickView(res formats.Result, pool []formats.Map) Reply {
+// chosen. pool gives the maps' images; l is the guild's language.
+func MapPickView(l *i18n.Lang, res formats.Result, pool []formats.Map) Reply {
 	p, m := res.Pick, res.Match
 	if p.State == formats.StateDone {
-		return mapChosenView(res, pool)
+		return mapChosenView(l, res, pool)
 	}
 	if p.Mode == formats.ModeBan {
-		return mapBanView(m, p)
+		return mapBanView(l, m, p)
 	}
-	return mapVoteView(m, p)
+	return mapVoteView(l, m, p)
 }
 
-func mapVoteView(m ladder.Match, p formats.Pick) Reply {
+func mapVoteView(l *i18n.Lang, m ladder.Match, p formats.Pick) Reply {
 	counts := p.Counts()
 	var b strings.Builder
 	opts := make([]SelectOption, len(p.Pool))
 	for i, name := range p.Pool {
-		fmt.Fprintf(&b, "%s · %d\n", name, counts[i])
+		fmt.Fprintf(&b, "%s · %s\n", name, l.Int(counts[i]))
 		opts[i] = SelectOption{Label: name, Value: name}
 	}
 	return Reply{
-		Content: fmt.Sprintf("**Match #%d** · map vote: each player picks a map <t:%d:R>. Most votes wins; a tie is drawn at random. %d of %d voted.",
-			m.ID, p.Deadline.Unix(), len(p.Votes), len(m.Players())),
-		Embeds: []Embed{{Title: fmt.Sprintf("Match #%d · map vote", m.ID), Color: ColorInfo, Description: b.String(),
-			Footer: "You may change your vote until everyone has voted or the time is up."}},
-		Menus:    []SelectMenu{{CustomID: ID(actMapVote, m.ID, strconv.Itoa(p.Game)), Placeholder: "Vote for a map", Options: opts}},
+		Content: l.T("maps.vote", "ID", m.ID, "Deadline", p.Deadline.Unix(), "Voted", len(p.Votes), "Players", len(m.Players())),
+		Embeds: []Embed{{Title: l.T("maps.vote_title", "ID", m.ID), Color: ColorInfo, Description: b.String(),
+			Footer: l.T("maps.vote_footer")}},
+		Menus:    []SelectMenu{{CustomID: ID(actMapVote, m.ID, strconv.Itoa(p.Game)), Placeholder: l.T("maps.vote_placeholder"), Options: opts}},
 		Mentions: []string{},
 	}
 }
 
-func mapBanView(m ladder.Match, p formats.Pick) Reply {
+func mapBanView(l *i18n.Lang, m ladder.Match, p formats.Pick) Reply {
 	turn := p.Turn()
 	banner := p.Banners[turn-1]
 	var b strings.Builder
 	for _, x := range p.Bans {
 		auto := ""
 		if x.Auto {
-			auto = " (time ran out)"
+			auto = " " + l.T("maps.time_ran_out")
 		}
-		fmt.Fprintf(&b, "~~%s~~ · team %d%s\n", x.Map, x.Team, auto)
+		fmt.Fprintf(&b, "~~%s~~ · %s%s\n", x.Map, l.T("maps.team", "N", x.Team), auto)
 	}
 	left := p.Left()
 	opts := make([]SelectOption, len(left))
@@ -75,37 +75,36 @@ func mapBanView(m ladder.Match, p formats.Pick) Reply {
 		fmt.Fprintf(&b, "%s\n", name)
 	}
 	return Reply{
-		Content: fmt.Sprintf("**Match #%d** · map bans: %s, ban a map for team %d <t:%d:R>, or one is banned for you at random. The last map left is played.",
-			m.ID, mention(banner), turn, p.Deadline.Unix()),
+		Content:  l.T("maps.bans", "ID", m.ID, "User", mention(banner), "Team", turn, "Deadline", p.Deadline.Unix()),
 		Mentions: []string{banner},
-		Embeds: []Embed{{Title: fmt.Sprintf("Match #%d · map bans", m.ID), Color: ColorInfo, Description: b.String(),
-			Footer: fmt.Sprintf("Team 1 bans: %s · team 2 bans: %s, in turn, team 1 first.", nameOr("", p.Banners[0]), nameOr("", p.Banners[1]))}},
+		Embeds: []Embed{{Title: l.T("maps.bans_title", "ID", m.ID), Color: ColorInfo, Description: b.String(),
+			Footer: l.T("maps.bans_footer", "Banner1", nameOr("", p.Banners[0]), "Banner2", nameOr("", p.Banners[1]))}},
 		Menus: []SelectMenu{{CustomID: ID(actMapBan, m.ID, strconv.Itoa(p.Game), strconv.Itoa(len(p.Bans))),
-			Placeholder: fmt.Sprintf("Team %d: ban a map", turn), Options: opts}},
+			Placeholder: l.T("maps.ban_placeholder", "Team", turn), Options: opts}},
 	}
 }
 
-func mapChosenView(res formats.Result, pool []formats.Map) Reply {
+func mapChosenView(l *i18n.Lang, res formats.Result, pool []formats.Map) Reply {
 	p, m := res.Pick, res.Match
-	how := "drawn at random"
+	how := l.T("maps.how_random")
 	switch p.Mode {
 	case formats.ModeVote:
 		won, tied := p.Tally()
-		how = fmt.Sprintf("by %d of %d votes", p.Counts()[indexOf(p.Pool, won)], len(p.Votes))
+		how = l.T("maps.how_votes", "Votes", p.Counts()[indexOf(p.Pool, won)], "Of", len(p.Votes))
 		if len(tied) > 1 {
-			how += fmt.Sprintf(", drawn at random among the tied %s", strings.Join(tied, ", "))
+			how += l.T("maps.how_tied", "Tied", strings.Join(tied, ", "))
 		}
 	case formats.ModeBan:
-		how = fmt.Sprintf("the last map left after %d bans", len(p.Bans))
+		how = l.N("maps.how_bans", len(p.Bans))
 	}
-	e := Embed{Title: fmt.Sprintf("Match #%d · %s", m.ID, p.Chosen), Color: ColorSuccess, Description: "Chosen " + how + "."}
+	e := Embed{Title: l.T("maps.chosen_title", "ID", m.ID, "Map", p.Chosen), Color: ColorSuccess, Description: l.T("maps.chosen", "How", how)}
 	for _, x := range pool {
 		if x.Name == p.Chosen && x.ImageURL != "" {
 			e.Image = x.ImageURL
 		}
 	}
 	return Reply{
-		Content:  fmt.Sprintf("**Match #%d** is played on **%s** (%s).", m.ID, p.Chosen, how),
+		Content:  l.T("maps.played_on", "ID", m.ID, "Map", p.Chosen, "How", how),
 		Embeds:   []Embed{e},
 		Mentions: []string{},
 	}
@@ -123,7 +122,7 @@ func indexOf(xs []string, x string) int {
 // StartMaps starts the map pick of a match that is on and answers the
 // message showing it; ok is false when its queue picks no map or another
 // call started it already (and showed it).
-func StartMaps(ctx context.Context, fm *formats.Service, m ladder.Match) (r Reply, ok bool, err error) {
+func StartMaps(ctx context.Context, l *i18n.Lang, fm *formats.Service, m ladder.Match) (r Reply, ok bool, err error) {
 	if fm == nil {
 		return Reply{}, false, nil
 	}
@@ -135,7 +134,7 @@ func StartMaps(ctx context.Context, fm *formats.Service, m ladder.Match) (r Repl
 	if err != nil {
 		return Reply{}, false, err
 	}
-	return MapPickView(res, pool), true, nil
+	return MapPickView(l, res, pool), true, nil
 }
 
 // mapPosts are the posts a handler adds when a match it answers is on:
@@ -150,11 +149,15 @@ func (h *handlers) mapPosts(ctx context.Context, m ladder.Match, req Request) []
 // match that is on, for channel.
 func (h *handlers) formatPosts(ctx context.Context, m ladder.Match, channel string) []Post {
 	var out []Post
-	r, ok, err := StartMaps(ctx, h.Formats, m)
+	l := h.langOf(ctx, m.GuildID)
+	r, ok, err := StartMaps(ctx, l, h.Formats, m)
 	switch {
 	case err != nil:
-		out = append(out, Post{ChannelID: channel, Message: Reply{Content: fmt.Sprintf(
-			"The map pick of match #%d did not start yet (%s); it starts within a minute.", m.ID, ladder.ErrorMessage(err)), Mentions: []string{}}})
+		msg := ladder.ErrorMessage(err)
+		if format, args := ladder.ErrorFormat(err); format != "" {
+			msg = l.Error(format, args...)
+		}
+		out = append(out, Post{ChannelID: channel, Message: Reply{Content: l.T("maps.not_started", "ID", m.ID, "Error", msg), Mentions: []string{}}})
 	case ok:
 		out = append(out, Post{ChannelID: channel, Message: r, Sent: h.mapSent(m.ID)})
 	}
@@ -239,9 +242,10 @@ func (h *handlers) mapUpdate(ctx context.Context, res formats.Result) (Reply, er
 	if err != nil {
 		return Reply{}, err
 	}
-	r := MapPickView(res, pool)
+	l := h.langOf(ctx, res.Match.GuildID)
+	r := MapPickView(l, res, pool)
 	if res.TimedOut && len(res.Banned) > 0 {
-		r.Content += fmt.Sprintf("\nTime ran out for ban %d: **%s** was banned for team %d at random.", res.Banned[0].Turn+1, res.Banned[0].Map, res.Banned[0].Team)
+		r.Content += "\n" + l.T("maps.timed_out", "N", res.Banned[0].Turn+1, "Map", res.Banned[0].Map, "Team", res.Banned[0].Team)
 	}
 	r.Update = true
 	return r, nil

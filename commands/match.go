@@ -52,19 +52,19 @@ func (h *handlers) match(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	if d.Draft.MatchID != 0 {
-		return draftDetailReply(d.Match, d.Draft, d.Queue.Name), nil
+		return draftDetailReply(userLang(req), d.Match, d.Draft, d.Queue.Name), nil
 	}
 	return matchDetailReply(userLang(req), d), nil
 }
 
 // draftDetailReply is /match show of a match whose captains are still
 // picking: the teams so far and who is left, without the captain's menu.
-func draftDetailReply(m ladder.Match, d ladder.Draft, queue string) Reply {
-	e := Embed{Title: fmt.Sprintf("Match #%d · %s · captains draft", m.ID, queue), Color: ColorInfo, Fields: draftWaitingFields(d)}
-	content := fmt.Sprintf("Match #%d waits for its ready check; then the captains pick the teams.", m.ID)
+func draftDetailReply(l *i18n.Lang, m ladder.Match, d ladder.Draft, queue string) Reply {
+	e := Embed{Title: l.T("draft.title", "ID", m.ID, "Queue", queue), Color: ColorInfo, Fields: draftWaitingFields(l, d)}
+	content := l.T("draft.waits", "ID", m.ID)
 	if d.State == ladder.DraftPicking {
-		e = DraftView(m, d, queue).Embeds[0]
-		content = fmt.Sprintf("Match #%d: the captains are picking the teams; it is %s's pick for team %d.", m.ID, mention(d.Captain(d.Turn())), d.Turn())
+		e = DraftView(l, m, d, queue).Embeds[0]
+		content = l.T("draft.picking", "ID", m.ID, "Captain", mention(d.Captain(d.Turn())), "Team", d.Turn())
 	}
 	return Reply{Content: content, Embeds: []Embed{e}, Mentions: []string{}}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -117,6 +118,7 @@ func (h *handlers) mod(ctx context.Context, req Request) (Reply, error) {
 // Apply button (docs/spec.md 5: the moderator sees whose rating changes first).
 func (h *handlers) modMatch(ctx context.Context, req Request) (Reply, error) {
 	a := actor(req)
+	tr := userLang(req)
 	id, _ := req.Int("match")
 	winner, _ := req.Int("winner")
 	reason, _ := req.String("reason")
@@ -127,12 +129,12 @@ func (h *handlers) modMatch(ctx context.Context, req Request) (Reply, error) {
 			return Reply{}, err
 		}
 		if c.AlreadyDone {
-			return Whisper(fmt.Sprintf("Match #%d already has that result (already done).", id)), nil
+			return Whisper(tr.T("mod.same_result", "ID", id)), nil
 		}
 		return Reply{
 			Ephemeral: true,
-			Content:   fmt.Sprintf("Preview: set match #%d to **%s**. Nothing has changed yet.\n%s", id, winnerText(int(winner)), correctionLines(c)),
-			Buttons: [][]Button{{{Label: "Apply correction", Style: Danger,
+			Content:   tr.T("mod.preview", "ID", id, "Result", winnerIn(tr, int(winner))) + "\n" + correctionLines(tr, c),
+			Buttons: [][]Button{{{Label: tr.T("mod.apply_correction"), Style: Danger,
 				CustomID: ID(actModCorrect, id, strconv.Itoa(int(winner)))}}},
 		}, nil
 	case "mod void":
@@ -140,13 +142,13 @@ func (h *handlers) modMatch(ctx context.Context, req Request) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		return correctionReply(c, req), nil
+		return correctionReply(tr, h.langOf(ctx, req.GuildID), c, req), nil
 	default:
 		c, err := h.Service.Resolve(ctx, a, req.GuildID, id, int(winner), reason)
 		if err != nil {
 			return Reply{}, err
 		}
-		return correctionReply(c, req), nil
+		return correctionReply(tr, h.langOf(ctx, req.GuildID), c, req), nil
 	}
 }
 
@@ -170,18 +172,20 @@ func (h *handlers) modRating(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("%s: %s → %s.", mention(player), ratingText(r.Before.Rating, r.Before.RD), ratingText(r.After.Rating, r.After.RD))), nil
+	tr := userLang(req)
+	return Whisper(fmt.Sprintf("%s: %s → %s.", mention(player), ratingIn(tr, r.Before.Rating, r.Before.RD), ratingIn(tr, r.After.Rating, r.After.RD))), nil
 }
 
 // modQueue bans a player from the queues (for some hours or until
 // unbanned) or lifts the ban.
 func (h *handlers) modQueue(ctx context.Context, req Request) (Reply, error) {
 	player, _ := req.String("player")
+	tr := userLang(req)
 	if req.Command == "mod queue unban" {
 		if err := h.Service.UnbanFromQueue(ctx, actor(req), req.GuildID, player); err != nil {
 			return Reply{}, err
 		}
-		return Whisper(fmt.Sprintf("%s may queue again.", mention(player))), nil
+		return Whisper(tr.T("mod.unbanned", "Player", mention(player))), nil
 	}
 	reason, _ := req.String("reason")
 	hours, ok := req.Int("hours")
@@ -197,30 +201,31 @@ func (h *handlers) modQueue(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	if until.IsZero() {
-		return Whisper(fmt.Sprintf("%s is banned from the queues until unbanned.", mention(player))), nil
+		return Whisper(tr.T("mod.banned", "Player", mention(player))), nil
 	}
-	return Whisper(fmt.Sprintf("%s is banned from the queues until <t:%d:f>.", mention(player), until.Unix())), nil
+	return Whisper(tr.T("mod.banned_until", "Player", mention(player), "Until", until.Unix())), nil
 }
 
 // modToken creates (showing the secret once), lists or revokes API tokens.
 func (h *handlers) modToken(ctx context.Context, req Request) (Reply, error) {
 	name, _ := req.String("name")
+	tr := userLang(req)
 	switch req.Command {
 	case "mod token create":
 		secret, _, err := h.Service.CreateToken(ctx, actor(req), req.GuildID, name)
 		if err != nil {
 			return Reply{}, err
 		}
-		return Whisper(fmt.Sprintf("Token **%s** created. Copy it now; it is not shown again:\n```\n%s\n```", name, secret)), nil
+		return Whisper(tr.T("mod.token_created", "Name", name) + "\n```\n" + secret + "\n```"), nil
 	case "mod token revoke":
 		already, err := h.Service.RevokeToken(ctx, actor(req), req.GuildID, name)
 		if err != nil {
 			return Reply{}, err
 		}
 		if already {
-			return Whisper(fmt.Sprintf("Token **%s** was already revoked (already done).", name)), nil
+			return Whisper(tr.T("mod.token_already_revoked", "Name", name)), nil
 		}
-		return Whisper(fmt.Sprintf("Token **%s** revoked.", name)), nil
+		return Whisper(tr.T("mod.token_revoked", "Name", name)), nil
 	}
 	ts, err := h.Service.ListTokens(ctx, req.GuildID)
 	if err != nil {
@@ -228,14 +233,14 @@ func (h *handlers) modToken(ctx context.Context, req Request) (Reply, error) {
 	}
 	var b strings.Builder
 	for _, t := range ts {
-		state := "live"
+		state := tr.T("mod.token_live")
 		if !t.RevokedAt.IsZero() {
-			state = "revoked " + t.RevokedAt.Format("2006-01-02")
+			state = tr.T("mod.token_revoked_on", "Date", tr.Date(t.RevokedAt))
 		}
-		fmt.Fprintf(&b, "**%s** · created %s by %s · %s\n", t.Name, t.CreatedAt.Format("2006-01-02"), mention(t.CreatedBy), state)
+		b.WriteString(tr.T("mod.token_line", "Name", t.Name, "Date", tr.Date(t.CreatedAt), "By", mention(t.CreatedBy), "State", state) + "\n")
 	}
 	if len(ts) == 0 {
-		b.WriteString("No tokens.")
+		b.WriteString(tr.T("mod.no_tokens"))
 	}
 	return Whisper(b.String()), nil
 }
@@ -249,7 +254,7 @@ func (h *handlers) modCorrectConfirm(ctx context.Context, req Request) (Reply, e
 	if err != nil {
 		return Reply{}, err
 	}
-	r := correctionReply(c, req)
+	r := correctionReply(userLang(req), h.langOf(ctx, req.GuildID), c, req)
 	if !c.AlreadyDone {
 		r.Update = true
 	}
@@ -258,25 +263,28 @@ func (h *handlers) modCorrectConfirm(ctx context.Context, req Request) (Reply, e
 
 // correctionReply tells the moderator what a resolve, void or correction
 // did and posts the outcome in the match's channel for the players.
-func correctionReply(c ladder.Correction, req Request) Reply {
+// The moderator reads it in tr, the channel in l.
+func correctionReply(tr, l *i18n.Lang, c ladder.Correction, req Request) Reply {
 	m := c.Match
 	if c.AlreadyDone {
-		return Whisper(fmt.Sprintf("Match #%d is already %s with that result (already done).", m.ID, m.State))
+		return Whisper(tr.T("mod.already_state", "ID", m.ID, "State", stateIn(tr, m.State)))
 	}
-	what := fmt.Sprintf("Match #%d is now **%s**", m.ID, m.State)
-	if m.State.Rated() {
-		what += ": " + winnerText(m.Winner)
+	what := func(l *i18n.Lang) string {
+		if m.State.Rated() {
+			return l.T("mod.now_state_result", "ID", m.ID, "State", stateIn(l, m.State), "Result", winnerIn(l, m.Winner))
+		}
+		return l.T("mod.now_state", "ID", m.ID, "State", stateIn(l, m.State))
 	}
-	text := what + ".\n" + correctionLines(c)
-	post := Reply{Content: fmt.Sprintf("%s (by %s).\n%s", what, mention(req.UserID), correctionLines(c)), Mentions: m.Players()}
+	text := what(tr) + ".\n" + correctionLines(tr, c)
+	post := Reply{Content: l.T("mod.by", "What", what(l), "By", mention(req.UserID)) + "\n" + correctionLines(l, c), Mentions: m.Players()}
 	return Reply{Ephemeral: true, Content: text, Posts: []Post{{ChannelID: matchChannel(m, req), Message: post}}}
 }
 
 // correctionLines lists the rating changes of a correction and, for a
 // match of a closed season, the standings frozen again and the changes
 // carried into the seasons after it.
-func correctionLines(c ladder.Correction) string {
-	text := replayedLines(c.Changed)
+func correctionLines(tr *i18n.Lang, c ladder.Correction) string {
+	text := replayedLines(tr, c.Changed)
 	if len(c.Refrozen) == 0 {
 		return text
 	}
@@ -284,25 +292,25 @@ func correctionLines(c ladder.Correction) string {
 	for i, n := range c.Refrozen {
 		nums[i] = strconv.Itoa(n)
 	}
-	text += fmt.Sprintf("Final standings of season %s frozen again.\n", strings.Join(nums, ", "))
+	text += tr.T("mod.refrozen", "Seasons", strings.Join(nums, ", ")) + "\n"
 	if len(c.Carried) > 0 {
-		text += "Carried into later seasons:\n" + replayedLines(c.Carried)
+		text += tr.T("mod.carried") + "\n" + replayedLines(tr, c.Carried)
 	}
 	return text
 }
 
 // replayedLines lists whose displayed rating a change moves and by how much.
-func replayedLines(rs []ladder.Replayed) string {
+func replayedLines(tr *i18n.Lang, rs []ladder.Replayed) string {
 	if len(rs) == 0 {
-		return "No rating changes."
+		return tr.T("mod.no_changes")
 	}
 	var b strings.Builder
 	for i, r := range rs {
 		if i == 20 {
-			fmt.Fprintf(&b, "…and %d more.\n", len(rs)-i)
+			b.WriteString(tr.N("mod.more", len(rs)-i) + "\n")
 			break
 		}
-		fmt.Fprintf(&b, "%s: %.0f → %.0f (%s)\n", mention(r.UserID), r.Before.Rating, r.After.Rating, signed(r.After.Rating-r.Before.Rating))
+		fmt.Fprintf(&b, "%s: %s → %s (%s)\n", mention(r.UserID), tr.Rating(r.Before.Rating), tr.Rating(r.After.Rating), tr.Signed(r.After.Rating-r.Before.Rating))
 	}
 	return b.String()
 }
@@ -312,19 +320,20 @@ func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) 
 	if err != nil {
 		return Reply{}, err
 	}
+	tr := userLang(req)
 	if len(ms) == 0 {
-		return Whisper("No open disputes."), nil
+		return Whisper(tr.T("mod.no_disputes")), nil
 	}
 	var b strings.Builder
 	for _, m := range ms {
-		fmt.Fprintf(&b, "**#%d** %s vs %s · by %s: %s", m.ID, mentions(m.Teams[0]), mentions(m.Teams[1]), mention(m.DisputedBy), m.DisputeReason)
+		b.WriteString(tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", m.DisputeReason))
 		if m.Evidence != "" {
 			b.WriteString(" · " + m.Evidence)
 		}
 		b.WriteString("\n")
 	}
-	return Reply{Ephemeral: true, Embeds: []Embed{{Title: "Open disputes", Description: b.String(), Color: ColorWarn,
-		Footer: "Settle with /mod resolve match:<id> winner:…"}}}, nil
+	return Reply{Ephemeral: true, Embeds: []Embed{{Title: tr.T("mod.disputes_title"), Description: b.String(), Color: ColorWarn,
+		Footer: tr.T("mod.disputes_footer")}}}, nil
 }
 
 func (h *handlers) modSeason(ctx context.Context, req Request) (Reply, error) {
@@ -336,21 +345,22 @@ func (h *handlers) modSeason(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	tr := userLang(req)
 	if ro.AlreadyDone {
-		return Whisper(fmt.Sprintf("Season %d has already ended (already done).", ro.Ended.Number)), nil
+		return Whisper(tr.T("mod.season_already", "Season", ro.Ended.Number)), nil
 	}
-	post := seasonStandings(ro)
+	post := seasonStandings(guildLang(g, req), ro)
 	ch := g.AnnounceChannelID
 	if ch == "" {
 		ch = req.ChannelID
 	}
-	return Reply{Ephemeral: true, Content: fmt.Sprintf("Season %d ended; season %d has started. The final standings are posted in <#%s>.", ro.Ended.Number, ro.Started.Number, ch),
+	return Reply{Ephemeral: true, Content: tr.T("mod.season_ended", "Ended", ro.Ended.Number, "Started", ro.Started.Number, "Channel", "<#"+ch+">"),
 		Posts: []Post{{ChannelID: ch, Message: post}}}, nil
 }
 
 // seasonStandings is the post of a closed season's final top 10 per queue.
-func seasonStandings(ro ladder.SeasonRollover) Reply {
-	r := Reply{Content: fmt.Sprintf("**Season %d is over.** Season %d starts now.", ro.Ended.Number, ro.Started.Number)}
+func seasonStandings(l *i18n.Lang, ro ladder.SeasonRollover) Reply {
+	r := Reply{Content: l.T("post.season_over", "Ended", ro.Ended.Number, "Started", ro.Started.Number)}
 	for _, q := range ro.Queues {
 		var b strings.Builder
 		for i, s := range ro.Standings[q.ID] {
@@ -361,13 +371,13 @@ func seasonStandings(ro ladder.SeasonRollover) Reply {
 			if name == "" {
 				name = mention(s.UserID)
 			}
-			fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d\n", s.Rank, name, s.Division, ratingText(s.Rating, s.RD), s.Wins, s.Losses)
+			fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d\n", s.Rank, name, s.Division, ratingIn(l, s.Rating, s.RD), s.Wins, s.Losses)
 		}
 		if b.Len() == 0 {
-			b.WriteString("No ranked players.")
+			b.WriteString(l.T("post.no_ranked"))
 		}
 		if len(r.Embeds) < 10 {
-			r.Embeds = append(r.Embeds, Embed{Title: fmt.Sprintf("Final standings · %s · Season %d", q.Name, ro.Ended.Number), Description: b.String(), Color: ColorSuccess})
+			r.Embeds = append(r.Embeds, Embed{Title: l.T("post.final_title", "Queue", q.Name, "Season", ro.Ended.Number), Description: b.String(), Color: ColorSuccess})
 		}
 	}
 	return r

@@ -2,8 +2,8 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -46,18 +46,19 @@ func (h *handlers) noShow(ctx context.Context, req Request) (Reply, error) {
 	}
 	m := res.Match
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("You already reported this no-show in match #%d (already done).", m.ID)), nil
+		return Whisper(userLang(req).T("noshow.already", "ID", m.ID)), nil
 	}
 	other := m.Teams[2-m.Team(req.UserID)]
 	ch := matchChannel(m, req)
-	return Reply{Ephemeral: true, Content: fmt.Sprintf("No-show reported in match #%d; the other team has been asked to confirm.", m.ID),
+	l := h.postLang(ctx, req)
+	return Reply{Ephemeral: true, Content: userLang(req).T("noshow.reported", "ID", m.ID),
 		Posts: []Post{{ChannelID: ch, Sent: h.recordMessage(m.ID, ladder.MessageNoShow, ch), Message: Reply{
-			Content: fmt.Sprintf("%s reports a **no-show** in match #%d: %s never showed up. %s, please confirm or dispute; it confirms itself <t:%d:R>.",
-				mention(req.UserID), m.ID, mentions(res.NoShow.Absent), mentions(other), res.NoShow.Deadline.Unix()),
+			Content: l.T("noshow.post", "User", mention(req.UserID), "ID", m.ID, "Absent", mentions(res.NoShow.Absent),
+				"Other", mentions(other), "Deadline", res.NoShow.Deadline.Unix()),
 			Mentions: other,
 			Buttons: [][]Button{{
-				{Label: "Confirm no-show", Style: Success, CustomID: ID(actNoShowConfirm, m.ID)},
-				{Label: "Dispute", Style: Danger, CustomID: ID(actDispute, m.ID)},
+				{Label: l.T("noshow.confirm"), Style: Success, CustomID: ID(actNoShowConfirm, m.ID)},
+				{Label: l.T("button.dispute"), Style: Danger, CustomID: ID(actDispute, m.ID)},
 			}},
 		}}}}, nil
 }
@@ -71,9 +72,10 @@ func (h *handlers) noShowConfirm(ctx context.Context, req Request) (Reply, error
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", res.Match.ID, res.Match.State)), nil
+		u := userLang(req)
+		return Whisper(u.T("noshow.already_state", "ID", res.Match.ID, "State", stateIn(u, res.Match.State))), nil
 	}
-	r := NoShowConfirmed(res)
+	r := NoShowConfirmed(h.postLang(ctx, req), res)
 	r.Update = true
 	return r, nil
 }
@@ -81,11 +83,11 @@ func (h *handlers) noShowConfirm(ctx context.Context, req Request) (Reply, error
 // NoShowConfirmed says a no-show was confirmed: the match is cancelled and
 // the absent players' cooldowns. The no-show job posts it for reports that
 // confirmed themselves.
-func NoShowConfirmed(res ladder.NoShowResult) Reply {
+func NoShowConfirmed(l *i18n.Lang, res ladder.NoShowResult) Reply {
 	m := res.Match
-	text := fmt.Sprintf("**Match #%d** is cancelled: the no-show of %s is confirmed. It is not rated.", m.ID, mentions(res.NoShow.Absent))
+	text := l.T("noshow.confirmed", "ID", m.ID, "Absent", mentions(res.NoShow.Absent))
 	for _, c := range res.Penalised {
-		text += fmt.Sprintf("\n%s: queue cooldown of %s.", mention(c.UserID), ladder.TimeLeft(c.Until.Sub(c.CreatedAt)))
+		text += "\n" + l.T("noshow.cooldown", "User", mention(c.UserID), "Duration", l.Duration(c.Until.Sub(c.CreatedAt)))
 	}
 	return Reply{Content: text, Mentions: m.Players()}
 }

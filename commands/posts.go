@@ -30,29 +30,27 @@ func Announcement(l *i18n.Lang, f ladder.FormedMatch) Reply { return announce(l,
 // FinalStandings renders one queue's final table of a closed season (docs/spec.md
 // 4, 6): an embed of the top 25 (rank, badge, name, R ± RD, division,
 // W-L-D) and, past 25 rows, the full table as season-N-QUEUE.csv. Nobody
-// is pinged: a table of every ranked player must not ping them all.
-func FinalStandings(st ladder.SeasonStandings) Reply {
+// is pinged: a table of every ranked player must not ping them all. It is
+// in the guild's language l; the CSV keeps its English column names.
+func FinalStandings(l *i18n.Lang, st ladder.SeasonStandings) Reply {
 	e := Embed{
-		Title: fmt.Sprintf("Season %d final standings · %s", st.Season.Number, st.Queue.Name),
+		Title: l.T("post.standings_title", "Season", st.Season.Number, "Queue", st.Queue.Name),
 		Color: ColorInfo,
 	}
-	switch n := len(st.Results); n {
-	case 0:
-		e.Description = "Nobody was ranked this season."
-	case 1:
-		e.Description = "1 ranked player."
-	default:
-		e.Description = fmt.Sprintf("%d ranked players.", n)
+	if n := len(st.Results); n == 0 {
+		e.Description = l.T("post.nobody_ranked")
+	} else {
+		e.Description = l.N("post.ranked_players", n)
 	}
 	for _, r := range st.Results[:min(len(st.Results), standingsEmbedRows)] {
 		e.Fields = append(e.Fields, Field{
 			Name:  fmt.Sprintf("#%d %s%s", r.Rank, badgeIcon(r.Badge), nameOr(r.Name, r.UserID)),
-			Value: fmt.Sprintf("%.0f ± %.0f · %s · %d-%d-%d", r.Rating, r.RD, r.Division, r.Wins, r.Losses, r.Draws),
+			Value: fmt.Sprintf("%s · %s · %d-%d-%d", ratingIn(l, r.Rating, r.RD), r.Division, r.Wins, r.Losses, r.Draws),
 		})
 	}
 	msg := Reply{Embeds: []Embed{e}, Mentions: []string{}}
 	if len(st.Results) > standingsEmbedRows {
-		msg.Embeds[0].Footer = fmt.Sprintf("Top %d shown; the full table of %d is attached.", standingsEmbedRows, len(st.Results))
+		msg.Embeds[0].Footer = l.T("post.standings_attached", "Shown", standingsEmbedRows, "Total", l.Int(len(st.Results)))
 		msg.Files = []File{{
 			Name:        fmt.Sprintf("season-%d-%s.csv", st.Season.Number, fileSafe(st.Queue.Name)),
 			ContentType: "text/csv",
@@ -63,15 +61,16 @@ func FinalStandings(st ladder.SeasonStandings) Reply {
 }
 
 // WeeklyTop renders a leaderboard page as the weekly top (docs/spec.md 6): rank,
-// name, R ± RD, division and W-L-D. Nobody is pinged.
-func WeeklyTop(page ladder.LeaderboardPage) Reply {
+// name, R ± RD, division and W-L-D, in the guild's language l. Nobody is
+// pinged.
+func WeeklyTop(l *i18n.Lang, page ladder.LeaderboardPage) Reply {
 	e := Embed{
-		Title: fmt.Sprintf("Weekly top %d · %s · Season %d", len(page.Standings), page.Queue.Name, page.Season.Number),
+		Title: l.T("post.weekly_title", "N", len(page.Standings), "Queue", page.Queue.Name, "Season", page.Season.Number),
 		Color: ColorInfo,
 	}
 	var b strings.Builder
 	for _, s := range page.Standings {
-		fmt.Fprintf(&b, "**%d.** %s · %.0f ± %.0f · %s · %d-%d-%d\n", s.Rank, nameOr(s.Name, s.UserID), s.Rating, s.RD, s.Division, s.Wins, s.Losses, s.Draws)
+		fmt.Fprintf(&b, "**%d.** %s · %s · %s · %d-%d-%d\n", s.Rank, nameOr(s.Name, s.UserID), ratingIn(l, s.Rating, s.RD), s.Division, s.Wins, s.Losses, s.Draws)
 	}
 	e.Description = b.String()
 	return Reply{Embeds: []Embed{e}, Mentions: []string{}}
@@ -150,7 +149,8 @@ func standingsCSV(rs []ladder.SeasonResult) []byte {
 }
 
 // RoleProblem tells the moderators' channel, once per problem, that
-// division roles need an admin; the ladder keeps working.
-func RoleProblem(p ladder.RoleProblem) Reply {
-	return Reply{Content: "Rank roles: " + p.Explain() + ". Other roles keep syncing; /config show lists what is wrong."}
+// division roles need an admin; the ladder keeps working. The problem's
+// own explanation comes from the ladder in English.
+func RoleProblem(l *i18n.Lang, p ladder.RoleProblem) Reply {
+	return Reply{Content: l.T("post.role_problem", "Problem", p.Explain())}
 }

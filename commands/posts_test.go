@@ -31,7 +31,7 @@ func TestFinalStandings(t *testing.T) {
 			for i := range tc.rows {
 				st.Results = append(st.Results, ladder.SeasonResult{Rank: i + 1, UserID: fmt.Sprintf("4000000000000%05d", i), Rating: 1600 - float64(i), RD: 60, Division: "Gold", Badge: ladder.Badge(i + 1)})
 			}
-			msg := commands.FinalStandings(st)
+			msg := commands.FinalStandings(i18n.English(), st)
 			if got := len(msg.Embeds[0].Fields); got != tc.fields {
 				t.Errorf("Got(fields) = %d, want %d", got, tc.fields)
 			}
@@ -51,7 +51,7 @@ func TestWeeklyTop(t *testing.T) {
 	for i := range 10 {
 		page.Standings = append(page.Standings, ladder.Standing{Rank: i + 1, UserID: fmt.Sprintf("4000000000000%05d", i), Name: fmt.Sprintf("n%d", i), Rating: 1700 - float64(i), RD: 50, Division: "Platinum"})
 	}
-	msg := commands.WeeklyTop(page)
+	msg := commands.WeeklyTop(i18n.English(), page)
 	d := msg.Embeds[0].Description
 	if got := strings.Count(d, "\n"); got != 10 || !strings.HasPrefix(d, "**1.** n0 · 1700 ± 50 · Platinum") {
 		t.Errorf("Got(top description) = %q, want 10 lines starting with rank 1", d)

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 
 	"github.com/ladderbot/ladderbot/community"
@@ -21,22 +20,22 @@ func (h *handlers) predictComponents() []Component {
 }
 
 // PredictionPost invites everyone not playing match m to call its winner
-// while the prediction window runs. It pings nobody.
-func PredictionPost(m ladder.Match, queue string) Reply {
+// while the prediction window runs, in the guild's language l. It pings
+// nobody.
+func PredictionPost(l *i18n.Lang, m ladder.Match, queue string) Reply {
 	p := m.PTeam1
 	closes := m.CreatedAt.Add(community.PredictWindow)
 	return Reply{
-		Content:  fmt.Sprintf("**Predictions** for match #%d (%s) are open until <t:%d:t>: who wins? Only players not in the match may call it.", m.ID, queue, closes.Unix()),
+		Content:  l.T("predict.post", "ID", m.ID, "Queue", queue, "Closes", closes.Unix()),
 		Mentions: []string{},
 		Embeds: []Embed{{
-			Title: fmt.Sprintf("Match #%d · predictions", m.ID), Color: ColorInfo,
-			Fields: teamFields(i18n.English(), m),
-			Footer: fmt.Sprintf("A correct call earns 100 × (1 − the chance shown): %d for team 1, %d for team 2. Nothing real is bet.",
-				community.Points(p), community.Points(1-p)),
+			Title: l.T("predict.title", "ID", m.ID), Color: ColorInfo,
+			Fields: teamFields(l, m),
+			Footer: l.T("predict.footer", "Points1", l.Int(community.Points(p)), "Points2", l.Int(community.Points(1-p))),
 		}},
 		Buttons: [][]Button{{
-			{Label: "Team 1 wins", Style: Primary, CustomID: ID(actPredict, m.ID, "1")},
-			{Label: "Team 2 wins", Style: Primary, CustomID: ID(actPredict, m.ID, "2")},
+			{Label: l.T("predict.team_wins", "N", 1), Style: Primary, CustomID: ID(actPredict, m.ID, "1")},
+			{Label: l.T("predict.team_wins", "N", 2), Style: Primary, CustomID: ID(actPredict, m.ID, "2")},
 		}},
 	}
 }

@@ -54,7 +54,7 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	if len(r.Embeds) > 0 {
-		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("profile.behaviour"), Value: behaviourText(b), Inline: true})
+		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("profile.behaviour"), Value: behaviourIn(l, b), Inline: true})
 	}
 	if h.Community != nil && len(r.Embeds) > 0 {
 		mvp, err := h.Community.PlayerMVPs(ctx, req.GuildID, queue, user, int(season))

@@ -110,5 +110,5 @@ func (h *handlers) proveGame(ctx context.Context, req Request, m ladder.Match, w
 	}
 	return Reply{Ephemeral: true,
 		Content: fmt.Sprintf("The replay proves game %d of match #%d: team %d won; the series stands at %s.", res.Game.Game, m.ID, winner, dash(res.Series.Score())),
-		Posts:   []Post{{ChannelID: matchChannel(res.Series.Match, req), Message: SeriesView(res.Series)}}}, nil
+		Posts:   []Post{{ChannelID: matchChannel(res.Series.Match, req), Message: SeriesView(h.langOf(ctx, req.GuildID), res.Series)}}}, nil
 }

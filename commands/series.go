@@ -2,11 +2,11 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -24,18 +24,19 @@ func dash(score string) string { return strings.Replace(score, "-", "–", 1) }
 
 // SeriesView is the message of a match played as a series: the score so
 // far and the buttons of the game to report next (or to confirm), which
-// show the running score, or the series' result once it ended.
-func SeriesView(sr formats.Series) Reply {
+// show the running score, or the series' result once it ended; in the
+// guild's language l.
+func SeriesView(l *i18n.Lang, sr formats.Series) Reply {
 	m := sr.Match
 	score := dash(sr.Score())
-	e := Embed{Title: fmt.Sprintf("Match #%d · best of %d · %s", m.ID, sr.BestOf, score), Color: ColorInfo}
+	e := Embed{Title: l.T("series.title", "ID", m.ID, "BestOf", sr.BestOf, "Score", score), Color: ColorInfo}
 	var games strings.Builder
 	for _, g := range sr.Games {
-		state := "confirmed"
+		state := l.T("series.confirmed")
 		if !g.Confirmed() {
-			state = "waiting for the other team"
+			state = l.T("series.waiting")
 		}
-		fmt.Fprintf(&games, "Game %d: team %d won (%s)\n", g.Game, g.Winner, state)
+		games.WriteString(l.T("series.game", "Game", g.Game, "Team", g.Winner, "State", state) + "\n")
 	}
 	e.Description = games.String()
 	if w := sr.Winner(); w != 0 || m.State.Rated() {
@@ -43,28 +44,28 @@ func SeriesView(sr formats.Series) Reply {
 			w = m.Winner
 		}
 		e.Color = ColorSuccess
-		how := "rated as one result"
+		how := l.T("series.rated_once")
 		if sr.Rating == formats.RateGames {
-			how = "each game rated"
+			how = l.T("series.rated_games")
 		}
-		return Reply{Content: fmt.Sprintf("**Match #%d**: team %d wins the series %s (%s).", m.ID, w, score, how),
+		return Reply{Content: l.T("series.won", "ID", m.ID, "Team", w, "Score", score, "How", how),
 			Embeds: []Embed{e}, Mentions: []string{}}
 	}
 	if !m.State.Active() {
-		return Reply{Content: fmt.Sprintf("**Match #%d** is %s at %s.", m.ID, m.State, score), Embeds: []Embed{e}, Mentions: []string{}}
+		return Reply{Content: l.T("series.state", "ID", m.ID, "State", stateIn(l, m.State), "Score", score), Embeds: []Embed{e}, Mentions: []string{}}
 	}
 	n := sr.Next()
 	row := []Button{
-		{Label: fmt.Sprintf("We won game %d · %s", n, score), Style: Success, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "w")},
-		{Label: fmt.Sprintf("We lost game %d · %s", n, score), Style: Danger, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "l")},
+		{Label: l.T("series.we_won", "Game", n, "Score", score), Style: Success, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "w")},
+		{Label: l.T("series.we_lost", "Game", n, "Score", score), Style: Danger, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "l")},
 	}
-	content := fmt.Sprintf("**Match #%d** · best of %d, %s. Report game %d when it is played; the other team confirms it.", m.ID, sr.BestOf, score, n)
+	content := l.T("series.report_next", "ID", m.ID, "BestOf", sr.BestOf, "Score", score, "Game", n)
 	if p, ok := sr.Pending(); ok {
-		content = fmt.Sprintf("**Match #%d** · best of %d, %s. %s reported that team %d won game %d: team %d, confirm it or report it the other way.",
-			m.ID, sr.BestOf, score, mention(p.ReportedBy), p.Winner, p.Game, 3-m.Team(p.ReportedBy))
-		row = append([]Button{{Label: fmt.Sprintf("Confirm game %d · %s", n, score), Style: Primary, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "c")}}, row...)
+		content = l.T("series.pending", "ID", m.ID, "BestOf", sr.BestOf, "Score", score, "User", mention(p.ReportedBy),
+			"Team", p.Winner, "Game", p.Game, "Other", 3-m.Team(p.ReportedBy))
+		row = append([]Button{{Label: l.T("series.confirm", "Game", n, "Score", score), Style: Primary, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "c")}}, row...)
 	}
-	e.Footer = fmt.Sprintf("The first team to win %d games wins the series.", sr.BestOf/2+1)
+	e.Footer = l.N("series.footer", sr.BestOf/2+1)
 	return Reply{Content: content, Embeds: []Embed{e}, Buttons: [][]Button{row}, Mentions: []string{}}
 }
 
@@ -90,7 +91,7 @@ func (h *handlers) seriesButton(ctx context.Context, req Request) (Reply, error)
 	if res.AlreadyDone {
 		return Whisper(userLang(req).T("reply.series_game_done", "Game", game, "ID", req.CustomID.ID, "Score", dash(res.Series.Score()))), nil
 	}
-	r := SeriesView(res.Series)
+	r := SeriesView(h.langOf(ctx, req.GuildID), res.Series)
 	r.Update = true
 	return r, nil
 }
@@ -105,7 +106,7 @@ func (h *handlers) seriesPost(ctx context.Context, m ladder.Match, channel strin
 	if err != nil || !ok {
 		return Post{}, false
 	}
-	return Post{ChannelID: channel, Message: SeriesView(sr)}, true
+	return Post{ChannelID: channel, Message: SeriesView(h.langOf(ctx, m.GuildID), sr)}, true
 }
 
 // refuseSeries refuses a single result (/report, the report buttons) for
@@ -166,8 +167,8 @@ func (h *handlers) modSeries(ctx context.Context, req Request) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		r := SeriesView(sr)
-		return Reply{Ephemeral: true, Content: fmt.Sprintf("Ended match #%d: %s", id, r.Content),
+		r := SeriesView(h.langOf(ctx, req.GuildID), sr)
+		return Reply{Ephemeral: true, Content: userLang(req).T("mod.series_ended", "ID", id, "Series", SeriesView(userLang(req), sr).Content),
 			Posts: []Post{{ChannelID: matchChannel(sr.Match, req), Message: r}}}, nil
 	}
 	game, _ := req.Int("game")
@@ -176,6 +177,6 @@ func (h *handlers) modSeries(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Ephemeral: true, Content: fmt.Sprintf("Game %d of match #%d is now won by team %d; the series stands at %s and the ratings were replayed.",
-		game, id, winner, dash(sr.Score())), Posts: []Post{{ChannelID: matchChannel(sr.Match, req), Message: SeriesView(sr)}}}, nil
+	return Reply{Ephemeral: true, Content: userLang(req).T("mod.series_game", "Game", game, "ID", id, "Team", winner, "Score", dash(sr.Score())),
+		Posts: []Post{{ChannelID: matchChannel(sr.Match, req), Message: SeriesView(h.langOf(ctx, req.GuildID), sr)}}}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -94,20 +95,21 @@ func (h *handlers) setup(ctx context.Context, req Request) (Reply, error) {
 			current = q.ChannelID
 		}
 	}
-	text := "Where do players queue? The queue's panel, with its **Join** button, goes there, and formed matches are announced there."
-	row := []Button{{Label: "Create #" + setupQueueChannel, Style: Primary, CustomID: ID(actSetupQueueNew, 0)}}
+	tr := userLang(req)
+	text := tr.T("setup.queue_ask", "Join", tr.T("panel.join"))
+	row := []Button{{Label: tr.T("setup.create", "Name", "#"+setupQueueChannel), Style: Primary, CustomID: ID(actSetupQueueNew, 0)}}
 	if current != "" {
-		text += fmt.Sprintf("\nNow: <#%s>.", current)
-		row = append([]Button{{Label: "Keep the current channel", Style: Success, CustomID: ID(actSetupQueueKeep, 0, current)}}, row...)
+		text += "\n" + tr.T("setup.now", "Current", "<#"+current+">")
+		row = append([]Button{{Label: tr.T("setup.keep_channel"), Style: Success, CustomID: ID(actSetupQueueKeep, 0, current)}}, row...)
 	}
-	return setupStep(1, "Queue channel", text, [][]Button{row},
-		SelectMenu{Kind: SelectChannels, CustomID: ID(actSetupQueuePick, 0), Placeholder: "…or pick a channel"}), nil
+	return setupStep(tr, 1, tr.T("setup.queue_title"), text, [][]Button{row},
+		SelectMenu{Kind: SelectChannels, CustomID: ID(actSetupQueuePick, 0), Placeholder: tr.T("setup.pick_channel")}), nil
 }
 
 // setupStep renders one step of the walkthrough over the same message.
-func setupStep(n int, title, text string, buttons [][]Button, menus ...SelectMenu) Reply {
+func setupStep(tr *i18n.Lang, n int, title, text string, buttons [][]Button, menus ...SelectMenu) Reply {
 	return Reply{Ephemeral: true, Update: true,
-		Embeds:  []Embed{{Title: fmt.Sprintf("Ladder setup · step %d of 4 · %s", n, title), Description: text, Color: ColorInfo}},
+		Embeds:  []Embed{{Title: tr.T("setup.step", "N", n, "Title", title), Description: text, Color: ColorInfo}},
 		Buttons: buttons, Menus: menus}
 }
 
@@ -164,16 +166,17 @@ func (h *handlers) setupResults(ctx context.Context, req Request, qc string) (Re
 	if err != nil {
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("Queue channel: <#%s>.\n\nWhere do results go? Every rated match is posted there once: the teams, the win chance beforehand and each player's rating change.", qc)
-	skip := "Skip"
+	tr := userLang(req)
+	text := tr.T("setup.queue_channel", "Channel", "<#"+qc+">") + "\n\n" + tr.T("setup.results_ask")
+	skip := tr.T("setup.skip")
 	if current != "" {
-		text += fmt.Sprintf("\nNow: <#%s>.", current)
-		skip = "Keep the current channel"
+		text += "\n" + tr.T("setup.now", "Current", "<#"+current+">")
+		skip = tr.T("setup.keep_channel")
 	}
-	return setupStep(2, "Results channel", text, [][]Button{{
+	return setupStep(tr, 2, tr.T("setup.results_title"), text, [][]Button{{
 		{Label: skip, Style: Secondary, CustomID: ID(actSetupResSkip, 0, qc)},
-		{Label: "Create #" + setupResultsChannel, Style: Primary, CustomID: ID(actSetupResNew, 0, qc)},
-	}}, SelectMenu{Kind: SelectChannels, CustomID: ID(actSetupResPick, 0, qc), Placeholder: "…or pick a channel"}), nil
+		{Label: tr.T("setup.create", "Name", "#"+setupResultsChannel), Style: Primary, CustomID: ID(actSetupResNew, 0, qc)},
+	}}, SelectMenu{Kind: SelectChannels, CustomID: ID(actSetupResPick, 0, qc), Placeholder: tr.T("setup.pick_channel")}), nil
 }
 
 func (h *handlers) setupResNew(ctx context.Context, req Request) (Reply, error) {
@@ -226,16 +229,17 @@ func (h *handlers) setupModerator(ctx context.Context, req Request, qc string) (
 	if err != nil {
 		return Reply{}, err
 	}
-	text := "Who moderates? Members with this role (or Manage Server) settle disputes, void and correct matches."
-	skip := "Skip"
+	tr := userLang(req)
+	text := tr.T("setup.mod_ask")
+	skip := tr.T("setup.skip")
 	if g.ModeratorRoleID != "" {
-		text += fmt.Sprintf("\nNow: <@&%s>.", g.ModeratorRoleID)
-		skip = "Keep the current role"
+		text += "\n" + tr.T("setup.now", "Current", "<@&"+g.ModeratorRoleID+">")
+		skip = tr.T("setup.keep_role")
 	}
-	return setupStep(3, "Moderator role", text, [][]Button{{
+	return setupStep(tr, 3, tr.T("cfg.moderator_role"), text, [][]Button{{
 		{Label: skip, Style: Secondary, CustomID: ID(actSetupModSkip, 0, qc)},
-		{Label: "Create @" + setupModRole, Style: Primary, CustomID: ID(actSetupModNew, 0, qc)},
-	}}, SelectMenu{Kind: SelectRoles, CustomID: ID(actSetupModPick, 0, qc), Placeholder: "…or pick a role"}), nil
+		{Label: tr.T("setup.create", "Name", "@"+setupModRole), Style: Primary, CustomID: ID(actSetupModNew, 0, qc)},
+	}}, SelectMenu{Kind: SelectRoles, CustomID: ID(actSetupModPick, 0, qc), Placeholder: tr.T("setup.pick_role")}), nil
 }
 
 func (h *handlers) setModerator(ctx context.Context, req Request, role string) error {
@@ -296,27 +300,28 @@ func (h *handlers) setupQueue(ctx context.Context, req Request, qc string, size 
 	if err != nil {
 		return Reply{}, err
 	}
-	text := fmt.Sprintf("Queue channel: <#%s>.\n\nThe first queue: how many players per team, and which rating model (the default suits most ladders).", qc)
+	tr := userLang(req)
+	text := tr.T("setup.queue_channel", "Channel", "<#"+qc+">") + "\n\n" + tr.T("setup.first_ask")
 	var row []Button
 	if len(qs) > 0 {
-		text += fmt.Sprintf("\nThis server already has queue **%s** (%dv%d).", qs[0].Name, qs[0].TeamSize, qs[0].TeamSize)
-		row = append(row, Button{Label: "Use queue " + qs[0].Name, Style: Success, CustomID: ID(actSetupUseQueue, qs[0].ID, qc)})
+		text += "\n" + tr.T("setup.has_queue", "Queue", qs[0].Name, "Size", qs[0].TeamSize)
+		row = append(row, Button{Label: tr.T("setup.use_queue", "Queue", qs[0].Name), Style: Success, CustomID: ID(actSetupUseQueue, qs[0].ID, qc)})
 	}
-	row = append(row, Button{Label: fmt.Sprintf("Create queue %dv%d", size, size), Style: Primary,
+	row = append(row, Button{Label: tr.T("setup.create_queue", "Size", size), Style: Primary,
 		CustomID: ID(actSetupCreate, 0, qc, strconv.Itoa(size), model)})
-	sizes := SelectMenu{CustomID: ID(actSetupSize, 0, qc, model), Placeholder: "Players per team"}
+	sizes := SelectMenu{CustomID: ID(actSetupSize, 0, qc, model), Placeholder: tr.T("setup.players_per_team")}
 	for k := 1; k <= rating.MaxTeamSize; k++ {
 		sizes.Options = append(sizes.Options, SelectOption{Label: fmt.Sprintf("%dv%d", k, k), Value: strconv.Itoa(k), Default: k == size})
 	}
-	models := SelectMenu{CustomID: ID(actSetupModel, 0, qc, strconv.Itoa(size)), Placeholder: "Rating model"}
+	models := SelectMenu{CustomID: ID(actSetupModel, 0, qc, strconv.Itoa(size)), Placeholder: tr.T("setup.rating_model")}
 	for _, m := range rating.ModelNames() {
 		d := ""
 		if m == rating.DefaultModel {
-			d = "the default"
+			d = tr.T("setup.default")
 		}
 		models.Options = append(models.Options, SelectOption{Label: m, Value: m, Description: d, Default: m == model})
 	}
-	return setupStep(4, "First queue", text, [][]Button{row}, sizes, models), nil
+	return setupStep(tr, 4, tr.T("setup.first_title"), text, [][]Button{row}, sizes, models), nil
 }
 
 // setupArgs reads the team size and model a step carries.
@@ -452,14 +457,13 @@ func (h *handlers) setupFinish(ctx context.Context, req Request, q ladder.Queue,
 	if err != nil {
 		return Reply{}, err
 	}
+	tr := userLang(req)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Queue **%s** (%dv%d, %s) is ready, and its panel is in <#%s>.\n", q.Name, q.TeamSize, q.TeamSize, q.Model, qc)
+	b.WriteString(tr.T("setup.ready", "Queue", q.Name, "Size", q.TeamSize, "Model", q.Model, "Channel", "<#"+qc+">") + "\n")
 	if results != "" {
-		fmt.Fprintf(&b, "Results are posted in <#%s>.\n", results)
+		b.WriteString(tr.T("setup.results_in", "Channel", "<#"+results+">") + "\n")
 	}
-	fmt.Fprintf(&b, "\n**Try next:** press **Join** on the panel; when %d players have joined, a match forms and is announced with Ready buttons. "+
-		"After the game, one side reports with `/report`, the other confirms with a button. "+
-		"`/leaderboard` shows the standings; `/config show` lists every setting, and `/setup` can run again at any time.", 2*q.TeamSize)
+	b.WriteString("\n" + tr.T("setup.try_next", "Join", tr.T("panel.join"), "Players", 2*q.TeamSize))
 	return Reply{Ephemeral: true, Update: true,
-		Embeds: []Embed{{Title: "Ladder setup · done", Description: b.String(), Color: ColorSuccess}}}, nil
+		Embeds: []Embed{{Title: tr.T("setup.done"), Description: b.String(), Color: ColorSuccess}}}, nil
 }

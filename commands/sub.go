@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -41,11 +40,11 @@ func (h *handlers) sub(ctx context.Context, req Request) (Reply, error) {
 			return Reply{}, err
 		}
 		if res.AlreadyDone {
-			return Whisper(fmt.Sprintf("You already asked for a substitute in match #%d (already done).", res.Match.ID)), nil
+			return Whisper(userLang(req).T("sub.already_asked", "ID", res.Match.ID)), nil
 		}
 		ch := h.askChannel(ctx, res.Match, req)
-		return Reply{Ephemeral: true, Content: fmt.Sprintf("Asked for a substitute in match #%d; you play until someone takes your seat.", res.Match.ID),
-			Posts: []Post{{ChannelID: ch, Message: subRequestPost(res), Sent: h.recordMessage(res.Match.ID, ladder.SubMessage(res.Out), ch)}}}, nil
+		return Reply{Ephemeral: true, Content: userLang(req).T("sub.asked", "ID", res.Match.ID),
+			Posts: []Post{{ChannelID: ch, Message: subRequestPost(h.postLang(ctx, req), res), Sent: h.recordMessage(res.Match.ID, ladder.SubMessage(res.Out), ch)}}}, nil
 	case "sub accept":
 		return h.doAcceptSub(ctx, req, id, "")
 	}
@@ -54,13 +53,12 @@ func (h *handlers) sub(ctx context.Context, req Request) (Reply, error) {
 
 // subRequestPost asks the queue channel for a substitute. Nobody is
 // pinged: anyone eligible may take the seat.
-func subRequestPost(res ladder.SubResult) Reply {
+func subRequestPost(l *i18n.Lang, res ladder.SubResult) Reply {
 	m := res.Match
 	return Reply{
-		Content: fmt.Sprintf("**Match #%d** needs a substitute for %s (team %d). Not queued and not in a match? Take the seat.",
-			m.ID, mention(res.Out), m.Team(res.Out)),
+		Content:  l.T("sub.post", "ID", m.ID, "Out", mention(res.Out), "Team", m.Team(res.Out)),
 		Mentions: []string{},
-		Buttons:  [][]Button{{{Label: "Take the seat", Style: Primary, CustomID: ID(actSubAccept, m.ID, res.Out)}}},
+		Buttons:  [][]Button{{{Label: l.T("sub.take_seat"), Style: Primary, CustomID: ID(actSubAccept, m.ID, res.Out)}}},
 	}
 }
 
@@ -81,13 +79,13 @@ func (h *handlers) doAcceptSub(ctx context.Context, req Request, id int64, out s
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("You already took %s's seat in match #%d (already done).", mention(res.Out), res.Match.ID)), nil
+		return Whisper(userLang(req).T("sub.already_taken", "Out", mention(res.Out), "ID", res.Match.ID)), nil
 	}
 	posts, err := h.seatTaken(ctx, req, res)
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Ephemeral: true, Content: fmt.Sprintf("You now play in %s's seat in match #%d (team %d).", mention(res.Out), res.Match.ID, res.Match.Team(res.In)),
+	return Reply{Ephemeral: true, Content: userLang(req).T("sub.taken", "Out", mention(res.Out), "ID", res.Match.ID, "Team", res.Match.Team(res.In)),
 		Posts: posts}, nil
 }
 
@@ -132,8 +130,9 @@ func (h *handlers) seatTaken(ctx context.Context, req Request, res ladder.SubRes
 		// A request posted before its message was recorded: the one clicked.
 		a, ok = ladder.Announcement{MatchID: m.ID, Kind: ladder.SubMessage(res.Out), ChannelID: req.ChannelID, MessageID: req.MessageID}, true
 	}
+	l := h.postLang(ctx, req)
 	if ok {
-		filled := subFilledView(res)
+		filled := subFilledView(l, res)
 		filled.Edit = a.MessageID
 		posts = append(posts, Post{ChannelID: a.ChannelID, Message: filled, Sent: func(ctx context.Context, _, _ string) error {
 			return h.Service.CloseMessage(ctx, a)
@@ -148,23 +147,23 @@ func (h *handlers) seatTaken(ctx context.Context, req Request, res ladder.SubRes
 	}
 	// The match's channel (its room, once the substitute is admitted)
 	// hears who came and who left.
-	return append(posts, h.roomPost(m, req, subbedView(res, h.queueName(ctx, req.GuildID, m.QueueID)))), nil
+	return append(posts, h.roomPost(m, req, subbedView(l, res, h.queueName(ctx, req.GuildID, m.QueueID)))), nil
 }
 
 // subFilledView replaces a substitute request once its seat is taken.
-func subFilledView(res ladder.SubResult) Reply {
-	return Reply{Content: fmt.Sprintf("**Match #%d**: %s took %s's seat (team %d). This request is filled.",
-		res.Match.ID, mention(res.In), mention(res.Out), res.Match.Team(res.In)), Mentions: []string{}}
+func subFilledView(l *i18n.Lang, res ladder.SubResult) Reply {
+	return Reply{Content: l.T("sub.filled", "ID", res.Match.ID, "In", mention(res.In), "Out", mention(res.Out), "Team", res.Match.Team(res.In)),
+		Mentions: []string{}}
 }
 
 // subbedView is a match after a substitution: who left, who came and the
 // new teams with their chances. It pings the two players; the report
 // buttons stay on the announcement.
-func subbedView(res ladder.SubResult, queue string) Reply {
-	r := matchOnView(i18n.English(), res.Match, queue)
-	r.Content = fmt.Sprintf("**Match #%d**: %s takes %s's seat. %s vs %s", res.Match.ID, mention(res.In), mention(res.Out),
-		mentions(res.Match.Teams[0]), mentions(res.Match.Teams[1]))
-	r.Embeds[0].Footer = "Report the result with the buttons of the match's announcement or /report."
+func subbedView(l *i18n.Lang, res ladder.SubResult, queue string) Reply {
+	r := matchOnView(l, res.Match, queue)
+	r.Content = l.T("sub.takes", "ID", res.Match.ID, "In", mention(res.In), "Out", mention(res.Out),
+		"Team1", mentions(res.Match.Teams[0]), "Team2", mentions(res.Match.Teams[1]))
+	r.Embeds[0].Footer = l.T("sub.footer")
 	r.Mentions = []string{res.In, res.Out}
 	r.Buttons = nil
 	return r
@@ -180,11 +179,11 @@ func (h *handlers) modSub(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("%s already plays in %s's place in match #%d (already done).", mention(in), mention(out), id)), nil
+		return Whisper(userLang(req).T("sub.mod_already", "In", mention(in), "Out", mention(out), "ID", id)), nil
 	}
 	posts, err := h.seatTaken(ctx, req, res)
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Ephemeral: true, Content: fmt.Sprintf("%s now plays in %s's place in match #%d.", mention(in), mention(out), id), Posts: posts}, nil
+	return Reply{Ephemeral: true, Content: userLang(req).T("sub.mod_done", "In", mention(in), "Out", mention(out), "ID", id), Posts: posts}, nil
 }

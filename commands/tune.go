@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -14,27 +15,27 @@ import (
 // verdict; apply adopts them only when the rule does.
 func (h *handlers) modTune(ctx context.Context, req Request) (Reply, error) {
 	queue, _ := req.String("queue")
+	tr := userLang(req)
 	if req.Command == "mod tune apply" {
 		p, err := h.Service.TuneApply(ctx, actor(req), req.GuildID, queue)
 		if err != nil {
 			return Reply{}, err
 		}
-		return Whisper(fmt.Sprintf("Queue **%s** now rates with the tuned constants, recorded in the rating log.\n%s", p.Queue.Name, tuneLines(p))), nil
+		return Whisper(tr.T("mod.tune_applied", "Queue", p.Queue.Name) + "\n" + tuneLines(tr, p)), nil
 	}
 	p, err := h.Service.TunePreview(ctx, actor(req), req.GuildID, queue)
 	if err != nil {
 		return Reply{}, err
 	}
-	verdict := "The adoption rule **keeps** the current constants."
+	verdict := tr.T("mod.tune_keeps")
 	if p.Adopt {
-		verdict = "The adoption rule **adopts** them: `/mod tune apply` makes them the queue's."
+		verdict = tr.T("mod.tune_adopts")
 	}
-	return Whisper(fmt.Sprintf("Preview for queue **%s** (%s, %d rated matches). Nothing has changed yet.\n%s\n%s",
-		p.Queue.Name, p.Queue.Model, p.Matches, tuneLines(p), verdict)), nil
+	return Whisper(tr.N("mod.tune_preview", p.Matches, "Queue", p.Queue.Name, "Model", p.Queue.Model) + "\n" + tuneLines(tr, p) + "\n" + verdict), nil
 }
 
 // tuneLines lists each constant, current → proposed, and the gain ± SE.
-func tuneLines(p ladder.TuneProposal) string {
+func tuneLines(tr *i18n.Lang, p ladder.TuneProposal) string {
 	keys := make([]string, 0, len(p.Candidate))
 	for k := range p.Candidate {
 		keys = append(keys, k)
@@ -48,6 +49,10 @@ func tuneLines(p ladder.TuneProposal) string {
 		}
 		fmt.Fprintf(&b, "`%s` %g → %g%s\n", k, p.Current[k], p.Candidate[k], mark)
 	}
-	fmt.Fprintf(&b, "Log loss gain %+.4f ± %.4f (one paired SE) on the %d most recent matches; adoption needs more than two SE.", p.Gain, p.SE, p.N)
+	gain := tr.Number(p.Gain, 4)
+	if p.Gain >= 0 {
+		gain = "+" + gain
+	}
+	b.WriteString(tr.N("mod.tune_gain", p.N, "Gain", gain, "SE", tr.Number(p.SE, 4)))
 	return b.String()
 }

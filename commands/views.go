@@ -50,7 +50,7 @@ func (h *handlers) announcements(ctx context.Context, l *i18n.Lang, formed []lad
 		out = append(out, p)
 		if h.Community != nil {
 			if st, err := h.Community.SettingsOf(ctx, f.Queue.ID); err == nil && st.Predictions {
-				out = append(out, Post{ChannelID: ch, Message: PredictionPost(f.Match, f.Queue.Name)})
+				out = append(out, Post{ChannelID: ch, Message: PredictionPost(l, f.Match, f.Queue.Name)})
 			}
 		}
 	}
@@ -71,7 +71,7 @@ func announce(l *i18n.Lang, f ladder.FormedMatch) Reply {
 		return readyAnnouncement(l, m, f.Ready, f.Draft, f.Queue.Name)
 	}
 	if f.Draft.MatchID != 0 && f.Draft.State == ladder.DraftPicking {
-		r := DraftView(m, f.Draft, f.Queue.Name)
+		r := DraftView(l, m, f.Draft, f.Queue.Name)
 		r.Mentions = m.Players()
 		return r
 	}

@@ -62,7 +62,7 @@ func (d *Dashboard) auditPage(w http.ResponseWriter, r *http.Request, gr guildRe
 	}
 	cq := r.URL.Query()
 	cq.Set("format", "csv")
-	d.render(w, r, http.StatusOK, "audit", d.guildPage(r.Context(), gr, "Audit log", auditPage{Filter: f, Entries: rows,
+	d.render(w, r, http.StatusOK, "audit", d.guildPage(r.Context(), gr, "dash.audit", auditPage{Filter: f, Entries: rows,
 		CSVURL: guildPath(gr.Guild.ID, "audit") + "?" + cq.Encode()}))
 }
 

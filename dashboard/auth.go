@@ -34,18 +34,18 @@ func (d *Dashboard) callback(w http.ResponseWriter, r *http.Request) {
 	want, verifier, next := d.sm.PopString(ctx, keyState), d.sm.PopString(ctx, keyVerifier), d.sm.PopString(ctx, keyNext)
 	q := r.URL.Query()
 	if !equalSecret(want, q.Get("state")) || verifier == "" {
-		d.errorPage(w, r, http.StatusBadRequest, "This login link does not belong to this browser or was already used. Start again from the log-in link.")
+		d.errorPage(w, r, http.StatusBadRequest, pageLang(r).T("dash.err_login_link"))
 		return
 	}
 	if e := q.Get("error"); e != "" {
-		d.errorPage(w, r, http.StatusForbidden, "Discord did not log you in ("+e+"). Start again from the log-in link.")
+		d.errorPage(w, r, http.StatusForbidden, pageLang(r).T("dash.err_login_refused", "Reason", e))
 		return
 	}
 	// The exchange uses the dashboard's client, with its timeout.
 	tok, err := d.oauth.Exchange(context.WithValue(ctx, oauth2.HTTPClient, d.discord.client), q.Get("code"), oauth2.VerifierOption(verifier))
 	if err != nil {
 		d.log.Warn("dashboard: code exchange", "err", err)
-		d.errorPage(w, r, http.StatusBadGateway, "Discord refused the login code. Start again from the log-in link.")
+		d.errorPage(w, r, http.StatusBadGateway, pageLang(r).T("dash.err_login_code"))
 		return
 	}
 	u, err := d.discord.me(ctx, tok.AccessToken)
@@ -81,7 +81,7 @@ func (d *Dashboard) index(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	s, ok := d.session(ctx)
 	if !ok {
-		d.render(w, r, http.StatusOK, "login", page{Title: "Moderator dashboard"})
+		d.render(w, r, http.StatusOK, "login", page{TitleID: "dash.login_title"})
 		return
 	}
 	gs, err := d.discord.guilds(ctx, d.sm.GetString(ctx, keyToken))
@@ -105,7 +105,7 @@ func (d *Dashboard) index(w http.ResponseWriter, r *http.Request) {
 			data.Guilds = append(data.Guilds, indexGuild{ID: g.ID, Name: g.Name, Manages: g.manages()})
 		}
 	}
-	d.render(w, r, http.StatusOK, "index", page{Title: "Your servers", User: s, Data: data})
+	d.render(w, r, http.StatusOK, "index", page{TitleID: "dash.servers", User: s, Data: data})
 }
 
 // logoutPage offers the two log-out buttons (a GET must change nothing).
@@ -115,7 +115,7 @@ func (d *Dashboard) logoutPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/admin", http.StatusSeeOther)
 		return
 	}
-	d.render(w, r, http.StatusOK, "logout", page{Title: "Log out", User: s})
+	d.render(w, r, http.StatusOK, "logout", page{TitleID: "dash.logout", User: s})
 }
 
 // logout ends this session, or with everywhere=1 every session of the
@@ -129,7 +129,7 @@ func (d *Dashboard) logout(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !equalSecret(s.CSRF, r.PostFormValue("csrf")) {
-		d.errorPage(w, r, http.StatusForbidden, "Refused: the form's security token is missing or stale. Reload the page and try again.")
+		d.errorPage(w, r, http.StatusForbidden, pageLang(r).T("dash.err_csrf"))
 		return
 	}
 	if tok := d.sm.GetString(ctx, keyToken); tok != "" {

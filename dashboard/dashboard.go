@@ -159,7 +159,7 @@ func New(opts Options) (*Dashboard, error) {
 	}
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		d.errorPage(w, r, http.StatusForbidden, "Refused: this form was sent from another site. Use the dashboard's own pages.")
+		d.errorPage(w, r, http.StatusForbidden, pageLang(r).T("dash.err_cross_site"))
 	}))
 	d.handler = headers(d.sm.LoadAndSave(cop.Handler(d.routes())))
 	return d, nil
@@ -206,7 +206,7 @@ func (d *Dashboard) routes() *http.ServeMux {
 	mux.HandleFunc("POST "+g+"/players/{id}/rating", d.write(d.setRating))
 	mux.HandleFunc("POST "+g+"/players/{id}/rating/reset", d.write(d.resetRating))
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
-		d.errorPage(w, r, http.StatusNotFound, "No dashboard page here.")
+		d.errorPage(w, r, http.StatusNotFound, pageLang(r).T("dash.err_no_page"))
 	})
 	return mux
 }
@@ -229,10 +229,10 @@ func headers(next http.Handler) http.Handler {
 // off answers while the dashboard is not configured.
 func (d *Dashboard) off(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/admin" && r.URL.Path != "/admin/" {
-		d.errorPage(w, r, http.StatusNotFound, "The dashboard is off.")
+		d.errorPage(w, r, http.StatusNotFound, pageLang(r).T("dash.err_off"))
 		return
 	}
-	d.render(w, r, http.StatusOK, "off", page{Title: "Dashboard off", Data: d.cfg.Missing()})
+	d.render(w, r, http.StatusOK, "off", page{TitleID: "dash.off_title", Data: d.cfg.Missing()})
 }
 
 // session is who is logged in, from the session.
@@ -273,14 +273,14 @@ func (d *Dashboard) guarded(w http.ResponseWriter, r *http.Request, write bool, 
 	s, ok := d.session(ctx)
 	if !ok {
 		if write {
-			d.errorPage(w, r, http.StatusUnauthorized, "You are not logged in (or your session ended). Log in again; nothing was changed.")
+			d.errorPage(w, r, http.StatusUnauthorized, pageLang(r).T("dash.err_logged_out"))
 			return
 		}
 		http.Redirect(w, r, "/admin/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 		return
 	}
 	if write && !equalSecret(s.CSRF, r.PostFormValue("csrf")) {
-		d.errorPage(w, r, http.StatusForbidden, "Refused: the form's security token is missing or stale. Reload the page and try again; nothing was changed.")
+		d.errorPage(w, r, http.StatusForbidden, pageLang(r).T("dash.err_csrf_unchanged"))
 		return
 	}
 	guildID := r.PathValue("guild")

@@ -36,7 +36,7 @@ func (d *Dashboard) renderIntegrations(w http.ResponseWriter, r *http.Request, g
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, status, "integrations", d.guildPage(ctx, gr, "API tokens and webhooks", data))
+	d.render(w, r, status, "integrations", d.guildPage(ctx, gr, "dash.integrations", data))
 }
 
 // createToken makes an API token and shows its secret once.
@@ -46,7 +46,7 @@ func (d *Dashboard) createToken(w http.ResponseWriter, r *http.Request, gr guild
 		d.fail(w, r, err)
 		return
 	}
-	d.renderIntegrations(w, r, gr, http.StatusOK, integrationsPage{Secret: secret, SecretWhat: "API token " + tok.Name})
+	d.renderIntegrations(w, r, gr, http.StatusOK, integrationsPage{Secret: secret, SecretWhat: pageLang(r).T("dash.secret_token", "Name", tok.Name)})
 }
 
 // revokeToken revokes an API token by name.
@@ -57,9 +57,9 @@ func (d *Dashboard) revokeToken(w http.ResponseWriter, r *http.Request, gr guild
 		d.fail(w, r, err)
 		return
 	}
-	msg := "Token " + name + " revoked."
+	msg := pageLang(r).T("dash.token_revoked", "Name", name)
 	if already {
-		msg = "Token " + name + " was already revoked."
+		msg = pageLang(r).T("dash.token_already_revoked", "Name", name)
 	}
 	d.back(w, r, guildPath(gr.Guild.ID, "integrations"), msg)
 }
@@ -78,7 +78,7 @@ func (d *Dashboard) createWebhook(w http.ResponseWriter, r *http.Request, gr gui
 		d.fail(w, r, err)
 		return
 	}
-	d.renderIntegrations(w, r, gr, http.StatusOK, integrationsPage{Secret: wh.Secret, SecretWhat: "webhook " + strconv.FormatInt(wh.ID, 10) + " (signing secret)"})
+	d.renderIntegrations(w, r, gr, http.StatusOK, integrationsPage{Secret: wh.Secret, SecretWhat: pageLang(r).T("dash.secret_webhook", "ID", wh.ID)})
 }
 
 // deleteWebhook removes a webhook.
@@ -92,5 +92,5 @@ func (d *Dashboard) deleteWebhook(w http.ResponseWriter, r *http.Request, gr gui
 		d.fail(w, r, err)
 		return
 	}
-	d.back(w, r, guildPath(gr.Guild.ID, "integrations"), "Webhook "+r.PathValue("id")+" deleted.")
+	d.back(w, r, guildPath(gr.Guild.ID, "integrations"), pageLang(r).T("dash.webhook_deleted", "ID", r.PathValue("id")))
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -25,7 +26,7 @@ func (d *Dashboard) disputesPage(w http.ResponseWriter, r *http.Request, gr guil
 	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
 		ms[i], ms[j] = ms[j], ms[i]
 	}
-	d.render(w, r, http.StatusOK, "disputes", d.guildPage(r.Context(), gr, "Disputes", disputesPage{Matches: ms}))
+	d.render(w, r, http.StatusOK, "disputes", d.guildPage(r.Context(), gr, "dash.disputes", disputesPage{Matches: ms}))
 }
 
 // matchView is the data of a match's page: the match, and the preview of
@@ -77,7 +78,7 @@ func (d *Dashboard) matchPage(w http.ResponseWriter, r *http.Request, gr guildRe
 		}
 		v.Preview, v.Winner = &c, winner
 	}
-	d.render(w, r, http.StatusOK, "match", d.guildPage(ctx, gr, "Match #"+strconv.FormatInt(id, 10), v))
+	d.render(w, r, http.StatusOK, "match", d.guildPage(ctx, gr, "dash.match", v, "ID", id))
 }
 
 // resolveMatch settles a disputed (or open, or reported) match.
@@ -101,7 +102,7 @@ func (d *Dashboard) moderate(w http.ResponseWriter, r *http.Request, gr guildReq
 			c, err = f(r.Context(), gr.Actor, gr.Guild.ID, id, winner, r.PostFormValue("reason"))
 			if err == nil {
 				d.invalidate(gr.Guild.ID)
-				d.back(w, r, guildPath(gr.Guild.ID, "matches", strconv.FormatInt(id, 10)), correctionText(id, done, c))
+				d.back(w, r, guildPath(gr.Guild.ID, "matches", strconv.FormatInt(id, 10)), correctionText(pageLang(r), id, done, c))
 				return
 			}
 		}
@@ -122,14 +123,14 @@ func (d *Dashboard) voidMatch(w http.ResponseWriter, r *http.Request, gr guildRe
 		return
 	}
 	d.invalidate(gr.Guild.ID)
-	d.back(w, r, guildPath(gr.Guild.ID, "matches", strconv.FormatInt(id, 10)), correctionText(id, "voided", c))
+	d.back(w, r, guildPath(gr.Guild.ID, "matches", strconv.FormatInt(id, 10)), correctionText(pageLang(r), id, "voided", c))
 }
 
-func correctionText(id int64, done string, c ladder.Correction) string {
+func correctionText(l *i18n.Lang, id int64, done string, c ladder.Correction) string {
 	if c.AlreadyDone {
-		return "Match #" + strconv.FormatInt(id, 10) + " was already " + done + "; nothing changed."
+		return l.T("dash.already_"+done, "ID", id)
 	}
-	return "Match #" + strconv.FormatInt(id, 10) + " " + done + "; " + strconv.Itoa(len(c.Changed)) + " rating(s) changed."
+	return l.N("dash.done_"+done, len(c.Changed), "ID", id)
 }
 
 func matchID(r *http.Request) (int64, error) {

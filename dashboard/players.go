@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -51,7 +52,7 @@ func (d *Dashboard) playersPage(w http.ResponseWriter, r *http.Request, gr guild
 			}
 		}
 	}
-	d.render(w, r, http.StatusOK, "players", d.guildPage(ctx, gr, "Players", data))
+	d.render(w, r, http.StatusOK, "players", d.guildPage(ctx, gr, "dash.players", data))
 }
 
 // playerView is the data of one player's moderation page.
@@ -85,7 +86,7 @@ func (d *Dashboard) playerPage(w http.ResponseWriter, r *http.Request, gr guildR
 	if v.Name == "" {
 		v.Name = id
 	}
-	d.render(w, r, http.StatusOK, "player", d.guildPage(ctx, gr, "Player "+v.Name, v))
+	d.render(w, r, http.StatusOK, "player", d.guildPage(ctx, gr, "dash.player", v, "Name", v.Name))
 }
 
 func playerPath(gr guildRequest, r *http.Request) string {
@@ -113,7 +114,7 @@ func (d *Dashboard) banPlayer(w http.ResponseWriter, r *http.Request, gr guildRe
 		d.fail(w, r, err)
 		return
 	}
-	d.back(w, r, playerPath(gr, r), "Banned from the queues.")
+	d.back(w, r, playerPath(gr, r), pageLang(r).T("dash.banned"))
 }
 
 // unbanPlayer lifts a queue ban.
@@ -122,7 +123,7 @@ func (d *Dashboard) unbanPlayer(w http.ResponseWriter, r *http.Request, gr guild
 		d.fail(w, r, err)
 		return
 	}
-	d.back(w, r, playerPath(gr, r), "The player may queue again.")
+	d.back(w, r, playerPath(gr, r), pageLang(r).T("dash.unbanned"))
 }
 
 // clearCooldown ends a player's lobby cooldown.
@@ -132,9 +133,9 @@ func (d *Dashboard) clearCooldown(w http.ResponseWriter, r *http.Request, gr gui
 		d.fail(w, r, err)
 		return
 	}
-	msg := "Cooldown cleared."
+	msg := pageLang(r).T("dash.cooldown_cleared")
 	if already {
-		msg = "No cooldown was running (already done)."
+		msg = pageLang(r).T("dash.no_cooldown")
 	}
 	d.back(w, r, playerPath(gr, r), msg)
 }
@@ -153,7 +154,7 @@ func (d *Dashboard) setRating(w http.ResponseWriter, r *http.Request, gr guildRe
 		return
 	}
 	d.invalidate(gr.Guild.ID)
-	d.back(w, r, playerPath(gr, r), ratingChange(res))
+	d.back(w, r, playerPath(gr, r), ratingChange(pageLang(r), res))
 }
 
 // resetRating puts a player back to the model's new-player rating.
@@ -164,12 +165,10 @@ func (d *Dashboard) resetRating(w http.ResponseWriter, r *http.Request, gr guild
 		return
 	}
 	d.invalidate(gr.Guild.ID)
-	d.back(w, r, playerPath(gr, r), ratingChange(res))
+	d.back(w, r, playerPath(gr, r), ratingChange(pageLang(r), res))
 }
 
-func ratingChange(res ladder.Replayed) string {
-	f := func(s ladder.Standing) string {
-		return strconv.FormatFloat(s.Rating, 'f', 0, 64) + " ± " + strconv.FormatFloat(s.RD, 'f', 0, 64)
-	}
-	return "Rating " + f(res.Before) + " → " + f(res.After) + "."
+func ratingChange(l *i18n.Lang, res ladder.Replayed) string {
+	f := func(s ladder.Standing) string { return l.Rating(s.Rating) + " ± " + l.Rating(s.RD) }
+	return l.T("dash.rating_change", "Before", f(res.Before), "After", f(res.After))
 }

@@ -27,7 +27,7 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request, gr guildReq
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "guild", d.guildPage(ctx, gr, "Ladder of "+gr.Name, overviewPage{Queues: qs, Disputes: len(ds)}))
+	d.render(w, r, http.StatusOK, "guild", d.guildPage(ctx, gr, "dash.ladder_of", overviewPage{Queues: qs, Disputes: len(ds)}, "Name", gr.Name))
 }
 
 // fieldView is one setting in a form.
@@ -73,7 +73,7 @@ func (d *Dashboard) queuePage(w http.ResponseWriter, r *http.Request, gr guildRe
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "queue", d.guildPage(r.Context(), gr, "Queue "+q.Name, queueFields(q, nil)))
+	d.render(w, r, http.StatusOK, "queue", d.guildPage(r.Context(), gr, "dash.queue", queueFields(q, nil), "Queue", q.Name))
 }
 
 // saveQueue applies the changed fields of the form through
@@ -96,14 +96,14 @@ func (d *Dashboard) saveQueue(w http.ResponseWriter, r *http.Request, gr guildRe
 	_, changed, err := d.queues.Set(ctx, gr.Actor, gr.Guild.ID, q.Name, submitted)
 	if err != nil {
 		d.refused(w, r, err, "queue", func() (page, error) {
-			return d.guildPage(ctx, gr, "Queue "+q.Name, queueFields(q, submitted)), nil
+			return d.guildPage(ctx, gr, "dash.queue", queueFields(q, submitted), "Queue", q.Name), nil
 		})
 		return
 	}
 	if !changed {
-		d.back(w, r, guildPath(gr.Guild.ID, "queues", q.Name), "Nothing changed.")
+		d.back(w, r, guildPath(gr.Guild.ID, "queues", q.Name), pageLang(r).T("dash.nothing_changed"))
 		return
 	}
 	d.log.Info("dashboard: queue saved", "guild_id", gr.Guild.ID, "user_id", gr.User.UserID, "queue", q.Name)
-	d.back(w, r, guildPath(gr.Guild.ID, "queues", q.Name), "Queue "+q.Name+" saved.")
+	d.back(w, r, guildPath(gr.Guild.ID, "queues", q.Name), pageLang(r).T("dash.queue_saved", "Queue", q.Name))
 }

@@ -4,91 +4,136 @@ import (
 	"bytes"
 	"context"
 	"embed"
-	"fmt"
 	"html/template"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/httperr"
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 //go:embed templates/*.html
 var templateFS embed.FS
 
-// pageSet holds one template set per page, each with the shared layout.
-type pageSet map[string]*template.Template
+// pageSet holds, for each language code, one template set per page, each
+// with the shared layout; the text functions are bound to the language.
+type pageSet map[string]map[string]*template.Template
 
 var pageNames = []string{"off", "login", "index", "logout", "error", "guild", "queue", "audit",
 	"disputes", "match", "players", "player", "settings", "integrations"}
 
 func parsePages() pageSet {
-	funcs := template.FuncMap{
-		"guildPath": guildPath,
-		// ifRated names the form that applies a result: a correction of a
-		// rated match, else the resolution of an unrated one.
-		"ifRated": func(rated bool) string {
-			if rated {
-				return "correct"
-			}
-			return "resolve"
-		},
-		"next":   func(n int) int { return n + 1 },
-		"signed": func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) },
-		"delta": func(a, b float64) string {
-			d := b - a
-			if d >= 0 {
-				return "+" + strconv.FormatFloat(d, 'f', 1, 64)
-			}
-			return strconv.FormatFloat(d, 'f', 1, 64)
-		},
-		"when": func(t time.Time) string {
-			if t.IsZero() {
-				return ""
-			}
-			return t.UTC().Format("2006-01-02 15:04")
-		},
-	}
+	cat := i18n.Default()
 	out := pageSet{}
-	for _, name := range pageNames {
-		out[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
+	for _, code := range append(cat.Languages(), i18n.Pseudo) {
+		l, _ := cat.Lang(code)
+		var links []langLink
+		for _, c := range cat.Languages() {
+			o, _ := cat.Lang(c)
+			links = append(links, langLink{Code: c, Tag: o.Tag().String(), Name: o.Name(), Current: c == code})
+		}
+		funcs := template.FuncMap{
+			"guildPath": guildPath,
+			// ifRated names the form that applies a result: a correction of a
+			// rated match, else the resolution of an unrated one.
+			"ifRated": func(rated bool) string {
+				if rated {
+					return "correct"
+				}
+				return "resolve"
+			},
+			"next":   func(n int) int { return n + 1 },
+			"signed": func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) },
+			"delta": func(a, b float64) string {
+				d := b - a
+				if d >= 0 {
+					return "+" + strconv.FormatFloat(d, 'f', 1, 64)
+				}
+				return strconv.FormatFloat(d, 'f', 1, 64)
+			},
+			"when": func(t time.Time) string {
+				if t.IsZero() {
+					return ""
+				}
+				return l.DateTime(t)
+			},
+			"t":         l.T,
+			"n":         l.N,
+			"lang":      func() string { return l.Tag().String() },
+			"languages": func() []langLink { return links },
+			"rating":    l.Rating,
+			// help is a setting's help text: the translation of the
+			// option description it repeats, else as written.
+			"help":   func(s string) string { return l.Registration(i18n.SectionDescription, s) },
+			"state":  func(s ladder.MatchState) string { return l.T("state." + string(s)) },
+			"choice": func(s string) string { return l.Registration(i18n.SectionChoice, s) },
+		}
+		out[code] = map[string]*template.Template{}
+		for _, name := range pageNames {
+			out[code][name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+name+".html"))
+		}
 	}
 	return out
 }
 
 // page is the data every page gets: the layout's parts and the page's own.
 type page struct {
-	Title   string
-	User    session
-	GuildID string
-	Guild   string // the guild's name
-	Flash   string
-	Error   string
-	Data    any
+	// Title is the page's title; TitleID and TitleArgs, when set, make it
+	// from the catalogs in the page's language instead.
+	Title     string
+	TitleID   string
+	TitleArgs []any
+	User      session
+	GuildID   string
+	Guild     string // the guild's name
+	Flash     string
+	Error     string
+	Data      any
 }
 
 // guildPage is a page of a guild with its navigation.
-func (d *Dashboard) guildPage(ctx context.Context, gr guildRequest, title string, data any) page {
-	return page{Title: title, User: gr.User, GuildID: gr.Guild.ID, Guild: gr.Name, Flash: d.sm.PopString(ctx, keyFlash), Data: data}
+// Its title is the message titleID with kv.
+func (d *Dashboard) guildPage(ctx context.Context, gr guildRequest, titleID string, data any, kv ...any) page {
+	return page{TitleID: titleID, TitleArgs: kv, User: gr.User, GuildID: gr.Guild.ID, Guild: gr.Name, Flash: d.sm.PopString(ctx, keyFlash), Data: data}
 }
 
 // render executes a page into a buffer first, so a template error becomes
-// a clean 500 instead of half a page.
+// a clean 500 instead of half a page. It is in pageLang's language; a
+// ?lang= from the switcher is remembered in a cookie.
 func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	l := pageLang(r)
+	if p.TitleID != "" {
+		p.Title = l.T(p.TitleID, p.TitleArgs...)
+	}
 	var buf bytes.Buffer
-	if err := d.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
+	if err := d.pages[l.Code()][name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		d.log.Error("dashboard: render", "page", name, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
+	if code := r.URL.Query().Get("lang"); code == l.Code() {
+		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: code, Path: "/", MaxAge: 365 * 24 * 3600, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	}
+	w.Header().Set("Content-Language", l.Tag().String())
+	w.Header().Add("Vary", "Accept-Language, Cookie")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
 
-// errorPage answers with a page saying msg.
+// statusTitles are the error pages' titles by status, in the catalogs.
+var statusTitles = map[int]string{
+	http.StatusBadRequest: "dash.status_400", http.StatusUnauthorized: "dash.status_401", http.StatusForbidden: "dash.status_403",
+	http.StatusNotFound: "dash.status_404", http.StatusConflict: "dash.status_409", http.StatusInternalServerError: "dash.status_500",
+	http.StatusBadGateway: "dash.status_502", http.StatusServiceUnavailable: "dash.status_503",
+}
+
+// errorPage answers with a page saying msg, already in the page's
+// language.
 func (d *Dashboard) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	p := page{Title: http.StatusText(status), Error: msg}
+	p := page{Title: http.StatusText(status), TitleID: statusTitles[status], Error: msg}
 	if status != http.StatusForbidden && status != http.StatusUnauthorized && status != http.StatusNotFound {
 		// The guild's navigation, for a refused value on a page of a
 		// guild the user manages; none where the guild is not theirs.
@@ -107,9 +152,12 @@ func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusInternalServerError {
 		ref := httperr.Ref()
 		d.log.Error("dashboard: request failed", "path", r.URL.Path, "ref", ref, "err", err)
-		msg = fmt.Sprintf("Something went wrong on our side (ref %s).", ref)
-	} else if status == http.StatusServiceUnavailable {
-		d.log.Warn("dashboard: unavailable", "path", r.URL.Path, "err", err)
+		msg = pageLang(r).T("dash.internal", "Ref", ref)
+	} else {
+		if status == http.StatusServiceUnavailable {
+			d.log.Warn("dashboard: unavailable", "path", r.URL.Path, "err", err)
+		}
+		msg = localError(r, err, msg)
 	}
 	d.errorPage(w, r, status, msg)
 }
@@ -128,8 +176,17 @@ func (d *Dashboard) refused(w http.ResponseWriter, r *http.Request, err error, n
 		d.fail(w, r, ferr)
 		return
 	}
-	p.Error = msg
+	p.Error = localError(r, err, msg)
 	d.render(w, r, status, name, p)
+}
+
+// localError is a coded error's message in the page's language: the
+// catalog's translation of its format, else msg as the ladder wrote it.
+func localError(r *http.Request, err error, msg string) string {
+	if format, args := ladder.ErrorFormat(err); format != "" {
+		return pageLang(r).Error(format, args...)
+	}
+	return msg
 }
 
 // statusOf maps a coded ladder error to an HTTP status and its message,

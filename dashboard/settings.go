@@ -144,12 +144,13 @@ func (d *Dashboard) roleRows(r *http.Request, g ladder.Guild) ([]roleRow, error)
 	if err != nil {
 		return nil, err
 	}
+	l := pageLang(r)
 	var out []roleRow
 	for _, div := range g.Divisions {
 		out = append(out, roleRow{What: div.Name, Field: roleField("division", div.Name), RoleID: rc.Mapping[div.Name]})
 	}
 	for _, b := range ladder.Badges {
-		out = append(out, roleRow{What: "badge " + b, Field: roleField("badge", b), RoleID: rc.Badges[b]})
+		out = append(out, roleRow{What: l.T("dash.badge", "Badge", b), Field: roleField("badge", b), RoleID: rc.Badges[b]})
 	}
 	return out, nil
 }
@@ -183,14 +184,14 @@ func (d *Dashboard) saveRoles(w http.ResponseWriter, r *http.Request, gr guildRe
 		}
 	}
 	if len(set.Divisions)+len(set.Badges) == 0 {
-		d.back(w, r, guildPath(gr.Guild.ID, "settings"), "Nothing changed.")
+		d.back(w, r, guildPath(gr.Guild.ID, "settings"), pageLang(r).T("dash.nothing_changed"))
 		return
 	}
 	if _, err := d.svc.SetRoles(r.Context(), gr.Actor, gr.Guild.ID, set); err != nil {
 		d.settingsRefused(w, r, gr, submitted, err)
 		return
 	}
-	d.back(w, r, guildPath(gr.Guild.ID, "settings"), "Roles saved. Players get them within a minute.")
+	d.back(w, r, guildPath(gr.Guild.ID, "settings"), pageLang(r).T("cfg.roles_saved"))
 }
 
 // settingsPage serves the guild's settings: moderator role, channels,
@@ -201,7 +202,7 @@ func (d *Dashboard) settingsPage(w http.ResponseWriter, r *http.Request, gr guil
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "settings", d.guildPage(r.Context(), gr, "Server settings", data))
+	d.render(w, r, http.StatusOK, "settings", d.guildPage(r.Context(), gr, "dash.settings", data))
 }
 
 // saveSettings applies the changed fields and stores the guild through
@@ -230,7 +231,7 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request, gr guil
 		}
 	}
 	if !changed {
-		d.back(w, r, guildPath(g.ID, "settings"), "Nothing changed.")
+		d.back(w, r, guildPath(g.ID, "settings"), pageLang(r).T("dash.nothing_changed"))
 		return
 	}
 	if err == nil {
@@ -240,7 +241,7 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request, gr guil
 		d.settingsRefused(w, r, gr, submitted, err)
 		return
 	}
-	d.back(w, r, guildPath(g.ID, "settings"), "Settings saved.")
+	d.back(w, r, guildPath(g.ID, "settings"), pageLang(r).T("dash.settings_saved"))
 }
 
 // settingsRefused shows the settings page again with what was submitted
@@ -248,7 +249,7 @@ func (d *Dashboard) saveSettings(w http.ResponseWriter, r *http.Request, gr guil
 func (d *Dashboard) settingsRefused(w http.ResponseWriter, r *http.Request, gr guildRequest, submitted map[string]string, err error) {
 	d.refused(w, r, err, "settings", func() (page, error) {
 		data, err := d.settingsData(r, gr.Guild, submitted)
-		return d.guildPage(r.Context(), gr, "Server settings", data), err
+		return d.guildPage(r.Context(), gr, "dash.settings", data), err
 	})
 }
 
@@ -267,9 +268,9 @@ func (d *Dashboard) endSeason(w http.ResponseWriter, r *http.Request, gr guildRe
 		return
 	}
 	d.invalidate(gr.Guild.ID)
-	msg := "Season " + strconv.Itoa(ro.Ended.Number) + " ended; season " + strconv.Itoa(ro.Started.Number) + " has started."
+	msg := pageLang(r).T("dash.season_ended", "Ended", ro.Ended.Number, "Started", ro.Started.Number)
 	if ro.AlreadyDone {
-		msg = "Season " + strconv.Itoa(ro.Ended.Number) + " had already ended (already done)."
+		msg = pageLang(r).T("mod.season_already", "Season", ro.Ended.Number)
 	}
 	d.back(w, r, guildPath(gr.Guild.ID, "settings"), msg)
 }

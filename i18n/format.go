@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,4 +89,15 @@ func (l *Lang) Duration(d time.Duration) string {
 // PercentN is Percent with decimals fraction digits.
 func (l *Lang) PercentN(p float64, decimals int) string {
 	return l.printer.Sprint(number.Percent(p, number.Scale(decimals)))
+}
+
+// Float formats x with as many fraction digits as it needs (at most six):
+// 0.5 · 0,5 · 12; the language's decimal mark, no grouping.
+func (l *Lang) Float(x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	decimals := 0
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		decimals = min(len(s)-i-1, 6)
+	}
+	return l.printer.Sprint(number.Decimal(x, number.Scale(decimals), number.NoSeparator()))
 }

@@ -49,7 +49,7 @@ func (s *Scheduler) closeQueues(ctx context.Context, _ time.Time) error {
 		}
 		s.log.Info("queue closed by its hours", "guild_id", guild, "queue_id", c.Queue.ID, "players", len(users))
 		for _, ch := range channels {
-			s.post(ctx, guild, ch, commands.QueueClosed(c, byChannel[ch]))
+			s.post(ctx, guild, ch, commands.QueueClosed(s.lang(ctx, guild), c, byChannel[ch]))
 		}
 	}
 	return err

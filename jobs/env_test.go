@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -112,7 +113,7 @@ func finalStandings(t testing.TB, svc *ladder.Service, number int) commands.Repl
 	if err != nil || len(sts) != 1 {
 		t.Fatalf("SeasonStandingsOf(%d) = %d queues, %v; want 1", number, len(sts), err)
 	}
-	return commands.FinalStandings(sts[0])
+	return commands.FinalStandings(i18n.English(), sts[0])
 }
 
 // proc is one process: its own storage handle, service and scheduler.

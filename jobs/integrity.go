@@ -51,7 +51,7 @@ func (s *Scheduler) integrity(ctx context.Context, _ time.Time) error {
 				}
 				continue
 			}
-			if _, err := s.send(ctx, g.LogChannelID, commands.IntegrityPost(f)); err != nil {
+			if _, err := s.send(ctx, g.LogChannelID, commands.IntegrityPost(commands.GuildLang(g), f)); err != nil {
 				errs = append(errs, fmt.Errorf("guild %s: post flag %d: %w", g.ID, f.ID, err))
 			}
 		}

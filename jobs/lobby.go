@@ -52,8 +52,9 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		m := r.Match
 		s.log.Info("draft pick made at its deadline", "guild_id", m.GuildID, "match_id", m.ID,
 			"picked", len(r.Picked), "draft", r.Draft.State)
-		s.showInPlace(ctx, m, commands.DraftProgress(r, s.queueName(ctx, m)))
-		if ping, ok := commands.TurnPing(r); ok && m.ChannelID != "" {
+		l := s.lang(ctx, m.GuildID)
+		s.showInPlace(ctx, m, commands.DraftProgress(l, r, s.queueName(ctx, m)))
+		if ping, ok := commands.TurnPing(l, r); ok && m.ChannelID != "" {
 			s.post(ctx, m.GuildID, m.ChannelID, ping)
 		}
 		if r.Draft.State == ladder.DraftDone {
@@ -73,7 +74,7 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		m := r.Match
 		s.log.Info("no-show confirmed at its deadline", "guild_id", m.GuildID, "match_id", m.ID, "penalised", len(r.Penalised))
 		if m.ChannelID != "" {
-			s.post(ctx, m.GuildID, m.ChannelID, commands.NoShowConfirmed(r))
+			s.post(ctx, m.GuildID, m.ChannelID, commands.NoShowConfirmed(s.lang(ctx, m.GuildID), r))
 		}
 	}
 	return err

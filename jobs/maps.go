@@ -15,7 +15,8 @@ func (s *Scheduler) startMaps(ctx context.Context, m ladder.Match, channel strin
 	if s.opt.Formats == nil || s.poster == nil {
 		return
 	}
-	r, ok, err := commands.StartMaps(ctx, s.opt.Formats, m)
+	l := s.lang(ctx, m.GuildID)
+	r, ok, err := commands.StartMaps(ctx, l, s.opt.Formats, m)
 	if err != nil {
 		s.log.Warn("map pick not started", "guild_id", m.GuildID, "match_id", m.ID, "err", err)
 	}
@@ -26,7 +27,7 @@ func (s *Scheduler) startMaps(ctx context.Context, m ladder.Match, channel strin
 		if channel == "" {
 			channel = m.ChannelID
 		}
-		s.post(ctx, m.GuildID, channel, commands.SeriesView(sr))
+		s.post(ctx, m.GuildID, channel, commands.SeriesView(l, sr))
 	}
 }
 
@@ -67,7 +68,7 @@ func (s *Scheduler) expireMaps(ctx context.Context) error {
 		if perr != nil {
 			return perr
 		}
-		s.postPick(ctx, r.Match, "", commands.MapPickView(r, pool))
+		s.postPick(ctx, r.Match, "", commands.MapPickView(s.lang(ctx, r.Match.GuildID), r, pool))
 	}
 	return err
 }
@@ -80,9 +81,11 @@ func (s *Scheduler) showPick(ctx context.Context, r formats.Result) {
 		s.log.Warn("map pool not read", "guild_id", r.Match.GuildID, "match_id", r.Match.ID, "err", err)
 		return
 	}
-	msg := commands.MapPickView(r, pool)
+	l := s.lang(ctx, r.Match.GuildID)
+	msg := commands.MapPickView(l, r, pool)
 	if r.TimedOut && len(r.Banned) > 0 {
-		msg.Content += "\nTime ran out: **" + r.Banned[0].Map + "** was banned at random."
+		b := r.Banned[0]
+		msg.Content += "\n" + l.T("maps.timed_out", "N", b.Turn+1, "Map", b.Map, "Team", b.Team)
 	}
 	if p := r.Pick; p.MessageID != "" {
 		edit := msg

@@ -114,7 +114,7 @@ func (s *Scheduler) predictionPost(ctx context.Context, f ladder.FormedMatch, ch
 	}
 	st, err := s.opt.Community.SettingsOf(ctx, f.Queue.ID)
 	if err == nil && st.Predictions {
-		_, err = s.send(ctx, channel, commands.PredictionPost(f.Match, f.Queue.Name))
+		_, err = s.send(ctx, channel, commands.PredictionPost(s.lang(ctx, f.Match.GuildID), f.Match, f.Queue.Name))
 	}
 	if err != nil {
 		s.log.Warn("prediction post not posted", "guild_id", f.Match.GuildID, "match_id", f.Match.ID, "err", err)

@@ -228,7 +228,7 @@ func (s *Scheduler) workRoles(ctx context.Context, guildID string, everyone bool
 		if err != nil || g.LogChannelID == "" {
 			return
 		}
-		s.post(ctx, guildID, g.LogChannelID, commands.RoleProblem(p))
+		s.post(ctx, guildID, g.LogChannelID, commands.RoleProblem(commands.GuildLang(g), p))
 	}}
 	for _, u := range users {
 		if err := lease.renew(ctx); err != nil {

@@ -131,7 +131,7 @@ func (s *Scheduler) postStandings(ctx context.Context, g ladder.Guild, number in
 	}
 	var errs []error
 	for _, st := range sts {
-		_, err := s.send(ctx, g.AnnounceChannelID, commands.FinalStandings(st))
+		_, err := s.send(ctx, g.AnnounceChannelID, commands.FinalStandings(commands.GuildLang(g), st))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("post season %d standings of queue %s: %w", number, st.Queue.Name, err))
 			continue

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -187,7 +188,7 @@ func seasonRace(t *testing.T, b string, offsets [3]time.Duration, wantRan int) {
 	// Posted once, to the announcement channel, with the whole table.
 	ps := rec.posts()
 	// sts holds the listed rows, checked above; the post renders all of them.
-	if len(ps) != 1 || ps[0].channel != announce || !reflect.DeepEqual(ps[0].msg, commands.FinalStandings(sts[0])) {
+	if len(ps) != 1 || ps[0].channel != announce || !reflect.DeepEqual(ps[0].msg, commands.FinalStandings(i18n.English(), sts[0])) {
 		t.Fatalf("Got(posts) = %d (%+v), want one season-1 table of %d rows to %s", len(ps), ps, listed, announce)
 	}
 	// Later runs post nothing more.

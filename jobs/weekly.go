@@ -44,7 +44,7 @@ func (s *Scheduler) weeklyTop(ctx context.Context, _ time.Time) error {
 				continue
 			}
 			page.Next = ""
-			_, err = s.send(ctx, g.AnnounceChannelID, commands.WeeklyTop(page))
+			_, err = s.send(ctx, g.AnnounceChannelID, commands.WeeklyTop(commands.GuildLang(g), page))
 			if err != nil {
 				errs = append(errs, fmt.Errorf("guild %s queue %s: post weekly top: %w", g.ID, q.Name, err))
 			}

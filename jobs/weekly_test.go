@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -57,7 +58,7 @@ func TestWeeklyTop(t *testing.T) {
 		if len(st) != 10 || st[0].Rank != 1 || st[9].Rank != 10 || st[0].Rating < st[9].Rating {
 			t.Errorf("Got(weekly top) = %d rows, want ranks 1 to 10 best first", len(st))
 		}
-		if want := commands.WeeklyTop(page); !reflect.DeepEqual(posts[0].msg, want) {
+		if want := commands.WeeklyTop(i18n.English(), page); !reflect.DeepEqual(posts[0].msg, want) {
 			t.Errorf("Got(weekly post) = %+v, want %+v", posts[0].msg, want)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -323,8 +324,10 @@ type playerPage struct {
 type personLink struct{ ID, Name string }
 
 type recentRow struct {
-	ID            int64
-	When          string
+	ID int64
+	// When is the day in the page's language; Time the same instant for
+	// <time datetime>.
+	When, Time    string
 	With, Against []personLink
 	Result, Class string
 }
@@ -396,7 +399,7 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 }
 
 func recentRowOf(l *i18n.Lang, m ladder.Match, self string, person func(string) personLink) recentRow {
-	row := recentRow{ID: m.ID, When: when(m)[:10]}
+	row := recentRow{ID: m.ID, When: l.Date(playedAt(m)), Time: playedAt(m).UTC().Format(time.RFC3339)}
 	t := m.Team(self)
 	for i, team := range m.Teams {
 		for _, u := range team {
@@ -422,12 +425,12 @@ func recentRowOf(l *i18n.Lang, m ladder.Match, self string, person func(string) 
 	return row
 }
 
-func when(m ladder.Match) string {
-	t := m.PlayedAt
-	if t.IsZero() {
-		t = m.CreatedAt
+// playedAt is when m was played, or made while it is unplayed.
+func playedAt(m ladder.Match) time.Time {
+	if m.PlayedAt.IsZero() {
+		return m.CreatedAt
 	}
-	return t.UTC().Format("2006-01-02 15:04")
+	return m.PlayedAt
 }
 
 func streak(l *i18n.Lang, n int) string {
@@ -490,7 +493,7 @@ func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
 	}
 	m := d.Match
 	l := pageLang(r)
-	p := matchPage{GuildID: m.GuildID, Match: m, QueueName: d.Queue.Name, When: when(m), State: l.T("state." + string(m.State))}
+	p := matchPage{GuildID: m.GuildID, Match: m, QueueName: d.Queue.Name, When: l.DateTime(playedAt(m)), State: l.T("state." + string(m.State))}
 	switch {
 	case m.State == ladder.StateVoided || m.State == ladder.StateCancelled:
 		p.Result = l.T("web.result_none", "State", p.State)

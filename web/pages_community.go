@@ -121,7 +121,7 @@ func (s *Server) matchesHTML(w http.ResponseWriter, r *http.Request) {
 	}
 	l := pageLang(r)
 	for _, m := range page.Matches {
-		row := matchRow{ID: m.ID, When: m.At.UTC().Format("2006-01-02 15:04"), Queue: m.Queue, Season: m.Season}
+		row := matchRow{ID: m.ID, When: l.DateTime(m.At), Queue: m.Queue, Season: m.Season}
 		for _, u := range m.Team1 {
 			row.Team1 = append(row.Team1, person(u))
 		}
@@ -271,7 +271,7 @@ func (s *Server) compareHTML(w http.ResponseWriter, r *http.Request) {
 	l := pageLang(r)
 	for _, m := range c.Last {
 		res := l.T("outcome." + community.ResultFor(m.Winner, m.TeamA))
-		p.Last = append(p.Last, meetingRow{ID: m.MatchID, When: m.At.UTC().Format("2006-01-02"), Result: l.T("web.result_for", "Result", res, "Name", nameOf(c.A))})
+		p.Last = append(p.Last, meetingRow{ID: m.MatchID, When: l.Date(m.At), Result: l.T("web.result_for", "Result", res, "Name", nameOf(c.A))})
 	}
 	s.render(w, r, http.StatusOK, "compare", p)
 }

@@ -286,6 +286,32 @@ func browserScreenshots(t *testing.T, dir string) {
 	defer ts.Close()
 	screenshot(t, ts.URL+"/guilds/"+guildG+"?limit=12", filepath.Join(dir, "leaderboard.png"), 1000, 820)
 	screenshot(t, ts.URL+"/guilds/"+guildG+"/players/"+recs[len(recs)-1].Team1[0], filepath.Join(dir, "player-phone.png"), 412, 1400)
+	// docs/i18n.md's pictures: the leaderboard, the page of the season's
+	// leader and its last match, in German and Portuguese, at desktop and
+	// phone width.
+	ctx := context.Background()
+	board, err := e.svc.Leaderboard(ctx, ladder.LeaderboardQuery{GuildID: guildG, Limit: 1})
+	mustf(t, err, "Leaderboard")
+	latest, err := e.svc.Matches(ctx, ladder.MatchFilter{GuildID: guildG, Limit: 1})
+	mustf(t, err, "Matches")
+	if len(board.Standings) == 0 || len(latest) == 0 {
+		t.Fatalf("Got(sample season) = %d standings, %d matches", len(board.Standings), len(latest))
+	}
+	pages := []struct{ name, path string }{
+		{"leaderboard", "/guilds/" + guildG + "?limit=12"},
+		{"player", "/guilds/" + guildG + "/players/" + board.Standings[0].UserID},
+		{"match", "/guilds/" + guildG + "/matches/" + itoa64(latest[0].ID)},
+	}
+	heights := map[string][2]int{"leaderboard": {900, 844}, "player": {1100, 1400}, "match": {800, 900}}
+	for _, code := range []string{"de", "pt-BR"} {
+		for _, pg := range pages {
+			h := heights[pg.name]
+			url := ts.URL + pg.path
+			url += map[bool]string{true: "&", false: "?"}[strings.Contains(url, "?")] + "lang=" + code
+			screenshot(t, url, filepath.Join(dir, "i18n-"+pg.name+"-"+code+"-desktop.png"), 1280, h[0])
+			screenshot(t, url, filepath.Join(dir, "i18n-"+pg.name+"-"+code+"-phone.png"), 390, h[1])
+		}
+	}
 	t.Logf("screenshots written to %s", dir)
 }
 
