@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/internal/laddertest"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -34,15 +35,9 @@ type env struct {
 
 func newEnv(t *testing.T, b string) env {
 	t.Helper()
-	ctx := context.Background()
-	db, err := storage.Open(ctx, testdb.DSN(t, b), nil)
-	if err != nil {
-		t.Fatalf("storage.Open: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	e := env{ctx: ctx, db: db, svc: ladder.NewService(db, nil), in: integrity.New(db, nil)}
-	e.in.Batch = 7 // several runs per log, as a long log would need
-	return e
+	db, in := laddertest.OpenDerived(t, b, nil)
+	in.Batch = 7 // several rebuild steps per log, as a long log would need
+	return env{ctx: context.Background(), db: db, svc: ladder.NewService(db, nil), in: in}
 }
 
 // record rates a 2v2 result at once, as a game server would.
@@ -56,19 +51,25 @@ func (e env) record(t *testing.T, g string, t1, t2 [2]int, winner int) ladder.Ma
 	return r
 }
 
-// scan runs the job until the log is folded and checks the counters
-// equal a replay.
-func (e env) scan(t *testing.T, g string) {
+// settle runs the job until no ladder is being rebuilt and checks the
+// counters equal a replay.
+func (e env) settle(t *testing.T, g string) {
 	t.Helper()
 	for range 100 {
-		n, err := e.in.Scan(e.ctx, g)
+		n, err := e.in.Rebuild(e.ctx)
 		if err != nil {
-			t.Fatalf("Scan() = %v", err)
+			t.Fatalf("Rebuild() = %v", err)
 		}
 		if n == 0 {
 			break
 		}
 	}
+	e.verify(t, g)
+}
+
+// verify checks the stored counters equal a replay, no ladder pending.
+func (e env) verify(t *testing.T, g string) {
+	t.Helper()
 	rep, err := e.in.Verify(e.ctx, g)
 	if err != nil || len(rep.Diffs) > 0 || rep.Pending > 0 {
 		t.Fatalf("Verify() = %+v, %v, want no differences", rep, err)
@@ -103,12 +104,12 @@ func TestWinTradeFlag(t *testing.T) {
 		for i := range 20 {
 			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
 			if i == 9 {
-				e.scan(t, guild) // half the log folded, then the rest
+				e.settle(t, guild) // half the log folded, then the rest
 			}
 		}
 		e.record(t, other, [2]int{11, 12}, [2]int{13, 14}, 1)
-		e.scan(t, guild)
-		e.scan(t, other)
+		e.settle(t, guild)
+		e.settle(t, other)
 		fs := flagsOf(t, e, guild, true)
 		pair := "win-trade " + user(1) + "," + user(3)
 		f, ok := fs[pair]
@@ -160,7 +161,7 @@ func TestCorrectionRestarts(t *testing.T) {
 				first = r
 			}
 		}
-		e.scan(t, guild)
+		e.settle(t, guild)
 		before := flagsOf(t, e, guild, true)
 		if _, err := e.svc.Correct(e.ctx, moderator, guild, first.Match.ID, 2, "wrong button"); err != nil {
 			t.Fatalf("Correct() = %v", err)
@@ -171,7 +172,7 @@ func TestCorrectionRestarts(t *testing.T) {
 		if err != nil || rep.Pending != 1 || len(rep.Diffs) > 0 {
 			t.Errorf("Verify(after the correction, before the job) = %+v, %v, want 1 pending", rep, err)
 		}
-		e.scan(t, guild) // checks Verify is clean again
+		e.settle(t, guild) // checks Verify is clean again
 		after := flagsOf(t, e, guild, true)
 		if len(after) != len(before) {
 			t.Errorf("Got(%d flags after the refold), want the %d raised before", len(after), len(before))
@@ -179,7 +180,7 @@ func TestCorrectionRestarts(t *testing.T) {
 		if _, err := e.svc.Void(e.ctx, moderator, guild, first.Match.ID, "never played"); err != nil {
 			t.Fatalf("Void() = %v", err)
 		}
-		e.scan(t, guild)
+		e.settle(t, guild)
 	})
 }
 
@@ -229,7 +230,7 @@ func TestVoteFlags(t *testing.T) {
 			if _, err := e.svc.Correct(e.ctx, moderator, guild, m.ID, 1, "replay shows team 1 won"); err != nil {
 				t.Fatalf("Correct() = %v", err)
 			}
-			e.scan(t, guild)
+			e.settle(t, guild)
 		}
 		fs := flagsOf(t, e, guild, true)
 		for _, k := range []string{"report-abuse " + user(2), "wrong-vote " + user(1)} {
@@ -251,7 +252,7 @@ func TestVerifyFindsTampering(t *testing.T) {
 		for i := range 3 {
 			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
 		}
-		e.scan(t, guild)
+		e.settle(t, guild)
 		key := "o:" + user(1) + ":" + user(3)
 		res := e.db.Gorm().Exec(`UPDATE integrity_counters SET value = '{"n":2,"wins_a":2}' WHERE key = ?`, key)
 		if res.Error != nil || res.RowsAffected != 1 {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/derived"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -90,4 +92,17 @@ func Profile(t testing.TB, svc *ladder.Service, guild, u string) ladder.Profile 
 		t.Fatalf("Profile(%s) = %v", u, err)
 	}
 	return p
+}
+
+// OpenDerived is Open with the rows derived from the rated log (integrity
+// counters and flags, predictors' points, MVP counts) wired into the rated
+// write, as every command of the bot opens it (package derived). It
+// returns the integrity service that folds them, with the clock now (nil:
+// the wall clock).
+func OpenDerived(t testing.TB, backend string, now func() time.Time) (*storage.DB, *integrity.Service) {
+	t.Helper()
+	db := Open(t, backend)
+	in := integrity.New(db, now)
+	derived.Wire(db, in)
+	return db, in
 }
