@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-
 )
 
 // runBackup writes a consistent snapshot of the whole ladder, from either
