@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/laddertest"
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -262,5 +263,109 @@ func TestVerifyFindsTampering(t *testing.T) {
 		if err != nil || len(rep.Diffs) != 1 || !strings.Contains(rep.Diffs[0], key) {
 			t.Errorf("Verify() = %+v, %v, want the tampered counter %s", rep, err, key)
 		}
+	})
+}
+
+// TestFoldedByTheRatedWrite: every rated result folds itself into the
+// counters in its own transaction, so with no job run at all the counters
+// equal a replay and the flags are raised; a retried result (its
+// idempotency key taken) folds nothing twice.
+func TestFoldedByTheRatedWrite(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		for i := range 20 {
+			in := ladder.ResultInput{GuildID: guild, Team1: []string{user(1), user(2)}, Team2: []string{user(3), user(4)},
+				Winner: 1 + i%2, PlayedAt: time.Now().Add(-time.Hour), IdempotencyKey: fmt.Sprintf("game-%d", i)}
+			for range 2 { // the game server retries
+				if _, err := e.svc.RecordResult(e.ctx, in); err != nil {
+					t.Fatalf("RecordResult() = %v", err)
+				}
+			}
+		}
+		e.verify(t, guild)
+		if fs := flagsOf(t, e, guild, true); len(fs) != 4 {
+			t.Errorf("Got(flags) = %v, want the 4 opponent pairs' win-trading without a job run", fs)
+		}
+		rep, err := e.in.Verify(e.ctx, guild)
+		if err != nil || rep.Ladders != 1 || rep.Matches != 20 {
+			t.Errorf("Verify() = %+v, %v, want 1 ladder of 20 matches", rep, err)
+		}
+		if n, err := e.in.Rebuild(e.ctx); err != nil || n != 0 {
+			t.Errorf("Rebuild() = %d, %v, want nothing to do", n, err)
+		}
+	})
+}
+
+// TestGapCaughtUp: a result rated by a process that folds nothing (its
+// database opened without the derived rows wired) leaves a gap; the next
+// folded result finds it and hands the ladder to the job, which catches up
+// from where the fold stood.
+func TestGapCaughtUp(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		dsn := testdb.DSN(t, b)
+		ctx := context.Background()
+		wired, err := storage.Open(ctx, dsn, nil)
+		if err != nil {
+			t.Fatalf("storage.Open: %v", err)
+		}
+		t.Cleanup(func() { wired.Close() })
+		in := integrity.New(wired, nil)
+		derived.Wire(wired, in)
+		bare, err := storage.Open(ctx, dsn, nil)
+		if err != nil {
+			t.Fatalf("storage.Open: %v", err)
+		}
+		t.Cleanup(func() { bare.Close() })
+		e := env{ctx: ctx, db: wired, svc: ladder.NewService(wired, nil), in: in}
+		e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1)
+		bareEnv := env{ctx: ctx, db: bare, svc: ladder.NewService(bare, nil), in: in}
+		bareEnv.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 2)
+		e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1)
+		rep, err := in.Verify(ctx, guild)
+		if err != nil || rep.Pending != 1 || len(rep.Diffs) > 0 {
+			t.Fatalf("Verify(after the gap) = %+v, %v, want the ladder pending", rep, err)
+		}
+		e.settle(t, guild)
+		if rep, _ := in.Verify(ctx, guild); rep.Matches != 3 {
+			t.Errorf("Got(%d matches folded), want 3", rep.Matches)
+		}
+	})
+}
+
+// TestRebuildIsBounded: after a correction the job rebuilds the ladder in
+// runs of at most its budget (plus one step), whatever the log's length,
+// and the ladder's new results wait for it without folding on stale rows.
+func TestRebuildIsBounded(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		e.in.Budget = 10
+		var first ladder.MatchResult
+		for i := range 30 {
+			r := e.record(t, guild, [2]int{1 + i%3, 5}, [2]int{6, 7 + i%4}, 1+i%2)
+			if i == 0 {
+				first = r
+			}
+		}
+		if _, err := e.svc.Correct(e.ctx, moderator, guild, first.Match.ID, 2, "wrong button"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1) // while the rebuild waits
+		runs := 0
+		for ; runs < 50; runs++ {
+			n, err := e.in.Rebuild(e.ctx)
+			if err != nil {
+				t.Fatalf("Rebuild() = %v", err)
+			}
+			if n > e.in.Budget+e.in.Batch {
+				t.Errorf("Got(Rebuild() = %d rows), want at most %d", n, e.in.Budget+e.in.Batch)
+			}
+			if n == 0 {
+				break
+			}
+		}
+		if runs < 3 {
+			t.Errorf("Got(%d runs), want the rebuild spread over several", runs)
+		}
+		e.verify(t, guild)
 	})
 }
