@@ -304,18 +304,9 @@ func TestGapCaughtUp(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, b string) {
 		dsn := testdb.DSN(t, b)
 		ctx := context.Background()
-		wired, err := storage.Open(ctx, dsn, nil)
-		if err != nil {
-			t.Fatalf("storage.Open: %v", err)
-		}
-		t.Cleanup(func() { wired.Close() })
+		wired, bare := laddertest.OpenDSN(t, dsn), laddertest.OpenDSN(t, dsn)
 		in := integrity.New(wired, nil)
 		derived.Wire(wired, in)
-		bare, err := storage.Open(ctx, dsn, nil)
-		if err != nil {
-			t.Fatalf("storage.Open: %v", err)
-		}
-		t.Cleanup(func() { bare.Close() })
 		e := env{ctx: ctx, db: wired, svc: ladder.NewService(wired, nil), in: in}
 		e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1)
 		bareEnv := env{ctx: ctx, db: bare, svc: ladder.NewService(bare, nil), in: in}

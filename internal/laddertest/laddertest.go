@@ -22,9 +22,16 @@ import (
 // testdb.Postgres), closed at the end of t.
 func Open(t testing.TB, backend string) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(context.Background(), testdb.DSN(t, backend), slog.New(slog.DiscardHandler))
+	return OpenDSN(t, testdb.DSN(t, backend))
+}
+
+// OpenDSN opens the database at dsn (testdb.DSN), closed at the end of t:
+// a second handle on a database, as a second process has.
+func OpenDSN(t testing.TB, dsn string) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(context.Background(), dsn, slog.New(slog.DiscardHandler))
 	if err != nil {
-		t.Fatalf("Open(%s) = %v", backend, err)
+		t.Fatalf("storage.Open() = %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
