@@ -116,8 +116,17 @@ func (p *pgTx) begin(ctx context.Context) error {
 // transaction that a failed statement aborted answers ROLLBACK to COMMIT;
 // that is an error, as with database/sql.
 func (p *pgTx) commit(ctx context.Context) error {
-	if !p.begun || p.committed {
+	if p.committed {
 		return nil
+	}
+	if !p.begun {
+		if len(p.later) == 0 {
+			return nil
+		}
+		// Deferred writes alone: BEGIN and them first, COMMIT after.
+		if err := p.batch(ctx, func(*pgx.Batch) {}, func(pgx.BatchResults) error { return nil }); err != nil {
+			return err
+		}
 	}
 	// The deferred writes travel with COMMIT (batch sends them first).
 	return p.batch(ctx, func(b *pgx.Batch) { b.Queue("commit") }, func(br pgx.BatchResults) error {
