@@ -12,7 +12,7 @@ import (
 // rated log wired into its rated write (package derived): every command
 // that may rate, correct or import a match keeps them exact.
 func openDB(ctx context.Context, e invocation) (*storage.DB, error) {
-	db, err := openDB(ctx, e)
+	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
 	if err != nil {
 		return nil, err
 	}
