@@ -8,6 +8,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/chart"
@@ -68,8 +69,15 @@ func (e *env) start() {
 	e.h = startBot(e.t, e.fake, e.set())
 }
 
+// openDB opens dsn with the derived rows wired into the rated write, as
+// every command of the bot opens its database (package derived).
 func openDB(dsn string) (*storage.DB, error) {
-	return storage.Open(context.Background(), dsn, nil)
+	db, err := storage.Open(context.Background(), dsn, nil)
+	if err != nil {
+		return nil, err
+	}
+	derived.Wire(db, integrity.New(db, nil))
+	return db, nil
 }
 
 func (e *env) set() *commands.Set {

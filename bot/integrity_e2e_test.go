@@ -12,10 +12,11 @@ import (
 )
 
 // TestIntegrityEndToEnd: four players trading wins twenty times are
-// flagged by the integrity job, each flag posted once to the log channel
-// (the run of a minute is claimed once, and each flag is claimed before its
-// post); /mod integrity lists them for moderators
-// only, and dismissing one takes it off the list.
+// flagged by their rated results themselves (listed before any job run),
+// and the integrity job posts each flag once to the log channel (the run
+// of a minute is claimed once, and each flag is claimed before its post);
+// /mod integrity lists them for moderators only, and dismissing one takes
+// it off the list.
 func TestIntegrityEndToEnd(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		e := newEnv(t, freshDSN(t, backend))
@@ -27,6 +28,7 @@ func TestIntegrityEndToEnd(t *testing.T) {
 		if _, err := e.svc.UpdateGuild(e.ctx, ladder.System, g); err != nil {
 			t.Fatalf("UpdateGuild() = %v", err)
 		}
+		wantText(t, "empty list", e.slash(owner, "mod integrity", nil), "No open integrity flags")
 		for i := range 20 {
 			_, err := e.svc.RecordResult(e.ctx, ladder.ResultInput{GuildID: testGuild, Team1: []string{players[0].ID, players[1].ID},
 				Team2: []string{players[2].ID, players[3].ID}, Winner: 1 + i%2, PlayedAt: time.Now().Add(-time.Hour)})
@@ -38,7 +40,10 @@ func TestIntegrityEndToEnd(t *testing.T) {
 		if !no.Ephemeral() || !strings.Contains(no.Message.Text(), "not allowed") {
 			t.Errorf("Got(non-moderator /mod integrity) = %q, want a private refusal", no.Message.Text())
 		}
-		wantText(t, "empty list", e.slash(owner, "mod integrity", nil), "No open integrity flags")
+		wantText(t, "flagged by the results", e.slash(owner, "mod integrity", nil), "win-trade")
+		if n := len(e.fake.ChannelMessages(testChannel)); n != 0 {
+			t.Errorf("Got(%d log channel messages before the job), want none: the job posts", n)
+		}
 
 		sched := jobs.New(e.svc, e.h.bot, nil, jobs.Options{PostBackoff: time.Millisecond, Integrity: integrityOf(e)})
 		for range 2 {

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // runBackup writes a consistent snapshot of the whole ladder, from either
@@ -19,7 +17,7 @@ func runBackup(ctx context.Context, e invocation, args []string) error {
 	if *out == "" {
 		return usageError(e, fs, "--out FILE is required")
 	}
-	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	db, err := openDB(ctx, e)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // runExport writes a guild's rated matches as match CSV (docs/spec.md 2.3, 8) to
@@ -26,7 +25,7 @@ func runExport(ctx context.Context, e invocation, args []string) error {
 	if *season < 0 {
 		return usageError(e, fs, "--season must be a positive number")
 	}
-	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	db, err := openDB(ctx, e)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // runImport loads a match CSV (docs/spec.md 2.3) as confirmed matches of a guild's
@@ -33,7 +32,7 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	db, err := openDB(ctx, e)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // runRestore loads a backup into the empty database at DATABASE_URL,
@@ -21,7 +20,7 @@ func runRestore(ctx context.Context, e invocation, args []string) error {
 	if *from == "" {
 		return usageError(e, fs, "--from FILE is required")
 	}
-	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	db, err := openDB(ctx, e)
 	if err != nil {
 		return err
 	}

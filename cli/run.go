@@ -40,7 +40,7 @@ func runRun(ctx context.Context, e invocation, args []string) error {
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
 	}
-	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	db, err := openDB(ctx, e)
 	if err != nil {
 		return err
 	}

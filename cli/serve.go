@@ -29,7 +29,7 @@ func runServe(ctx context.Context, e invocation, args []string) error {
 	if *addr == "" {
 		*addr = e.cfg.HTTPAddr
 	}
-	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	db, err := openDB(ctx, e)
 	if err != nil {
 		return err
 	}

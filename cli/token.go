@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // operator is the actor of the command line in the audit log: whoever can
@@ -55,7 +54,7 @@ func runToken(ctx context.Context, e invocation, args []string) error {
 
 // tokenService opens the database and returns the service over it.
 func tokenService(ctx context.Context, e invocation) (*ladder.Service, func(), error) {
-	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	db, err := openDB(ctx, e)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,16 +5,18 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // errDifferences makes verify exit 1 after printing what differs.
 var errDifferences = errors.New("stored ratings differ from the replay of the match log")
 
 // runVerify replays every ladder (of one guild with --guild) and compares
-// the result with the stored ratings (docs/spec.md 5, 8); any difference exits 1.
+// the result with the stored ratings (docs/spec.md 5, 8), and the rows
+// derived from the log (integrity counters and flags, predictors' points,
+// MVP counts) with their rebuild; any difference exits 1.
 func runVerify(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "[--guild ID]")
 	guild := fs.String("guild", "", "verify one guild only (Discord guild ID); default every guild")
@@ -26,7 +28,7 @@ func runVerify(ctx context.Context, e invocation, args []string) error {
 			return err
 		}
 	}
-	db, err := storage.Open(ctx, e.cfg.DatabaseURL, e.log)
+	db, err := openDB(ctx, e)
 	if err != nil {
 		return err
 	}
@@ -55,6 +57,7 @@ func runVerify(ctx context.Context, e invocation, args []string) error {
 		}
 	}
 	var irep integrity.VerifyReport
+	var cdiffs []string
 	for _, g := range gs {
 		r, err := in.Verify(ctx, g)
 		if err != nil {
@@ -65,12 +68,23 @@ func runVerify(ctx context.Context, e invocation, args []string) error {
 		}
 		irep.Ladders, irep.Matches, irep.Pending = irep.Ladders+r.Ladders, irep.Matches+r.Matches, irep.Pending+r.Pending
 		irep.Diffs = append(irep.Diffs, r.Diffs...)
+		// The predictors' points and MVP counts, recounted from the raw
+		// predictions and votes and the matches' results.
+		ds, err := community.Verify(ctx, db, g)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			fmt.Fprintf(e.stdout, "DIFF guild %s %s\n", g, d)
+		}
+		cdiffs = append(cdiffs, ds...)
 	}
 	if irep.Ladders > 0 || irep.Pending > 0 {
-		fmt.Fprintf(e.stdout, "integrity counters: refolded %s, %s (%s waiting for the job after a correction): %s\n",
+		fmt.Fprintf(e.stdout, "integrity counters: refolded %s, %s (%s being rebuilt after a correction): %s\n",
 			count(irep.Ladders, "ladder"), count(irep.Matches, "match"), count(irep.Pending, "ladder"), count(len(irep.Diffs), "difference"))
 	}
-	if len(rep.Diffs) > 0 || len(irep.Diffs) > 0 {
+	fmt.Fprintf(e.stdout, "predictions and MVP counts: recounted %s: %s\n", count(len(gs), "guild"), count(len(cdiffs), "difference"))
+	if len(rep.Diffs) > 0 || len(irep.Diffs) > 0 || len(cdiffs) > 0 {
 		return errDifferences
 	}
 	return nil

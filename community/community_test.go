@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/internal/laddertest"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -28,6 +29,7 @@ func user(i int) string { return fmt.Sprintf("70000000000000%04d", i) }
 // second guild plays users 11-14.
 type env struct {
 	ctx context.Context
+	db  *storage.DB
 	svc *ladder.Service
 	com *community.Service
 }
@@ -35,11 +37,7 @@ type env struct {
 func newEnv(t *testing.T, b string) env {
 	t.Helper()
 	ctx := context.Background()
-	db, err := storage.Open(ctx, testdb.DSN(t, b), nil)
-	if err != nil {
-		t.Fatalf("storage.Open: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db, _ := laddertest.OpenDerived(t, b, nil)
 	svc := ladder.NewService(db, nil)
 	start := time.Now().UTC().Add(-48 * time.Hour)
 	var recs []rating.MatchRecord
@@ -62,7 +60,7 @@ func newEnv(t *testing.T, b string) env {
 	if _, err := svc.ImportMatches(ctx, other, "", orecs, nil); err != nil {
 		t.Fatalf("ImportMatches(other): %v", err)
 	}
-	return env{ctx: ctx, svc: svc, com: community.New(db, svc)}
+	return env{ctx: ctx, db: db, svc: svc, com: community.New(db, svc)}
 }
 
 func TestCompare(t *testing.T) {

@@ -2,6 +2,7 @@ package community
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -10,9 +11,13 @@ import (
 )
 
 // Predictions and MVP votes: what spectators and players add to a match.
-// Both are raw rows (who called which side, who voted whom); points and
-// MVP counts are counted from them and the match's final result when read,
-// so a correction, a void or a replay changes them at once and exactly.
+// Both are raw rows (who called which side, who voted whom); the
+// predictors' points and the MVP counts per queue and season are rows
+// derived from them and the matches' results, kept in step inside the
+// transaction that changes either (the rated write, a correction's
+// replay, a vote), so a correction or a void changes them at once and
+// exactly, and reading them costs the same however long the season.
+// Verify recounts them from the raw rows and compares.
 
 // PredictWindow is how long after a match forms predictions are taken
 // (with the ready check, if any, inside it).
@@ -78,6 +83,85 @@ type SocialStore interface {
 	// MVPs ranks a ladder's players by MVP titles over rated matches;
 	// userID, when set, gives that player's row only.
 	MVPs(ctx context.Context, guildID string, queueID, seasonID int64, userID string, limit int) ([]MVPRow, error)
+	// Tallies returns a guild's stored counts (rows of zeros left out),
+	// or, fromLog, the counts recounted from the raw rows and results.
+	Tallies(ctx context.Context, guildID string, fromLog bool) ([]Tally, error)
+}
+
+// TallyStore keeps the predictors' points and the MVP counts inside the
+// transaction that changes a match's result.
+type TallyStore interface {
+	// Recount brings the points and MVP counts of the matches' ladders in
+	// line with the matches' current results: each prediction and vote
+	// counts while its match is rated (Points, MVPRow), once.
+	Recount(ctx context.Context, matchIDs []int64) error
+}
+
+// Rated recounts the matches of rated writes, in their transaction
+// (storage's extension point of the rated write): a match rated for the
+// first time earns its predictors their points.
+func Rated(ctx context.Context, tx TallyStore, ws []ladder.RatedWrite) error {
+	ids := make([]int64, 0, len(ws))
+	for _, w := range ws {
+		ids = append(ids, w.Match.ID)
+	}
+	if err := tx.Recount(ctx, ids); err != nil {
+		return fmt.Errorf("community: recount: %w", err)
+	}
+	return nil
+}
+
+// Updated recounts a logged match a moderator corrected or voided, in
+// the correction's transaction: its predictors gain or lose their points
+// and its votes their titles at once.
+func Updated(ctx context.Context, tx TallyStore, m ladder.Match) error {
+	if err := tx.Recount(ctx, []int64{m.ID}); err != nil {
+		return fmt.Errorf("community: recount: %w", err)
+	}
+	return nil
+}
+
+// Tally is one player's derived counts on a ladder: as a predictor
+// (Points, Correct, Called) and as an MVP (MVPs, Votes).
+type Tally struct {
+	QueueID, SeasonID       int64
+	UserID                  string
+	Points, Correct, Called int
+	MVPs, Votes             int
+}
+
+// Verify recounts a guild's predictors' points and MVP counts from the raw
+// predictions and votes and the matches' results, and lists every stored
+// count that differs.
+func Verify(ctx context.Context, store SocialStore, guildID string) ([]string, error) {
+	got, err := store.Tallies(ctx, guildID, false)
+	if err != nil {
+		return nil, fmt.Errorf("community: verify: %w", err)
+	}
+	want, err := store.Tallies(ctx, guildID, true)
+	if err != nil {
+		return nil, fmt.Errorf("community: verify: %w", err)
+	}
+	key := func(t Tally) string {
+		return fmt.Sprintf("queue %d season %d player %s", t.QueueID, t.SeasonID, t.UserID)
+	}
+	byKey := map[string]Tally{}
+	for _, t := range want {
+		byKey[key(t)] = t
+	}
+	var diffs []string
+	for _, g := range got {
+		k := key(g)
+		if w := byKey[k]; w != g {
+			diffs = append(diffs, fmt.Sprintf("community: %s: stored %+v, recount %+v", k, g, w))
+		}
+		delete(byKey, k)
+	}
+	for k, w := range byKey {
+		diffs = append(diffs, fmt.Sprintf("community: %s: not stored, recount %+v", k, w))
+	}
+	slices.Sort(diffs)
+	return diffs, nil
 }
 
 // Settings returns a queue's community settings (both off when never set).

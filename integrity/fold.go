@@ -60,9 +60,10 @@ type Counter struct {
 	Decided int     `json:"decided,omitempty"`
 	Last    int     `json:"last,omitempty"`
 	NetA    float64 `json:"net_a,omitempty"`
-	// Partner (a's partner b): games together, wins together and the
-	// sum of b's rating minus a's before each.
-	Gap float64 `json:"gap,omitempty"`
+	// Partner (a's partner b): games together, wins together, the sum of
+	// b's rating before each (Mate) and a's rating before the first (From).
+	Mate float64 `json:"mate,omitempty"`
+	From float64 `json:"from,omitempty"`
 	// Player: rated games and wins; for a player whose first rated game
 	// is in the log (New), the first games' observed and expected wins
 	// and the variance of the expectation; the rating before the first.
@@ -242,26 +243,35 @@ func (s State) foldPlayer(e Entry, u string, team, ladderGames int, th Threshold
 		Score: z}, true
 }
 
+// foldPartner counts u's game with partner v. The gap that marks a boost
+// is the partner's average rating against u's rating when they first
+// played together: a boost lifts the boosted account's rating towards its
+// partner's, so the gap at each game shrinks as the boost works, while
+// the gap to where the account stood before stays.
 func (s State) foldPartner(e Entry, u, v string, team int, th Thresholds) (Flag, bool) {
 	c := s.get(partnerKey(u, v))
+	if c.N == 0 {
+		c.From = e.Before[u]
+	}
 	c.N++
 	if e.Winner == team {
 		c.Wins++
 	}
-	c.Gap += e.Before[v] - e.Before[u]
+	c.Mate += e.Before[v]
 	c.note(&c.Matches, e.MatchID)
 	pl := s[playerKey(u)]
 	if c.N < th.BoostGames || pl == nil || pl.Wins == 0 {
 		return Flag{}, false
 	}
 	share := float64(c.Wins) / float64(pl.Wins)
-	gap := c.Gap / float64(c.N)
+	mate := c.Mate / float64(c.N)
+	gap := mate - c.From
 	if share < th.BoostShare || gap < th.BoostGap {
 		return Flag{}, false
 	}
 	return Flag{Kind: KindBoost, Subjects: []string{u, v}, Matches: slices.Clone(c.Matches),
-		Evidence: fmt.Sprintf("%d of %d wins came with this partner (%d games together), who was rated %.0f above on average",
-			c.Wins, pl.Wins, c.N, gap),
+		Evidence: fmt.Sprintf("%d of %d wins came with this partner (%d games together), rated %.0f on average: %.0f above the player's %.0f when they first played together (now %.0f)",
+			c.Wins, pl.Wins, c.N, mate, gap, c.From, e.Before[u]+e.Delta[u]),
 		Score: share * gap}, true
 }
 

@@ -72,6 +72,25 @@ func TestFoldFlags(t *testing.T) {
 			}
 			return es
 		}, map[string][]string{KindBoost: {u(1) + "," + u(2)}}},
+		{"a boosted account lifted close to its partner is still boosting", func() []Entry {
+			var es []Entry
+			for i := range 12 {
+				// u(1) starts 400 below u(2); the wins lift it by 60 a
+				// game, so it ends above and averages 70 below, but the
+				// gap to where it stood when the partnership began stays.
+				e := entry(int64(i+1), 1, [2]int{1, 2}, [2]int{10 + 2*i, 11 + 2*i}, map[string]float64{u(2): 400, u(1): float64(60 * i)})
+				e.Delta[u(1)] = 60
+				es = append(es, e)
+			}
+			return es
+		}, map[string][]string{KindBoost: {u(1) + "," + u(2)}}},
+		{"a partner rated close from the start is not boosting", func() []Entry {
+			var es []Entry
+			for i := range 12 {
+				es = append(es, entry(int64(i+1), 1, [2]int{1, 2}, [2]int{10 + 2*i, 11 + 2*i}, map[string]float64{u(2): 50}))
+			}
+			return es
+		}, map[string][]string{}},
 		{"a new account far above its chances is a smurf", func() []Entry {
 			var es []Entry
 			for i := range th.SmurfMinGames + 2 {

@@ -2,13 +2,15 @@
 // look at: win-trading, boosting, smurfs, wrong votes and report abuse.
 //
 // The flags come from counters folded match by match over the rated log
-// (fold.go): pairs of opponents, partners and players. A job folds the
-// matches rated since its last run in bounded batches, writing the counters
-// it touched, the flags they raised and its place in the log in one
-// transaction; a moderator's correction of a match already folded makes the
-// job start that ladder over. Verify refolds the log from scratch and proves
-// the stored counters equal. Nothing here punishes anyone: a flag is
-// evidence for a moderator, who may dismiss it.
+// (fold.go): pairs of opponents, partners and players. The rated write
+// folds each match itself (Service.Rated, called by storage inside the
+// write's transaction), so the counters, the flags and the fold's place in
+// the log commit with the result. A moderator's correction rewrites a
+// ladder's log: in the same transaction the ladder is handed to the job
+// (Service.Rewritten), which rebuilds its counters from the log in bounded
+// steps (Service.Rebuild) and hands it back. Verify refolds the log from
+// scratch and proves the stored counters equal. Nothing here punishes
+// anyone: a flag is evidence for a moderator, who may dismiss it.
 package integrity
 
 import (

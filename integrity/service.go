@@ -3,6 +3,7 @@ package integrity
 import (
 	"context"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -23,21 +24,19 @@ type Progress struct {
 	Seq int64
 	// Folded is how many matches were folded.
 	Folded int
+	// Live is whether the rated write folds each new match itself. A
+	// ladder is not live while the job rebuilds its counters: after a
+	// moderator's correction rewrote its log (Clear: the old counters are
+	// deleted first, then the log is folded from its start), or when a
+	// rated match reached the log without being folded (a gap).
+	Live  bool
+	Clear bool
 }
 
-// Correction is a moderator's change of a match already in a log (an
-// audit entry), as the job sees it.
-type Correction struct {
-	AuditID int64
+// Pending is a ladder whose counters the job is rebuilding.
+type Pending struct {
+	GuildID string
 	Ladder
-	Seq int64
-}
-
-// touches reports whether c makes ladder l's folded counters stale: a
-// correction of one of its matches, or (the zero Ladder) a change that
-// replays every ladder of the guild, such as a rating set by hand.
-func (c Correction) touches(l Ladder) bool {
-	return c.Ladder == (Ladder{}) || c.Ladder == l
 }
 
 // StepFunc folds the entries of one batch into the counters they touch
@@ -45,28 +44,42 @@ func (c Correction) touches(l Ladder) bool {
 // returns the flags raised and the new progress.
 type StepFunc func(p Progress, entries []Entry, st State) ([]Flag, Progress)
 
-// Store is what integrity needs from the database.
+// FoldStore is what folding a rated write needs inside the write's
+// transaction (storage calls Service.Rated there).
+type FoldStore interface {
+	// IntegrityLoad locks ladder l's progress row, creating it live when
+	// the ladder has none, and returns it with the counters of keys (zero
+	// when new). gap reports a rated match of the ladder after the
+	// progress and before seq before: a match the fold never saw.
+	IntegrityLoad(ctx context.Context, guildID string, l Ladder, before int64, keys []string) (p Progress, gap bool, st State, err error)
+	// IntegritySave writes the counters of st, the new flags (a kind and
+	// subject already flagged on the ladder is kept as it is) and p.
+	IntegritySave(ctx context.Context, guildID string, l Ladder, st State, flags []Flag, p Progress) error
+	// IntegrityStale hands ladder l to the job: from its start, its
+	// counters deleted first (fromStart), or from its progress on.
+	IntegrityStale(ctx context.Context, l Ladder, fromStart bool) error
+}
+
+// Store is what integrity needs from the database outside the rated write.
 type Store interface {
 	// IntegrityLadders returns a guild's queue and season pairs.
 	IntegrityLadders(ctx context.Context, guildID string) ([]Ladder, error)
 	// IntegrityEntries returns up to limit rated matches of a ladder with
 	// seq above afterSeq (limit ≤ 0: all), in log order.
 	IntegrityEntries(ctx context.Context, guildID string, l Ladder, afterSeq int64, limit int) ([]Entry, error)
-	// IntegrityStep runs fn in one transaction over the ladder's progress,
-	// its next entries (at most limit) and the counters they touch, and
-	// writes the counters, the new flags (a kind and subject already
-	// flagged on the ladder is kept as it is) and the progress. It
-	// returns how many entries were folded: 0 when none was new.
+	// IntegrityPending returns up to limit ladders that are not live, of
+	// every guild.
+	IntegrityPending(ctx context.Context, limit int) ([]Pending, error)
+	// IntegrityStep does one bounded step of a ladder's rebuild in one
+	// transaction, under the ladder's locked progress row: while Clear, it
+	// deletes up to limit counters (Clear ends when none is left);
+	// then it folds the next entries (at most limit) with fn, writing the
+	// counters they touch, the new flags and the progress, and makes the
+	// ladder live when the log has no more. It returns how many rows it
+	// deleted or entries it folded: 0 when the ladder is live.
 	IntegrityStep(ctx context.Context, guildID string, l Ladder, limit int, fn StepFunc) (int, error)
-	// IntegrityCorrections reads up to limit of the guild's audit entries
-	// after its stored audit position (limit ≤ 0: all) and returns the
-	// corrections and voids of rated matches among them, oldest first, and
-	// the ID of the last entry read (0 when none was new).
-	IntegrityCorrections(ctx context.Context, guildID string, limit int) ([]Correction, int64, error)
-	// IntegrityRestart forgets a ladder's counters and progress (its flags
-	// stay) and moves the guild's audit position to auditID.
-	IntegrityRestart(ctx context.Context, guildID string, ls []Ladder, auditID int64) error
-	// IntegrityProgress returns a ladder's progress (zero when none).
+	// IntegrityProgress returns a ladder's progress (CodeNotFound when it
+	// has none).
 	IntegrityProgress(ctx context.Context, guildID string, l Ladder) (Progress, error)
 	// IntegrityCounters returns all of a ladder's stored counters.
 	IntegrityCounters(ctx context.Context, guildID string, l Ladder) (State, error)
@@ -90,9 +103,10 @@ type Service struct {
 	store Store
 	th    Thresholds
 	now   func() time.Time
-	// Batch is how many matches one step folds: the job's cost per run is
-	// bounded by it, whatever the length of the log.
-	Batch int
+	// Batch is how many rows one rebuild step deletes or matches it folds,
+	// and Budget how many one run of the job handles in all: a run's cost
+	// is bounded by them, whatever the length of the logs.
+	Batch, Budget int
 }
 
 // New returns a Service with the default thresholds.
@@ -100,7 +114,7 @@ func New(store Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{store: store, th: DefaultThresholds(), now: now, Batch: 500}
+	return &Service{store: store, th: DefaultThresholds(), now: now, Batch: 500, Budget: 5000}
 }
 
 // WithThresholds returns a copy of s using th (the simulator's tuning).
@@ -110,39 +124,118 @@ func (s *Service) WithThresholds(th Thresholds) *Service {
 	return &c
 }
 
-// Scan folds the matches of a guild's ladders rated since the last scan,
-// at most s.Batch per ladder, first starting over the ladders whose folded
-// matches a moderator corrected. It returns how many matches it folded.
-func (s *Service) Scan(ctx context.Context, guildID string) (int, error) {
-	ls, err := s.store.IntegrityLadders(ctx, guildID)
-	if err != nil {
-		return 0, fmt.Errorf("integrity: scan: %w", err)
+// Rated folds rated writes into their ladders' counters, inside the
+// writes' transaction (storage's extension point of the rated write). A
+// ladder the job is rebuilding is left to it; a ladder whose log has a
+// rated match the fold never saw (written while nothing folded) is handed
+// to the job to catch up from its progress.
+func (s *Service) Rated(ctx context.Context, tx FoldStore, ws []ladder.RatedWrite) error {
+	type group struct {
+		l  Ladder
+		g  string
+		es []Entry
 	}
-	// The audit entries since the last scan, at most a batch: every entry
-	// moves the position on, so a guild without corrections reads only
-	// what is new.
-	cs, last, err := s.store.IntegrityCorrections(ctx, guildID, s.Batch)
-	if err != nil {
-		return 0, fmt.Errorf("integrity: scan: %w", err)
+	var gs []*group
+	for _, w := range ws {
+		e, ok := EntryOf(w)
+		if !ok {
+			continue
+		}
+		l := Ladder{QueueID: w.Match.QueueID, SeasonID: w.Match.SeasonID}
+		i := slices.IndexFunc(gs, func(g *group) bool { return g.l == l })
+		if i < 0 {
+			gs = append(gs, &group{l: l, g: w.Match.GuildID})
+			i = len(gs) - 1
+		}
+		gs[i].es = append(gs[i].es, e)
 	}
-	if last > 0 {
-		var restart []Ladder
-		for _, l := range ls {
-			if slices.ContainsFunc(cs, func(c Correction) bool { return c.touches(l) }) {
-				restart = append(restart, l)
+	for _, g := range gs {
+		var keys []string
+		for _, e := range g.es {
+			keys = append(keys, Keys(e)...)
+		}
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+		p, gap, st, err := tx.IntegrityLoad(ctx, g.g, g.l, g.es[0].Seq, keys)
+		if err != nil {
+			return fmt.Errorf("integrity: fold: %w", err)
+		}
+		if !p.Live {
+			continue
+		}
+		if gap {
+			if err := tx.IntegrityStale(ctx, g.l, false); err != nil {
+				return fmt.Errorf("integrity: fold: %w", err)
 			}
+			continue
 		}
-		if err := s.store.IntegrityRestart(ctx, guildID, restart, last); err != nil {
-			return 0, fmt.Errorf("integrity: scan: %w", err)
+		flags, np := s.step(g.g, g.l)(p, g.es, st)
+		if err := tx.IntegritySave(ctx, g.g, g.l, st, flags, np); err != nil {
+			return fmt.Errorf("integrity: fold: %w", err)
 		}
+	}
+	return nil
+}
+
+// Rewritten hands a ladder whose log a replay rewrote from fromSeq on (a
+// correction or void) to the job, in the replay's transaction: every later
+// match's ratings may have moved, and with them the counters, so they are
+// rebuilt from the log's start. A kind and subject flagged before stays
+// flagged.
+func (s *Service) Rewritten(ctx context.Context, tx FoldStore, k ladder.Key, fromSeq int64) error {
+	if err := tx.IntegrityStale(ctx, Ladder{QueueID: k.QueueID, SeasonID: k.SeasonID}, true); err != nil {
+		return fmt.Errorf("integrity: rewritten: %w", err)
+	}
+	return nil
+}
+
+// EntryOf is the log entry of a saved rated write (false when its match
+// is not rated), as IntegrityEntries reads it back: teams in user order.
+func EntryOf(w ladder.RatedWrite) (Entry, bool) {
+	m := w.Match
+	if !m.State.Rated() {
+		return Entry{}, false
+	}
+	e := Entry{MatchID: m.ID, Seq: m.Seq, At: m.PlayedAt, Winner: m.Winner, PTeam1: m.PTeam1,
+		Before: map[string]float64{}, Delta: map[string]float64{}, Games: map[string]int{},
+		ReportedBy: m.ReportedBy, ReportedWinner: m.ReportedWinner, DisputedBy: m.DisputedBy, ResolvedBy: m.ResolvedBy}
+	for _, c := range w.Changes {
+		if c.Kind != "" && c.Kind != "match" {
+			continue
+		}
+		if c.Team == 1 || c.Team == 2 {
+			e.Teams[c.Team-1] = append(e.Teams[c.Team-1], c.UserID)
+		}
+		e.Before[c.UserID], e.Delta[c.UserID], e.Games[c.UserID] = c.Before.Rating, c.After.Rating-c.Before.Rating, c.Before.Games
+	}
+	for t := range 2 {
+		slices.Sort(e.Teams[t])
+	}
+	return e, true
+}
+
+// Rebuild runs the job's share of the work: it rebuilds the counters of
+// the ladders that are not live (a correction rewrote their log, or a
+// match reached it unfolded), in steps of at most s.Batch rows, s.Budget in
+// all, whatever the number of guilds, seasons or matches. It returns how
+// many rows it deleted or matches it folded.
+func (s *Service) Rebuild(ctx context.Context) (int, error) {
+	ps, err := s.store.IntegrityPending(ctx, 100)
+	if err != nil {
+		return 0, fmt.Errorf("integrity: rebuild: %w", err)
 	}
 	total := 0
-	for _, l := range ls {
-		n, err := s.store.IntegrityStep(ctx, guildID, l, s.Batch, s.step(guildID, l))
-		if err != nil {
-			return total, fmt.Errorf("integrity: scan queue %d season %d: %w", l.QueueID, l.SeasonID, err)
+	for _, p := range ps {
+		for total < s.Budget {
+			n, err := s.store.IntegrityStep(ctx, p.GuildID, p.Ladder, s.Batch, s.step(p.GuildID, p.Ladder))
+			if err != nil {
+				return total, fmt.Errorf("integrity: rebuild queue %d season %d: %w", p.QueueID, p.SeasonID, err)
+			}
+			if n == 0 {
+				break
+			}
+			total += n
 		}
-		total += n
 	}
 	return total, nil
 }
@@ -195,59 +288,80 @@ func Replay(es []Entry, th Thresholds) (State, []Flag) {
 type VerifyReport struct {
 	// Ladders counts the ladders compared, Matches the matches refolded.
 	Ladders, Matches int
-	// Pending counts ladders a moderator corrected since the job last
-	// ran: the job folds them again at its next run, so they are not
-	// compared.
+	// Pending counts ladders the job is rebuilding (after a correction):
+	// they are compared once it is done.
 	Pending int
 	// Diffs are the differences, one line each.
 	Diffs []string
 }
 
-// Verify refolds each ladder's log up to where the job got and reports
-// every stored counter that differs from the replay's.
+// Verify refolds each live ladder's whole log and reports every stored
+// counter that differs from the replay's, a progress that is not the
+// log's end, and a flag the replay raises that is not stored.
 func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, error) {
 	var rep VerifyReport
 	ls, err := s.store.IntegrityLadders(ctx, guildID)
 	if err != nil {
 		return rep, fmt.Errorf("integrity: verify: %w", err)
 	}
-	cs, _, err := s.store.IntegrityCorrections(ctx, guildID, 0)
+	flags, err := s.store.IntegrityFlags(ctx, guildID, false, math.MaxInt32)
 	if err != nil {
 		return rep, fmt.Errorf("integrity: verify: %w", err)
 	}
+	stored := map[string]bool{}
+	for _, f := range flags {
+		stored[flagKey(Ladder{QueueID: f.QueueID, SeasonID: f.SeasonID}, f)] = true
+	}
 	for _, l := range ls {
-		p, err := s.store.IntegrityProgress(ctx, guildID, l)
-		if err != nil {
-			return rep, fmt.Errorf("integrity: verify: %w", err)
-		}
-		if p.Folded == 0 {
-			continue
-		}
-		if slices.ContainsFunc(cs, func(c Correction) bool { return c.touches(l) }) {
-			rep.Pending++
-			continue
-		}
 		es, err := s.store.IntegrityEntries(ctx, guildID, l, 0, 0)
 		if err != nil {
 			return rep, fmt.Errorf("integrity: verify: %w", err)
 		}
-		n := 0
-		for n < len(es) && es[n].Seq <= p.Seq {
-			n++
+		p, err := s.store.IntegrityProgress(ctx, guildID, l)
+		if err != nil && ladder.ErrorCode(err) == ladder.CodeNotFound {
+			if len(es) > 0 {
+				rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: %d rated matches and no counters", l.QueueID, l.SeasonID, len(es)))
+			}
+			continue
 		}
-		want, _ := Replay(es[:n], s.th)
+		if err != nil {
+			return rep, fmt.Errorf("integrity: verify: %w", err)
+		}
+		if !p.Live {
+			rep.Pending++
+			continue
+		}
+		want, wantFlags := Replay(es, s.th)
 		got, err := s.store.IntegrityCounters(ctx, guildID, l)
 		if err != nil {
 			return rep, fmt.Errorf("integrity: verify: %w", err)
 		}
 		rep.Ladders++
-		rep.Matches += n
-		if n != p.Folded {
-			rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: %d matches folded, the log has %d up to seq %d", l.QueueID, l.SeasonID, p.Folded, n, p.Seq))
+		rep.Matches += len(es)
+		if last := lastSeq(es); p.Folded != len(es) || p.Seq != last {
+			rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: folded %d matches up to seq %d, the log has %d up to seq %d",
+				l.QueueID, l.SeasonID, p.Folded, p.Seq, len(es), last))
 		}
 		rep.Diffs = append(rep.Diffs, compare(l, got, want)...)
+		for _, f := range wantFlags {
+			if !stored[flagKey(l, f)] {
+				rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: the replay flags %s %s at seq %d, not stored",
+					l.QueueID, l.SeasonID, f.Kind, Subject(f.Subjects), f.Seq))
+			}
+		}
 	}
 	return rep, nil
+}
+
+func lastSeq(es []Entry) int64 {
+	if len(es) == 0 {
+		return 0
+	}
+	return es[len(es)-1].Seq
+}
+
+func flagKey(l Ladder, f Flag) string {
+	return fmt.Sprintf("%d/%d/%s/%s", l.QueueID, l.SeasonID, f.Kind, Subject(f.Subjects))
 }
 
 // compare lists the keys whose counters differ.
@@ -279,7 +393,7 @@ func compare(l Ladder, got, want State) []string {
 // not.
 func sameCounter(a, b Counter) bool {
 	const eps = 1e-6
-	for _, p := range [][2]*float64{{&a.NetA, &b.NetA}, {&a.Gap, &b.Gap}, {&a.EarlyO, &b.EarlyO}, {&a.EarlyP, &b.EarlyP}, {&a.EarlyV, &b.EarlyV}, {&a.Start, &b.Start}} {
+	for _, p := range [][2]*float64{{&a.NetA, &b.NetA}, {&a.Mate, &b.Mate}, {&a.From, &b.From}, {&a.EarlyO, &b.EarlyO}, {&a.EarlyP, &b.EarlyP}, {&a.EarlyV, &b.EarlyV}, {&a.Start, &b.Start}} {
 		if d := *p[0] - *p[1]; d > eps || d < -eps {
 			return false
 		}

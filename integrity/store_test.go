@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/internal/laddertest"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -34,15 +36,9 @@ type env struct {
 
 func newEnv(t *testing.T, b string) env {
 	t.Helper()
-	ctx := context.Background()
-	db, err := storage.Open(ctx, testdb.DSN(t, b), nil)
-	if err != nil {
-		t.Fatalf("storage.Open: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	e := env{ctx: ctx, db: db, svc: ladder.NewService(db, nil), in: integrity.New(db, nil)}
-	e.in.Batch = 7 // several runs per log, as a long log would need
-	return e
+	db, in := laddertest.OpenDerived(t, b, nil)
+	in.Batch = 7 // several rebuild steps per log, as a long log would need
+	return env{ctx: context.Background(), db: db, svc: ladder.NewService(db, nil), in: in}
 }
 
 // record rates a 2v2 result at once, as a game server would.
@@ -56,19 +52,25 @@ func (e env) record(t *testing.T, g string, t1, t2 [2]int, winner int) ladder.Ma
 	return r
 }
 
-// scan runs the job until the log is folded and checks the counters
-// equal a replay.
-func (e env) scan(t *testing.T, g string) {
+// settle runs the job until no ladder is being rebuilt and checks the
+// counters equal a replay.
+func (e env) settle(t *testing.T, g string) {
 	t.Helper()
 	for range 100 {
-		n, err := e.in.Scan(e.ctx, g)
+		n, err := e.in.Rebuild(e.ctx)
 		if err != nil {
-			t.Fatalf("Scan() = %v", err)
+			t.Fatalf("Rebuild() = %v", err)
 		}
 		if n == 0 {
 			break
 		}
 	}
+	e.verify(t, g)
+}
+
+// verify checks the stored counters equal a replay, no ladder pending.
+func (e env) verify(t *testing.T, g string) {
+	t.Helper()
 	rep, err := e.in.Verify(e.ctx, g)
 	if err != nil || len(rep.Diffs) > 0 || rep.Pending > 0 {
 		t.Fatalf("Verify() = %+v, %v, want no differences", rep, err)
@@ -103,12 +105,12 @@ func TestWinTradeFlag(t *testing.T) {
 		for i := range 20 {
 			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
 			if i == 9 {
-				e.scan(t, guild) // half the log folded, then the rest
+				e.settle(t, guild) // half the log folded, then the rest
 			}
 		}
 		e.record(t, other, [2]int{11, 12}, [2]int{13, 14}, 1)
-		e.scan(t, guild)
-		e.scan(t, other)
+		e.settle(t, guild)
+		e.settle(t, other)
 		fs := flagsOf(t, e, guild, true)
 		pair := "win-trade " + user(1) + "," + user(3)
 		f, ok := fs[pair]
@@ -160,7 +162,7 @@ func TestCorrectionRestarts(t *testing.T) {
 				first = r
 			}
 		}
-		e.scan(t, guild)
+		e.settle(t, guild)
 		before := flagsOf(t, e, guild, true)
 		if _, err := e.svc.Correct(e.ctx, moderator, guild, first.Match.ID, 2, "wrong button"); err != nil {
 			t.Fatalf("Correct() = %v", err)
@@ -171,7 +173,7 @@ func TestCorrectionRestarts(t *testing.T) {
 		if err != nil || rep.Pending != 1 || len(rep.Diffs) > 0 {
 			t.Errorf("Verify(after the correction, before the job) = %+v, %v, want 1 pending", rep, err)
 		}
-		e.scan(t, guild) // checks Verify is clean again
+		e.settle(t, guild) // checks Verify is clean again
 		after := flagsOf(t, e, guild, true)
 		if len(after) != len(before) {
 			t.Errorf("Got(%d flags after the refold), want the %d raised before", len(after), len(before))
@@ -179,7 +181,7 @@ func TestCorrectionRestarts(t *testing.T) {
 		if _, err := e.svc.Void(e.ctx, moderator, guild, first.Match.ID, "never played"); err != nil {
 			t.Fatalf("Void() = %v", err)
 		}
-		e.scan(t, guild)
+		e.settle(t, guild)
 	})
 }
 
@@ -229,7 +231,7 @@ func TestVoteFlags(t *testing.T) {
 			if _, err := e.svc.Correct(e.ctx, moderator, guild, m.ID, 1, "replay shows team 1 won"); err != nil {
 				t.Fatalf("Correct() = %v", err)
 			}
-			e.scan(t, guild)
+			e.settle(t, guild)
 		}
 		fs := flagsOf(t, e, guild, true)
 		for _, k := range []string{"report-abuse " + user(2), "wrong-vote " + user(1)} {
@@ -251,7 +253,7 @@ func TestVerifyFindsTampering(t *testing.T) {
 		for i := range 3 {
 			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
 		}
-		e.scan(t, guild)
+		e.settle(t, guild)
 		key := "o:" + user(1) + ":" + user(3)
 		res := e.db.Gorm().Exec(`UPDATE integrity_counters SET value = '{"n":2,"wins_a":2}' WHERE key = ?`, key)
 		if res.Error != nil || res.RowsAffected != 1 {
@@ -261,5 +263,100 @@ func TestVerifyFindsTampering(t *testing.T) {
 		if err != nil || len(rep.Diffs) != 1 || !strings.Contains(rep.Diffs[0], key) {
 			t.Errorf("Verify() = %+v, %v, want the tampered counter %s", rep, err, key)
 		}
+	})
+}
+
+// TestFoldedByTheRatedWrite: every rated result folds itself into the
+// counters in its own transaction, so with no job run at all the counters
+// equal a replay and the flags are raised; a retried result (its
+// idempotency key taken) folds nothing twice.
+func TestFoldedByTheRatedWrite(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		for i := range 20 {
+			in := ladder.ResultInput{GuildID: guild, Team1: []string{user(1), user(2)}, Team2: []string{user(3), user(4)},
+				Winner: 1 + i%2, PlayedAt: time.Now().Add(-time.Hour), IdempotencyKey: fmt.Sprintf("game-%d", i)}
+			for range 2 { // the game server retries
+				if _, err := e.svc.RecordResult(e.ctx, in); err != nil {
+					t.Fatalf("RecordResult() = %v", err)
+				}
+			}
+		}
+		e.verify(t, guild)
+		if fs := flagsOf(t, e, guild, true); len(fs) != 4 {
+			t.Errorf("Got(flags) = %v, want the 4 opponent pairs' win-trading without a job run", fs)
+		}
+		rep, err := e.in.Verify(e.ctx, guild)
+		if err != nil || rep.Ladders != 1 || rep.Matches != 20 {
+			t.Errorf("Verify() = %+v, %v, want 1 ladder of 20 matches", rep, err)
+		}
+		if n, err := e.in.Rebuild(e.ctx); err != nil || n != 0 {
+			t.Errorf("Rebuild() = %d, %v, want nothing to do", n, err)
+		}
+	})
+}
+
+// TestGapCaughtUp: a result rated by a process that folds nothing (its
+// database opened without the derived rows wired) leaves a gap; the next
+// folded result finds it and hands the ladder to the job, which catches up
+// from where the fold stood.
+func TestGapCaughtUp(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		dsn := testdb.DSN(t, b)
+		ctx := context.Background()
+		wired, bare := laddertest.OpenDSN(t, dsn), laddertest.OpenDSN(t, dsn)
+		in := integrity.New(wired, nil)
+		derived.Wire(wired, in)
+		e := env{ctx: ctx, db: wired, svc: ladder.NewService(wired, nil), in: in}
+		e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1)
+		bareEnv := env{ctx: ctx, db: bare, svc: ladder.NewService(bare, nil), in: in}
+		bareEnv.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 2)
+		e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1)
+		rep, err := in.Verify(ctx, guild)
+		if err != nil || rep.Pending != 1 || len(rep.Diffs) > 0 {
+			t.Fatalf("Verify(after the gap) = %+v, %v, want the ladder pending", rep, err)
+		}
+		e.settle(t, guild)
+		if rep, _ := in.Verify(ctx, guild); rep.Matches != 3 {
+			t.Errorf("Got(%d matches folded), want 3", rep.Matches)
+		}
+	})
+}
+
+// TestRebuildIsBounded: after a correction the job rebuilds the ladder in
+// runs of at most its budget (plus one step), whatever the log's length,
+// and the ladder's new results wait for it without folding on stale rows.
+func TestRebuildIsBounded(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		e.in.Budget = 10
+		var first ladder.MatchResult
+		for i := range 30 {
+			r := e.record(t, guild, [2]int{1 + i%3, 5}, [2]int{6, 7 + i%4}, 1+i%2)
+			if i == 0 {
+				first = r
+			}
+		}
+		if _, err := e.svc.Correct(e.ctx, moderator, guild, first.Match.ID, 2, "wrong button"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1) // while the rebuild waits
+		runs := 0
+		for ; runs < 50; runs++ {
+			n, err := e.in.Rebuild(e.ctx)
+			if err != nil {
+				t.Fatalf("Rebuild() = %v", err)
+			}
+			if n > e.in.Budget+e.in.Batch {
+				t.Errorf("Got(Rebuild() = %d rows), want at most %d", n, e.in.Budget+e.in.Batch)
+			}
+			if n == 0 {
+				break
+			}
+		}
+		if runs < 3 {
+			t.Errorf("Got(%d runs), want the rebuild spread over several", runs)
+		}
+		e.verify(t, guild)
 	})
 }

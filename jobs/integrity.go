@@ -9,10 +9,12 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 )
 
-// JobIntegrity folds the matches rated since its last run into each
-// guild's integrity counters (at most the service's batch per ladder, so a
-// run's cost does not grow with the log) and posts each new flag once to
-// the guild's log channel.
+// JobIntegrity posts each new integrity flag once to its guild's log
+// channel, and rebuilds the counters of the ladders a moderator's
+// correction rewrote (at most the service's budget of rows a run). The
+// rated write folds every other match itself, so a run's cost depends on
+// the flags to post and the corrections to rebuild, not on the number of
+// guilds' seasons or the length of their logs.
 const JobIntegrity = "integrity"
 
 // integrityPosts is how many new flags one run posts per guild; the rest
@@ -23,16 +25,15 @@ func (s *Scheduler) integrity(ctx context.Context, _ time.Time) error {
 	if s.opt.Integrity == nil {
 		return nil
 	}
+	var errs []error
+	if _, err := s.opt.Integrity.Rebuild(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	gs, err := s.svc.AllGuilds(ctx)
 	if err != nil {
-		return err
+		return errors.Join(append(errs, err)...)
 	}
-	var errs []error
 	for _, g := range gs {
-		if _, err := s.opt.Integrity.Scan(ctx, g.ID); err != nil {
-			errs = append(errs, fmt.Errorf("guild %s: %w", g.ID, err))
-			continue
-		}
 		if s.poster == nil || g.LogChannelID == "" {
 			continue // posted once a log channel is set
 		}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -161,25 +160,16 @@ func (s *season) playRing(ctx context.Context, rg *ring) error {
 	return nil
 }
 
-// measureIntegrity folds the season's log with the integrity job's code
-// (batches, stored counters, stored flags) and scores the flags against
-// the injected cheaters.
+// measureIntegrity scores the flags the rated writes raised (stored
+// counters and flags, as in the bot) against the injected cheaters, after
+// proving the stored counters equal to a replay of the log.
 func (s *season) measureIntegrity(ctx context.Context) (IntegrityStats, error) {
-	svc := integrity.New(s.db, s.clock.Now)
-	if s.cfg.Thresholds != nil {
-		svc = svc.WithThresholds(*s.cfg.Thresholds)
+	svc := s.integrity
+	if _, err := svc.Rebuild(ctx); err != nil {
+		return IntegrityStats{}, err
 	}
-	for {
-		n, err := svc.Scan(ctx, guildID)
-		if err != nil {
-			return IntegrityStats{}, err
-		}
-		if n == 0 {
-			break
-		}
-	}
-	if rep, err := svc.Verify(ctx, guildID); err != nil || len(rep.Diffs) > 0 {
-		return IntegrityStats{}, fmt.Errorf("integrity counters differ from the replay: %v %v", err, rep.Diffs)
+	if rep, err := svc.Verify(ctx, guildID); err != nil || len(rep.Diffs) > 0 || rep.Pending > 0 {
+		return IntegrityStats{}, fmt.Errorf("integrity counters differ from the replay: %v %v (%d ladders pending)", err, rep.Diffs, rep.Pending)
 	}
 	flags, err := svc.Flags(ctx, guildID, true, 100000)
 	if err != nil {

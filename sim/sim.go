@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -193,7 +194,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	defer db.Close()
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clk := ladder.NewManualClock(start)
-	s := &season{cfg: cfg, svc: ladder.NewService(db, clk), db: db, clock: clk, start: start,
+	// The integrity flags are folded by the rated writes, as the bot does.
+	in := integrity.New(db, clk.Now)
+	if cfg.Thresholds != nil {
+		in = in.WithThresholds(*cfg.Thresholds)
+	}
+	derived.Wire(db, in)
+	s := &season{cfg: cfg, svc: ladder.NewService(db, clk), db: db, clock: clk, start: start, integrity: in,
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), byID: map[string]*player{}}
 	if err := s.setup(ctx); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
@@ -211,19 +218,21 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 // season is the running simulation.
 type season struct {
-	cfg     Config
-	svc     *ladder.Service
-	db      *storage.DB
-	clock   *ladder.ManualClock
-	start   time.Time
-	rng     *rand.Rand
-	queue   ladder.Queue
-	players []*player
-	byID    map[string]*player
-	events  eventQueue
-	seq     int
-	res     Result
-	rings   []*ring
+	cfg Config
+	svc *ladder.Service
+	db  *storage.DB
+	// integrity is the integrity service wired into db's rated write.
+	integrity *integrity.Service
+	clock     *ladder.ManualClock
+	start     time.Time
+	rng       *rand.Rand
+	queue     ladder.Queue
+	players   []*player
+	byID      map[string]*player
+	events    eventQueue
+	seq       int
+	res       Result
+	rings     []*ring
 }
 
 func (s *season) setup(ctx context.Context) error {

@@ -33,8 +33,8 @@ var backupTables = []string{
 	"queue_panels", "results_channels", "result_posts", "queue_waits",
 	"queue_formats", "queue_maps", "map_picks", "map_votes", "map_bans", "series_games",
 	"queue_joins", "rematches", "rematch_votes",
-	"integrity_counters", "integrity_progress", "integrity_audit", "integrity_flags",
-	"community_settings", "predictions", "mvp_votes",
+	"integrity_counters", "integrity_progress", "integrity_flags",
+	"community_settings", "predictions", "mvp_votes", "predictor_points", "mvp_counts",
 }
 
 // notBackedUp are the tables a backup leaves out: the dashboard's login

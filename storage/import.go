@@ -93,6 +93,7 @@ func (t *tx) SaveImported(ctx context.Context, ws []ladder.RatedWrite) error {
 	if err != nil {
 		return wrap("save imported", err, "an imported match is there already")
 	}
+	saved := make([]ladder.Match, len(ws))
 	for i, w := range ws {
 		if w.Calibrator != nil {
 			c := *w.Calibrator
@@ -101,8 +102,10 @@ func (t *tx) SaveImported(ctx context.Context, ws []ladder.RatedWrite) error {
 				return err
 			}
 		}
+		saved[i] = w.Match
+		saved[i].ID, saved[i].Seq = ids[i], seqs[i]
 	}
-	return nil
+	return t.rated(ctx, ws, saved)
 }
 
 // reserveImport returns n new match IDs and n new positions of the rating

@@ -10,14 +10,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
 
-// The integrity detectors' rows (package integrity): counters, progress,
-// the audit position and flags. Every query names the guild.
+// The integrity detectors' rows (package integrity): counters, progress
+// and flags. The rated write folds each match into them (IntegrityLoad,
+// IntegritySave, through derived.go); the job rebuilds a ladder a
+// correction rewrote (IntegrityStep).
 
 var _ integrity.Store = (*DB)(nil)
 
@@ -37,6 +40,8 @@ type integrityProgressRow struct {
 	GuildID  string
 	Seq      int64
 	Folded   int
+	Live     bool
+	Clear    bool
 }
 
 func (integrityProgressRow) TableName() string { return "integrity_progress" }
@@ -161,45 +166,56 @@ func integrityEntries(ctx context.Context, g *gorm.DB, guildID string, l integri
 	return es, nil
 }
 
-// IntegrityStep implements integrity.Store. The progress row is read
-// first and written last under the same transaction; on PostgreSQL it is
-// locked (FOR UPDATE), so two processes never fold the same batch twice.
+// IntegrityPending implements integrity.Store (integrity_progress_pending).
+func (db *DB) IntegrityPending(ctx context.Context, limit int) ([]integrity.Pending, error) {
+	var rows []integrityProgressRow
+	err := db.db.WithContext(ctx).Where("live = ?", false).Order("queue_id, season_id").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, wrap("integrity pending", err, "")
+	}
+	out := make([]integrity.Pending, len(rows))
+	for i, r := range rows {
+		out[i] = integrity.Pending{GuildID: r.GuildID, Ladder: integrity.Ladder{QueueID: r.QueueID, SeasonID: r.SeasonID}}
+	}
+	return out, nil
+}
+
+// clearCountersSQL deletes up to a batch of a ladder's counters.
+const clearCountersSQL = `DELETE FROM integrity_counters WHERE queue_id = ? AND season_id = ? AND key IN
+ (SELECT key FROM integrity_counters WHERE queue_id = ? AND season_id = ? LIMIT ?)`
+
+// IntegrityStep implements integrity.Store. The progress row is locked
+// first (FOR UPDATE on PostgreSQL, SQLite's write lock) and written last:
+// a rated write of the ladder waits for it in its own fold (IntegrityLoad),
+// so a step that finds the log's end and makes the ladder live leaves no
+// match to nobody.
 func (db *DB) IntegrityStep(ctx context.Context, guildID string, l integrity.Ladder, limit int, fn integrity.StepFunc) (int, error) {
-	// Most runs find nothing new: two indexed reads answer that without
-	// a write transaction.
-	var seqs []int64
-	g0 := db.db.WithContext(ctx)
-	if err := g0.Raw(`SELECT seq FROM integrity_progress WHERE queue_id = ? AND season_id = ? AND guild_id = ?`, l.QueueID, l.SeasonID, guildID).Scan(&seqs).Error; err != nil {
-		return 0, wrap("integrity step", err, "ladder not found")
-	}
-	var after int64
-	if len(seqs) > 0 {
-		after = seqs[0]
-	}
-	var next []int64
-	if err := g0.Raw(`SELECT seq FROM matches WHERE queue_id = ? AND season_id = ? AND state IN ? AND seq > ? AND guild_id = ? LIMIT 1`,
-		l.QueueID, l.SeasonID, ratedStates, after, guildID).Scan(&next).Error; err != nil {
-		return 0, wrap("integrity step", err, "ladder not found")
-	}
-	if len(next) == 0 {
-		return 0, nil
-	}
 	n := 0
 	err := db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
 		n = 0
-		p := integrityProgressRow{QueueID: l.QueueID, SeasonID: l.SeasonID, GuildID: guildID}
-		if err := g.Clauses(clause.OnConflict{DoNothing: true}).Create(&p).Error; err != nil {
-			return err
-		}
 		q := g
 		if db.dialect == Postgres {
 			q = g.Clauses(clause.Locking{Strength: "UPDATE"})
 		}
+		var p integrityProgressRow
 		if err := q.Where("queue_id = ? AND season_id = ? AND guild_id = ?", l.QueueID, l.SeasonID, guildID).Take(&p).Error; err != nil {
 			return err
 		}
+		if p.Live {
+			return nil
+		}
+		if p.Clear {
+			res := g.Exec(clearCountersSQL, l.QueueID, l.SeasonID, l.QueueID, l.SeasonID, limit)
+			if res.Error != nil {
+				return res.Error
+			}
+			if n = int(res.RowsAffected); n == limit {
+				return nil // more to delete next step
+			}
+			p.Clear = false
+		}
 		es, err := integrityEntries(ctx, g, guildID, l, p.Seq, limit)
-		if err != nil || len(es) == 0 {
+		if err != nil {
 			return err
 		}
 		var keys []string
@@ -213,32 +229,166 @@ func (db *DB) IntegrityStep(ctx context.Context, guildID string, l integrity.Lad
 			return err
 		}
 		flags, np := fn(integrity.Progress{Seq: p.Seq, Folded: p.Folded}, es, st)
-		rows := make([]integrityCounterRow, 0, len(st))
-		for _, k := range keys {
-			b, err := json.Marshal(st[k])
-			if err != nil {
-				return err
-			}
-			rows = append(rows, integrityCounterRow{QueueID: l.QueueID, SeasonID: l.SeasonID, GuildID: guildID, Key: k, Value: string(b)})
+		t := &tx{db: g, dialect: db.dialect}
+		if err := t.saveCounters(ctx, guildID, l, st, flags); err != nil {
+			return err
 		}
-		for chunk := range slices.Chunk(rows, 200) {
-			err := g.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}, {Name: "season_id"}, {Name: "key"}},
-				DoUpdates: clause.AssignmentColumns([]string{"value"})}).Create(&chunk).Error
-			if err != nil {
-				return err
-			}
-		}
-		for _, f := range flags {
-			r := flagRow(f)
-			if err := g.Clauses(clause.OnConflict{DoNothing: true}).Create(&r).Error; err != nil {
-				return err
-			}
-		}
-		n = len(es)
+		n += len(es)
+		// Fewer than a batch: the log's end, under the lock.
+		live := len(es) < limit
 		return g.Model(&integrityProgressRow{}).Where("queue_id = ? AND season_id = ?", l.QueueID, l.SeasonID).
-			Updates(map[string]any{"seq": np.Seq, "folded": np.Folded}).Error
+			Updates(map[string]any{"seq": np.Seq, "folded": np.Folded, "live": live, "clear": p.Clear}).Error
 	})
 	return n, wrap("integrity step", err, "ladder not found")
+}
+
+// Statements of the fold in the rated write (IntegrityLoad).
+const (
+	// progressInsertSQL gives a ladder without one a live progress row.
+	progressInsertSQL = `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear)
+ VALUES (?, ?, ?, 0, 0, true, false) ON CONFLICT (queue_id, season_id) DO NOTHING`
+	progressLockSQL = `SELECT seq, folded, live, clear FROM integrity_progress WHERE queue_id = ? AND season_id = ?`
+	// gapSQL counts a rated match after the progress and before the
+	// write (matches_log): one the fold never saw.
+	gapSQL = `SELECT COUNT(*) FROM (SELECT 1 FROM matches WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved')
+ AND seq > (SELECT seq FROM integrity_progress WHERE queue_id = ? AND season_id = ?) AND seq < ? LIMIT 1) x`
+	countersSQL = `SELECT key, value FROM integrity_counters WHERE queue_id = ? AND season_id = ? AND key IN ?`
+)
+
+// IntegrityLoad implements integrity.FoldStore. On PostgreSQL its four
+// statements travel in one round trip.
+func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladder, before int64, keys []string) (integrity.Progress, bool, integrity.State, error) {
+	var (
+		p    integrityProgressRow
+		gaps int
+		rows []integrityCounterRow
+	)
+	lock := progressLockSQL + t.forUpdate()
+	if t.pg != nil {
+		err := t.pg.batch(ctx, func(b *pgx.Batch) {
+			b.Queue(pgSQL(progressInsertSQL), l.QueueID, l.SeasonID, guildID)
+			b.Queue(pgSQL(lock), l.QueueID, l.SeasonID)
+			b.Queue(pgSQL(gapSQL), l.QueueID, l.SeasonID, l.QueueID, l.SeasonID, before)
+			b.Queue(pgSQL(countersSQL), l.QueueID, l.SeasonID, keys)
+		}, func(br pgx.BatchResults) error {
+			if _, err := br.Exec(); err != nil {
+				return err
+			}
+			if err := br.QueryRow().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear); err != nil {
+				return err
+			}
+			if err := br.QueryRow().Scan(&gaps); err != nil {
+				return err
+			}
+			rs, err := br.Query()
+			if err != nil {
+				return err
+			}
+			defer rs.Close()
+			for rs.Next() {
+				var r integrityCounterRow
+				if err := rs.Scan(&r.Key, &r.Value); err != nil {
+					return err
+				}
+				rows = append(rows, r)
+			}
+			return rs.Err()
+		})
+		if err != nil {
+			return integrity.Progress{}, false, nil, wrap("integrity load", err, "")
+		}
+	} else {
+		g := t.q(ctx)
+		err := g.Exec(progressInsertSQL, l.QueueID, l.SeasonID, guildID).Error
+		if err == nil {
+			err = g.Raw(lock, l.QueueID, l.SeasonID).Row().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear)
+		}
+		if err == nil {
+			err = g.Raw(gapSQL, l.QueueID, l.SeasonID, l.QueueID, l.SeasonID, before).Row().Scan(&gaps)
+		}
+		if err == nil {
+			err = g.Raw(countersSQL, l.QueueID, l.SeasonID, keys).Scan(&rows).Error
+		}
+		if err != nil {
+			return integrity.Progress{}, false, nil, wrap("integrity load", err, "")
+		}
+	}
+	st := integrity.State{}
+	for _, r := range rows {
+		var c integrity.Counter
+		if err := json.Unmarshal([]byte(r.Value), &c); err != nil {
+			return integrity.Progress{}, false, nil, fmt.Errorf("storage: integrity counter %s: %w", r.Key, err)
+		}
+		st[r.Key] = &c
+	}
+	for _, k := range keys {
+		if st[k] == nil {
+			st[k] = &integrity.Counter{}
+		}
+	}
+	return integrity.Progress{Seq: p.Seq, Folded: p.Folded, Live: p.Live, Clear: p.Clear}, gaps > 0, st, nil
+}
+
+// IntegritySave implements integrity.FoldStore: its writes are deferred
+// (later), so on PostgreSQL they travel with COMMIT.
+func (t *tx) IntegritySave(ctx context.Context, guildID string, l integrity.Ladder, st integrity.State, flags []integrity.Flag, p integrity.Progress) error {
+	if err := t.saveCounters(ctx, guildID, l, st, flags); err != nil {
+		return wrap("integrity save", err, "")
+	}
+	err := t.later(ctx, `UPDATE integrity_progress SET seq = ?, folded = ? WHERE queue_id = ? AND season_id = ?`, p.Seq, p.Folded, l.QueueID, l.SeasonID)
+	return wrap("integrity save", err, "")
+}
+
+// saveCounters upserts the counters of st and inserts the new flags.
+func (t *tx) saveCounters(ctx context.Context, guildID string, l integrity.Ladder, st integrity.State, flags []integrity.Flag) error {
+	keys := make([]string, 0, len(st))
+	for k := range st {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for chunk := range slices.Chunk(keys, 200) {
+		var b strings.Builder
+		args := make([]any, 0, 5*len(chunk))
+		b.WriteString(`INSERT INTO integrity_counters (queue_id, season_id, guild_id, key, value) VALUES `)
+		for i, k := range chunk {
+			v, err := json.Marshal(st[k])
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`(?, ?, ?, ?, ?)`)
+			args = append(args, l.QueueID, l.SeasonID, guildID, k, string(v))
+		}
+		b.WriteString(` ON CONFLICT (queue_id, season_id, key) DO UPDATE SET value = excluded.value`)
+		if err := t.later(ctx, b.String(), args...); err != nil {
+			return err
+		}
+	}
+	for _, f := range flags {
+		r := flagRow(f)
+		err := t.later(ctx, `INSERT INTO integrity_flags (guild_id, queue_id, season_id, kind, subject, matches, evidence, score, seq, raised_at)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, queue_id, season_id, kind, subject) DO NOTHING`,
+			r.GuildID, r.QueueID, r.SeasonID, r.Kind, r.Subject, r.Matches, r.Evidence, r.Score, r.Seq, r.RaisedAt)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// IntegrityStale implements integrity.FoldStore, deferred (later).
+func (t *tx) IntegrityStale(ctx context.Context, l integrity.Ladder, fromStart bool) error {
+	var err error
+	if fromStart {
+		err = t.later(ctx, `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear)
+ SELECT ?, ?, guild_id, 0, 0, false, true FROM queues WHERE id = ?
+ ON CONFLICT (queue_id, season_id) DO UPDATE SET seq = 0, folded = 0, live = false, clear = true`, l.QueueID, l.SeasonID, l.QueueID)
+	} else {
+		err = t.later(ctx, `UPDATE integrity_progress SET live = false WHERE queue_id = ? AND season_id = ?`, l.QueueID, l.SeasonID)
+	}
+	return wrap("integrity stale", err, "")
 }
 
 func loadCounters(g *gorm.DB, l integrity.Ladder, keys []string) (integrity.State, error) {
@@ -286,72 +436,14 @@ func (db *DB) IntegrityCounters(ctx context.Context, guildID string, l integrity
 func (db *DB) IntegrityProgress(ctx context.Context, guildID string, l integrity.Ladder) (integrity.Progress, error) {
 	var rows []integrityProgressRow
 	err := db.db.WithContext(ctx).Where("queue_id = ? AND season_id = ? AND guild_id = ?", l.QueueID, l.SeasonID, guildID).Find(&rows).Error
-	if err != nil || len(rows) == 0 {
+	if err != nil {
 		return integrity.Progress{}, wrap("integrity progress", err, "ladder not found")
 	}
-	return integrity.Progress{Seq: rows[0].Seq, Folded: rows[0].Folded}, nil
-}
-
-// IntegrityCorrections implements integrity.Store: the guild's audit
-// entries after its stored position (audit_log_guild), with the log place
-// of the match of each; corrections, voids and resolutions of matches
-// already in the log (seq > 0) are returned.
-func (db *DB) IntegrityCorrections(ctx context.Context, guildID string, limit int) ([]integrity.Correction, int64, error) {
-	if limit <= 0 {
-		limit = math.MaxInt32
+	if len(rows) == 0 {
+		return integrity.Progress{}, ladder.Errorf(ladder.CodeNotFound, "queue %d season %d has no integrity progress", l.QueueID, l.SeasonID)
 	}
-	var rows []struct {
-		AuditID  int64
-		Action   string
-		QueueID  int64
-		SeasonID int64
-		Seq      int64
-	}
-	err := db.db.WithContext(ctx).Raw(`SELECT a.id AS audit_id, a.action, COALESCE(m.queue_id, 0) AS queue_id,
-			COALESCE(m.season_id, 0) AS season_id, COALESCE(m.seq, 0) AS seq
-		FROM audit_log a LEFT JOIN matches m ON m.id = a.match_id
-		WHERE a.guild_id = ? AND a.id > COALESCE((SELECT audit_id FROM integrity_audit WHERE guild_id = ?), 0)
-		ORDER BY a.id LIMIT ?`, guildID, guildID, limit).Scan(&rows).Error
-	if err != nil {
-		return nil, 0, wrap("integrity corrections", err, "guild not found")
-	}
-	var out []integrity.Correction
-	var last int64
-	for _, r := range rows {
-		last = r.AuditID
-		switch {
-		case r.Action == "match.correct", r.Action == "match.void", r.Action == "match.resolve":
-			// A replay moves every later match of the ladder (a void
-			// takes the match's place in the log away), so whatever the
-			// match's seq is now, the ladder's folded counters are stale.
-			if r.QueueID > 0 {
-				out = append(out, integrity.Correction{AuditID: r.AuditID, Ladder: integrity.Ladder{QueueID: r.QueueID, SeasonID: r.SeasonID}, Seq: r.Seq})
-			}
-		case strings.HasPrefix(r.Action, "rating."), r.Action == "penalty.rating":
-			// A rating set or adjusted replays its queue's ladder; the
-			// entry does not name the queue, so every ladder of the guild
-			// starts over (the zero Ladder).
-			out = append(out, integrity.Correction{AuditID: r.AuditID})
-		}
-	}
-	return out, last, nil
-}
-
-// IntegrityRestart implements integrity.Store.
-func (db *DB) IntegrityRestart(ctx context.Context, guildID string, ls []integrity.Ladder, auditID int64) error {
-	err := db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
-		for _, l := range ls {
-			if err := g.Exec(`DELETE FROM integrity_counters WHERE queue_id = ? AND season_id = ? AND guild_id = ?`, l.QueueID, l.SeasonID, guildID).Error; err != nil {
-				return err
-			}
-			if err := g.Exec(`DELETE FROM integrity_progress WHERE queue_id = ? AND season_id = ? AND guild_id = ?`, l.QueueID, l.SeasonID, guildID).Error; err != nil {
-				return err
-			}
-		}
-		return g.Exec(`INSERT INTO integrity_audit (guild_id, audit_id) VALUES (?, ?)
-			ON CONFLICT (guild_id) DO UPDATE SET audit_id = excluded.audit_id`, guildID, auditID).Error
-	})
-	return wrap("integrity restart", err, "guild not found")
+	r := rows[0]
+	return integrity.Progress{Seq: r.Seq, Folded: r.Folded, Live: r.Live, Clear: r.Clear}, nil
 }
 
 // IntegrityFlags implements integrity.Store.

@@ -28,6 +28,16 @@ type pgTx struct {
 	// connection: nothing ran, so InTx may run the transaction again on
 	// another connection, as database/sql retries a BEGIN on a bad one.
 	lost bool
+	// later are writes deferred by tx.later: they travel with the next
+	// round trip, COMMIT's at the latest, so that the rows derived from a
+	// rated write (derived.go) cost no round trip of their own.
+	later []queued
+}
+
+// queued is a deferred statement in PostgreSQL's numbered placeholders.
+type queued struct {
+	sql  string
+	args []any
 }
 
 // lostConn is the error of a transaction whose BEGIN was lost with its
@@ -73,7 +83,7 @@ func (db *DB) inTxPG(ctx context.Context, fn func(*tx) error) (err error) {
 			p.rollback()
 		}
 	}()
-	err = fn(&tx{db: g, dialect: Postgres, pg: p})
+	err = fn(&tx{db: g, dialect: Postgres, pg: p, derive: db.derive})
 	done = true
 	if err != nil && p.lost && !p.committed && ctx.Err() == nil {
 		return &lostConn{err}
@@ -84,13 +94,17 @@ func (db *DB) inTxPG(ctx context.Context, fn func(*tx) error) (err error) {
 	return p.commit(ctx)
 }
 
-// begin sends BEGIN unless the transaction has begun.
+// begin sends BEGIN unless the transaction has begun, and the deferred
+// writes, so that a statement sent after it through gorm sees them.
 func (p *pgTx) begin(ctx context.Context) error {
 	if p.committed {
 		return errCommitted
 	}
 	if p.begun {
-		return nil
+		if len(p.later) == 0 {
+			return nil
+		}
+		return p.batch(ctx, func(*pgx.Batch) {}, func(pgx.BatchResults) error { return nil })
 	}
 	p.begun = true
 	_, err := p.conn.ExecContext(ctx, "begin")
@@ -102,9 +116,19 @@ func (p *pgTx) begin(ctx context.Context) error {
 // transaction that a failed statement aborted answers ROLLBACK to COMMIT;
 // that is an error, as with database/sql.
 func (p *pgTx) commit(ctx context.Context) error {
-	if !p.begun || p.committed {
+	if p.committed {
 		return nil
 	}
+	if !p.begun {
+		if len(p.later) == 0 {
+			return nil
+		}
+		// Deferred writes alone: BEGIN and them first, COMMIT after.
+		if err := p.batch(ctx, func(*pgx.Batch) {}, func(pgx.BatchResults) error { return nil }); err != nil {
+			return err
+		}
+	}
+	// The deferred writes travel with COMMIT (batch sends them first).
 	return p.batch(ctx, func(b *pgx.Batch) { b.Queue("commit") }, func(br pgx.BatchResults) error {
 		return p.readCommit(br)
 	})
@@ -152,11 +176,22 @@ func (p *pgTx) batch(ctx context.Context, queue func(*pgx.Batch), read func(pgx.
 			b.Queue("begin")
 			p.begun = true
 		}
+		// Deferred writes run before anything queued after them.
+		later := p.later
+		p.later = nil
+		for _, q := range later {
+			b.Queue(q.sql, q.args...)
+		}
 		queue(&b)
 		br := sc.Conn().SendBatch(ctx, &b)
 		var err error
 		if begin {
 			_, err = br.Exec()
+		}
+		for range later {
+			if err == nil {
+				_, err = br.Exec()
+			}
 		}
 		if err == nil {
 			err = read(br)

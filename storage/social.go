@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -12,9 +13,10 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// Community settings, predictions and MVP votes (package community). The
-// points and MVP counts are counted here from the raw rows and the
-// matches' final results.
+// Community settings, predictions and MVP votes (package community), and
+// the predictors' points and MVP counts derived from them and the
+// matches' results, kept in step by Recount in the transactions that
+// change either.
 
 type communitySettingsRow struct {
 	QueueID     int64 `gorm:"primaryKey"`
@@ -33,6 +35,10 @@ type predictionRow struct {
 	Chance  float64
 	Points  int
 	At      time.Time
+	// Counted and Won are what the prediction counts for in
+	// predictor_points: its match rated, and called right.
+	Counted bool
+	Won     bool
 }
 
 func (predictionRow) TableName() string { return "predictions" }
@@ -43,6 +49,8 @@ type mvpVoteRow struct {
 	Voter   string `gorm:"primaryKey"`
 	Votee   string
 	At      time.Time
+	// Counted is whether the vote counts in mvp_counts (its match rated).
+	Counted bool
 }
 
 func (mvpVoteRow) TableName() string { return "mvp_votes" }
@@ -75,29 +83,119 @@ func (db *DB) SaveCommunitySettings(ctx context.Context, guildID string, s commu
 	return wrap("save community settings", err, "queue not found")
 }
 
-// SavePrediction implements community.SocialStore.
+// SavePrediction implements community.SocialStore. The match's row is
+// locked first, as the rated write locks it: a call is taken only while
+// the match is open, so a result never misses a call committed beside it.
 func (db *DB) SavePrediction(ctx context.Context, guildID string, p community.Prediction) error {
 	row := predictionRow{MatchID: p.MatchID, GuildID: guildID, UserID: p.UserID, Team: p.Team, Chance: p.Chance, Points: community.Points(p.Chance), At: p.At}
-	err := db.db.WithContext(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "match_id"}, {Name: "user_id"}},
-		DoUpdates: clause.AssignmentColumns([]string{"team", "chance", "points", "at"})}).Create(&row).Error
+	err := db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
+		t := &tx{db: g, dialect: db.dialect}
+		m, err := t.LockMatch(ctx, p.MatchID)
+		if err != nil {
+			return err
+		}
+		if m.GuildID != guildID {
+			return ladder.Errorf(ladder.CodeNotFound, "match %d not found", p.MatchID)
+		}
+		if m.State != ladder.StateOpen {
+			return ladder.Errorf(ladder.CodeConflict, "predictions on match #%d are closed", p.MatchID)
+		}
+		return g.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "match_id"}, {Name: "user_id"}},
+			DoUpdates: clause.AssignmentColumns([]string{"team", "chance", "points", "at"})}).Create(&row).Error
+	})
 	return wrap("save prediction", err, "match not found")
 }
 
-// SaveMVPVote implements community.SocialStore.
+// SaveMVPVote implements community.SocialStore: the vote and the recount
+// of its match in one transaction, the match's row locked first, as a
+// correction locks it.
 func (db *DB) SaveMVPVote(ctx context.Context, guildID string, matchID int64, voter, votee string, at time.Time) error {
 	row := mvpVoteRow{MatchID: matchID, GuildID: guildID, Voter: voter, Votee: votee, At: at}
-	res := db.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
-	if res.Error != nil {
-		return wrap("save mvp vote", res.Error, "match not found")
-	}
-	if res.RowsAffected == 0 {
-		return ladder.Errorf(ladder.CodeConflict, "you have voted on match #%d already", matchID)
+	err := db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
+		t := &tx{db: g, dialect: db.dialect}
+		m, err := t.LockMatch(ctx, matchID)
+		if err != nil {
+			return err
+		}
+		if m.GuildID != guildID {
+			return ladder.Errorf(ladder.CodeNotFound, "match %d not found", matchID)
+		}
+		res := g.Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return ladder.Errorf(ladder.CodeConflict, "you have voted on match #%d already", matchID)
+		}
+		return t.Recount(ctx, []int64{matchID})
+	})
+	return wrap("save mvp vote", err, "match not found")
+}
+
+// ratedIn is the SQL test that a match m is rated (ratedStates).
+const ratedIn = `m.state IN ('confirmed', 'resolved')`
+
+// recountSQL are the statements of Recount for the matches whose IDs
+// the subquery sel (with its arguments) selects: each moves the stored
+// counts by the difference between what a prediction or vote counts for
+// now (its match rated: counted; called right: won) and what it counted
+// for when last recounted (its counted and won columns), then brings those
+// columns up to date. An MVP title goes to the players of a match with the
+// most votes (ties share it).
+var recountSQL = []string{
+	`INSERT INTO predictor_points (queue_id, season_id, user_id, guild_id, points, correct, called)
+SELECT x.queue_id, x.season_id, x.user_id, x.guild_id,
+ SUM(CASE WHEN x.nw THEN x.points ELSE 0 END) - SUM(CASE WHEN x.won THEN x.points ELSE 0 END),
+ SUM(CASE WHEN x.nw THEN 1 ELSE 0 END) - SUM(CASE WHEN x.won THEN 1 ELSE 0 END),
+ SUM(CASE WHEN x.nc THEN 1 ELSE 0 END) - SUM(CASE WHEN x.counted THEN 1 ELSE 0 END)
+FROM (SELECT m.queue_id, m.season_id, p.user_id, p.guild_id, p.points, p.won, p.counted,
+  (` + ratedIn + `) AS nc, (` + ratedIn + ` AND m.winner = p.team) AS nw
+  FROM predictions p JOIN matches m ON m.id = p.match_id WHERE p.match_id IN (%s)) x
+WHERE x.nc <> x.counted OR x.nw <> x.won
+GROUP BY x.queue_id, x.season_id, x.user_id, x.guild_id
+ON CONFLICT (queue_id, season_id, user_id) DO UPDATE SET points = predictor_points.points + excluded.points,
+ correct = predictor_points.correct + excluded.correct, called = predictor_points.called + excluded.called`,
+	`UPDATE predictions SET counted = (SELECT ` + ratedIn + ` FROM matches m WHERE m.id = predictions.match_id),
+ won = (SELECT ` + ratedIn + ` AND m.winner = predictions.team FROM matches m WHERE m.id = predictions.match_id)
+WHERE match_id IN (%s)`,
+	`WITH v AS (SELECT v.match_id, v.votee, v.counted, m.queue_id, m.season_id, m.guild_id, (` + ratedIn + `) AS nc
+  FROM mvp_votes v JOIN matches m ON m.id = v.match_id WHERE v.match_id IN (%s)),
+old_t AS (SELECT match_id, votee, queue_id, season_id, guild_id, COUNT(*) AS votes FROM v WHERE v.counted GROUP BY match_id, votee, queue_id, season_id, guild_id),
+old_b AS (SELECT match_id, MAX(votes) AS best FROM old_t GROUP BY match_id),
+new_t AS (SELECT match_id, votee, queue_id, season_id, guild_id, COUNT(*) AS votes FROM v WHERE v.nc GROUP BY match_id, votee, queue_id, season_id, guild_id),
+new_b AS (SELECT match_id, MAX(votes) AS best FROM new_t GROUP BY match_id),
+d AS (SELECT t.queue_id, t.season_id, t.guild_id, t.votee, -t.votes AS votes, CASE WHEN t.votes = b.best THEN -1 ELSE 0 END AS mvps
+  FROM old_t t JOIN old_b b ON b.match_id = t.match_id
+ UNION ALL SELECT t.queue_id, t.season_id, t.guild_id, t.votee, t.votes, CASE WHEN t.votes = b.best THEN 1 ELSE 0 END
+  FROM new_t t JOIN new_b b ON b.match_id = t.match_id)
+INSERT INTO mvp_counts (queue_id, season_id, user_id, guild_id, mvps, votes)
+SELECT queue_id, season_id, votee, guild_id, SUM(mvps), SUM(votes) FROM d WHERE true
+GROUP BY queue_id, season_id, votee, guild_id HAVING SUM(mvps) <> 0 OR SUM(votes) <> 0
+ON CONFLICT (queue_id, season_id, user_id) DO UPDATE SET mvps = mvp_counts.mvps + excluded.mvps, votes = mvp_counts.votes + excluded.votes`,
+	`UPDATE mvp_votes SET counted = (SELECT ` + ratedIn + ` FROM matches m WHERE m.id = mvp_votes.match_id)
+WHERE match_id IN (%s)`,
+}
+
+// recount runs recountSQL for the matches sel selects, deferred (later):
+// it reads nothing back, so on PostgreSQL it travels with COMMIT.
+func (t *tx) recount(ctx context.Context, sel string, args ...any) error {
+	for _, text := range recountSQL {
+		if err := t.later(ctx, fmt.Sprintf(text, sel), args...); err != nil {
+			return wrap("recount", err, "")
+		}
 	}
 	return nil
 }
 
-// Predictors implements community.SocialStore: points of the correct
-// calls on the ladder's rated matches, most first.
+// Recount implements community.TallyStore.
+func (t *tx) Recount(ctx context.Context, matchIDs []int64) error {
+	if len(matchIDs) == 0 {
+		return nil
+	}
+	return t.recount(ctx, `SELECT id FROM matches WHERE id IN ?`, matchIDs)
+}
+
+// Predictors implements community.SocialStore from the stored points.
 func (db *DB) Predictors(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]community.PredictorRow, error) {
 	var rows []struct {
 		UserID  string
@@ -106,17 +204,12 @@ func (db *DB) Predictors(ctx context.Context, guildID string, queueID, seasonID 
 		Correct int
 		Called  int
 	}
-	err := db.db.WithContext(ctx).Raw(`SELECT p.user_id, COALESCE(pl.name, '') AS name,
-			SUM(CASE WHEN m.winner = p.team THEN p.points ELSE 0 END) AS points,
-			SUM(CASE WHEN m.winner = p.team THEN 1 ELSE 0 END) AS correct,
-			COUNT(*) AS called
-		FROM predictions p
-		JOIN matches m ON m.id = p.match_id
+	err := db.db.WithContext(ctx).Raw(`SELECT p.user_id, COALESCE(pl.name, '') AS name, p.points, p.correct, p.called
+		FROM predictor_points p
 		LEFT JOIN players pl ON pl.guild_id = p.guild_id AND pl.user_id = p.user_id
-		WHERE p.guild_id = ? AND m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND m.state IN ?
-		GROUP BY p.user_id, pl.name
-		ORDER BY points DESC, correct DESC, p.user_id
-		LIMIT ?`, guildID, guildID, queueID, seasonID, ratedStates, limit).Scan(&rows).Error
+		WHERE p.queue_id = ? AND p.season_id = ? AND p.guild_id = ? AND p.called > 0
+		ORDER BY p.points DESC, p.correct DESC, p.user_id
+		LIMIT ?`, queueID, seasonID, guildID, limit).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("predictors", err, "ladder not found")
 	}
@@ -127,35 +220,79 @@ func (db *DB) Predictors(ctx context.Context, guildID string, queueID, seasonID 
 	return out, nil
 }
 
-// MVPs implements community.SocialStore: per rated match, the players
-// with the most votes (ties share the title), counted per player.
+// MVPs implements community.SocialStore from the stored counts.
 func (db *DB) MVPs(ctx context.Context, guildID string, queueID, seasonID int64, userID string, limit int) ([]community.MVPRow, error) {
 	var rows []struct {
-		Votee string
-		Name  string
-		MVPs  int `gorm:"column:mvps"`
-		Votes int
+		UserID string
+		Name   string
+		MVPs   int `gorm:"column:mvps"`
+		Votes  int
 	}
-	err := db.db.WithContext(ctx).Raw(`WITH tally AS (
-			SELECT v.match_id, v.votee, COUNT(*) AS votes
-			FROM mvp_votes v JOIN matches m ON m.id = v.match_id
-			WHERE v.guild_id = ? AND m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND m.state IN ?
-			GROUP BY v.match_id, v.votee),
-		top AS (SELECT match_id, MAX(votes) AS best FROM tally GROUP BY match_id)
-		SELECT t.votee, COALESCE(pl.name, '') AS name,
-			SUM(CASE WHEN t.votes = top.best THEN 1 ELSE 0 END) AS mvps, SUM(t.votes) AS votes
-		FROM tally t JOIN top ON top.match_id = t.match_id
-		LEFT JOIN players pl ON pl.guild_id = ? AND pl.user_id = t.votee
-		WHERE (? = '' OR t.votee = ?)
-		GROUP BY t.votee, pl.name
-		ORDER BY mvps DESC, votes DESC, t.votee
-		LIMIT ?`, guildID, guildID, queueID, seasonID, ratedStates, guildID, userID, userID, limit).Scan(&rows).Error
+	err := db.db.WithContext(ctx).Raw(`SELECT c.user_id, COALESCE(pl.name, '') AS name, c.mvps, c.votes
+		FROM mvp_counts c
+		LEFT JOIN players pl ON pl.guild_id = c.guild_id AND pl.user_id = c.user_id
+		WHERE c.queue_id = ? AND c.season_id = ? AND c.guild_id = ? AND c.votes > 0 AND (? = '' OR c.user_id = ?)
+		ORDER BY c.mvps DESC, c.votes DESC, c.user_id
+		LIMIT ?`, queueID, seasonID, guildID, userID, userID, limit).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("mvps", err, "ladder not found")
 	}
 	out := make([]community.MVPRow, len(rows))
 	for i, r := range rows {
-		out[i] = community.MVPRow{UserID: r.Votee, Name: r.Name, MVPs: r.MVPs, Votes: r.Votes}
+		out[i] = community.MVPRow{UserID: r.UserID, Name: r.Name, MVPs: r.MVPs, Votes: r.Votes}
+	}
+	return out, nil
+}
+
+// talliesStoredSQL reads a guild's stored counts, rows of zeros left out.
+const talliesStoredSQL = `SELECT queue_id, season_id, user_id, SUM(points) AS points, SUM(correct) AS correct, SUM(called) AS called,
+ SUM(mvps) AS mvps, SUM(votes) AS votes FROM (
+ SELECT queue_id, season_id, user_id, points, correct, called, 0 AS mvps, 0 AS votes FROM predictor_points WHERE guild_id = ?
+ UNION ALL SELECT queue_id, season_id, user_id, 0, 0, 0, mvps, votes FROM mvp_counts WHERE guild_id = ?) x
+GROUP BY queue_id, season_id, user_id
+HAVING SUM(points) <> 0 OR SUM(correct) <> 0 OR SUM(called) <> 0 OR SUM(mvps) <> 0 OR SUM(votes) <> 0
+ORDER BY queue_id, season_id, user_id`
+
+// talliesLogSQL recounts them from the raw rows and the matches' results,
+// as the counts were read before they were kept.
+const talliesLogSQL = `WITH pr AS (SELECT m.queue_id, m.season_id, p.user_id,
+  SUM(CASE WHEN m.winner = p.team THEN p.points ELSE 0 END) AS points,
+  SUM(CASE WHEN m.winner = p.team THEN 1 ELSE 0 END) AS correct, COUNT(*) AS called
+ FROM predictions p JOIN matches m ON m.id = p.match_id
+ WHERE p.guild_id = ? AND m.guild_id = ? AND ` + ratedIn + ` GROUP BY m.queue_id, m.season_id, p.user_id),
+tally AS (SELECT v.match_id, m.queue_id, m.season_id, v.votee, COUNT(*) AS votes
+ FROM mvp_votes v JOIN matches m ON m.id = v.match_id
+ WHERE v.guild_id = ? AND m.guild_id = ? AND ` + ratedIn + ` GROUP BY v.match_id, m.queue_id, m.season_id, v.votee),
+top AS (SELECT match_id, MAX(votes) AS best FROM tally GROUP BY match_id),
+mv AS (SELECT t.queue_id, t.season_id, t.votee AS user_id, SUM(CASE WHEN t.votes = top.best THEN 1 ELSE 0 END) AS mvps, SUM(t.votes) AS votes
+ FROM tally t JOIN top ON top.match_id = t.match_id GROUP BY t.queue_id, t.season_id, t.votee)
+SELECT queue_id, season_id, user_id, SUM(points) AS points, SUM(correct) AS correct, SUM(called) AS called,
+ SUM(mvps) AS mvps, SUM(votes) AS votes FROM (
+ SELECT queue_id, season_id, user_id, points, correct, called, 0 AS mvps, 0 AS votes FROM pr
+ UNION ALL SELECT queue_id, season_id, user_id, 0, 0, 0, mvps, votes FROM mv) x
+GROUP BY queue_id, season_id, user_id
+ORDER BY queue_id, season_id, user_id`
+
+// Tallies implements community.SocialStore.
+func (db *DB) Tallies(ctx context.Context, guildID string, fromLog bool) ([]community.Tally, error) {
+	var rows []struct {
+		QueueID, SeasonID       int64
+		UserID                  string
+		Points, Correct, Called int
+		MVPs                    int `gorm:"column:mvps"`
+		Votes                   int
+	}
+	q := db.db.WithContext(ctx).Raw(talliesStoredSQL, guildID, guildID)
+	if fromLog {
+		q = db.db.WithContext(ctx).Raw(talliesLogSQL, guildID, guildID, guildID, guildID)
+	}
+	if err := q.Scan(&rows).Error; err != nil {
+		return nil, wrap("tallies", err, "guild not found")
+	}
+	out := make([]community.Tally, len(rows))
+	for i, r := range rows {
+		out[i] = community.Tally{QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID, Points: r.Points, Correct: r.Correct,
+			Called: r.Called, MVPs: r.MVPs, Votes: r.Votes}
 	}
 	return out, nil
 }

@@ -49,6 +49,9 @@ type tx struct {
 	// pg is the PostgreSQL transaction that db runs in; nil outside InTx
 	// and on SQLite.
 	pg *pgTx
+	// derive are the functions that keep the rows derived from the log
+	// (derived.go), shared by the DB and its transactions.
+	derive *derivers
 }
 
 var _ ladder.Store = (*DB)(nil)
@@ -112,7 +115,7 @@ func openWith(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.Quer
 		sqlDB.Close()
 		return nil, fmt.Errorf("storage: connect %s: %w", dialect, err)
 	}
-	db := &DB{tx: tx{db: g, dialect: dialect}, sql: sqlDB, log: log}
+	db := &DB{tx: tx{db: g, dialect: dialect, derive: &derivers{}}, sql: sqlDB, log: log}
 	if err := migrate(ctx, sqlDB, dialect, sqlitePath(dsn), log); err != nil {
 		sqlDB.Close()
 		return nil, err
@@ -200,8 +203,11 @@ func (db *DB) InRatedTx(ctx context.Context, fn func(ladder.Tx) (*ladder.RatedWr
 		if err != nil || w == nil {
 			return err
 		}
-		saved, err = t.saveRated(ctx, *w, true)
-		return err
+		// With derived rows to write, COMMIT travels with them instead.
+		if saved, err = t.saveRated(ctx, *w, !t.deriving()); err != nil {
+			return err
+		}
+		return t.rated(ctx, []ladder.RatedWrite{*w}, []ladder.Match{saved})
 	})
 	return saved, err
 }
@@ -217,17 +223,20 @@ func (db *DB) InRatedTxs(ctx context.Context, fn func(ladder.Tx) ([]ladder.Rated
 		if err != nil || len(ws) == 0 {
 			return err
 		}
+		last := !t.deriving()
 		if t.dialect == Postgres {
-			saved, err = t.saveRatedPGs(ctx, ws, true)
-			return err
+			if saved, err = t.saveRatedPGs(ctx, ws, last); err != nil {
+				return err
+			}
+			return t.rated(ctx, ws, saved)
 		}
 		saved = make([]ladder.Match, len(ws))
 		for i, w := range ws {
-			if saved[i], err = t.saveRated(ctx, w, i == len(ws)-1); err != nil {
+			if saved[i], err = t.saveRated(ctx, w, last && i == len(ws)-1); err != nil {
 				return err
 			}
 		}
-		return nil
+		return t.rated(ctx, ws, saved)
 	})
 	return saved, err
 }
@@ -240,7 +249,7 @@ func (db *DB) inTx(ctx context.Context, fn func(*tx) error) error {
 			err = db.inTxPG(ctx, fn)
 		} else {
 			err = db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
-				return fn(&tx{db: g, dialect: db.dialect})
+				return fn(&tx{db: g, dialect: db.dialect, derive: db.derive})
 			})
 		}
 		if !retryable(err) || ctx.Err() != nil {

@@ -131,8 +131,18 @@ func (t *tx) LockMatch(ctx context.Context, id int64) (ladder.Match, error) {
 }
 
 // UpdateMatch implements ladder.Tx. It also frees the players when the
-// match stops being active, and keeps the disputes table in step.
+// match stops being active, and keeps the disputes table in step; the
+// rows derived from a logged match follow it (derived.go).
 func (t *tx) UpdateMatch(ctx context.Context, m ladder.Match) error {
+	if err := t.updateMatch(ctx, m); err != nil {
+		return err
+	}
+	return t.updated(ctx, m)
+}
+
+// updateMatch is UpdateMatch for the rated write, whose own functions
+// follow it.
+func (t *tx) updateMatch(ctx context.Context, m ladder.Match) error {
 	r := toMatchRow(m)
 	res := t.q(ctx).Model(&matchRow{}).Where("id = ?", m.ID).Select("*").
 		Omit("id", "guild_id", "queue_id", "season_id", "team1", "team2", "created_at").Updates(&r)
@@ -322,6 +332,11 @@ func (t *tx) Changes(ctx context.Context, k ladder.Key, fromSeq int64) ([]ladder
 
 // DeleteChanges implements ladder.Tx.
 func (t *tx) DeleteChanges(ctx context.Context, k ladder.Key, fromSeq int64, userIDs []string) error {
+	// Only replays delete log rows: the rows derived from the log learn
+	// that it is rewritten from fromSeq, in the same transaction.
+	if err := t.rewritten(ctx, k, fromSeq); err != nil {
+		return err
+	}
 	for start := 0; start < len(userIDs); start += 500 {
 		chunk := userIDs[start:min(start+500, len(userIDs))]
 		err := t.q(ctx).Where("queue_id = ? AND season_id = ? AND user_id IN ? AND seq >= ?", k.QueueID, k.SeasonID, chunk, fromSeq).

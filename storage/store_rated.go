@@ -275,7 +275,11 @@ func (t *tx) serialised() bool { return t.dialect != Postgres }
 // a single statement (data-modifying CTEs), so a result costs three round
 // trips in all: read the ladder, lock the rows, write.
 func (t *tx) SaveRated(ctx context.Context, w ladder.RatedWrite) (ladder.Match, error) {
-	return t.saveRated(ctx, w, false)
+	m, err := t.saveRated(ctx, w, false)
+	if err != nil {
+		return ladder.Match{}, err
+	}
+	return m, t.rated(ctx, []ladder.RatedWrite{w}, []ladder.Match{m})
 }
 
 // saveRated is SaveRated; last, on PostgreSQL, commits the transaction
@@ -294,7 +298,7 @@ func (t *tx) saveRated(ctx context.Context, w ladder.RatedWrite, last bool) (lad
 		if m, err = t.CreateMatch(ctx, m); err != nil {
 			return ladder.Match{}, err
 		}
-	} else if err := t.UpdateMatch(ctx, m); err != nil {
+	} else if err := t.updateMatch(ctx, m); err != nil {
 		return ladder.Match{}, err
 	}
 	cs := make([]ladder.RatingChange, len(w.Changes))

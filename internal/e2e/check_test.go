@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -98,6 +99,31 @@ func checkLedger(t *testing.T, l *load, dsn string) {
 	}
 	out := verifyClean(t, dsn)
 	t.Logf("ledger: %d matches, %d rated; verify: %s", total, rated, strings.TrimSpace(out))
+	checkDerived(t, out)
+}
+
+// derivedLine is verify's line on the integrity counters: the ladders
+// compared with a replay, and those a correction left to the job.
+var derivedLine = regexp.MustCompile(`integrity counters: refolded (\d+) ladders?, .*\((\d+) ladders? being rebuilt`)
+
+// checkDerived asserts that verify compared the rows the rated writes
+// derive from the log (integrity counters, predictors' points, MVP
+// counts) with their rebuild: a result committed with its rated write
+// folded its counters in the same transaction, and a process killed
+// mid-write left neither.
+func checkDerived(t *testing.T, out string) {
+	t.Helper()
+	m := derivedLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Errorf("Got(verify output) without the integrity counters' line:\n%s", out)
+		return
+	}
+	if m[1] == "0" && m[2] == "0" {
+		t.Errorf("Got(verify) comparing no ladder's integrity counters, want the rated ladders'")
+	}
+	if !strings.Contains(out, "predictions and MVP counts: recounted") {
+		t.Errorf("Got(verify output) without the predictions' line:\n%s", out)
+	}
 }
 
 // checkCallbacks asserts that the bot answered every interaction once:

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/derived"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -20,9 +22,16 @@ import (
 // testdb.Postgres), closed at the end of t.
 func Open(t testing.TB, backend string) *storage.DB {
 	t.Helper()
-	db, err := storage.Open(context.Background(), testdb.DSN(t, backend), slog.New(slog.DiscardHandler))
+	return OpenDSN(t, testdb.DSN(t, backend))
+}
+
+// OpenDSN opens the database at dsn (testdb.DSN), closed at the end of t:
+// a second handle on a database, as a second process has.
+func OpenDSN(t testing.TB, dsn string) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(context.Background(), dsn, slog.New(slog.DiscardHandler))
 	if err != nil {
-		t.Fatalf("Open(%s) = %v", backend, err)
+		t.Fatalf("storage.Open() = %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
@@ -90,4 +99,17 @@ func Profile(t testing.TB, svc *ladder.Service, guild, u string) ladder.Profile 
 		t.Fatalf("Profile(%s) = %v", u, err)
 	}
 	return p
+}
+
+// OpenDerived is Open with the rows derived from the rated log (integrity
+// counters and flags, predictors' points, MVP counts) wired into the rated
+// write, as every command of the bot opens it (package derived). It
+// returns the integrity service that folds them, with the clock now (nil:
+// the wall clock).
+func OpenDerived(t testing.TB, backend string, now func() time.Time) (*storage.DB, *integrity.Service) {
+	t.Helper()
+	db := Open(t, backend)
+	in := integrity.New(db, now)
+	derived.Wire(db, in)
+	return db, in
 }

@@ -1,0 +1,103 @@
+package community_test
+
+import (
+	"testing"
+
+	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+var moderator = ladder.Actor{UserID: "100000000000000099", Moderator: true}
+
+// TestTalliesFollowTheResult: the predictors' points and the MVP counts
+// are rows the rated write, the votes and the moderator's corrections
+// keep exact: the right call earns its points when the match is rated, a
+// correction moves them to the other side, a void takes them and the
+// match's MVP title away, and its resolution gives them back; after each
+// step the stored counts equal a recount from the raw rows.
+func TestTalliesFollowTheResult(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		qs, err := e.svc.Queues(e.ctx, guild)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on := true
+		if _, err := e.com.SetSettings(e.ctx, moderator, guild, qs[0].Name, &on, &on); err != nil {
+			t.Fatalf("SetSettings() = %v", err)
+		}
+		m, err := e.svc.CreateMatch(e.ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID,
+			Teams: [2][]string{{user(1), user(2)}, {user(3), user(4)}}})
+		if err != nil {
+			t.Fatalf("CreateMatch() = %v", err)
+		}
+		p1, err := e.com.Predict(e.ctx, guild, user(21), m.ID, 1)
+		if err != nil {
+			t.Fatalf("Predict(team 1) = %v", err)
+		}
+		p2, err := e.com.Predict(e.ctx, guild, user(22), m.ID, 2)
+		if err != nil {
+			t.Fatalf("Predict(team 2) = %v", err)
+		}
+		check := func(step string, want map[string]community.PredictorRow, mvps map[string]int) {
+			t.Helper()
+			rows, _, err := e.com.Predictors(e.ctx, guild, "", 0, 10)
+			if err != nil {
+				t.Fatalf("%s: Predictors() = %v", step, err)
+			}
+			got := map[string]community.PredictorRow{}
+			for _, r := range rows {
+				got[r.UserID] = community.PredictorRow{Points: r.Points, Correct: r.Correct, Called: r.Called}
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s: Got(predictors) = %+v, want %+v", step, got, want)
+			}
+			for u, w := range want {
+				if got[u] != w {
+					t.Errorf("%s: Got(predictor %s) = %+v, want %+v", step, u, got[u], w)
+				}
+			}
+			for u, w := range mvps {
+				r, err := e.com.PlayerMVPs(e.ctx, guild, "", u, 0)
+				if err != nil || r.MVPs != w {
+					t.Errorf("%s: PlayerMVPs(%s) = %+v, %v, want %d titles", step, u, r, err, w)
+				}
+			}
+			if diffs, err := community.Verify(e.ctx, e.db, guild); err != nil || len(diffs) > 0 {
+				t.Errorf("%s: Verify() = %v, %v, want no difference", step, diffs, err)
+			}
+		}
+		check("called", map[string]community.PredictorRow{}, nil)
+		if _, err := e.svc.Report(e.ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, ladder.Win); err != nil {
+			t.Fatalf("Report() = %v", err)
+		}
+		if _, err := e.com.Predict(e.ctx, guild, user(23), m.ID, 1); ladder.ErrorCode(err) != ladder.CodeConflict {
+			t.Errorf("Predict(after the report) = %v, want closed", err)
+		}
+		if _, err := e.svc.Confirm(e.ctx, ladder.Actor{UserID: user(3)}, guild, m.ID); err != nil {
+			t.Fatalf("Confirm() = %v", err)
+		}
+		right1 := community.PredictorRow{Points: community.Points(p1.Chance), Correct: 1, Called: 1}
+		check("rated", map[string]community.PredictorRow{user(21): right1, user(22): {Called: 1}}, nil)
+		for _, v := range [][2]int{{2, 1}, {3, 1}, {4, 2}} {
+			if _, err := e.com.VoteMVP(e.ctx, guild, user(v[0]), m.ID, user(v[1])); err != nil {
+				t.Fatalf("VoteMVP(%d for %d) = %v", v[0], v[1], err)
+			}
+		}
+		check("voted", map[string]community.PredictorRow{user(21): right1, user(22): {Called: 1}}, map[string]int{user(1): 1, user(2): 0})
+		if _, err := e.svc.Correct(e.ctx, moderator, guild, m.ID, 2, "team 2 won"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		right2 := community.PredictorRow{Points: community.Points(p2.Chance), Correct: 1, Called: 1}
+		check("corrected", map[string]community.PredictorRow{user(21): {Called: 1}, user(22): right2}, map[string]int{user(1): 1})
+		if _, err := e.svc.Void(e.ctx, moderator, guild, m.ID, "never played"); err != nil {
+			t.Fatalf("Void() = %v", err)
+		}
+		check("voided", map[string]community.PredictorRow{}, map[string]int{user(1): 0})
+		if _, err := e.svc.Correct(e.ctx, moderator, guild, m.ID, 2, "played after all"); err != nil {
+			t.Fatalf("Correct(voided) = %v", err)
+		}
+		check("restored", map[string]community.PredictorRow{user(21): {Called: 1}, user(22): right2}, map[string]int{user(1): 1})
+	})
+}
