@@ -51,6 +51,7 @@ type mapPickRow struct {
 	ChannelID string
 	MessageID string
 	CreatedAt time.Time `gorm:"autoCreateTime:false"`
+	Team      int
 }
 
 func (mapPickRow) TableName() string { return "map_picks" }
@@ -145,7 +146,7 @@ func (t *tx) Pick(ctx context.Context, matchID int64, game int) (formats.Pick, e
 	}
 	p := formats.Pick{MatchID: r.MatchID, Game: r.Game, GuildID: r.GuildID, QueueID: r.QueueID, Mode: formats.Mode(r.Mode),
 		State: formats.State(r.State), Banners: [2]string{r.Banner1, r.Banner2}, Deadline: tv(r.Deadline), Seed: r.Seed,
-		Chosen: r.Chosen, CreatedAt: r.CreatedAt.UTC(), ChannelID: r.ChannelID, MessageID: r.MessageID}
+		Chosen: r.Chosen, CreatedAt: r.CreatedAt.UTC(), ChannelID: r.ChannelID, MessageID: r.MessageID, Team: r.Team}
 	if err := json.Unmarshal([]byte(r.Pool), &p.Pool); err != nil {
 		return formats.Pick{}, fmt.Errorf("storage: map pick of match %d: pool: %w", matchID, err)
 	}
@@ -174,7 +175,7 @@ func (t *tx) AddPick(ctx context.Context, p formats.Pick) error {
 	}
 	r := mapPickRow{MatchID: p.MatchID, Game: p.Game, GuildID: p.GuildID, QueueID: p.QueueID, Mode: string(p.Mode), State: string(p.State),
 		Pool: string(pool), Banner1: p.Banners[0], Banner2: p.Banners[1], Deadline: nt(p.Deadline), Seed: p.Seed, Chosen: p.Chosen,
-		CreatedAt: p.CreatedAt.UTC()}
+		CreatedAt: p.CreatedAt.UTC(), Team: p.Team}
 	return wrap("add map pick", t.q(ctx).Create(&r).Error, fmt.Sprintf("match %d already has a map pick for game %d", p.MatchID, p.Game))
 }
 
@@ -259,8 +260,12 @@ type seriesGameRow struct {
 	ReportedAt  time.Time
 	ConfirmedBy string
 	ConfirmedAt *time.Time
-	RatedMatch  int64
-	Replay      string
+	RatedMatch    int64
+	Replay        string
+	Map           string
+	DisputedBy    string
+	DisputeReason string
+	DisputedAt    *time.Time
 }
 
 func (seriesGameRow) TableName() string { return "series_games" }
@@ -268,7 +273,8 @@ func (seriesGameRow) TableName() string { return "series_games" }
 func (r seriesGameRow) game() formats.Game {
 	return formats.Game{MatchID: r.MatchID, Game: r.Game, GuildID: r.GuildID, BestOf: r.BestOf, Rating: formats.Rating(r.Rating),
 		Winner: r.Winner, ReportedBy: r.ReportedBy, ReportedAt: r.ReportedAt.UTC(), ConfirmedBy: r.ConfirmedBy,
-		ConfirmedAt: tv(r.ConfirmedAt), RatedMatch: r.RatedMatch, Replay: r.Replay}
+		ConfirmedAt: tv(r.ConfirmedAt), RatedMatch: r.RatedMatch, Replay: r.Replay, Map: r.Map,
+		DisputedBy: r.DisputedBy, DisputeReason: r.DisputeReason, DisputedAt: tv(r.DisputedAt)}
 }
 
 // SeriesGames implements formats.Tx.
@@ -287,13 +293,30 @@ func (t *tx) SeriesGames(ctx context.Context, matchID int64) ([]formats.Game, er
 // AddGame implements formats.Tx.
 func (t *tx) AddGame(ctx context.Context, g formats.Game) error {
 	r := seriesGameRow{MatchID: g.MatchID, Game: g.Game, GuildID: g.GuildID, BestOf: g.BestOf, Rating: string(g.Rating), Winner: g.Winner,
-		ReportedBy: g.ReportedBy, ReportedAt: g.ReportedAt.UTC(), ConfirmedBy: g.ConfirmedBy, ConfirmedAt: nt(g.ConfirmedAt), RatedMatch: g.RatedMatch, Replay: g.Replay}
+		ReportedBy: g.ReportedBy, ReportedAt: g.ReportedAt.UTC(), ConfirmedBy: g.ConfirmedBy, ConfirmedAt: nt(g.ConfirmedAt), RatedMatch: g.RatedMatch, Replay: g.Replay,
+		Map: g.Map, DisputedBy: g.DisputedBy, DisputeReason: g.DisputeReason, DisputedAt: nt(g.DisputedAt)}
 	return wrap("add series game", t.q(ctx).Create(&r).Error, fmt.Sprintf("game %d of match %d is already reported", g.Game, g.MatchID))
 }
 
 // SetGame implements formats.Tx.
 func (t *tx) SetGame(ctx context.Context, g formats.Game) error {
 	res := t.q(ctx).Model(&seriesGameRow{}).Where("match_id = ? AND game = ?", g.MatchID, g.Game).Updates(map[string]any{
-		"winner": g.Winner, "confirmed_by": g.ConfirmedBy, "confirmed_at": nt(g.ConfirmedAt), "rated_match": g.RatedMatch, "replay": g.Replay})
+		"winner": g.Winner, "confirmed_by": g.ConfirmedBy, "confirmed_at": nt(g.ConfirmedAt), "rated_match": g.RatedMatch, "replay": g.Replay,
+		"disputed_by": g.DisputedBy, "dispute_reason": g.DisputeReason, "disputed_at": nt(g.DisputedAt)})
 	return wrap("set series game", found(res), fmt.Sprintf("game %d of match %d is not reported", g.Game, g.MatchID))
+}
+
+// DisputedGames implements formats.Tx, through series_games_disputed.
+func (t *tx) DisputedGames(ctx context.Context, guildID string, limit int) ([]formats.Game, error) {
+	var rs []seriesGameRow
+	err := t.q(ctx).Where("guild_id = ? AND disputed_by <> '' AND confirmed_by = ''", guildID).
+		Order("disputed_at, match_id").Limit(max(limit, 1)).Find(&rs).Error
+	if err != nil {
+		return nil, wrap("disputed series games", err, "")
+	}
+	out := make([]formats.Game, len(rs))
+	for i, r := range rs {
+		out[i] = r.game()
+	}
+	return out, nil
 }
