@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -16,27 +17,57 @@ import (
 const (
 	actMapVote = "mv"
 	actMapBan  = "mb"
+	// actMapPick is the losing team's pick of a series game's map
+	// (map_pick loser); its custom ID carries the match and the game.
+	actMapPick = "mp"
 )
 
 func (h *handlers) mapComponents() []Component {
 	return []Component{
 		{Action: actMapVote, Handle: h.mapVoteMenu},
 		{Action: actMapBan, Handle: h.mapBanMenu},
+		{Action: actMapPick, Handle: h.mapPickMenu},
 	}
 }
 
 // MapPickView is the message of a match's map pick: the vote with its
 // tally so far, the bans so far with whose ban is next, or the map
 // chosen. pool gives the maps' images.
-func MapPickView(res formats.Result, pool []formats.Map) Reply {
+func MapPickView(l *i18n.Lang, res formats.Result, pool []formats.Map) Reply {
 	p, m := res.Pick, res.Match
-	if p.State == formats.StateDone {
-		return mapChosenView(res, pool)
+	var r Reply
+	switch {
+	case p.State == formats.StateDone:
+		r = mapChosenView(l, res, pool)
+	case p.Mode == formats.ModeLoser:
+		return mapLoserView(l, m, p)
+	case p.Mode == formats.ModeBan:
+		r = mapBanView(m, p)
+	default:
+		r = mapVoteView(m, p)
 	}
-	if p.Mode == formats.ModeBan {
-		return mapBanView(m, p)
+	if p.Game > 1 && len(r.Embeds) > 0 {
+		// A later game of a series: say which game the pick is for.
+		r.Embeds[0].Title += " · " + l.T("series_maps.game", "Game", p.Game)
 	}
-	return mapVoteView(m, p)
+	return r
+}
+
+// mapLoserView is a later game's pick by the team that lost the game
+// before: a menu of the maps left for its players.
+func mapLoserView(l *i18n.Lang, m ladder.Match, p formats.Pick) Reply {
+	opts := make([]SelectOption, len(p.Pool))
+	for i, name := range p.Pool {
+		opts[i] = SelectOption{Label: name, Value: name}
+	}
+	return Reply{
+		Content: l.T("series_maps.loser_pick", "ID", m.ID, "Game", p.Game, "Lost", p.Game-1, "Team", p.Team, "Players", mentions(m.Teams[p.Team-1]),
+			"Deadline", p.Deadline.Unix()),
+		Mentions: m.Teams[p.Team-1],
+		Embeds: []Embed{{Title: fmt.Sprintf("Match #%d · %s", m.ID, l.T("series_maps.game", "Game", p.Game)), Color: ColorInfo,
+			Description: strings.Join(p.Pool, "\n"), Footer: l.T("series_maps.loser_footer")}},
+		Menus: []SelectMenu{{CustomID: ID(actMapPick, m.ID, strconv.Itoa(p.Game)), Placeholder: l.T("series_maps.loser_placeholder", "Team", p.Team), Options: opts}},
+	}
 }
 
 func mapVoteView(m ladder.Match, p formats.Pick) Reply {
@@ -85,10 +116,15 @@ func mapBanView(m ladder.Match, p formats.Pick) Reply {
 	}
 }
 
-func mapChosenView(res formats.Result, pool []formats.Map) Reply {
+func mapChosenView(l *i18n.Lang, res formats.Result, pool []formats.Map) Reply {
 	p, m := res.Pick, res.Match
 	how := "drawn at random"
 	switch p.Mode {
+	case formats.ModeLoser:
+		how = l.T("series_maps.how_loser", "Team", p.Team, "Lost", p.Game-1)
+		if res.TimedOut {
+			how = l.T("series_maps.how_timed_out")
+		}
 	case formats.ModeVote:
 		won, tied := p.Tally()
 		how = fmt.Sprintf("by %d of %d votes", p.Counts()[indexOf(p.Pool, won)], len(p.Votes))
@@ -104,8 +140,12 @@ func mapChosenView(res formats.Result, pool []formats.Map) Reply {
 			e.Image = x.ImageURL
 		}
 	}
+	content := fmt.Sprintf("**Match #%d** is played on **%s** (%s).", m.ID, p.Chosen, how)
+	if p.Game > 1 {
+		content = l.T("series_maps.chosen", "ID", m.ID, "Game", p.Game, "Map", p.Chosen, "How", how)
+	}
 	return Reply{
-		Content:  fmt.Sprintf("**Match #%d** is played on **%s** (%s).", m.ID, p.Chosen, how),
+		Content:  content,
 		Embeds:   []Embed{e},
 		Mentions: []string{},
 	}
@@ -123,7 +163,7 @@ func indexOf(xs []string, x string) int {
 // StartMaps starts the map pick of a match that is on and answers the
 // message showing it; ok is false when its queue picks no map or another
 // call started it already (and showed it).
-func StartMaps(ctx context.Context, fm *formats.Service, m ladder.Match) (r Reply, ok bool, err error) {
+func StartMaps(ctx context.Context, fm *formats.Service, lad *ladder.Service, m ladder.Match) (r Reply, ok bool, err error) {
 	if fm == nil {
 		return Reply{}, false, nil
 	}
@@ -135,7 +175,19 @@ func StartMaps(ctx context.Context, fm *formats.Service, m ladder.Match) (r Repl
 	if err != nil {
 		return Reply{}, false, err
 	}
-	return MapPickView(res, pool), true, nil
+	return MapPickView(langOf(ctx, lad, m.GuildID), res, pool), true, nil
+}
+
+// langOf is the language of a guild's posts, English when unknown.
+func langOf(ctx context.Context, lad *ladder.Service, guildID string) *i18n.Lang {
+	if lad == nil {
+		return i18n.English()
+	}
+	g, err := lad.Guild(ctx, guildID)
+	if err != nil {
+		return i18n.English()
+	}
+	return GuildLang(g)
 }
 
 // mapPosts are the posts a handler adds when a match it answers is on:
@@ -150,13 +202,13 @@ func (h *handlers) mapPosts(ctx context.Context, m ladder.Match, req Request) []
 // match that is on, for channel.
 func (h *handlers) formatPosts(ctx context.Context, m ladder.Match, channel string) []Post {
 	var out []Post
-	r, ok, err := StartMaps(ctx, h.Formats, m)
+	r, ok, err := StartMaps(ctx, h.Formats, h.Service, m)
 	switch {
 	case err != nil:
 		out = append(out, Post{ChannelID: channel, Message: Reply{Content: fmt.Sprintf(
 			"The map pick of match #%d did not start yet (%s); it starts within a minute.", m.ID, ladder.ErrorMessage(err)), Mentions: []string{}}})
 	case ok:
-		out = append(out, Post{ChannelID: channel, Message: r, Sent: h.mapSent(m.ID)})
+		out = append(out, Post{ChannelID: channel, Message: r, Sent: h.mapSent(m.ID, 1)})
 	}
 	if p, ok := h.seriesPost(ctx, m, channel); ok {
 		out = append(out, p)
@@ -166,9 +218,9 @@ func (h *handlers) formatPosts(ctx context.Context, m ladder.Match, channel stri
 
 // mapSent records where a pick's message went, so the deadline job can
 // show the vote's end or a ban made for a banner in place.
-func (h *handlers) mapSent(matchID int64) func(ctx context.Context, channelID, messageID string) error {
+func (h *handlers) mapSent(matchID int64, game int) func(ctx context.Context, channelID, messageID string) error {
 	return func(ctx context.Context, channelID, messageID string) error {
-		return h.Formats.RecordMessage(ctx, matchID, 1, channelID, messageID)
+		return h.Formats.RecordMessage(ctx, matchID, game, channelID, messageID)
 	}
 }
 
@@ -208,7 +260,7 @@ func (h *handlers) mapVoteMenu(ctx context.Context, req Request) (Reply, error) 
 		}
 		return Whisper(userLang(req).T("reply.map_voted_already", "Map", req.Selected[0])), nil
 	}
-	return h.mapUpdate(ctx, res)
+	return h.mapUpdate(ctx, req, res)
 }
 
 // mapBanMenu records a ban and updates the bans' message in place.
@@ -230,16 +282,36 @@ func (h *handlers) mapBanMenu(ctx context.Context, req Request) (Reply, error) {
 		}
 		return Whisper(userLang(req).T("reply.map_ban_made", "N", turn+1, "ID", res.Match.ID)), nil
 	}
-	return h.mapUpdate(ctx, res)
+	return h.mapUpdate(ctx, req, res)
+}
+
+// mapPickMenu records the losing team's pick of the next game's map and
+// shows it in place.
+func (h *handlers) mapPickMenu(ctx context.Context, req Request) (Reply, error) {
+	if h.Formats == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "map picks are not served by this process")
+	}
+	game, _, err := mapMenuArgs(req, false)
+	if err != nil {
+		return Reply{}, err
+	}
+	res, err := h.Formats.PickMap(ctx, actor(req), req.GuildID, req.CustomID.ID, game, req.Selected[0])
+	if err != nil {
+		return Reply{}, err
+	}
+	if res.AlreadyDone {
+		return Whisper(userLang(req).T("series_maps.picked_already", "ID", res.Match.ID, "Game", game, "Map", res.Pick.Chosen)), nil
+	}
+	return h.mapUpdate(ctx, req, res)
 }
 
 // mapUpdate shows a pick's new state in place of its message.
-func (h *handlers) mapUpdate(ctx context.Context, res formats.Result) (Reply, error) {
+func (h *handlers) mapUpdate(ctx context.Context, req Request, res formats.Result) (Reply, error) {
 	pool, err := h.Formats.Maps(ctx, res.Match.QueueID)
 	if err != nil {
 		return Reply{}, err
 	}
-	r := MapPickView(res, pool)
+	r := MapPickView(h.postLang(ctx, req), res, pool)
 	if res.TimedOut && len(res.Banned) > 0 {
 		r.Content += fmt.Sprintf("\nTime ran out for ban %d: **%s** was banned for team %d at random.", res.Banned[0].Turn+1, res.Banned[0].Map, res.Banned[0].Team)
 	}

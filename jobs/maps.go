@@ -15,30 +15,30 @@ func (s *Scheduler) startMaps(ctx context.Context, m ladder.Match, channel strin
 	if s.opt.Formats == nil || s.poster == nil {
 		return
 	}
-	r, ok, err := commands.StartMaps(ctx, s.opt.Formats, m)
+	r, ok, err := commands.StartMaps(ctx, s.opt.Formats, s.svc, m)
 	if err != nil {
 		s.log.Warn("map pick not started", "guild_id", m.GuildID, "match_id", m.ID, "err", err)
 	}
 	if ok {
-		s.postPick(ctx, m, channel, r)
+		s.postPick(ctx, m, 1, channel, r)
 	}
 	if sr, ok, err := s.opt.Formats.Series(ctx, m); err == nil && ok {
 		if channel == "" {
 			channel = m.ChannelID
 		}
-		s.post(ctx, m.GuildID, channel, commands.SeriesView(sr))
+		s.post(ctx, m.GuildID, channel, commands.SeriesView(s.lang(ctx, m.GuildID), sr))
 	}
 }
 
 // postPick posts a pick's message and records it, so later steps are
 // shown in place.
-func (s *Scheduler) postPick(ctx context.Context, m ladder.Match, channel string, r commands.Reply) {
+func (s *Scheduler) postPick(ctx context.Context, m ladder.Match, game int, channel string, r commands.Reply) {
 	if channel == "" {
 		channel = m.ChannelID
 	}
 	id, err := s.send(ctx, channel, r)
 	if err == nil {
-		err = s.opt.Formats.RecordMessage(ctx, m.ID, 1, channel, id)
+		err = s.opt.Formats.RecordMessage(ctx, m.ID, game, channel, id)
 	}
 	if err != nil {
 		s.log.Warn("map pick not posted", "guild_id", m.GuildID, "match_id", m.ID, "channel_id", channel, "err", err)
@@ -67,7 +67,7 @@ func (s *Scheduler) expireMaps(ctx context.Context) error {
 		if perr != nil {
 			return perr
 		}
-		s.postPick(ctx, r.Match, "", commands.MapPickView(r, pool))
+		s.postPick(ctx, r.Match, r.Pick.Game, "", commands.MapPickView(s.lang(ctx, r.Match.GuildID), r, pool))
 	}
 	return err
 }
@@ -80,7 +80,7 @@ func (s *Scheduler) showPick(ctx context.Context, r formats.Result) {
 		s.log.Warn("map pool not read", "guild_id", r.Match.GuildID, "match_id", r.Match.ID, "err", err)
 		return
 	}
-	msg := commands.MapPickView(r, pool)
+	msg := commands.MapPickView(s.lang(ctx, r.Match.GuildID), r, pool)
 	if r.TimedOut && len(r.Banned) > 0 {
 		msg.Content += "\nTime ran out: **" + r.Banned[0].Map + "** was banned at random."
 	}
@@ -97,6 +97,6 @@ func (s *Scheduler) showPick(ctx context.Context, r formats.Result) {
 		}
 	}
 	if r.Match.ChannelID != "" {
-		s.postPick(ctx, r.Match, r.Match.ChannelID, msg)
+		s.postPick(ctx, r.Match, r.Pick.Game, r.Match.ChannelID, msg)
 	}
 }
