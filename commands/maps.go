@@ -122,7 +122,10 @@ func mapChosenView(l *i18n.Lang, res formats.Result, pool []formats.Map) Reply {
 	switch p.Mode {
 	case formats.ModeLoser:
 		how = l.T("series_maps.how_loser", "Team", p.Team, "Lost", p.Game-1)
-		if res.TimedOut {
+		switch {
+		case len(p.Pool) == 1:
+			how = l.T("series_maps.how_last")
+		case res.TimedOut:
 			how = l.T("series_maps.how_timed_out")
 		}
 	case formats.ModeVote:

@@ -155,21 +155,21 @@ func readSeries(ctx context.Context, tx Tx, m ladder.Match) (Series, bool, error
 	sr := Series{Match: m, Games: gs}
 	if len(gs) > 0 {
 		sr.BestOf, sr.Rating = gs[0].BestOf, gs[0].Rating
-		if sr.Winner() == 0 {
-			if p, err := tx.Pick(ctx, m.ID, sr.Next()); err == nil {
-				sr.NextPick = p
-			} else if ladder.ErrorCode(err) != ladder.CodeNotFound {
-				return Series{}, false, err
-			}
+	} else {
+		st, err := tx.FormatSettings(ctx, m.QueueID)
+		if err != nil || st.BestOf == 1 {
+			return Series{}, false, err
 		}
-		return sr, true, nil
+		sr.BestOf, sr.Rating = st.BestOf, st.SeriesRating
 	}
-	st, err := tx.FormatSettings(ctx, m.QueueID)
-	if err != nil {
-		return Series{}, false, err
+	if sr.Winner() == 0 {
+		if p, err := tx.Pick(ctx, m.ID, sr.Next()); err == nil {
+			sr.NextPick = p
+		} else if ladder.ErrorCode(err) != ladder.CodeNotFound {
+			return Series{}, false, err
+		}
 	}
-	sr.BestOf, sr.Rating = st.BestOf, st.SeriesRating
-	return sr, st.BestOf > 1, nil
+	return sr, true, nil
 }
 
 // ReportGame records a player's report that their team won (or lost)
