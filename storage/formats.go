@@ -250,16 +250,16 @@ func (t *tx) UnstartedPicks(ctx context.Context, before time.Time, limit int) ([
 }
 
 type seriesGameRow struct {
-	MatchID     int64 `gorm:"primaryKey;autoIncrement:false"`
-	Game        int   `gorm:"primaryKey;autoIncrement:false"`
-	GuildID     string
-	BestOf      int
-	Rating      string
-	Winner      int
-	ReportedBy  string
-	ReportedAt  time.Time
-	ConfirmedBy string
-	ConfirmedAt *time.Time
+	MatchID       int64 `gorm:"primaryKey;autoIncrement:false"`
+	Game          int   `gorm:"primaryKey;autoIncrement:false"`
+	GuildID       string
+	BestOf        int
+	Rating        string
+	Winner        int
+	ReportedBy    string
+	ReportedAt    time.Time
+	ConfirmedBy   string
+	ConfirmedAt   *time.Time
 	RatedMatch    int64
 	Replay        string
 	Map           string
