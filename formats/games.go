@@ -257,3 +257,32 @@ func (s *Service) Disputes(ctx context.Context, guildID string, limit int) ([]Ga
 	}
 	return out, nil
 }
+
+// MapRecord is a player's games and wins on one map.
+type MapRecord struct {
+	Map   string
+	Games int
+	Wins  int
+}
+
+// MinMapGames is how many games a player must have played on a map
+// before their win rate on it is shown.
+const MinMapGames = 5
+
+// MapRecords are a player's records per map in a queue's season, the
+// maps with at least MinMapGames games, most played first. A series
+// counts each of its games on that game's map; a single game counts on
+// the match's map; only rated matches count (a voided series counts
+// none of its games). It is one indexed query over the player's matches.
+func (s *Service) MapRecords(ctx context.Context, guildID string, queueID, seasonID int64, userID string) ([]MapRecord, error) {
+	var out []MapRecord
+	err := s.store.InFormatTx(ctx, func(tx Tx) error {
+		var err error
+		out, err = tx.MapRecords(ctx, guildID, queueID, seasonID, userID, MinMapGames)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("formats: map records of %s: %w", userID, err)
+	}
+	return out, nil
+}

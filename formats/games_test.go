@@ -289,3 +289,44 @@ func TestSeriesGameDispute(t *testing.T) {
 		})
 	}
 }
+
+// TestMapRecords: a player's win rate per map counts each game of a
+// series on its map, once (the games a queue rates on their own are not
+// counted again), and shows a map from its fifth game on.
+func TestMapRecords(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b, formats.ModeNone, "Dust")
+		e.bestOf3(t, formats.ModeRandom, formats.RateGames)
+		records := func() []formats.MapRecord {
+			t.Helper()
+			got, err := e.svc.Match(e.ctx, guild, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs, err := e.fm.MapRecords(e.ctx, guild, got.QueueID, got.SeasonID, user(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rs
+		}
+		series := func(winners ...int) {
+			t.Helper()
+			m := e.open(t)
+			if _, err := e.fm.Start(e.ctx, m); err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range winners {
+				e.game(t, m, i+1, w)
+			}
+		}
+		series(1, 2, 1) // user 1 (team 1) wins 2 of 3 on Dust
+		if rs := records(); len(rs) != 0 {
+			t.Errorf("Got(records after 3 games) = %+v, want none shown before 5", rs)
+		}
+		series(2, 2) // and loses 2
+		rs := records()
+		if len(rs) != 1 || rs[0] != (formats.MapRecord{Map: "Dust", Games: 5, Wins: 2}) {
+			t.Errorf("Got(records after 5 games) = %+v, want Dust 2 of 5", rs)
+		}
+	})
+}

@@ -320,3 +320,45 @@ func (t *tx) DisputedGames(ctx context.Context, guildID string, limit int) ([]fo
 	}
 	return out, nil
 }
+
+// mapRecordsSQL counts a player's games and wins per map, from the
+// player's rows of match_players (match_players_user): the confirmed
+// games of their rated series on each game's map, and their other rated
+// matches on the match's map (not a series' games rated on their own,
+// which its games count already).
+const mapRecordsSQL = `
+SELECT x.map AS map, COUNT(*) AS games, SUM(x.won) AS wins FROM (
+  SELECT g.map AS map, CASE WHEN g.winner = mp.team THEN 1 ELSE 0 END AS won
+    FROM match_players mp
+    JOIN matches m ON m.id = mp.match_id
+    JOIN series_games g ON g.match_id = m.id
+   WHERE mp.guild_id = ? AND mp.user_id = ? AND m.queue_id = ? AND m.season_id = ?
+     AND m.state IN ('confirmed', 'resolved') AND g.map <> '' AND g.confirmed_by <> ''
+  UNION ALL
+  SELECT m.map AS map, CASE WHEN m.winner = mp.team THEN 1 ELSE 0 END AS won
+    FROM match_players mp
+    JOIN matches m ON m.id = mp.match_id
+   WHERE mp.guild_id = ? AND mp.user_id = ? AND m.queue_id = ? AND m.season_id = ?
+     AND m.state IN ('confirmed', 'resolved') AND m.map <> '' AND m.source <> 'series'
+     AND NOT EXISTS (SELECT 1 FROM series_games g WHERE g.match_id = m.id)
+) x
+GROUP BY x.map HAVING COUNT(*) >= ?
+ORDER BY games DESC, map`
+
+// MapRecords implements formats.Tx.
+func (t *tx) MapRecords(ctx context.Context, guildID string, queueID, seasonID int64, userID string, minGames int) ([]formats.MapRecord, error) {
+	var rs []struct {
+		Map   string
+		Games int
+		Wins  int
+	}
+	err := t.q(ctx).Raw(mapRecordsSQL, guildID, userID, queueID, seasonID, guildID, userID, queueID, seasonID, max(minGames, 1)).Scan(&rs).Error
+	if err != nil {
+		return nil, wrap("map records", err, "")
+	}
+	out := make([]formats.MapRecord, len(rs))
+	for i, r := range rs {
+		out[i] = formats.MapRecord{Map: r.Map, Games: r.Games, Wins: r.Wins}
+	}
+	return out, nil
+}
