@@ -1,6 +1,7 @@
 package formats_test
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // bestOf3 sets the queue to best of 3 with map_pick mode.
@@ -142,6 +144,34 @@ func TestSeriesMapPerGameLoser(t *testing.T) {
 		}
 		if n := len(e.audits(t, "maps.chosen")); n != 3 {
 			t.Errorf("Got(maps.chosen audits) = %d, want 3 (one per game)", n)
+		}
+		// The export and the series' webhook event carry each game's map.
+		recs, err := e.svc.ExportMatches(e.ctx, guild, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(recs, func(r rating.MatchRecord) bool { return r.SeriesScore == "2-1" })
+		if i < 0 || !slices.Equal(recs[i].Maps, maps) || recs[i].Map != map1 {
+			t.Errorf("Got(export of the series) = %+v, want map %s and maps %v", recs, map1, maps)
+		}
+		var bodies []string
+		if err := e.db.Gorm().Raw("SELECT body FROM webhook_events WHERE type = ?", "match.confirmed").Scan(&bodies).Error; err != nil {
+			t.Fatal(err)
+		}
+		var withMaps int
+		for _, b := range bodies {
+			var ev struct {
+				Data ladder.MatchEventData
+			}
+			if err := json.Unmarshal([]byte(b), &ev); err != nil {
+				t.Fatal(err)
+			}
+			if ev.Data.MatchID == m.ID && slices.Equal(ev.Data.Maps, maps) {
+				withMaps++
+			}
+		}
+		if withMaps != 1 {
+			t.Errorf("Got(match.confirmed events of the series with its maps) = %d of %d, want 1", withMaps, len(bodies))
 		}
 		e.verify(t)
 	})

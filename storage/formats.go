@@ -362,3 +362,26 @@ func (t *tx) MapRecords(ctx context.Context, guildID string, queueID, seasonID i
 	}
 	return out, nil
 }
+
+// SeriesMaps implements ladder.SeriesStore.
+func (t *tx) SeriesMaps(ctx context.Context, matchIDs []int64) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	if len(matchIDs) == 0 {
+		return out, nil
+	}
+	var rs []seriesGameRow
+	if err := t.q(ctx).Select("match_id, game, map").Where("match_id IN ?", matchIDs).Order("match_id, game").Find(&rs).Error; err != nil {
+		return nil, wrap("series maps", err, "")
+	}
+	mapped := map[int64]bool{}
+	for _, r := range rs {
+		out[r.MatchID] = append(out[r.MatchID], r.Map)
+		mapped[r.MatchID] = mapped[r.MatchID] || r.Map != ""
+	}
+	for id := range out {
+		if !mapped[id] {
+			delete(out, id)
+		}
+	}
+	return out, nil
+}
