@@ -74,4 +74,3 @@ func TestSeriesGamesAndMapRates(t *testing.T) {
 		}
 	})
 }
-
