@@ -132,3 +132,51 @@ func (l *lobbyEnv) disputeGame(u fakediscord.User, m fakediscord.Message, btn fa
 	}
 	return l.result(sp)
 }
+
+// TestMapWinRateEndToEnd: /profile shows a player's win rate per map once
+// they have 5 games on it, each game of a series counted on its map.
+func TestMapWinRateEndToEnd(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		l := newLobbyEnv(t, freshDSN(t, backend))
+		l.establish()
+		l.noReadyCheck()
+		l.pool("random", "Dust")
+		wantText(t, "format", l.slash(owner, "config queue format", map[string]any{"queue": "2v2", "best_of": 3}), "best_of 3")
+		me, won := players[0], 0
+		series := func(winners ...int) {
+			t.Helper()
+			for i, p := range players {
+				l.slash(p, "queue join", nil)
+				l.clock.Add(time.Duration(i+1) * time.Second)
+			}
+			ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
+			if err != nil || len(ms) != 1 {
+				t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
+			}
+			m := ms[0]
+			msg := l.channelMessage(fmt.Sprintf("**Match #%d** · best of 3, 0–0", m.ID))
+			a, b := userByID(m.Teams[0][0]), userByID(m.Teams[1][0])
+			w := [2]int{}
+			for i, winner := range winners {
+				score := fmt.Sprintf("%d–%d", w[0], w[1])
+				how := "won"
+				if winner == 2 {
+					how = "lost"
+				}
+				rep := l.clickLabel(a, msg, fmt.Sprintf("We %s game %d · %s · Dust", how, i+1, score))
+				msg = l.clickLabel(b, rep.Message, fmt.Sprintf("Confirm game %d · %s · Dust", i+1, score)).Message
+				w[winner-1]++
+				if m.Team(me.ID) == winner {
+					won++
+				}
+			}
+			l.clock.Add(time.Hour)
+		}
+		series(1, 2, 1)
+		if r := l.slash(me, "profile", nil); strings.Contains(r.Message.Text(), "Win rate per map") {
+			t.Errorf("Got(/profile after 3 games on Dust) = %q, want no win rate per map yet", r.Message.Text())
+		}
+		series(2, 2)
+		wantText(t, "profile", l.slash(me, "profile", nil), fmt.Sprintf("Dust · %d%% (%d of 5 games)", won*20, won))
+	})
+}
