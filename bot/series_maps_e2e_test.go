@@ -29,16 +29,8 @@ func testSeriesMaps(t *testing.T, l *lobbyEnv) {
 	l.noReadyCheck()
 	l.pool("loser", "Dust", "Mirage", "Nuke", "Inferno")
 	wantText(t, "format", l.slash(owner, "config queue format", map[string]any{"queue": "2v2", "best_of": 3}), "best_of 3")
-	for i, p := range players {
-		l.slash(p, "queue join", nil)
-		l.clock.Add(time.Duration(i+1) * time.Second)
-	}
+	m := l.queueAll()
 	msg := l.channelMessage("· best of 3, 0–0")
-	ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
-	if err != nil || len(ms) != 1 {
-		t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
-	}
-	m := ms[0]
 	map1 := l.match(m.ID).Map
 	if map1 == "" {
 		t.Fatalf("Got(game 1's map) = none, want one drawn at random")
@@ -145,15 +137,7 @@ func TestMapWinRateEndToEnd(t *testing.T) {
 		me, won := players[0], 0
 		series := func(winners ...int) {
 			t.Helper()
-			for i, p := range players {
-				l.slash(p, "queue join", nil)
-				l.clock.Add(time.Duration(i+1) * time.Second)
-			}
-			ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
-			if err != nil || len(ms) != 1 {
-				t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
-			}
-			m := ms[0]
+			m := l.queueAll()
 			msg := l.channelMessage(fmt.Sprintf("**Match #%d** · best of 3, 0–0", m.ID))
 			a, b := userByID(m.Teams[0][0]), userByID(m.Teams[1][0])
 			w := [2]int{}
