@@ -44,6 +44,21 @@ func (l *lobbyEnv) pool(mode string, names ...string) {
 	wantText(l.t, "format", l.slash(owner, "config queue format", map[string]any{"queue": "2v2", "map_pick": mode}), "map_pick "+mode)
 }
 
+// queueAll has the four players join the default queue a second apart
+// and returns the match they form.
+func (l *lobbyEnv) queueAll() ladder.Match {
+	l.t.Helper()
+	for i, p := range players {
+		l.slash(p, "queue join", nil)
+		l.clock.Add(time.Duration(i+1) * time.Second)
+	}
+	ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
+	if err != nil || len(ms) != 1 {
+		l.t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
+	}
+	return ms[0]
+}
+
 // message is the current state of a message of the test channel.
 func (l *lobbyEnv) message(id string) fakediscord.Message {
 	l.t.Helper()
@@ -133,16 +148,8 @@ func testMapBans(t *testing.T, l *lobbyEnv) {
 	l.establish()
 	l.noReadyCheck()
 	l.pool("ban", "Dust", "Mirage", "Nuke", "Inferno", "Train")
-	for i, p := range players {
-		l.slash(p, "queue join", nil)
-		l.clock.Add(time.Duration(i+1) * time.Second)
-	}
+	m := l.queueAll()
 	bans := l.channelMessage("· map bans:")
-	ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
-	if err != nil || len(ms) != 1 {
-		t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
-	}
-	m := ms[0]
 	// Each team's highest rated bans: the players are rated 1500…1530.
 	best := func(team []string) fakediscord.User {
 		return userByID(slices.MaxFunc(team, strings.Compare)) // user IDs rise with the ratings
@@ -201,16 +208,8 @@ func testSeriesTwoOne(t *testing.T, l *lobbyEnv, rating string) {
 	l.noReadyCheck()
 	r := l.slash(owner, "config queue format", map[string]any{"queue": "2v2", "best_of": 3, "series_rating": rating})
 	wantText(t, "format", r, "best-of-3 series (best_of 3)")
-	for i, p := range players {
-		l.slash(p, "queue join", nil)
-		l.clock.Add(time.Duration(i+1) * time.Second)
-	}
+	m := l.queueAll()
 	msg := l.channelMessage("· best of 3, 0–0")
-	ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
-	if err != nil || len(ms) != 1 {
-		t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
-	}
-	m := ms[0]
 	a, b := userByID(m.Teams[0][0]), userByID(m.Teams[1][0])
 	wantText(t, "/report on a series", l.slash(a, "report", map[string]any{"outcome": "win"}), "is a series")
 	game := func(n int, winner fakediscord.User, loser fakediscord.User, score, next string) {

@@ -17,12 +17,16 @@ import (
 const (
 	actMapVote = "mv"
 	actMapBan  = "mb"
+	// actMapPick is the losing team's pick of a series game's map
+	// (map_pick loser); its custom ID carries the match and the game.
+	actMapPick = "mp"
 )
 
 func (h *handlers) mapComponents() []Component {
 	return []Component{
 		{Action: actMapVote, Handle: h.mapVoteMenu},
 		{Action: actMapBan, Handle: h.mapBanMenu},
+		{Action: actMapPick, Handle: h.mapPickMenu},
 	}
 }
 
@@ -31,13 +35,39 @@ func (h *handlers) mapComponents() []Component {
 // chosen. pool gives the maps' images; l is the guild's language.
 func MapPickView(l *i18n.Lang, res formats.Result, pool []formats.Map) Reply {
 	p, m := res.Pick, res.Match
-	if p.State == formats.StateDone {
-		return mapChosenView(l, res, pool)
+	var r Reply
+	switch {
+	case p.State == formats.StateDone:
+		r = mapChosenView(l, res, pool)
+	case p.Mode == formats.ModeLoser:
+		return mapLoserView(l, m, p)
+	case p.Mode == formats.ModeBan:
+		r = mapBanView(l, m, p)
+	default:
+		r = mapVoteView(l, m, p)
 	}
-	if p.Mode == formats.ModeBan {
-		return mapBanView(l, m, p)
+	if p.Game > 1 && len(r.Embeds) > 0 {
+		// A later game of a series: say which game the pick is for.
+		r.Embeds[0].Title += " · " + l.T("series_maps.game", "Game", p.Game)
 	}
-	return mapVoteView(l, m, p)
+	return r
+}
+
+// mapLoserView is a later game's pick by the team that lost the game
+// before: a menu of the maps left for its players.
+func mapLoserView(l *i18n.Lang, m ladder.Match, p formats.Pick) Reply {
+	opts := make([]SelectOption, len(p.Pool))
+	for i, name := range p.Pool {
+		opts[i] = SelectOption{Label: name, Value: name}
+	}
+	return Reply{
+		Content: l.T("series_maps.loser_pick", "ID", m.ID, "Game", p.Game, "Lost", p.Game-1, "Team", p.Team, "Players", mentions(m.Teams[p.Team-1]),
+			"Deadline", p.Deadline.Unix()),
+		Mentions: m.Teams[p.Team-1],
+		Embeds: []Embed{{Title: l.T("maps.chosen_title", "ID", m.ID, "Map", l.T("series_maps.game", "Game", p.Game)), Color: ColorInfo,
+			Description: strings.Join(p.Pool, "\n"), Footer: l.T("series_maps.loser_footer")}},
+		Menus: []SelectMenu{{CustomID: ID(actMapPick, m.ID, strconv.Itoa(p.Game)), Placeholder: l.T("series_maps.loser_placeholder", "Team", p.Team), Options: opts}},
+	}
 }
 
 func mapVoteView(l *i18n.Lang, m ladder.Match, p formats.Pick) Reply {
@@ -88,6 +118,14 @@ func mapChosenView(l *i18n.Lang, res formats.Result, pool []formats.Map) Reply {
 	p, m := res.Pick, res.Match
 	how := l.T("maps.how_random")
 	switch p.Mode {
+	case formats.ModeLoser:
+		how = l.T("series_maps.how_loser", "Team", p.Team, "Lost", p.Game-1)
+		switch {
+		case len(p.Pool) == 1:
+			how = l.T("series_maps.how_last")
+		case res.TimedOut:
+			how = l.T("series_maps.how_timed_out")
+		}
 	case formats.ModeVote:
 		won, tied := p.Tally()
 		how = l.T("maps.how_votes", "Votes", p.Counts()[indexOf(p.Pool, won)], "Of", len(p.Votes))
@@ -103,8 +141,12 @@ func mapChosenView(l *i18n.Lang, res formats.Result, pool []formats.Map) Reply {
 			e.Image = x.ImageURL
 		}
 	}
+	content := l.T("maps.played_on", "ID", m.ID, "Map", p.Chosen, "How", how)
+	if p.Game > 1 {
+		content = l.T("series_maps.chosen", "ID", m.ID, "Game", p.Game, "Map", p.Chosen, "How", how)
+	}
 	return Reply{
-		Content:  l.T("maps.played_on", "ID", m.ID, "Map", p.Chosen, "How", how),
+		Content:  content,
 		Embeds:   []Embed{e},
 		Mentions: []string{},
 	}
@@ -159,7 +201,7 @@ func (h *handlers) formatPosts(ctx context.Context, m ladder.Match, channel stri
 		}
 		out = append(out, Post{ChannelID: channel, Message: Reply{Content: l.T("maps.not_started", "ID", m.ID, "Error", msg), Mentions: []string{}}})
 	case ok:
-		out = append(out, Post{ChannelID: channel, Message: r, Sent: h.mapSent(m.ID)})
+		out = append(out, Post{ChannelID: channel, Message: r, Sent: h.mapSent(m.ID, 1)})
 	}
 	if p, ok := h.seriesPost(ctx, m, channel); ok {
 		out = append(out, p)
@@ -169,9 +211,9 @@ func (h *handlers) formatPosts(ctx context.Context, m ladder.Match, channel stri
 
 // mapSent records where a pick's message went, so the deadline job can
 // show the vote's end or a ban made for a banner in place.
-func (h *handlers) mapSent(matchID int64) func(ctx context.Context, channelID, messageID string) error {
+func (h *handlers) mapSent(matchID int64, game int) func(ctx context.Context, channelID, messageID string) error {
 	return func(ctx context.Context, channelID, messageID string) error {
-		return h.Formats.RecordMessage(ctx, matchID, 1, channelID, messageID)
+		return h.Formats.RecordMessage(ctx, matchID, game, channelID, messageID)
 	}
 }
 
@@ -211,7 +253,7 @@ func (h *handlers) mapVoteMenu(ctx context.Context, req Request) (Reply, error) 
 		}
 		return Whisper(userLang(req).T("reply.map_voted_already", "Map", req.Selected[0])), nil
 	}
-	return h.mapUpdate(ctx, res)
+	return h.mapUpdate(ctx, req, res)
 }
 
 // mapBanMenu records a ban and updates the bans' message in place.
@@ -233,11 +275,31 @@ func (h *handlers) mapBanMenu(ctx context.Context, req Request) (Reply, error) {
 		}
 		return Whisper(userLang(req).T("reply.map_ban_made", "N", turn+1, "ID", res.Match.ID)), nil
 	}
-	return h.mapUpdate(ctx, res)
+	return h.mapUpdate(ctx, req, res)
+}
+
+// mapPickMenu records the losing team's pick of the next game's map and
+// shows it in place.
+func (h *handlers) mapPickMenu(ctx context.Context, req Request) (Reply, error) {
+	if h.Formats == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "map picks are not served by this process")
+	}
+	game, _, err := mapMenuArgs(req, false)
+	if err != nil {
+		return Reply{}, err
+	}
+	res, err := h.Formats.PickMap(ctx, actor(req), req.GuildID, req.CustomID.ID, game, req.Selected[0])
+	if err != nil {
+		return Reply{}, err
+	}
+	if res.AlreadyDone {
+		return Whisper(userLang(req).T("series_maps.picked_already", "ID", res.Match.ID, "Game", game, "Map", res.Pick.Chosen)), nil
+	}
+	return h.mapUpdate(ctx, req, res)
 }
 
 // mapUpdate shows a pick's new state in place of its message.
-func (h *handlers) mapUpdate(ctx context.Context, res formats.Result) (Reply, error) {
+func (h *handlers) mapUpdate(ctx context.Context, req Request, res formats.Result) (Reply, error) {
 	pool, err := h.Formats.Maps(ctx, res.Match.QueueID)
 	if err != nil {
 		return Reply{}, err

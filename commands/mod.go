@@ -321,8 +321,15 @@ func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) 
 		return Reply{}, err
 	}
 	tr := userLang(req)
-	if len(ms) == 0 {
+	games, err := h.seriesDisputes(ctx, req)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(ms) == 0 && games == nil {
 		return Whisper(tr.T("mod.no_disputes")), nil
+	}
+	if len(ms) == 0 {
+		return Reply{Ephemeral: true, Embeds: []Embed{*games}}, nil
 	}
 	var b strings.Builder
 	for _, m := range ms {
@@ -332,8 +339,35 @@ func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) 
 		}
 		b.WriteString("\n")
 	}
-	return Reply{Ephemeral: true, Embeds: []Embed{{Title: tr.T("mod.disputes_title"), Description: b.String(), Color: ColorWarn,
-		Footer: tr.T("mod.disputes_footer")}}}, nil
+	r := Reply{Ephemeral: true, Embeds: []Embed{{Title: tr.T("mod.disputes_title"), Description: b.String(), Color: ColorWarn,
+		Footer: tr.T("mod.disputes_footer")}}}
+	if games != nil {
+		r.Embeds = append(r.Embeds, *games)
+	}
+	return r, nil
+}
+
+// seriesDisputes is the embed of a guild's disputed series games, nil
+// when none.
+func (h *handlers) seriesDisputes(ctx context.Context, req Request) (*Embed, error) {
+	if h.Formats == nil {
+		return nil, nil
+	}
+	gs, err := h.Formats.Disputes(ctx, req.GuildID, 20)
+	if err != nil || len(gs) == 0 {
+		return nil, err
+	}
+	l := userLang(req)
+	var b strings.Builder
+	for _, g := range gs {
+		m, err := h.Service.Match(ctx, req.GuildID, g.MatchID)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(l.T("series_maps.disputes_line", "ID", g.MatchID, "Game", g.Game, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]),
+			"By", mention(g.DisputedBy), "Reason", g.DisputeReason) + "\n")
+	}
+	return &Embed{Title: l.T("series_maps.disputes_title"), Description: b.String(), Color: ColorWarn, Footer: l.T("series_maps.disputes_footer")}, nil
 }
 
 func (h *handlers) modSeason(ctx context.Context, req Request) (Reply, error) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -55,6 +56,15 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 	}
 	if len(r.Embeds) > 0 {
 		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("profile.behaviour"), Value: behaviourIn(l, b), Inline: true})
+	}
+	if h.Formats != nil && len(r.Embeds) > 0 {
+		rs, err := h.Formats.MapRecords(ctx, req.GuildID, p.Queue.ID, p.Season.ID, user)
+		if err != nil {
+			return Reply{}, err
+		}
+		if v := MapRates(l, rs); v != "" {
+			r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("series_maps.maps_title"), Value: v})
+		}
 	}
 	if h.Community != nil && len(r.Embeds) > 0 {
 		mvp, err := h.Community.PlayerMVPs(ctx, req.GuildID, queue, user, int(season))
@@ -164,4 +174,17 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// MapRates renders a player's win rate per map, a line each (at most 10,
+// the most played), "" when no map has enough games.
+func MapRates(l *i18n.Lang, rs []formats.MapRecord) string {
+	var b strings.Builder
+	for i, r := range rs {
+		if i == 10 {
+			break
+		}
+		b.WriteString(l.T("series_maps.map_rate", "Map", r.Map, "Rate", l.Percent(float64(r.Wins)/float64(r.Games)), "Wins", r.Wins, "Games", r.Games) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -108,7 +108,9 @@ func (h *handlers) proveGame(ctx context.Context, req Request, m ladder.Match, w
 		return Whisper(fmt.Sprintf("That replay already proved game %d of match #%d (already done); the series stands at %s.",
 			res.Game.Game, m.ID, dash(res.Series.Score()))), nil
 	}
+	ch := matchChannel(res.Series.Match, req)
+	posts := append([]Post{{ChannelID: ch, Message: SeriesView(h.postLang(ctx, req), res.Series)}}, h.nextPickPosts(ctx, req, res.Next, ch)...)
 	return Reply{Ephemeral: true,
 		Content: fmt.Sprintf("The replay proves game %d of match #%d: team %d won; the series stands at %s.", res.Game.Game, m.ID, winner, dash(res.Series.Score())),
-		Posts:   []Post{{ChannelID: matchChannel(res.Series.Match, req), Message: SeriesView(h.langOf(ctx, req.GuildID), res.Series)}}}, nil
+		Posts:   posts}, nil
 }

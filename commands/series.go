@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
@@ -15,8 +16,21 @@ import (
 // works after a restart and a stale one changes nothing.
 const actSeriesGame = "sg"
 
+// actSeriesDispute opens the form disputing the game waiting for
+// confirmation (custom ID: match, game); actSeriesDisputeForm is its
+// submission.
+const (
+	actSeriesDispute     = "sgd"
+	actSeriesDisputeForm = "sgdf"
+)
+
 func (h *handlers) seriesComponents() []Component {
-	return []Component{{Action: actSeriesGame, Handle: h.seriesButton}}
+	return []Component{
+		{Action: actSeriesGame, Handle: h.seriesButton},
+		// Instant: a modal cannot follow a deferral.
+		{Action: actSeriesDispute, Instant: true, Handle: h.seriesDisputeForm},
+		{Action: actSeriesDisputeForm, Handle: h.seriesDispute},
+	}
 }
 
 // dash renders a score with an en dash, as players read it: "1–1".
@@ -33,8 +47,15 @@ func SeriesView(l *i18n.Lang, sr formats.Series) Reply {
 	var games strings.Builder
 	for _, g := range sr.Games {
 		state := l.T("series.confirmed")
-		if !g.Confirmed() {
+		switch {
+		case g.Disputed():
+			state = l.T("series_maps.state_disputed")
+		case !g.Confirmed():
 			state = l.T("series.waiting")
+		}
+		if g.Map != "" {
+			games.WriteString(l.T("series_maps.game_line", "Game", g.Game, "Map", g.Map, "Team", g.Winner, "State", state) + "\n")
+			continue
 		}
 		games.WriteString(l.T("series.game", "Game", g.Game, "Team", g.Winner, "State", state) + "\n")
 	}
@@ -55,18 +76,56 @@ func SeriesView(l *i18n.Lang, sr formats.Series) Reply {
 		return Reply{Content: l.T("series.state", "ID", m.ID, "State", stateIn(l, m.State), "Score", score), Embeds: []Embed{e}, Mentions: []string{}}
 	}
 	n := sr.Next()
+	if p, ok := sr.Pending(); ok && p.Disputed() {
+		e.Footer = l.T("series_maps.disputed_footer")
+		return Reply{Content: l.T("series_maps.disputed", "ID", m.ID, "Game", p.Game, "By", mention(p.DisputedBy), "Reason", p.DisputeReason, "Score", score),
+			Embeds: []Embed{e}, Mentions: []string{}}
+	}
+	// The next game's map, once chosen, is on its buttons.
+	onMap := ""
+	if name := sr.NextMap(); name != "" {
+		onMap = " · " + name
+	} else if len(sr.Games) > 0 && sr.Games[len(sr.Games)-1].Game == n {
+		onMap = mapSuffix(sr.Games[len(sr.Games)-1].Map)
+	}
 	row := []Button{
-		{Label: l.T("series.we_won", "Game", n, "Score", score), Style: Success, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "w")},
-		{Label: l.T("series.we_lost", "Game", n, "Score", score), Style: Danger, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "l")},
+		{Label: label(l.T("series.we_won", "Game", n, "Score", score), onMap), Style: Success, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "w")},
+		{Label: label(l.T("series.we_lost", "Game", n, "Score", score), onMap), Style: Danger, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "l")},
 	}
 	content := l.T("series.report_next", "ID", m.ID, "BestOf", sr.BestOf, "Score", score, "Game", n)
 	if p, ok := sr.Pending(); ok {
 		content = l.T("series.pending", "ID", m.ID, "BestOf", sr.BestOf, "Score", score, "User", mention(p.ReportedBy),
 			"Team", p.Winner, "Game", p.Game, "Other", 3-m.Team(p.ReportedBy))
-		row = append([]Button{{Label: l.T("series.confirm", "Game", n, "Score", score), Style: Primary, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "c")}}, row...)
+		row = append([]Button{{Label: label(l.T("series.confirm", "Game", n, "Score", score), onMap), Style: Primary, CustomID: ID(actSeriesGame, m.ID, strconv.Itoa(n), "c")}}, row...)
+		row = append(row, Button{Label: l.T("series_maps.dispute_button", "Game", n), Style: Secondary, CustomID: ID(actSeriesDispute, m.ID, strconv.Itoa(n))})
+	} else if sr.NextPick.MatchID != 0 && sr.NextPick.Game == n && sr.NextPick.State != formats.StateDone {
+		content += " " + l.T("series_maps.picking", "Game", n)
 	}
 	e.Footer = l.N("series.footer", sr.BestOf/2+1)
 	return Reply{Content: content, Embeds: []Embed{e}, Buttons: [][]Button{row}, Mentions: []string{}}
+}
+
+// mapSuffix is " · name" for a game's map, "" without one.
+func mapSuffix(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " · " + name
+}
+
+// label joins a button's text and a map, cutting the map so the label
+// keeps to Discord's 80 characters.
+func label(text, suffix string) string {
+	const most = 80
+	if utf8.RuneCountInString(text)+utf8.RuneCountInString(suffix) <= most {
+		return text + suffix
+	}
+	r := []rune(suffix)
+	keep := most - utf8.RuneCountInString(text) - 1
+	if keep <= 3 {
+		return text
+	}
+	return text + string(r[:keep]) + "…"
 }
 
 // seriesButton reports or confirms a game and shows the series in place.
@@ -91,7 +150,57 @@ func (h *handlers) seriesButton(ctx context.Context, req Request) (Reply, error)
 	if res.AlreadyDone {
 		return Whisper(userLang(req).T("reply.series_game_done", "Game", game, "ID", req.CustomID.ID, "Score", dash(res.Series.Score()))), nil
 	}
-	r := SeriesView(h.langOf(ctx, req.GuildID), res.Series)
+	r := SeriesView(h.postLang(ctx, req), res.Series)
+	r.Update = true
+	r.Posts = h.nextPickPosts(ctx, req, res.Next, matchChannel(res.Series.Match, req))
+	return r, nil
+}
+
+// nextPickPosts is the message of the next game's map pick that a
+// confirmation started, for channel.
+func (h *handlers) nextPickPosts(ctx context.Context, req Request, next formats.Result, channel string) []Post {
+	if next.Pick.MatchID == 0 {
+		return nil
+	}
+	pool, err := h.Formats.Maps(ctx, next.Match.QueueID)
+	if err != nil {
+		pool = nil // the view goes without images
+	}
+	return []Post{{ChannelID: channel, Message: MapPickView(h.postLang(ctx, req), next, pool), Sent: h.mapSent(next.Pick.MatchID, next.Pick.Game)}}
+}
+
+// seriesDisputeForm asks why the game waiting for confirmation is
+// disputed.
+func (h *handlers) seriesDisputeForm(ctx context.Context, req Request) (Reply, error) {
+	game, err := strconv.Atoi(req.CustomID.Arg(0))
+	if req.CustomID.ID == 0 || err != nil || game < 1 || game > 5 {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid; use the series message's buttons")
+	}
+	l := userLang(req)
+	return Reply{Modal: &Modal{
+		CustomID: ID(actSeriesDisputeForm, req.CustomID.ID, strconv.Itoa(game)),
+		Title:    l.T("series_maps.dispute_title", "Game", game, "ID", req.CustomID.ID),
+		Fields:   []TextField{{ID: "reason", Label: l.T("dispute.reason"), Long: true, Required: true, MaxLength: 1000}},
+	}}, nil
+}
+
+// seriesDispute records a game's dispute and shows the series in place.
+func (h *handlers) seriesDispute(ctx context.Context, req Request) (Reply, error) {
+	if h.Formats == nil {
+		return Reply{}, ladder.Errorf(ladder.CodeUnavailable, "series are not served by this process")
+	}
+	game, err := strconv.Atoi(req.CustomID.Arg(0))
+	if req.CustomID.ID == 0 || err != nil || game < 1 || game > 5 {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this form is not valid; use the Dispute button again")
+	}
+	res, err := h.Formats.DisputeGame(ctx, actor(req), req.GuildID, req.CustomID.ID, game, req.Values["reason"])
+	if err != nil {
+		return Reply{}, err
+	}
+	if res.AlreadyDone {
+		return Whisper(userLang(req).T("series_maps.dispute_done", "Game", game, "ID", req.CustomID.ID)), nil
+	}
+	r := SeriesView(h.postLang(ctx, req), res.Series)
 	r.Update = true
 	return r, nil
 }
@@ -167,7 +276,7 @@ func (h *handlers) modSeries(ctx context.Context, req Request) (Reply, error) {
 		if err != nil {
 			return Reply{}, err
 		}
-		r := SeriesView(h.langOf(ctx, req.GuildID), sr)
+		r := SeriesView(h.postLang(ctx, req), sr)
 		return Reply{Ephemeral: true, Content: userLang(req).T("mod.series_ended", "ID", id, "Series", SeriesView(userLang(req), sr).Content),
 			Posts: []Post{{ChannelID: matchChannel(sr.Match, req), Message: r}}}, nil
 	}
@@ -177,6 +286,12 @@ func (h *handlers) modSeries(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	ch := matchChannel(sr.Match, req)
+	posts := []Post{{ChannelID: ch, Message: SeriesView(h.postLang(ctx, req), sr)}}
+	if p := sr.NextPick; p.MatchID != 0 && p.MessageID == "" && p.Game == sr.Next() {
+		// Settling a disputed game started the next game's map pick.
+		posts = append(posts, h.nextPickPosts(ctx, req, formats.Result{Match: sr.Match, Pick: p}, ch)...)
+	}
 	return Reply{Ephemeral: true, Content: userLang(req).T("mod.series_game", "Game", game, "ID", id, "Team", winner, "Score", dash(sr.Score())),
-		Posts: []Post{{ChannelID: matchChannel(sr.Match, req), Message: SeriesView(h.langOf(ctx, req.GuildID), sr)}}}, nil
+		Posts: posts}, nil
 }

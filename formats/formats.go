@@ -326,11 +326,19 @@ func (s *Service) choose(ctx context.Context, tx Tx, res *Result, name string, d
 	if err := tx.SetPick(ctx, *p); err != nil {
 		return err
 	}
-	if err := tx.SetMatchMap(ctx, p.MatchID, name); err != nil {
-		return err
+	// The match's map is its first game's; a later game's map is kept
+	// with the game (series_games) when the game is reported.
+	if p.Game == 1 {
+		if err := tx.SetMatchMap(ctx, p.MatchID, name); err != nil {
+			return err
+		}
+		res.Match.Map = name
 	}
-	res.Match.Map, res.Chosen = name, true
+	res.Chosen = true
 	after := map[string]any{"map": name, "mode": p.Mode, "game": p.Game, "seed": p.Seed}
+	if p.Team != 0 {
+		after["team"] = p.Team
+	}
 	for k, v := range detail {
 		after[k] = v
 	}
@@ -443,8 +451,11 @@ func (s *Service) Expire(ctx context.Context) ([]Result, error) {
 				return nil
 			}
 			res.TimedOut = true
-			if p.Mode == ModeBan {
+			switch p.Mode {
+			case ModeBan:
 				return s.ban(ctx, tx, &res, p.AutoBan(), true, now)
+			case ModeLoser:
+				return s.choose(ctx, tx, &res, p.Draw(), map[string]any{"timed_out": true}, now)
 			}
 			return s.closeVote(ctx, tx, &res, now)
 		})

@@ -30,6 +30,7 @@ type env struct {
 	svc   *ladder.Service
 	fm    *formats.Service
 	queue ladder.Queue
+	db    *storage.DB
 }
 
 // newEnv is a guild whose default 2v2 queue has a pool of maps and picks
@@ -51,7 +52,7 @@ func newEnv(t *testing.T, b string, mode formats.Mode, pool ...string) env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := env{ctx: ctx, clock: clock, svc: svc, fm: formats.New(db, svc), queue: qs[0]}
+	e := env{ctx: ctx, clock: clock, svc: svc, fm: formats.New(db, svc), queue: qs[0], db: db}
 	for _, name := range pool {
 		if _, err := e.fm.AddMap(ctx, admin, e.queue, formats.Map{Name: name}); err != nil {
 			t.Fatalf("AddMap(%s) = %v", name, err)

@@ -22,8 +22,8 @@ type Pick struct {
 	Game    int
 	GuildID string
 	QueueID int64
-	// Mode is vote, ban or random (a queue picking by loser draws its
-	// first game's map at random).
+	// Mode is vote, ban, random or loser (a queue picking by loser draws
+	// its first game's map at random; a later game's is picked by Team).
 	Mode  Mode
 	State State
 	// Pool is the queue's pool when the pick started, in pool order: an
@@ -31,6 +31,10 @@ type Pick struct {
 	Pool []string
 	// Banners are the players who ban for team 1 and team 2 (ban).
 	Banners [2]string
+	// Team is the team that lost the game before, for a later game of a
+	// series: it picks the map (loser) or bans first (ban). 0 for the
+	// first game, where team 1 bans first.
+	Team int
 	// Deadline is when the vote closes, or when the current ban is made
 	// for its banner; zero once done.
 	Deadline time.Time
@@ -77,9 +81,15 @@ func (p Pick) Left() []string {
 	return out
 }
 
-// Turn is the team that makes the next ban: team 1 first, then
-// alternately.
-func (p Pick) Turn() int { return len(p.Bans)%2 + 1 }
+// Turn is the team that makes the next ban: team 1 first (the team that
+// lost the game before, for a later game of a series), then alternately.
+func (p Pick) Turn() int {
+	first := 1
+	if p.Team == 2 {
+		first = 2
+	}
+	return (len(p.Bans)+first-1)%2 + 1
+}
 
 // Counts are the votes per map of the pool, in pool order.
 func (p Pick) Counts() []int {

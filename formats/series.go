@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -32,7 +33,18 @@ type Game struct {
 	// Replay is the Showdown replay that proved the game, "" when the
 	// teams reported and confirmed it.
 	Replay string
+	// Map is the map the game was played on ("" without a pick).
+	Map string
+	// DisputedBy is the player of the other team who disputed the
+	// reported winner, with why and when; the game then waits for a
+	// moderator (ConfirmedBy is the moderator once settled).
+	DisputedBy    string
+	DisputeReason string
+	DisputedAt    time.Time
 }
+
+// Disputed reports whether the game waits for a moderator.
+func (g Game) Disputed() bool { return g.DisputedBy != "" && !g.Confirmed() }
 
 // Confirmed reports whether the other team confirmed the game.
 func (g Game) Confirmed() bool { return g.ConfirmedBy != "" }
@@ -43,6 +55,17 @@ type Series struct {
 	BestOf int
 	Rating Rating
 	Games  []Game
+	// NextPick is the map pick of the game to report next, when it has
+	// one (NextPick.MatchID 0 when not).
+	NextPick Pick
+}
+
+// NextMap is the map of the game to report next, once chosen.
+func (s Series) NextMap() string {
+	if s.NextPick.MatchID != 0 && s.NextPick.Game == s.Next() && s.NextPick.State == StateDone {
+		return s.NextPick.Chosen
+	}
+	return ""
 }
 
 // Wins are the confirmed games each team won.
@@ -101,6 +124,9 @@ type SeriesResult struct {
 	Rated ladder.MatchResult
 	// AlreadyDone says the call changed nothing.
 	AlreadyDone bool
+	// Next is the map pick of the next game this call started, to show
+	// (Next.Pick.MatchID 0 when none).
+	Next Result
 }
 
 // IsSeries reports whether a queue's matches are series, and reads the
@@ -129,14 +155,21 @@ func readSeries(ctx context.Context, tx Tx, m ladder.Match) (Series, bool, error
 	sr := Series{Match: m, Games: gs}
 	if len(gs) > 0 {
 		sr.BestOf, sr.Rating = gs[0].BestOf, gs[0].Rating
-		return sr, true, nil
+	} else {
+		st, err := tx.FormatSettings(ctx, m.QueueID)
+		if err != nil || st.BestOf == 1 {
+			return Series{}, false, err
+		}
+		sr.BestOf, sr.Rating = st.BestOf, st.SeriesRating
 	}
-	st, err := tx.FormatSettings(ctx, m.QueueID)
-	if err != nil {
-		return Series{}, false, err
+	if sr.Winner() == 0 {
+		if p, err := tx.Pick(ctx, m.ID, sr.Next()); err == nil {
+			sr.NextPick = p
+		} else if ladder.ErrorCode(err) != ladder.CodeNotFound {
+			return Series{}, false, err
+		}
 	}
-	sr.BestOf, sr.Rating = st.BestOf, st.SeriesRating
-	return sr, st.BestOf > 1, nil
+	return sr, true, nil
 }
 
 // ReportGame records a player's report that their team won (or lost)
@@ -159,6 +192,8 @@ func (s *Service) ReportGame(ctx context.Context, actor ladder.Actor, guildID st
 		now := s.now()
 		if p, ok := sr.Pending(); ok {
 			switch {
+			case p.Disputed() && game == p.Game:
+				return ladder.Errorf(ladder.CodeConflict, "game %d of match %d is disputed: a moderator settles it with /mod series game", p.Game, m.ID)
 			case game != p.Game:
 				res.AlreadyDone = game < p.Game
 				if !res.AlreadyDone {
@@ -173,7 +208,7 @@ func (s *Service) ReportGame(ctx context.Context, actor ladder.Actor, guildID st
 				res.Game = p
 				return tx.SetGame(ctx, p)
 			case p.Winner != winner:
-				return ladder.Errorf(ladder.CodeConflict, "<@%s> reported that team %d won game %d: agree on it, or a moderator ends the series", p.ReportedBy, p.Winner, p.Game)
+				return ladder.Errorf(ladder.CodeConflict, "<@%s> reported that team %d won game %d: confirm it, or dispute the game and a moderator settles it", p.ReportedBy, p.Winner, p.Game)
 			}
 			return s.confirmGame(ctx, tx, &res, p, actor, now)
 		}
@@ -184,8 +219,12 @@ func (s *Service) ReportGame(ctx context.Context, actor ladder.Actor, guildID st
 		case game > sr.Next():
 			return ladder.Errorf(ladder.CodeInvalid, "report game %d of match %d first", sr.Next(), m.ID)
 		}
+		mapName, err := gameMap(ctx, tx, m, game)
+		if err != nil {
+			return err
+		}
 		g := Game{MatchID: m.ID, Game: game, GuildID: m.GuildID, BestOf: sr.BestOf, Rating: sr.Rating, Winner: winner,
-			ReportedBy: actor.UserID, ReportedAt: now}
+			ReportedBy: actor.UserID, ReportedAt: now, Map: mapName}
 		if err := tx.AddGame(ctx, g); err != nil {
 			return err
 		}
@@ -217,6 +256,9 @@ func (s *Service) ConfirmGame(ctx context.Context, actor ladder.Actor, guildID s
 		if m.Team(p.ReportedBy) == team {
 			return ladder.Errorf(ladder.CodeForbidden, "the other team must confirm game %d", p.Game)
 		}
+		if p.Disputed() {
+			return ladder.Errorf(ladder.CodeConflict, "game %d of match %d is disputed: a moderator settles it with /mod series game", p.Game, m.ID)
+		}
 		return s.confirmGame(ctx, tx, &res, p, actor, s.now())
 	})
 	if err != nil {
@@ -233,8 +275,25 @@ func (s *Service) confirmGame(ctx context.Context, tx Tx, res *SeriesResult, p G
 	}
 	res.Game, res.Confirmed = p, true
 	res.Series.Games[len(res.Series.Games)-1] = p
-	return audit(ctx, tx, ladder.AuditEntry{GuildID: p.GuildID, ActorID: actor.UserID, Action: "series.game", MatchID: p.MatchID, At: now},
-		nil, map[string]any{"game": p.Game, "winner": p.Winner, "reported_by": p.ReportedBy, "score": res.Series.Score()})
+	err := audit(ctx, tx, ladder.AuditEntry{GuildID: p.GuildID, ActorID: actor.UserID, Action: "series.game", MatchID: p.MatchID, At: now},
+		nil, map[string]any{"game": p.Game, "winner": p.Winner, "reported_by": p.ReportedBy, "score": res.Series.Score(), "map": p.Map})
+	if err != nil {
+		return err
+	}
+	return s.next(ctx, tx, res, now)
+}
+
+// next starts the next game's map pick after a confirmation in res.
+func (s *Service) next(ctx context.Context, tx Tx, res *SeriesResult, now time.Time) error {
+	next, err := s.startNext(ctx, tx, res.Series, now)
+	if err != nil {
+		return err
+	}
+	res.Next = next
+	if next.Pick.MatchID != 0 {
+		res.Series.NextPick = next.Pick
+	}
+	return nil
 }
 
 // lockSeries locks a guild's open series match and reads its series.
@@ -328,7 +387,7 @@ func (s *Service) Settle(ctx context.Context, guildID string, matchID int64) (Se
 			}
 		}
 		if sr.Rating == RateGames && next != nil {
-			r, err := s.lad.RateSeriesGame(ctx, guildID, matchID, next.Game, next.Winner, sr.Match.Map)
+			r, err := s.lad.RateSeriesGame(ctx, guildID, matchID, next.Game, next.Winner, cmp.Or(next.Map, sr.Match.Map))
 			if err != nil {
 				return sr, ladder.MatchResult{}, err
 			}
@@ -437,6 +496,9 @@ func (s *Service) CorrectGame(ctx context.Context, actor ladder.Actor, guildID s
 		return Series{}, fmt.Errorf("formats: correct game: %w", err)
 	}
 	i := game - 1
+	if i >= 0 && i < len(sr.Games) && sr.Games[i].Disputed() {
+		return s.resolveGame(ctx, actor, guildID, matchID, game, winner, reason)
+	}
 	if i < 0 || i >= len(sr.Games) || !sr.Games[i].Confirmed() {
 		return sr, ladder.Errorf(ladder.CodeNotFound, "match %d has no confirmed game %d", matchID, game)
 	}
@@ -532,8 +594,12 @@ func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID str
 		now := s.now()
 		g, pending := sr.Pending()
 		if !pending {
+			mapName, err := gameMap(ctx, tx, m, sr.Next())
+			if err != nil {
+				return err
+			}
 			g = Game{MatchID: m.ID, Game: sr.Next(), GuildID: m.GuildID, BestOf: sr.BestOf, Rating: sr.Rating,
-				ReportedBy: actor.UserID, ReportedAt: now}
+				ReportedBy: actor.UserID, ReportedAt: now, Map: mapName}
 		}
 		g.Winner, g.Replay, g.ConfirmedBy, g.ConfirmedAt = winner, replay, actor.UserID, now
 		if pending {
@@ -547,8 +613,12 @@ func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID str
 			return err
 		}
 		res.Game, res.Confirmed = g, true
-		return audit(ctx, tx, ladder.AuditEntry{GuildID: m.GuildID, ActorID: actor.UserID, Action: "series.replay", MatchID: m.ID, Reason: replay, At: now},
-			nil, map[string]any{"game": g.Game, "winner": winner, "score": res.Series.Score()})
+		err = audit(ctx, tx, ladder.AuditEntry{GuildID: m.GuildID, ActorID: actor.UserID, Action: "series.replay", MatchID: m.ID, Reason: replay, At: now},
+			nil, map[string]any{"game": g.Game, "winner": winner, "score": res.Series.Score(), "map": g.Map})
+		if err != nil {
+			return err
+		}
+		return s.next(ctx, tx, &res, now)
 	})
 	if err != nil {
 		return SeriesResult{}, fmt.Errorf("formats: prove game: %w", err)

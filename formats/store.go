@@ -58,6 +58,13 @@ type Tx interface {
 	AddGame(ctx context.Context, g Game) error
 	// SetGame stores a game's winner, confirmation and rated match.
 	SetGame(ctx context.Context, g Game) error
+	// DisputedGames lists up to limit of a guild's disputed games that
+	// wait for a moderator, oldest dispute first.
+	DisputedGames(ctx context.Context, guildID string, limit int) ([]Game, error)
+	// MapRecords counts a player's rated games and wins per map in a
+	// queue's season (series games on their own maps), the maps with at
+	// least minGames, most played first.
+	MapRecords(ctx context.Context, guildID string, queueID, seasonID int64, userID string, minGames int) ([]MapRecord, error)
 	// UnstartedPicks lists up to limit open matches, formed before t,
 	// whose pick should run and has not started (teams set, a pool).
 	UnstartedPicks(ctx context.Context, t time.Time, limit int) ([]int64, error)

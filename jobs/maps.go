@@ -21,7 +21,7 @@ func (s *Scheduler) startMaps(ctx context.Context, m ladder.Match, channel strin
 		s.log.Warn("map pick not started", "guild_id", m.GuildID, "match_id", m.ID, "err", err)
 	}
 	if ok {
-		s.postPick(ctx, m, channel, r)
+		s.postPick(ctx, m, 1, channel, r)
 	}
 	if sr, ok, err := s.opt.Formats.Series(ctx, m); err == nil && ok {
 		if channel == "" {
@@ -33,13 +33,13 @@ func (s *Scheduler) startMaps(ctx context.Context, m ladder.Match, channel strin
 
 // postPick posts a pick's message and records it, so later steps are
 // shown in place.
-func (s *Scheduler) postPick(ctx context.Context, m ladder.Match, channel string, r commands.Reply) {
+func (s *Scheduler) postPick(ctx context.Context, m ladder.Match, game int, channel string, r commands.Reply) {
 	if channel == "" {
 		channel = m.ChannelID
 	}
 	id, err := s.send(ctx, channel, r)
 	if err == nil {
-		err = s.opt.Formats.RecordMessage(ctx, m.ID, 1, channel, id)
+		err = s.opt.Formats.RecordMessage(ctx, m.ID, game, channel, id)
 	}
 	if err != nil {
 		s.log.Warn("map pick not posted", "guild_id", m.GuildID, "match_id", m.ID, "channel_id", channel, "err", err)
@@ -68,7 +68,7 @@ func (s *Scheduler) expireMaps(ctx context.Context) error {
 		if perr != nil {
 			return perr
 		}
-		s.postPick(ctx, r.Match, "", commands.MapPickView(s.lang(ctx, r.Match.GuildID), r, pool))
+		s.postPick(ctx, r.Match, r.Pick.Game, "", commands.MapPickView(s.lang(ctx, r.Match.GuildID), r, pool))
 	}
 	return err
 }
@@ -100,6 +100,6 @@ func (s *Scheduler) showPick(ctx context.Context, r formats.Result) {
 		}
 	}
 	if r.Match.ChannelID != "" {
-		s.postPick(ctx, r.Match, r.Match.ChannelID, msg)
+		s.postPick(ctx, r.Match, r.Pick.Game, r.Match.ChannelID, msg)
 	}
 }

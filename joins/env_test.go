@@ -1,7 +1,6 @@
 package joins_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/drive"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
@@ -57,24 +57,8 @@ type env struct {
 	joins  *joins.Service
 	panels *panel.Service
 	sched  *jobs.Scheduler
-	logs   *logBuffer
-}
-
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	logs   *drive.Logs
+	drv    *drive.Driver
 }
 
 func newEnv(t testing.TB, backend string) *env {
@@ -92,7 +76,8 @@ func newEnv(t testing.TB, backend string) *env {
 	svc := ladder.NewService(db, clock)
 	jn := joins.New(db, svc)
 	svc.SetJoinGate(jn)
-	e := &env{t: t, ctx: ctx, fake: fake, db: db, clock: clock, svc: svc, joins: jn, logs: &logBuffer{}}
+	e := &env{t: t, ctx: ctx, fake: fake, db: db, clock: clock, svc: svc, joins: jn, logs: &drive.Logs{}}
+	e.drv = &drive.Driver{T: t, Ctx: ctx, Fake: fake, Guild: testGuild, Channel: testChannel, Logs: e.logs, Strict: true}
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	var b *bot.Bot
 	e.panels = panel.New(db, svc, panel.PostFunc(func(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
@@ -128,32 +113,18 @@ func at(u fakediscord.User) fakediscord.Call {
 
 func (e *env) result(p *fakediscord.Pending, err error) fakediscord.Response {
 	e.t.Helper()
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	r, err := p.Result(e.ctx)
-	if err != nil {
-		e.t.Fatalf("%v\nlog:\n%s", err, e.logs)
-	}
-	if snap := p.Snapshot(); len(snap.Rejected) > 0 {
-		e.t.Errorf("Got(calls the fake refused) = %v, want none", snap.Rejected)
-	}
-	return r
+	return e.drv.Result(p, err)
 }
 
 func (e *env) slash(u fakediscord.User, path string, opts map[string]any) fakediscord.Response {
 	e.t.Helper()
-	return e.result(e.fake.Slash(at(u), path, opts))
+	return e.drv.Slash(u, path, opts)
 }
 
 // click presses the button labelled label on message m.
 func (e *env) click(u fakediscord.User, m fakediscord.Message, label string) fakediscord.Response {
 	e.t.Helper()
-	b, ok := m.ButtonByLabel(label)
-	if !ok {
-		e.t.Fatalf("message %q has no button %q (buttons %+v)", m.Text(), label, m.Buttons())
-	}
-	return e.result(e.fake.Click(at(u), m.ID, b.CustomID))
+	return e.drv.Click(u, m, label)
 }
 
 // message waits for a message in the test channel satisfying ok.

@@ -66,8 +66,20 @@ func (e *env) play(m ladder.Match) fakediscord.Message {
 // message messageID (the bot records it right after posting it).
 func (e *env) recorded(id int64, messageID string) {
 	e.t.Helper()
+	e.recordedAs(id, ladder.MessageRematch, messageID)
+}
+
+// recordedResult waits until the results channel's post of match id is
+// recorded as carrying its Rematch button.
+func (e *env) recordedResult(id int64, messageID string) {
+	e.t.Helper()
+	e.recordedAs(id, ladder.MessageResultRematch, messageID)
+}
+
+func (e *env) recordedAs(id int64, kind, messageID string) {
+	e.t.Helper()
 	for {
-		a, ok, err := e.svc.MatchMessage(e.ctx, id, ladder.MessageRematch)
+		a, ok, err := e.svc.MatchMessage(e.ctx, id, kind)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -175,6 +187,21 @@ func TestRematchEndToEnd(t *testing.T) {
 			t.Errorf("Got(rematch) = #%d %s %v, want a new rematch of #%d with teams %v", m2.ID, m2.Source, m2.Teams, m1.ID, m1.Teams)
 		}
 		private(t, "press after forming", e.click(userOf(t, order[1]), res, commands.LabelRematch), fmt.Sprintf("is match #%d (already done)", m2.ID))
+		// Used, the offer's button and the result post's go at the buttons
+		// job's next run, before the window ends; the post keeps its result.
+		e.recordedResult(m1.ID, post.ID)
+		e.clock.Add(time.Minute) // the job's next minute, still in the window
+		if ran, err := e.sched.Run(e.ctx, jobs.JobButtons); err != nil || !ran {
+			t.Fatal(ran, err)
+		}
+		for _, id := range []string{res.ID, post.ID} {
+			if m, _ := e.fake.Message(id); len(m.Buttons()) != 0 {
+				t.Errorf("Got(buttons of %s after the rematch formed) = %+v, want none", id, m.Buttons())
+			}
+		}
+		if m, _ := e.fake.Message(post.ID); !strings.Contains(m.Text(), fmt.Sprintf("Match #%d ·", m1.ID)) {
+			t.Errorf("Got(result post after the edit) = %q, want the result kept", m.Text())
+		}
 
 		// Rebalance: the same four, split again by their ratings.
 		private(t, "rebalance", e.slash(admin, "config queue rematch", map[string]any{"queue": "2v2", "rematch": "rebalance"}), "split again")
@@ -200,6 +227,13 @@ func TestRematchEndToEnd(t *testing.T) {
 		// shows it) is refused.
 		e.play(m3)
 		res3 := e.offer(m3.ID)
+		post3, err := e.fake.WaitChannelMessage(e.ctx, resultsChannel, func(m fakediscord.Message) bool {
+			return strings.Contains(m.Text(), fmt.Sprintf("Match #%d ·", m3.ID))
+		})
+		if err != nil {
+			t.Fatalf("no result post: %v", err)
+		}
+		e.recordedResult(m3.ID, post3.ID)
 		e.clock.Add(joins.RematchWindow)
 		e.recorded(m3.ID, res3.ID)
 		if ran, err := e.sched.Run(e.ctx, jobs.JobButtons); err != nil || !ran {
@@ -207,6 +241,9 @@ func TestRematchEndToEnd(t *testing.T) {
 		}
 		if m, _ := e.fake.Message(res3.ID); len(m.Buttons()) != 0 {
 			t.Errorf("Got(offer buttons after expiry) = %+v, want none", m.Buttons())
+		}
+		if m, _ := e.fake.Message(post3.ID); len(m.Buttons()) != 0 || !strings.Contains(m.Text(), fmt.Sprintf("Match #%d ·", m3.ID)) {
+			t.Errorf("Got(result post after expiry) = %q with %+v, want the result without the Rematch button", m.Text(), m.Buttons())
 		}
 		b3, _ := res3.ButtonByLabel(commands.LabelRematch)
 		refused(t, "expired", e.result(e.fake.ClickForged(at(userOf(t, m3.Teams[0][0])), res3.ID, b3.CustomID)), "expired")

@@ -30,8 +30,13 @@ const (
 	MessageReport = "report"
 	MessageNoShow = "noshow"
 	// MessageRematch is a rated result's offer of a rematch: its button
-	// stays until RematchWindow after the match was rated.
+	// stays until RematchWindow after the match was rated, or until the
+	// rematch is formed.
 	MessageRematch = "rematch"
+	// MessageResultRematch is the results channel's post of a rated
+	// result, while it carries the Rematch button: the button goes as
+	// MessageRematch's does (the post itself stays).
+	MessageResultRematch = "rematch:results"
 )
 
 // RematchWindow is how long after its result a match's players may ask
@@ -98,7 +103,7 @@ func (s *Service) AnnouncementOf(ctx context.Context, matchID int64) (Announceme
 
 // validKind refuses a message kind the bot never records.
 func validKind(kind string) error {
-	if kind == "" || kind == MessageReport || kind == MessageNoShow || kind == MessageRematch {
+	if kind == "" || kind == MessageReport || kind == MessageNoShow || kind == MessageRematch || kind == MessageResultRematch {
 		return nil
 	}
 	if u, ok := strings.CutPrefix(kind, "sub:"); ok && validateSnowflake("user", u) == nil {

@@ -95,6 +95,11 @@ type Match struct {
 	// Score is a series' score, team 1's wins first ("2-1"); "" for a
 	// single game.
 	Score string
+	// Maps are the maps of a series' games in order (series_games, not a
+	// column of the match): set only where they are shown — a rated
+	// series' webhook events and the match CSV export. Map stays the
+	// first game's.
+	Maps []string
 }
 
 // Team returns 1 or 2 for a player of the match, 0 otherwise.

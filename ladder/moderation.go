@@ -157,6 +157,9 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 	}
 	// A first rating (the default case) recorded match.resolved with the
 	// rated write; voids and re-ratings record their event here.
+	if err := withSeriesMaps(ctx, tx, &m); err != nil {
+		return Correction{}, err
+	}
 	if void {
 		err = emitMatch(ctx, tx, EventMatchVoided, m, s.now())
 	} else if wasRated || before.Seq > 0 {

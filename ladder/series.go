@@ -13,6 +13,55 @@ import (
 // match, either once when its games decide it, or game by game, each
 // game before the last as a confirmed match of its own.
 
+// SeriesStore reads what the ladder shows of a series' games (package
+// formats keeps them).
+type SeriesStore interface {
+	// SeriesMaps answers the maps of each listed match's series games,
+	// in game order; a match without series games, or whose games have
+	// no maps, is left out.
+	SeriesMaps(ctx context.Context, matchIDs []int64) (map[int64][]string, error)
+}
+
+// withSeriesMaps sets m.Maps from its series' games, for the events and
+// exports that carry each game's map.
+func withSeriesMaps(ctx context.Context, tx Tx, m *Match) error {
+	ms, err := tx.SeriesMaps(ctx, []int64{m.ID})
+	if err != nil {
+		return err
+	}
+	m.Maps = ms[m.ID]
+	return nil
+}
+
+// seriesMaps reads the games' maps of the series among ms (those with a
+// score), a bounded batch at a time.
+func (s *Service) seriesMaps(ctx context.Context, ms []Match) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	var ids []int64
+	flush := func() error {
+		if len(ids) == 0 {
+			return nil
+		}
+		got, err := s.store.SeriesMaps(ctx, ids)
+		for id, maps := range got {
+			out[id] = maps
+		}
+		ids = ids[:0]
+		return err
+	}
+	for _, m := range ms {
+		if m.Score == "" {
+			continue
+		}
+		if ids = append(ids, m.ID); len(ids) == 500 {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, flush()
+}
+
 // SeriesScore renders a series' score, team 1's wins first: "2-1".
 func SeriesScore(wins1, wins2 int) string { return strconv.Itoa(wins1) + "-" + strconv.Itoa(wins2) }
 
@@ -103,6 +152,9 @@ func (s *Service) FinishSeries(ctx context.Context, guildID string, matchID int6
 		m.State, m.Winner, m.Score = StateConfirmed, winner, score
 		if mapName != "" {
 			m.Map = mapName
+		}
+		if err := withSeriesMaps(ctx, tx, &m); err != nil {
+			return nil, err
 		}
 		if m.PlayedAt.IsZero() {
 			m.PlayedAt = s.now()

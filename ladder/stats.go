@@ -241,8 +241,13 @@ func (s *Service) MatchLog(ctx context.Context, guildID, queue string, season in
 		if err != nil {
 			return nil, fmt.Errorf("ladder: match log: %w", err)
 		}
+		maps, err := s.seriesMaps(ctx, ms)
+		if err != nil {
+			return nil, fmt.Errorf("ladder: match log: %w", err)
+		}
 		for _, m := range ms {
-			out = append(out, rating.MatchRecord{Seq: len(out), Date: m.PlayedAt, Team1: m.Teams[0], Team2: m.Teams[1], Winner: m.Winner, Map: m.Map, SeriesScore: m.Score})
+			out = append(out, rating.MatchRecord{Seq: len(out), Date: m.PlayedAt, Team1: m.Teams[0], Team2: m.Teams[1], Winner: m.Winner, Map: m.Map,
+				SeriesScore: m.Score, Maps: maps[m.ID]})
 		}
 	}
 	// Names go along so that an export imports elsewhere with them.

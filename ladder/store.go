@@ -52,6 +52,7 @@ type Tx interface {
 	CalibratorStore
 	RoleWantStore
 	ImportStore
+	SeriesStore
 }
 
 // Ladder is one queue of a guild in its running season, with the guild's settings.

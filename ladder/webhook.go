@@ -105,12 +105,14 @@ type MatchEventData struct {
 	Map string `json:"map,omitempty"`
 	// Score is a series' score, team 1's wins first ("2-1").
 	Score string `json:"score,omitempty"`
+	// Maps are the maps of a series' games, in order, when it picks maps.
+	Maps []string `json:"maps,omitempty"`
 }
 
 // matchEventData describes m for a match.* event.
 func matchEventData(m Match) MatchEventData {
 	d := MatchEventData{MatchID: m.ID, QueueID: m.QueueID, Season: m.SeasonID, State: m.State,
-		Team1: nonNil(m.Teams[0]), Team2: nonNil(m.Teams[1]), PTeam1: m.PTeam1, Map: m.Map, Score: m.Score}
+		Team1: nonNil(m.Teams[0]), Team2: nonNil(m.Teams[1]), PTeam1: m.PTeam1, Map: m.Map, Score: m.Score, Maps: m.Maps}
 	if m.Winner != NoResult {
 		w := m.Winner
 		d.Winner = &w

@@ -1,7 +1,6 @@
 package panel_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/drive"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -43,28 +43,11 @@ type env struct {
 	opt    panel.Options
 	panels *panel.Service
 	bot    *bot.Bot
-	logs   *logBuffer
+	logs   *drive.Logs
+	drv    *drive.Driver
 	stop   func()
 	// stopPanels stops the panel editor alone (a process that dies).
 	stopPanels func()
-}
-
-// logBuffer collects the bot's and the editor's logs for failure messages.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // newEnv starts a bot and a panel editor with opt on a fresh database of
@@ -80,7 +63,8 @@ func newEnv(t testing.TB, backend string, opt panel.Options) *env {
 	t.Cleanup(func() { db.Close() })
 	fake := fakediscord.New()
 	t.Cleanup(fake.Close)
-	e := &env{t: t, ctx: ctx, fake: fake, db: db, svc: ladder.NewService(db, nil), opt: opt, logs: &logBuffer{}}
+	e := &env{t: t, ctx: ctx, fake: fake, db: db, svc: ladder.NewService(db, nil), opt: opt, logs: &drive.Logs{}}
+	e.drv = &drive.Driver{T: t, Ctx: ctx, Fake: fake, Guild: testGuild, Channel: testChannel, Logs: e.logs}
 	e.start()
 	t.Cleanup(func() {
 		if t.Failed() {
@@ -142,29 +126,18 @@ func at(u fakediscord.User) fakediscord.Call {
 
 func (e *env) result(p *fakediscord.Pending, err error) fakediscord.Response {
 	e.t.Helper()
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	r, err := p.Result(e.ctx)
-	if err != nil {
-		e.t.Fatalf("%v\nlog:\n%s", err, e.logs)
-	}
-	return r
+	return e.drv.Result(p, err)
 }
 
 func (e *env) slash(u fakediscord.User, path string, opts map[string]any) fakediscord.Response {
 	e.t.Helper()
-	return e.result(e.fake.Slash(at(u), path, opts))
+	return e.drv.Slash(u, path, opts)
 }
 
 // click presses the button labelled label on message m.
 func (e *env) click(u fakediscord.User, m fakediscord.Message, label string) fakediscord.Response {
 	e.t.Helper()
-	b, ok := m.ButtonByLabel(label)
-	if !ok {
-		e.t.Fatalf("message %q has no button %q (buttons %+v)", m.Text(), label, m.Buttons())
-	}
-	return e.result(e.fake.Click(at(u), m.ID, b.CustomID))
+	return e.drv.Click(u, m, label)
 }
 
 // panelIn waits for the panel of queue name in channel to satisfy ok and

@@ -99,6 +99,16 @@ func (s *Service) postResult(ctx context.Context, c ResultsChannel, r Rated, now
 	s.results.Add(1)
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	if len(msg.Buttons) > 0 {
+		// The buttons job takes the Rematch button off once the window
+		// ends or the rematch is formed, as it does the match channel's
+		// offer. Unrecorded (a failure here), the button stays and a
+		// press after the window is refused as expired.
+		a := ladder.Announcement{MatchID: r.MatchID, Kind: ladder.MessageResultRematch, ChannelID: c.ChannelID, MessageID: id}
+		if err := s.ladder.RecordAnnouncement(rctx, a); err != nil {
+			s.log.Warn("panel: recording a result's rematch button", "guild_id", c.GuildID, "match_id", r.MatchID, "err", err)
+		}
+	}
 	return s.store.SaveResult(rctx, r.MatchID, id, shown)
 }
 

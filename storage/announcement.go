@@ -61,7 +61,8 @@ func (t *tx) MatchMessage(ctx context.Context, matchID int64, kind string) (ladd
 
 // openMessagesSQL lists the messages of ended matches that still show
 // buttons, announcements (an empty kind) and the others alike, oldest match
-// first.
+// first. A rematch offer (in the match's channel, or on the results
+// channel's post) is open until its window ends or its rematch is formed.
 const openMessagesSQL = `
 SELECT a.match_id, '' AS kind, a.channel_id, a.message_id
   FROM match_announcements a JOIN matches m ON m.id = a.match_id
@@ -69,7 +70,8 @@ SELECT a.match_id, '' AS kind, a.channel_id, a.message_id
 UNION ALL
 SELECT x.match_id, x.kind, x.channel_id, x.message_id
   FROM match_messages x JOIN matches m ON m.id = x.match_id
- WHERE NOT x.closed AND m.state IN ? AND (x.kind <> 'rematch' OR m.rated_at <= ?)
+ WHERE NOT x.closed AND m.state IN ? AND (x.kind NOT IN ('rematch', 'rematch:results') OR m.rated_at <= ?
+       OR EXISTS (SELECT 1 FROM rematches r WHERE r.match_id = x.match_id AND r.formed_match_id <> 0))
 ORDER BY match_id, kind
 LIMIT ?`
 

@@ -51,6 +51,7 @@ type mapPickRow struct {
 	ChannelID string
 	MessageID string
 	CreatedAt time.Time `gorm:"autoCreateTime:false"`
+	Team      int
 }
 
 func (mapPickRow) TableName() string { return "map_picks" }
@@ -145,7 +146,7 @@ func (t *tx) Pick(ctx context.Context, matchID int64, game int) (formats.Pick, e
 	}
 	p := formats.Pick{MatchID: r.MatchID, Game: r.Game, GuildID: r.GuildID, QueueID: r.QueueID, Mode: formats.Mode(r.Mode),
 		State: formats.State(r.State), Banners: [2]string{r.Banner1, r.Banner2}, Deadline: tv(r.Deadline), Seed: r.Seed,
-		Chosen: r.Chosen, CreatedAt: r.CreatedAt.UTC(), ChannelID: r.ChannelID, MessageID: r.MessageID}
+		Chosen: r.Chosen, CreatedAt: r.CreatedAt.UTC(), ChannelID: r.ChannelID, MessageID: r.MessageID, Team: r.Team}
 	if err := json.Unmarshal([]byte(r.Pool), &p.Pool); err != nil {
 		return formats.Pick{}, fmt.Errorf("storage: map pick of match %d: pool: %w", matchID, err)
 	}
@@ -174,7 +175,7 @@ func (t *tx) AddPick(ctx context.Context, p formats.Pick) error {
 	}
 	r := mapPickRow{MatchID: p.MatchID, Game: p.Game, GuildID: p.GuildID, QueueID: p.QueueID, Mode: string(p.Mode), State: string(p.State),
 		Pool: string(pool), Banner1: p.Banners[0], Banner2: p.Banners[1], Deadline: nt(p.Deadline), Seed: p.Seed, Chosen: p.Chosen,
-		CreatedAt: p.CreatedAt.UTC()}
+		CreatedAt: p.CreatedAt.UTC(), Team: p.Team}
 	return wrap("add map pick", t.q(ctx).Create(&r).Error, fmt.Sprintf("match %d already has a map pick for game %d", p.MatchID, p.Game))
 }
 
@@ -249,18 +250,22 @@ func (t *tx) UnstartedPicks(ctx context.Context, before time.Time, limit int) ([
 }
 
 type seriesGameRow struct {
-	MatchID     int64 `gorm:"primaryKey;autoIncrement:false"`
-	Game        int   `gorm:"primaryKey;autoIncrement:false"`
-	GuildID     string
-	BestOf      int
-	Rating      string
-	Winner      int
-	ReportedBy  string
-	ReportedAt  time.Time
-	ConfirmedBy string
-	ConfirmedAt *time.Time
-	RatedMatch  int64
-	Replay      string
+	MatchID       int64 `gorm:"primaryKey;autoIncrement:false"`
+	Game          int   `gorm:"primaryKey;autoIncrement:false"`
+	GuildID       string
+	BestOf        int
+	Rating        string
+	Winner        int
+	ReportedBy    string
+	ReportedAt    time.Time
+	ConfirmedBy   string
+	ConfirmedAt   *time.Time
+	RatedMatch    int64
+	Replay        string
+	Map           string
+	DisputedBy    string
+	DisputeReason string
+	DisputedAt    *time.Time
 }
 
 func (seriesGameRow) TableName() string { return "series_games" }
@@ -268,7 +273,8 @@ func (seriesGameRow) TableName() string { return "series_games" }
 func (r seriesGameRow) game() formats.Game {
 	return formats.Game{MatchID: r.MatchID, Game: r.Game, GuildID: r.GuildID, BestOf: r.BestOf, Rating: formats.Rating(r.Rating),
 		Winner: r.Winner, ReportedBy: r.ReportedBy, ReportedAt: r.ReportedAt.UTC(), ConfirmedBy: r.ConfirmedBy,
-		ConfirmedAt: tv(r.ConfirmedAt), RatedMatch: r.RatedMatch, Replay: r.Replay}
+		ConfirmedAt: tv(r.ConfirmedAt), RatedMatch: r.RatedMatch, Replay: r.Replay, Map: r.Map,
+		DisputedBy: r.DisputedBy, DisputeReason: r.DisputeReason, DisputedAt: tv(r.DisputedAt)}
 }
 
 // SeriesGames implements formats.Tx.
@@ -287,13 +293,95 @@ func (t *tx) SeriesGames(ctx context.Context, matchID int64) ([]formats.Game, er
 // AddGame implements formats.Tx.
 func (t *tx) AddGame(ctx context.Context, g formats.Game) error {
 	r := seriesGameRow{MatchID: g.MatchID, Game: g.Game, GuildID: g.GuildID, BestOf: g.BestOf, Rating: string(g.Rating), Winner: g.Winner,
-		ReportedBy: g.ReportedBy, ReportedAt: g.ReportedAt.UTC(), ConfirmedBy: g.ConfirmedBy, ConfirmedAt: nt(g.ConfirmedAt), RatedMatch: g.RatedMatch, Replay: g.Replay}
+		ReportedBy: g.ReportedBy, ReportedAt: g.ReportedAt.UTC(), ConfirmedBy: g.ConfirmedBy, ConfirmedAt: nt(g.ConfirmedAt), RatedMatch: g.RatedMatch, Replay: g.Replay,
+		Map: g.Map, DisputedBy: g.DisputedBy, DisputeReason: g.DisputeReason, DisputedAt: nt(g.DisputedAt)}
 	return wrap("add series game", t.q(ctx).Create(&r).Error, fmt.Sprintf("game %d of match %d is already reported", g.Game, g.MatchID))
 }
 
 // SetGame implements formats.Tx.
 func (t *tx) SetGame(ctx context.Context, g formats.Game) error {
 	res := t.q(ctx).Model(&seriesGameRow{}).Where("match_id = ? AND game = ?", g.MatchID, g.Game).Updates(map[string]any{
-		"winner": g.Winner, "confirmed_by": g.ConfirmedBy, "confirmed_at": nt(g.ConfirmedAt), "rated_match": g.RatedMatch, "replay": g.Replay})
+		"winner": g.Winner, "confirmed_by": g.ConfirmedBy, "confirmed_at": nt(g.ConfirmedAt), "rated_match": g.RatedMatch, "replay": g.Replay,
+		"disputed_by": g.DisputedBy, "dispute_reason": g.DisputeReason, "disputed_at": nt(g.DisputedAt)})
 	return wrap("set series game", found(res), fmt.Sprintf("game %d of match %d is not reported", g.Game, g.MatchID))
+}
+
+// DisputedGames implements formats.Tx, through series_games_disputed.
+func (t *tx) DisputedGames(ctx context.Context, guildID string, limit int) ([]formats.Game, error) {
+	var rs []seriesGameRow
+	err := t.q(ctx).Where("guild_id = ? AND disputed_by <> '' AND confirmed_by = ''", guildID).
+		Order("disputed_at, match_id").Limit(max(limit, 1)).Find(&rs).Error
+	if err != nil {
+		return nil, wrap("disputed series games", err, "")
+	}
+	out := make([]formats.Game, len(rs))
+	for i, r := range rs {
+		out[i] = r.game()
+	}
+	return out, nil
+}
+
+// mapRecordsSQL counts a player's games and wins per map, from the
+// player's rows of match_players (match_players_user): the confirmed
+// games of their rated series on each game's map, and their other rated
+// matches on the match's map (not a series' games rated on their own,
+// which its games count already).
+const mapRecordsSQL = `
+SELECT x.map AS map, COUNT(*) AS games, SUM(x.won) AS wins FROM (
+  SELECT g.map AS map, CASE WHEN g.winner = mp.team THEN 1 ELSE 0 END AS won
+    FROM match_players mp
+    JOIN matches m ON m.id = mp.match_id
+    JOIN series_games g ON g.match_id = m.id
+   WHERE mp.guild_id = ? AND mp.user_id = ? AND m.queue_id = ? AND m.season_id = ?
+     AND m.state IN ('confirmed', 'resolved') AND g.map <> '' AND g.confirmed_by <> ''
+  UNION ALL
+  SELECT m.map AS map, CASE WHEN m.winner = mp.team THEN 1 ELSE 0 END AS won
+    FROM match_players mp
+    JOIN matches m ON m.id = mp.match_id
+   WHERE mp.guild_id = ? AND mp.user_id = ? AND m.queue_id = ? AND m.season_id = ?
+     AND m.state IN ('confirmed', 'resolved') AND m.map <> '' AND m.source <> 'series'
+     AND NOT EXISTS (SELECT 1 FROM series_games g WHERE g.match_id = m.id)
+) x
+GROUP BY x.map HAVING COUNT(*) >= ?
+ORDER BY games DESC, map`
+
+// MapRecords implements formats.Tx.
+func (t *tx) MapRecords(ctx context.Context, guildID string, queueID, seasonID int64, userID string, minGames int) ([]formats.MapRecord, error) {
+	var rs []struct {
+		Map   string
+		Games int
+		Wins  int
+	}
+	err := t.q(ctx).Raw(mapRecordsSQL, guildID, userID, queueID, seasonID, guildID, userID, queueID, seasonID, max(minGames, 1)).Scan(&rs).Error
+	if err != nil {
+		return nil, wrap("map records", err, "")
+	}
+	out := make([]formats.MapRecord, len(rs))
+	for i, r := range rs {
+		out[i] = formats.MapRecord{Map: r.Map, Games: r.Games, Wins: r.Wins}
+	}
+	return out, nil
+}
+
+// SeriesMaps implements ladder.SeriesStore.
+func (t *tx) SeriesMaps(ctx context.Context, matchIDs []int64) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	if len(matchIDs) == 0 {
+		return out, nil
+	}
+	var rs []seriesGameRow
+	if err := t.q(ctx).Select("match_id, game, map").Where("match_id IN ?", matchIDs).Order("match_id, game").Find(&rs).Error; err != nil {
+		return nil, wrap("series maps", err, "")
+	}
+	mapped := map[int64]bool{}
+	for _, r := range rs {
+		out[r.MatchID] = append(out[r.MatchID], r.Map)
+		mapped[r.MatchID] = mapped[r.MatchID] || r.Map != ""
+	}
+	for id := range out {
+		if !mapped[id] {
+			delete(out, id)
+		}
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -76,6 +78,47 @@ type matchJSON struct {
 	// Draft is there while captains pick the teams: team1 and team2 are
 	// then the teams so far and p_team1 is 0.
 	Draft *draftJSON `json:"draft,omitempty"`
+	// Games are a series' games so far, each with its map (absent for a
+	// single game).
+	Games []gameJSON `json:"games,omitempty"`
+}
+
+// gameJSON is one game of a series.
+type gameJSON struct {
+	Game   int    `json:"game"`
+	Winner int    `json:"winner"`
+	Map    string `json:"map"`
+	// State is confirmed, reported (waiting for the other team) or
+	// disputed (waiting for a moderator).
+	State string `json:"state"`
+}
+
+// seriesGames reads match m's series games, nil for a single game or
+// when this server has no series.
+func (s *Server) seriesGames(ctx context.Context, m ladder.Match) ([]formats.Game, error) {
+	if s.series == nil {
+		return nil, nil
+	}
+	sr, ok, err := s.series.Series(ctx, m)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return sr.Games, nil
+}
+
+func gamesJSON(gs []formats.Game) []gameJSON {
+	var out []gameJSON
+	for _, g := range gs {
+		state := "confirmed"
+		switch {
+		case g.Disputed():
+			state = "disputed"
+		case !g.Confirmed():
+			state = "reported"
+		}
+		out = append(out, gameJSON{Game: g.Game, Winner: g.Winner, Map: g.Map, State: state})
+	}
+	return out
 }
 
 // draftJSON is a running captains draft: whose pick it is, until when,
@@ -242,9 +285,16 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, r, err)
 		return
 	}
+	gs, err := s.seriesGames(r.Context(), d.Match)
+	if err != nil {
+		writeJSONError(w, r, err)
+		return
+	}
+	body := matchBody(d)
+	body.Games = gamesJSON(gs)
 	publicRead(w)
 	w.Header().Set("Cache-Control", "no-cache")
-	writeJSON(w, http.StatusOK, matchBody(d))
+	writeJSON(w, http.StatusOK, body)
 }
 
 // matchID reads the {id} of a match path. Only the canonical decimal form

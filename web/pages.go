@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -313,8 +314,12 @@ type playerPage struct {
 	// ChartNote says when the chart shows only the latest matches.
 	ChartNote string
 	Streak    string
-	Recent    []recentRow
-	Partners  []partnerRow
+	// Maps are the player's win rates per map (series games on their own
+	// maps), once a map has formats.MinMapGames games.
+	Maps     []mapRow
+	MapsMin  int
+	Recent   []recentRow
+	Partners []partnerRow
 	// MatchesURL is the guild's matches page filtered to the player, ""
 	// when this server has no community pages.
 	MatchesURL string
@@ -322,6 +327,12 @@ type playerPage struct {
 
 // personLink is a player with the name to show.
 type personLink struct{ ID, Name string }
+
+type mapRow struct {
+	Map         string
+	Games, Wins int
+	Rate        string
+}
 
 type recentRow struct {
 	ID int64
@@ -379,6 +390,17 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 	l := pageLang(r)
 	p := playerPage{GuildID: guild, Profile: prof, Chart: ratingChartSVG(l, prof.History),
 		ChartNote: historyNote(l, prof.History, prof.Standing.Games), Streak: streak(l, prof.Standing.Streak)}
+	if s.series != nil {
+		rs, err := s.series.MapRecords(r.Context(), guild, prof.Queue.ID, prof.Season.ID, id)
+		if err != nil {
+			s.pageError(w, r, err)
+			return
+		}
+		p.MapsMin = formats.MinMapGames
+		for _, x := range rs {
+			p.Maps = append(p.Maps, mapRow{Map: x.Map, Games: x.Games, Wins: x.Wins, Rate: l.Percent(float64(x.Wins) / float64(x.Games))})
+		}
+	}
 	if s.community != nil {
 		p.MatchesURL = "/guilds/" + guild + "/matches?" + url.Values{"player": {id}, "queue": {prof.Queue.Name}}.Encode()
 	}
@@ -456,6 +478,15 @@ type matchPage struct {
 	// Left are the players the captains have not picked yet, best rated
 	// first, while a draft runs.
 	Left []matchPlayer
+	// Games are a series' games with their maps, in the page's language.
+	Games []gameRow
+}
+
+// gameRow is one game of a series on the match page.
+type gameRow struct {
+	Game   int
+	Map    string
+	Result string
 }
 
 type teamView struct {
@@ -494,6 +525,21 @@ func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
 	m := d.Match
 	l := pageLang(r)
 	p := matchPage{GuildID: m.GuildID, Match: m, QueueName: d.Queue.Name, When: l.DateTime(playedAt(m)), State: l.T("state." + string(m.State))}
+	gs, err := s.seriesGames(r.Context(), m)
+	if err != nil {
+		s.pageError(w, r, err)
+		return
+	}
+	for _, g := range gs {
+		row := gameRow{Game: g.Game, Map: g.Map, Result: l.T("web.result_team", "N", g.Winner)}
+		switch {
+		case g.Disputed():
+			row.Result += " · " + l.T("series_maps.state_disputed")
+		case !g.Confirmed():
+			row.Result += " · " + l.T("state.reported")
+		}
+		p.Games = append(p.Games, row)
+	}
 	switch {
 	case m.State == ladder.StateVoided || m.State == ladder.StateCancelled:
 		p.Result = l.T("web.result_none", "State", p.State)

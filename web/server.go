@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/joins"
@@ -81,6 +82,11 @@ type Options struct {
 	// Formats keeps the queues' format settings (formats.Service), read
 	// and written by admin/queues; nil leaves them out.
 	Formats queueconfig.Formats
+	// Series reads the games of a series with each game's map (the match
+	// page and JSON) and a player's win rate per map (the player page);
+	// nil takes Formats when it is a *formats.Service, else leaves them
+	// out.
+	Series *formats.Service
 }
 
 // RateStore takes tokens from shared token buckets (storage.DB.TakeToken):
@@ -114,6 +120,7 @@ type Server struct {
 	integrity    *integrity.Service
 	queues       queueconfig.Config
 	joins        *joins.Service
+	series       *formats.Service
 	// results batches the API's results of one guild's queue into one
 	// transaction while another batch of that queue is being written.
 	results *groupcommit.Group[resultKey, ladder.ResultInput, ladder.MatchResult]
@@ -143,6 +150,10 @@ func New(opts Options) *Server {
 	}
 	s.community = opts.Community
 	s.integrity = opts.Integrity
+	s.series = opts.Series
+	if fs, ok := opts.Formats.(*formats.Service); ok && s.series == nil && fs != nil {
+		s.series = fs
+	}
 	if s.svc != nil {
 		s.results = newResults(s.svc)
 	}

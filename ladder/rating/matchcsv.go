@@ -2,6 +2,7 @@ package rating
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +35,11 @@ type MatchRecord struct {
 	// SeriesScore is a series' score from the optional score column,
 	// team 1's wins first ("2-1"); "" for a single game.
 	SeriesScore string
+	// Maps are the maps of a series' games in order, from the optional
+	// maps column (a JSON array, ["Dust","Mirage"]); nil when none. Import
+	// reads and checks it but keeps only the match's map: a series' games
+	// are not imported.
+	Maps []string
 	// Line is the record's line in the file it was read from (1 is the
 	// header), so that a rule broken later, by import, names the line the
 	// operator sees in an editor; 0 for a record not read from a file.
@@ -66,6 +72,27 @@ func seriesScoreCell(s string, winner int) (string, error) {
 	return s, nil
 }
 
+// maxSeriesGames bounds the maps cell: a best-of-5 has at most 5 games.
+const maxSeriesGames = 5
+
+// mapsCell reads a maps cell: "" or a JSON array of at most five map
+// names (each game's, "" for a game without one).
+func mapsCell(s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var maps []string
+	if err := json.Unmarshal([]byte(s), &maps); err != nil || len(maps) > maxSeriesGames {
+		return nil, fmt.Errorf("maps %s is not a JSON array of at most %d map names", clip(s), maxSeriesGames)
+	}
+	for _, name := range maps {
+		if len(name) > MaxMapName || !utf8.ValidString(name) {
+			return nil, fmt.Errorf("map %s is longer than %d bytes or not UTF-8", clip(name), MaxMapName)
+		}
+	}
+	return maps, nil
+}
+
 // ParseSeriesScore reads a series score "2-1": team 1's and team 2's
 // wins, each 0 to 3.
 func ParseSeriesScore(s string) (int, int, bool) {
@@ -84,12 +111,13 @@ type matchColumns struct {
 	seq, date, winner int
 	mapCol            int      // the optional map column, or -1
 	scoreCol          int      // the optional score column, or -1
+	mapsCol           int      // the optional maps column, or -1
 	team              [2][]int // team[t][p] is the column of team(t+1)_p(p+1)
 	name              [2][]int // name[t][p] is the column of team(t+1)_p(p+1)_name, or -1
 }
 
 func parseMatchHeader(header []string) (matchColumns, error) {
-	c := matchColumns{seq: -1, date: -1, winner: -1, mapCol: -1, scoreCol: -1}
+	c := matchColumns{seq: -1, date: -1, winner: -1, mapCol: -1, scoreCol: -1, mapsCol: -1}
 	var slots, names [2][MaxTeamSize]int
 	for t := range slots {
 		for p := range slots[t] {
@@ -114,6 +142,8 @@ func parseMatchHeader(header []string) (matchColumns, error) {
 			c.mapCol = i
 		case "score":
 			c.scoreCol = i
+		case "maps":
+			c.mapsCol = i
 		default:
 			var t, p int
 			if n, err := fmt.Sscanf(h, "team%d_p%d", &t, &p); err == nil && n == 2 && h == fmt.Sprintf("team%d_p%d", t, p) {
@@ -198,6 +228,13 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 			return rec, err
 		}
 		rec.SeriesScore = sc
+	}
+	if c.mapsCol >= 0 {
+		maps, err := mapsCell(strings.TrimSpace(row[c.mapsCol]))
+		if err != nil {
+			return rec, err
+		}
+		rec.Maps = maps
 	}
 	seen := make(map[string]bool, 2*len(c.team[0]))
 	for t, cols := range c.team {
@@ -365,12 +402,13 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 // the file keeps the plain layout older readers expect. A map column
 // follows winner when any record has a map.
 func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
-	size, named, mapped, scored := 2, false, false, false
+	size, named, mapped, scored, gamesMapped := 2, false, false, false, false
 	for _, r := range recs {
 		size = max(size, len(r.Team1), len(r.Team2))
 		named = named || len(r.Names) > 0
 		mapped = mapped || r.Map != ""
 		scored = scored || r.SeriesScore != ""
+		gamesMapped = gamesMapped || len(r.Maps) > 0
 	}
 	header := []string{"seq", "date"}
 	for t := 1; t <= 2; t++ {
@@ -387,6 +425,9 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 	}
 	if scored {
 		header = append(header, "score")
+	}
+	if gamesMapped {
+		header = append(header, "maps")
 	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
@@ -420,6 +461,18 @@ func WriteMatchCSV(w io.Writer, recs []MatchRecord) error {
 		}
 		if scored {
 			row = append(row, r.SeriesScore)
+		}
+		if gamesMapped {
+			cell := ""
+			if len(r.Maps) > 0 {
+				// A JSON array starts with "[": never a formula.
+				b, err := json.Marshal(r.Maps)
+				if err != nil {
+					return fmt.Errorf("ladder: write match csv: %w", err)
+				}
+				cell = string(b)
+			}
+			row = append(row, cell)
 		}
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("ladder: write match csv: %w", err)

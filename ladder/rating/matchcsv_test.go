@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -338,5 +339,31 @@ func TestMatchCSVMapAndScore(t *testing.T) {
 	bad := "date,team1_p1,team1_p2,team2_p1,team2_p2,winner,score\n2024-03-01,a,b,c,d,2,2-1\n"
 	if _, err := ReadMatchCSV(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "does not agree with winner 2") {
 		t.Errorf("Got(score against the winner) = %v, want refused", err)
+	}
+}
+
+// TestMatchCSVSeriesMaps: the maps column carries each game's map of a
+// series and reads back; a bad cell is refused with its reason.
+func TestMatchCSVSeriesMaps(t *testing.T) {
+	recs := []MatchRecord{
+		{Seq: 0, Team1: []string{"a"}, Team2: []string{"b"}, Winner: 1, Map: "Dust", SeriesScore: "2-1", Maps: []string{"Dust", "=Mirage", "Nuke"}},
+		{Seq: 1, Team1: []string{"a"}, Team2: []string{"b"}, Winner: 2, Map: "Nuke"},
+	}
+	var buf bytes.Buffer
+	if err := WriteMatchCSV(&buf, recs); err != nil {
+		t.Fatal(err)
+	}
+	if header, _, _ := strings.Cut(buf.String(), "\n"); !strings.HasSuffix(header, ",winner,map,score,maps") {
+		t.Errorf("Got(header) = %q, want maps after score", header)
+	}
+	again, err := ReadMatchCSV(&buf)
+	if err != nil || !slices.Equal(again[0].Maps, recs[0].Maps) || again[1].Maps != nil {
+		t.Fatalf("Got(reread) = %+v, %v, want the games' maps back", again, err)
+	}
+	for _, cell := range []string{`"[""a"",""b"",""c"",""d"",""e"",""f""]"`, `Dust`} {
+		in := "date,team1_p1,team1_p2,team2_p1,team2_p2,winner,maps\n2024-03-01,a,b,c,d,1," + cell + "\n"
+		if _, err := ReadMatchCSV(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), "JSON array") {
+			t.Errorf("Got(maps cell %s) = %v, want refused", cell, err)
+		}
 	}
 }
