@@ -416,7 +416,7 @@ func hostileSeries(t *testing.T, h *hostileFormats) {
 	wantText(t, "report game 1", rep, "reported that team 1 won game 1")
 	h.refuse(t, []hostileRow{
 		{"a confirmation by the reporter's own team", on(a2, sg(m.ID, "1", "c")), "other team must confirm"},
-		{"a dispute: the other team reports it the other way", on(b, sg(m.ID, "1", "w")), "agree on it"},
+		{"the other team reporting it the other way (a dispute goes through its button)", on(b, sg(m.ID, "1", "w")), "dispute the game"},
 		{"a report of game 2 before game 1 is confirmed", on(b, sg(m.ID, "2", "w")), "waits for the other team"},
 		{"a confirmation by an outsider", on(alice, sg(m.ID, "1", "c")), "not a player"},
 	}, []hostileRow{
