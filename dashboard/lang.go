@@ -8,7 +8,7 @@ import (
 
 // langCookie remembers the language a moderator picked in the switcher;
 // the public pages use the same cookie, so one choice serves both.
-const langCookie = "lang"
+const langCookie = i18n.Cookie
 
 // langLink is one entry of the language switcher.
 type langLink struct {
@@ -16,18 +16,6 @@ type langLink struct {
 	Current         bool
 }
 
-// pageLang is the language of the pages answering r, as on the public
-// pages: the switcher's ?lang=, else the language cookie, else the best
-// match of Accept-Language, else English.
-func pageLang(r *http.Request) *i18n.Lang {
-	cat := i18n.Default()
-	if l, ok := cat.Lang(r.URL.Query().Get("lang")); ok {
-		return l
-	}
-	if c, err := r.Cookie(langCookie); err == nil {
-		if l, ok := cat.Lang(c.Value); ok {
-			return l
-		}
-	}
-	return cat.Match(r.Header.Get("Accept-Language"))
-}
+// pageLang is the language of the dashboard answering r, as of the public
+// pages (i18n.FromRequest).
+func pageLang(r *http.Request) *i18n.Lang { return i18n.FromRequest(r) }

@@ -65,23 +65,10 @@ func parsePages() pageTemplates {
 }
 
 // langCookie remembers the language a visitor picked in the switcher.
-const langCookie = "lang"
+const langCookie = i18n.Cookie
 
-// pageLang is the language of the pages answering r: the switcher's
-// ?lang=, else the language cookie it set, else the best match of
-// Accept-Language, else English.
-func pageLang(r *http.Request) *i18n.Lang {
-	cat := i18n.Default()
-	if l, ok := cat.Lang(r.URL.Query().Get("lang")); ok {
-		return l
-	}
-	if c, err := r.Cookie(langCookie); err == nil {
-		if l, ok := cat.Lang(c.Value); ok {
-			return l
-		}
-	}
-	return cat.Match(r.Header.Get("Accept-Language"))
-}
+// pageLang is the language of the pages answering r (i18n.FromRequest).
+func pageLang(r *http.Request) *i18n.Lang { return i18n.FromRequest(r) }
 
 // render executes a page into a buffer first, so a template error becomes a
 // clean 500 instead of half a page. It is in pageLang's language; a
