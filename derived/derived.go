@@ -27,6 +27,7 @@ func Wire(db *storage.DB, in *integrity.Service) {
 		}
 		return community.Rated(ctx, tx, ws)
 	})
+	db.OnRatedLoads(integrity.Loads)
 	db.OnRewrite(func(ctx context.Context, tx storage.DerivedTx, k ladder.Key, fromSeq int64) error {
 		return in.Rewritten(ctx, tx, k, fromSeq)
 	})

@@ -130,33 +130,8 @@ func (s *Service) WithThresholds(th Thresholds) *Service {
 // rated match the fold never saw (written while nothing folded) is handed
 // to the job to catch up from its progress.
 func (s *Service) Rated(ctx context.Context, tx FoldStore, ws []ladder.RatedWrite) error {
-	type group struct {
-		l  Ladder
-		g  string
-		es []Entry
-	}
-	var gs []*group
-	for _, w := range ws {
-		e, ok := EntryOf(w)
-		if !ok {
-			continue
-		}
-		l := Ladder{QueueID: w.Match.QueueID, SeasonID: w.Match.SeasonID}
-		i := slices.IndexFunc(gs, func(g *group) bool { return g.l == l })
-		if i < 0 {
-			gs = append(gs, &group{l: l, g: w.Match.GuildID})
-			i = len(gs) - 1
-		}
-		gs[i].es = append(gs[i].es, e)
-	}
-	for _, g := range gs {
-		var keys []string
-		for _, e := range g.es {
-			keys = append(keys, Keys(e)...)
-		}
-		slices.Sort(keys)
-		keys = slices.Compact(keys)
-		p, gap, st, err := tx.IntegrityLoad(ctx, g.g, g.l, g.es[0].Seq, keys)
+	for _, g := range groups(ws) {
+		p, gap, st, err := tx.IntegrityLoad(ctx, g.GuildID, g.Ladder, g.es[0].Seq, g.Keys)
 		if err != nil {
 			return fmt.Errorf("integrity: fold: %w", err)
 		}
@@ -164,17 +139,69 @@ func (s *Service) Rated(ctx context.Context, tx FoldStore, ws []ladder.RatedWrit
 			continue
 		}
 		if gap {
-			if err := tx.IntegrityStale(ctx, g.l, false); err != nil {
+			if err := tx.IntegrityStale(ctx, g.Ladder, false); err != nil {
 				return fmt.Errorf("integrity: fold: %w", err)
 			}
 			continue
 		}
-		flags, np := s.step(g.g, g.l)(p, g.es, st)
-		if err := tx.IntegritySave(ctx, g.g, g.l, st, flags, np); err != nil {
+		flags, np := s.step(g.GuildID, g.Ladder)(p, g.es, st)
+		if err := tx.IntegritySave(ctx, g.GuildID, g.Ladder, st, flags, np); err != nil {
 			return fmt.Errorf("integrity: fold: %w", err)
 		}
 	}
 	return nil
+}
+
+// Load is what Rated will read of one ladder for rated writes: the
+// counters of Keys, under the ladder's progress row. Writes is how many of
+// the writes are rated matches of the ladder.
+type Load struct {
+	GuildID string
+	Ladder  Ladder
+	Keys    []string
+	Writes  int
+	es      []Entry
+}
+
+// Loads lists what Rated will read for ws, which it needs before the
+// writes are saved (their IDs and seqs do not matter): on PostgreSQL
+// storage sends these reads in the round trip of the write itself, so
+// folding costs the rated write no round trip of its own.
+func Loads(ws []ladder.RatedWrite) []Load {
+	gs := groups(ws)
+	out := make([]Load, len(gs))
+	for i, g := range gs {
+		out[i] = Load{GuildID: g.GuildID, Ladder: g.Ladder, Keys: g.Keys, Writes: g.Writes}
+	}
+	return out
+}
+
+// groups are ws's rated matches by ladder, in log order, with the sorted
+// keys of their counters.
+func groups(ws []ladder.RatedWrite) []*Load {
+	var gs []*Load
+	for _, w := range ws {
+		e, ok := EntryOf(w)
+		if !ok {
+			continue
+		}
+		l := Ladder{QueueID: w.Match.QueueID, SeasonID: w.Match.SeasonID}
+		i := slices.IndexFunc(gs, func(g *Load) bool { return g.Ladder == l })
+		if i < 0 {
+			gs = append(gs, &Load{Ladder: l, GuildID: w.Match.GuildID})
+			i = len(gs) - 1
+		}
+		gs[i].es = append(gs[i].es, e)
+		gs[i].Writes++
+	}
+	for _, g := range gs {
+		for _, e := range g.es {
+			g.Keys = append(g.Keys, Keys(e)...)
+		}
+		slices.Sort(g.Keys)
+		g.Keys = slices.Compact(g.Keys)
+	}
+	return gs
 }
 
 // Rewritten hands a ladder whose log a replay rewrote from fromSeq on (a

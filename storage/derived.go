@@ -45,12 +45,20 @@ type derivers struct {
 	rated   []RatedFunc
 	rewrite []RewriteFunc
 	update  []MatchFunc
+	// loads lists the integrity reads a rated write's fold will make.
+	loads func([]ladder.RatedWrite) []integrity.Load
 }
 
 // OnRated registers f, to be called in every rated write's transaction
 // (InRatedTx, InRatedTxs, SaveRated, SaveImported). Register before the
 // first transaction; storage does not guard the list.
 func (db *DB) OnRated(f RatedFunc) { db.derive.rated = append(db.derive.rated, f) }
+
+// OnRatedLoads registers f, which lists the integrity reads that the
+// functions registered by OnRated make for rated writes (integrity.Loads).
+// On PostgreSQL they are then sent with the write, in its round trip, and
+// IntegrityLoad answers from them. Register before the first transaction.
+func (db *DB) OnRatedLoads(f func([]ladder.RatedWrite) []integrity.Load) { db.derive.loads = f }
 
 // OnRewrite registers f, to be called in every replay's transaction.
 // Register before the first transaction.

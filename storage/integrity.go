@@ -264,7 +264,9 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 		rows []integrityCounterRow
 	)
 	lock := progressLockSQL + t.forUpdate()
-	if t.pg != nil {
+	if ld := t.takeLoaded(l, keys); ld != nil {
+		p, gaps, rows = ld.p, ld.gaps, ld.rows
+	} else if t.pg != nil {
 		err := t.pg.batch(ctx, func(b *pgx.Batch) {
 			b.Queue(pgSQL(progressInsertSQL), l.QueueID, l.SeasonID, guildID)
 			b.Queue(pgSQL(lock), l.QueueID, l.SeasonID)
@@ -327,6 +329,75 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 		}
 	}
 	return integrity.Progress{Seq: p.Seq, Folded: p.Folded, Live: p.Live, Clear: p.Clear}, gaps > 0, st, nil
+}
+
+// unseenSQL counts, up to a limit, the rated matches of a ladder after
+// its progress, read in the round trip of the rated write (queueLoad):
+// beyond the write's own matches, any is one the fold never saw.
+const unseenSQL = `SELECT COUNT(*) FROM (SELECT 1 FROM matches WHERE queue_id = $1 AND season_id = $2 AND state IN ('confirmed', 'resolved')
+ AND seq > (SELECT seq FROM integrity_progress WHERE queue_id = $1 AND season_id = $2) LIMIT $3) x`
+
+// loaded is what IntegrityLoad reads of one ladder, read ahead.
+type loaded struct {
+	keys []string
+	p    integrityProgressRow
+	gaps int
+	rows []integrityCounterRow
+}
+
+// queueLoad queues IntegrityLoad's statements for l after the rated
+// writes of l in the same batch: they lock the progress row as
+// IntegrityLoad does, and count the ladder's rated matches after the
+// progress, which are the writes' own and any the fold never saw.
+func queueLoad(b *pgx.Batch, l integrity.Load) {
+	b.Queue(pgSQL(progressInsertSQL), l.Ladder.QueueID, l.Ladder.SeasonID, l.GuildID)
+	b.Queue(pgSQL(progressLockSQL+" FOR UPDATE"), l.Ladder.QueueID, l.Ladder.SeasonID)
+	b.Queue(unseenSQL, l.Ladder.QueueID, l.Ladder.SeasonID, l.Writes+1)
+	b.Queue(pgSQL(countersSQL), l.Ladder.QueueID, l.Ladder.SeasonID, l.Keys)
+}
+
+// readLoad reads the answers of queueLoad's statements.
+func readLoad(br pgx.BatchResults, l integrity.Load) (*loaded, error) {
+	ld := &loaded{keys: l.Keys}
+	if _, err := br.Exec(); err != nil {
+		return nil, err
+	}
+	if err := br.QueryRow().Scan(&ld.p.Seq, &ld.p.Folded, &ld.p.Live, &ld.p.Clear); err != nil {
+		return nil, err
+	}
+	var n int
+	if err := br.QueryRow().Scan(&n); err != nil {
+		return nil, err
+	}
+	// The write's own matches follow the progress; more is a gap.
+	ld.gaps = max(0, n-l.Writes)
+	rs, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var r integrityCounterRow
+		if err := rs.Scan(&r.Key, &r.Value); err != nil {
+			return nil, err
+		}
+		ld.rows = append(ld.rows, r)
+	}
+	return ld, rs.Err()
+}
+
+// takeLoaded returns, once, the reads of ladder l sent ahead with the
+// rated write, when they were for the same keys; nil otherwise.
+func (t *tx) takeLoaded(l integrity.Ladder, keys []string) *loaded {
+	if t.pg == nil {
+		return nil
+	}
+	ld := t.pg.loaded[l]
+	if ld == nil || !slices.Equal(ld.keys, keys) {
+		return nil
+	}
+	delete(t.pg.loaded, l)
+	return ld
 }
 
 // IntegritySave implements integrity.FoldStore: its writes are deferred

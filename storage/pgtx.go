@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/ladderbot/ladderbot/integrity"
 	"strings"
 	"time"
 
@@ -32,6 +33,9 @@ type pgTx struct {
 	// round trip, COMMIT's at the latest, so that the rows derived from a
 	// rated write (derived.go) cost no round trip of their own.
 	later []queued
+	// loaded are the integrity reads sent with the rated write
+	// (saveRatedPGs), taken by IntegrityLoad in place of a round trip.
+	loaded map[integrity.Ladder]*loaded
 }
 
 // queued is a deferred statement in PostgreSQL's numbered placeholders.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"github.com/ladderbot/ladderbot/integrity"
 	"slices"
 	"strconv"
 	"strings"
@@ -417,9 +418,18 @@ func (t *tx) saveRatedPGs(ctx context.Context, ws []ladder.RatedWrite, last bool
 		// COMMIT never travels with BEGIN: a batch carrying BEGIN may be
 		// retried on another connection when this one fails.
 		last := last && t.pg.begun
+		// The fold's reads travel with the write when COMMIT does not:
+		// it travels with the fold's writes instead.
+		var loads []integrity.Load
+		if !last && t.derive != nil && t.derive.loads != nil {
+			loads = t.derive.loads(ws)
+		}
 		err = t.pg.batch(ctx, func(bt *pgx.Batch) {
 			for _, b := range bs {
 				bt.Queue(b.String(), b.args...)
+			}
+			for _, l := range loads {
+				queueLoad(bt, l)
 			}
 			if last {
 				bt.Queue("commit")
@@ -429,6 +439,16 @@ func (t *tx) saveRatedPGs(ctx context.Context, ws []ladder.RatedWrite, last bool
 				if err := br.QueryRow().Scan(&outs[i].ID, &outs[i].Seq); err != nil {
 					return err
 				}
+			}
+			for _, l := range loads {
+				ld, err := readLoad(br, l)
+				if err != nil {
+					return err
+				}
+				if t.pg.loaded == nil {
+					t.pg.loaded = map[integrity.Ladder]*loaded{}
+				}
+				t.pg.loaded[l.Ladder] = ld
 			}
 			if last {
 				return t.pg.readCommit(br)

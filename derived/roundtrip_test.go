@@ -1,0 +1,113 @@
+package derived_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/ladderbot/ladderbot/derived"
+	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
+)
+
+type stmtLog struct {
+	mu    sync.Mutex
+	stmts []string
+}
+
+func (l *stmtLog) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stmts = append(l.stmts, strings.Join(strings.Fields(d.SQL), " "))
+	return ctx
+}
+func (l *stmtLog) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (l *stmtLog) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
+	var qs []string
+	for _, q := range d.Batch.QueuedQueries {
+		qs = append(qs, strings.Join(strings.Fields(q.SQL), " "))
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stmts = append(l.stmts, strings.Join(qs, " | "))
+	return ctx
+}
+func (l *stmtLog) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (l *stmtLog) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+func (l *stmtLog) reset() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.stmts
+	l.stmts = nil
+	return s
+}
+
+// TestRatedWriteRoundTrips counts the round trips to PostgreSQL of a
+// rated result with the derived rows wired as in production: BEGIN with
+// the read that locks the ladder and the players, the write with the
+// integrity fold's reads, then the fold's writes with COMMIT. A result
+// costs one round trip more than without derived rows, not two.
+func TestRatedWriteRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	log := new(stmtLog)
+	db, err := storage.OpenTraced(ctx, testdb.DSN(t, testdb.Postgres), nil, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	derived.Wire(db, integrity.New(db, nil))
+	svc := ladder.NewService(db, nil)
+	const g = "100000000000000001"
+	if _, err := svc.EnsureGuild(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	u := func(i int) string { return fmt.Sprintf("2000000000000%05d", i) }
+	in := ladder.ResultInput{GuildID: g, Team1: []string{u(1), u(2)}, Team2: []string{u(3), u(4)}, Winner: 1}
+	if _, err := svc.RecordResult(ctx, in); err != nil {
+		t.Fatalf("RecordResult() first = %v", err)
+	}
+	count := func(what string, want int) {
+		t.Helper()
+		stmts := log.reset()
+		for i, s := range stmts {
+			t.Logf("%s round trip %d: %.100s", what, i+1, s)
+		}
+		if len(stmts) != want {
+			t.Errorf("%s took %d round trips, want %d", what, len(stmts), want)
+		}
+	}
+	log.reset()
+	if _, err := svc.RecordResult(ctx, in); err != nil {
+		t.Fatalf("RecordResult() = %v", err)
+	}
+	count("RecordResult()", 3)
+	qs, err := svc.Queues(ctx, g)
+	if err != nil {
+		t.Fatalf("Queues() = %v", err)
+	}
+	m, err := svc.CreateMatch(ctx, ladder.NewMatch{GuildID: g, QueueID: qs[0].ID, Teams: [2][]string{{u(1), u(3)}, {u(2), u(4)}}})
+	if err != nil {
+		t.Fatalf("CreateMatch() = %v", err)
+	}
+	if _, err := svc.Report(ctx, ladder.Actor{UserID: u(1)}, g, m.ID, ladder.Win); err != nil {
+		t.Fatalf("Report() = %v", err)
+	}
+	log.reset()
+	if res, err := svc.Confirm(ctx, ladder.Actor{UserID: u(2)}, g, m.ID); err != nil || res.Match.State != ladder.StateConfirmed {
+		t.Fatalf("Confirm() = %s, %v; want confirmed, nil", res.Match.State, err)
+	}
+	count("Confirm()", 3)
+	rep, err := svc.Verify(ctx, g)
+	if err != nil || len(rep.Diffs) != 0 {
+		t.Errorf("Verify() = %d diffs, %v; want 0, nil", len(rep.Diffs), err)
+	}
+	ir, err := integrity.New(db, nil).Verify(ctx, g)
+	if err != nil || len(ir.Diffs) != 0 || ir.Matches != 3 {
+		t.Errorf("integrity Verify() = %d matches, %v, %v; want 3 matches, no differences", ir.Matches, ir.Diffs, err)
+	}
+}
