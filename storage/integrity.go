@@ -253,6 +253,14 @@ const (
 	gapSQL = `SELECT COUNT(*) FROM (SELECT 1 FROM matches WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved')
  AND seq > (SELECT seq FROM integrity_progress WHERE queue_id = ? AND season_id = ?) AND seq < ? LIMIT 1) x`
 	countersSQL = `SELECT key, value FROM integrity_counters WHERE queue_id = ? AND season_id = ? AND key IN ?`
+	// countersPG is countersSQL for PostgreSQL: one probe of the primary
+	// key per key. With key = ANY($3) the planner, misled by statistics
+	// taken while the ladder was young, scanned every counter of the
+	// ladder (all its players, partners and opponents: a cost growing with
+	// its history) and filtered the keys; LIMIT 1 keeps the subquery from
+	// being flattened into such a join.
+	countersPG = `SELECT c.key, c.value FROM unnest($3::text[]) AS k(key)
+ CROSS JOIN LATERAL (SELECT key, value FROM integrity_counters WHERE queue_id = $1 AND season_id = $2 AND key = k.key LIMIT 1) c`
 )
 
 // IntegrityLoad implements integrity.FoldStore. On PostgreSQL its four
@@ -271,7 +279,7 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 			b.Queue(pgSQL(progressInsertSQL), l.QueueID, l.SeasonID, guildID)
 			b.Queue(pgSQL(lock), l.QueueID, l.SeasonID)
 			b.Queue(pgSQL(gapSQL), l.QueueID, l.SeasonID, l.QueueID, l.SeasonID, before)
-			b.Queue(pgSQL(countersSQL), l.QueueID, l.SeasonID, keys)
+			b.Queue(countersPG, l.QueueID, l.SeasonID, keys)
 		}, func(br pgx.BatchResults) error {
 			if _, err := br.Exec(); err != nil {
 				return err
@@ -353,7 +361,7 @@ func queueLoad(b *pgx.Batch, l integrity.Load) {
 	b.Queue(pgSQL(progressInsertSQL), l.Ladder.QueueID, l.Ladder.SeasonID, l.GuildID)
 	b.Queue(pgSQL(progressLockSQL+" FOR UPDATE"), l.Ladder.QueueID, l.Ladder.SeasonID)
 	b.Queue(unseenSQL, l.Ladder.QueueID, l.Ladder.SeasonID, l.Writes+1)
-	b.Queue(pgSQL(countersSQL), l.Ladder.QueueID, l.Ladder.SeasonID, l.Keys)
+	b.Queue(countersPG, l.Ladder.QueueID, l.Ladder.SeasonID, l.Keys)
 }
 
 // readLoad reads the answers of queueLoad's statements.
