@@ -3,6 +3,8 @@ package storage_test
 import (
 	"context"
 	"fmt"
+	"github.com/ladderbot/ladderbot/derived"
+	"github.com/ladderbot/ladderbot/integrity"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -28,6 +30,9 @@ func benchDB(b *testing.B, schema string) *storage.DB {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
+	// The rows derived from the log are written in every rated write, as
+	// `ladderbot serve` and `run` do.
+	derived.Wire(db, integrity.New(db, nil))
 	return db
 }
 
