@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // TestCountersReadProbesKeys: the integrity fold reads the counters of a
@@ -60,4 +61,129 @@ SELECT 1, 1, 'g', 'p:' || a || ':' || b, '{"n":1}' FROM generate_series(1, 100) 
 		t.Errorf("the counters' read does not probe the primary key per key:\n%s", p)
 	}
 	t.Logf("plan:\n%s", p)
+}
+
+// TestLadderLockProbesPlayers: a rated result reads its ladder and locks
+// its players' rating rows in one statement. In a guild of thousands of
+// players whose statistics were taken while it was small, the read must
+// look each player up by the primary key, not scan the ladder's ratings.
+func TestLadderLockProbesPlayers(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, testdb.DSN(t, testdb.Postgres), nil)
+	if err != nil {
+		t.Fatalf("Open() = %v", err)
+	}
+	defer db.Close()
+	const g = "100000000000000001"
+	if _, err := ladder.NewService(db, nil).EnsureGuild(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`ANALYZE ratings`, `INSERT INTO players (guild_id, user_id, name, created_at)
+SELECT $1, (200000000000000000 + n)::text, 'p' || n, now() FROM generate_series(1, 10000) n`, `INSERT INTO ratings (queue_id, season_id, user_id, guild_id, rating, dev, base_rating, base_dev, display, display_dev)
+SELECT q.id, s.id, (200000000000000000 + n)::text, $1, 1500, 350, 1500, 350, 0, 350
+FROM queues q JOIN seasons s ON s.guild_id = q.guild_id, generate_series(1, 10000) n WHERE q.guild_id = $1`} {
+		args := []any{}
+		if strings.Contains(q, "$1") {
+			args = append(args, g)
+		}
+		if _, err := db.sql.ExecContext(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	users := []string{"200000000000000017", "200000000000000512", "200000000000004711", "200000000000009999"}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `EXPLAIN (ANALYZE, COSTS OFF) `+lockLadderPG, "", "", users, g)
+	if err != nil {
+		t.Fatalf("EXPLAIN = %v", err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, l)
+	}
+	p := strings.Join(plan, "\n")
+	t.Logf("plan:\n%s", p)
+	if !strings.Contains(p, "user_id = u.user_id") || !strings.Contains(p, "Index Cond") {
+		t.Errorf("the ladder's read does not probe the players' rows by primary key:\n%s", p)
+	}
+	for _, l := range plan {
+		if strings.Contains(l, "Rows Removed by Filter") && !strings.Contains(l, "Removed by Filter: 0") {
+			t.Errorf("the ladder's read filters rows it scanned: %s", l)
+		}
+	}
+}
+
+// TestGapReadsLogEnd: the rated write asks whether the ladder's log has a
+// rated match the integrity fold never saw, after the progress. With the
+// progress at the log's end there is none, and the read must still not
+// look through the log for it: it reads the last entries of matches_log.
+// `seq > progress LIMIT n` made the planner scan every match (110 ms at
+// 18,000 matches), a cost growing with the log.
+func TestGapReadsLogEnd(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, testdb.DSN(t, testdb.Postgres), nil)
+	if err != nil {
+		t.Fatalf("Open() = %v", err)
+	}
+	defer db.Close()
+	const g = "100000000000000001"
+	if _, err := ladder.NewService(db, nil).EnsureGuild(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	var q, season int64
+	if err := db.sql.QueryRowContext(ctx, `SELECT q.id, s.id FROM queues q JOIN seasons s ON s.guild_id = q.guild_id WHERE q.guild_id = $1`, g).Scan(&q, &season); err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range []string{
+		`INSERT INTO matches (guild_id, queue_id, season_id, team1, team2, state, winner, seq, created_at)
+SELECT $1, $2, $3, 'a,b', 'c,d', 'confirmed', 1, n, now() FROM generate_series(1, 20000) n`,
+		`ANALYZE matches`,
+		`INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear) VALUES ($2, $3, $1, 20000, 20000, true, false)`,
+	} {
+		args := []any{g, q, season}
+		if !strings.Contains(stmt, "$1") {
+			args = nil
+		}
+		if _, err := db.sql.ExecContext(ctx, stmt, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		sql  string
+		args []any
+	}{
+		{"unseenSQL", unseenSQL, []any{q, season, 2}},
+		{"gapSQL", pgSQL(gapSQL), []any{q, season, 20001, q, season}},
+	} {
+		var n int
+		if err := db.sql.QueryRowContext(ctx, c.sql, c.args...).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s = %d, %v; want 0 (the progress is at the log's end)", c.name, n, err)
+		}
+		rows, err := db.sql.QueryContext(ctx, `EXPLAIN (ANALYZE, COSTS OFF) `+c.sql, c.args...)
+		if err != nil {
+			t.Fatalf("EXPLAIN %s = %v", c.name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var l string
+			if err := rows.Scan(&l); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, l)
+		}
+		rows.Close()
+		p := strings.Join(plan, "\n")
+		if strings.Contains(p, "Seq Scan on matches") || !strings.Contains(p, "Backward using matches_log") {
+			t.Errorf("%s does not read the end of matches_log:\n%s", c.name, p)
+		}
+	}
 }
