@@ -56,7 +56,7 @@ func TestCommunityEndToEnd(t *testing.T) {
 				if b, _ := next.Message.ButtonByLabel("Next ▶"); !b.Disabled {
 					t.Errorf("Got(Next on the last page) enabled, want disabled")
 				}
-				prev := e.clickLabel(alice, next.Message, "◀ Prev")
+				prev := e.clickLabel(alice, next.Message, "◀ Previous")
 				if prev.Message.Text() != first {
 					t.Errorf("Got(Prev) = %q, want the first page again", prev.Message.Text())
 				}

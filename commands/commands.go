@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -133,35 +132,8 @@ func mentions(ids []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// ratingText renders R ± RD as players read it.
-func ratingText(r, rd float64) string { return fmt.Sprintf("%.0f ± %.0f", r, rd) }
-
 // ratingIn renders R ± RD in language l.
 func ratingIn(l *i18n.Lang, r, rd float64) string { return l.Rating(r) + " ± " + l.Rating(rd) }
-
-// signed renders a rating change with its sign.
-func signed(d float64) string {
-	if math.Abs(d) < 0.05 {
-		return "±0"
-	}
-	return fmt.Sprintf("%+.1f", d)
-}
-
-// percent renders a probability.
-func percent(p float64) string { return fmt.Sprintf("%.0f%%", 100*p) }
-
-// winnerText describes a match's winner value.
-func winnerText(w int) string {
-	switch w {
-	case 1:
-		return "Team 1 won"
-	case 2:
-		return "Team 2 won"
-	case ladder.Draw:
-		return "Draw"
-	}
-	return "no result"
-}
 
 // ensure creates the guild on first use so every command works before
 // anyone configures anything (docs/spec.md 3).
@@ -207,14 +179,13 @@ func (h *handlers) seasonChoices(ctx context.Context, req Request) (Reply, error
 		return Reply{}, err
 	}
 	typed := fmt.Sprint(req.Options[req.Focused])
+	l := userLang(req)
 	var out []Choice
 	for i := len(ss) - 1; i >= 0 && len(out) < 25; i-- {
 		s := ss[i]
-		name := fmt.Sprintf("Season %d (from %s", s.Number, s.StartedAt.Format("2006-01-02"))
-		if s.Running() {
-			name += ", current)"
-		} else {
-			name += " to " + s.EndedAt.Format("2006-01-02") + ")"
+		name := l.T("autocomplete.season_current", "N", s.Number, "From", l.Date(s.StartedAt))
+		if !s.Running() {
+			name = l.T("autocomplete.season_ended", "N", s.Number, "From", l.Date(s.StartedAt), "To", l.Date(s.EndedAt))
 		}
 		if typed == "" || strings.Contains(fmt.Sprint(s.Number), typed) {
 			out = append(out, Choice{Name: name, Value: int64(s.Number)})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -57,40 +58,42 @@ func (h *handlers) compare(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return compareReply(c), nil
+	return compareReply(userLang(req), c), nil
 }
 
-func compareReply(c community.Comparison) Reply {
+// compareReply is /compare's embed in language l.
+func compareReply(l *i18n.Lang, c community.Comparison) Reply {
 	an, bn := playerName(c.A.UserID, c.A.Name), playerName(c.B.UserID, c.B.Name)
 	side := func(s community.Side) string {
 		if !s.Rated {
-			return "no rated match yet (" + ratingText(s.Rating, s.RD) + ")"
+			return l.T("compare.unrated", "Rating", ratingIn(l, s.Rating, s.RD))
 		}
-		return fmt.Sprintf("%s · %s · streak %d", ratingText(s.Rating, s.RD), recordText(s.Record), s.Streak)
+		return l.T("compare.side", "Rating", ratingIn(l, s.Rating, s.RD), "Record", recordText(s.Record), "Streak", l.Int(s.Streak))
 	}
 	var last strings.Builder
 	for _, m := range c.Last {
-		fmt.Fprintf(&last, "Match #%d · %s · %s for %s\n", m.MatchID, m.At.Format("2006-01-02"), community.ResultFor(m.Winner, m.TeamA), an)
+		last.WriteString(l.T("compare.meeting", "ID", m.MatchID, "Date", l.Date(m.At),
+			"Result", l.T("outcome."+community.ResultFor(m.Winner, m.TeamA)), "Name", an) + "\n")
 	}
 	if last.Len() == 0 {
-		last.WriteString("They have not met yet.")
+		last.WriteString(l.T("compare.never_met"))
 	}
 	e := Embed{
-		Title: fmt.Sprintf("%s vs %s · %s · Season %d", an, bn, c.Queue.Name, c.Season.Number),
+		Title: l.T("compare.title", "A", an, "B", bn, "Queue", c.Queue.Name, "Season", c.Season.Number),
 		Color: ColorInfo,
 		Fields: []Field{
 			{Name: an, Value: side(c.A), Inline: true},
 			{Name: bn, Value: side(c.B), Inline: true},
-			{Name: "Chance one on one", Value: fmt.Sprintf("%s %s · %s %s", an, percent(c.PAWins), bn, percent(1-c.PAWins))},
-			{Name: "As partners", Value: gamesText(c.Together)},
-			{Name: "Against each other", Value: gamesText(c.Against) + " (" + an + "'s record)"},
-			{Name: "Last meetings", Value: last.String()},
+			{Name: l.T("compare.chance"), Value: fmt.Sprintf("%s %s · %s %s", an, l.Percent(c.PAWins), bn, l.Percent(1-c.PAWins))},
+			{Name: l.T("compare.partners"), Value: gamesText(l, c.Together)},
+			{Name: l.T("compare.against"), Value: l.T("compare.record_of", "Games", gamesText(l, c.Against), "Name", an)},
+			{Name: l.T("compare.last"), Value: last.String()},
 		},
 	}
 	if len(c.TopPair) == 2 {
 		t1, t2 := playerName(c.TopPair[0].UserID, c.TopPair[0].Name), playerName(c.TopPair[1].UserID, c.TopPair[1].Name)
-		e.Fields = append(e.Fields, Field{Name: "As partners against the top pair",
-			Value: fmt.Sprintf("%s + %s beat %s + %s: %s", an, bn, t1, t2, percent(c.PTogetherWins))})
+		e.Fields = append(e.Fields, Field{Name: l.T("compare.top_pair_title"),
+			Value: l.T("compare.top_pair", "A", an, "B", bn, "C", t1, "D", t2, "Chance", l.Percent(c.PTogetherWins))})
 	}
 	return Reply{Embeds: []Embed{e}}
 }
@@ -104,14 +107,10 @@ func recordText(r community.Record) string {
 	return s
 }
 
-// gamesText is a record with its number of games.
-func gamesText(r community.Record) string {
+// gamesText is a record with its number of games, in language l.
+func gamesText(l *i18n.Lang, r community.Record) string {
 	if r.Games() == 0 {
-		return "no games"
+		return l.T("compare.no_games")
 	}
-	g := "games"
-	if r.Games() == 1 {
-		g = "game"
-	}
-	return fmt.Sprintf("%d %s · %s", r.Games(), g, recordText(r))
+	return l.N("compare.games", r.Games(), "Record", recordText(r))
 }

@@ -2,11 +2,12 @@ package commands
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -46,7 +47,7 @@ func (h *handlers) history(ctx context.Context, req Request) (Reply, error) {
 	var v historyView
 	v.player, _ = req.String("player")
 	v.queue, _ = req.String("queue")
-	return h.renderHistory(ctx, req.GuildID, v)
+	return h.renderHistory(ctx, userLang(req), req.GuildID, v)
 }
 
 // historyButton pages: "hist:CURSOR:o|n:PLAYER|all:QUEUEID" — o reads the
@@ -85,12 +86,14 @@ func (h *handlers) historyButton(ctx context.Context, req Request) (Reply, error
 			return Reply{}, ladder.Errorf(ladder.CodeNotFound, "that queue no longer exists; run /history again")
 		}
 	}
-	r, err := h.renderHistory(ctx, req.GuildID, v)
+	r, err := h.renderHistory(ctx, userLang(req), req.GuildID, v)
 	r.Update = true
 	return r, err
 }
 
-func (h *handlers) renderHistory(ctx context.Context, guildID string, v historyView) (Reply, error) {
+// renderHistory is one page of /history in language l: only its invoker
+// sees it, so it is in their language, the buttons' too.
+func (h *handlers) renderHistory(ctx context.Context, l *i18n.Lang, guildID string, v historyView) (Reply, error) {
 	com, err := h.communityService()
 	if err != nil {
 		return Reply{}, err
@@ -100,13 +103,7 @@ func (h *handlers) renderHistory(ctx context.Context, guildID string, v historyV
 	if err != nil {
 		return Reply{}, err
 	}
-	ids := map[string]bool{}
-	for _, m := range p.Matches {
-		for _, u := range append(append([]string(nil), m.Team1...), m.Team2...) {
-			ids[u] = true
-		}
-	}
-	title := "Match history"
+	title := l.T("history.title")
 	if v.player != "" {
 		title += " · " + mention(v.player)
 	}
@@ -115,21 +112,19 @@ func (h *handlers) renderHistory(ctx context.Context, guildID string, v historyV
 	}
 	var b strings.Builder
 	for _, m := range p.Matches {
-		fmt.Fprintf(&b, "`#%d` %s · %s S%d · %s vs %s · **%s**", m.ID, m.At.Format("2006-01-02 15:04"), m.Queue, m.Season,
-			mentions(m.Team1), mentions(m.Team2), winnerText(m.Winner))
+		b.WriteString(l.T("history.line", "ID", m.ID, "When", l.DateTime(m.At), "Queue", m.Queue, "Season", m.Season,
+			"Team1", mentions(m.Team1), "Team2", mentions(m.Team2), "Result", winnerIn(l, m.Winner)))
 		if v.player != "" {
 			team := 1
-			for _, u := range m.Team2 {
-				if u == v.player {
-					team = 2
-				}
+			if slices.Contains(m.Team2, v.player) {
+				team = 2
 			}
-			b.WriteString(" (" + community.ResultFor(m.Winner, team) + ")")
+			b.WriteString(" (" + l.T("outcome."+community.ResultFor(m.Winner, team)) + ")")
 		}
 		b.WriteString("\n")
 	}
 	if len(p.Matches) == 0 {
-		b.WriteString("No rated matches here.")
+		b.WriteString(l.T("history.empty"))
 	}
 	player := "all"
 	if v.player != "" {
@@ -139,7 +134,7 @@ func (h *handlers) renderHistory(ctx context.Context, guildID string, v historyV
 		return Button{Label: label, Style: Secondary, Disabled: cursor == 0,
 			CustomID: ID(actHistory, max(cursor, 1), dir, player, strconv.FormatInt(p.QueueID, 10))}
 	}
-	e := Embed{Title: title, Description: b.String(), Color: ColorInfo, Footer: "Newest first · only you see this"}
+	e := Embed{Title: title, Description: b.String(), Color: ColorInfo, Footer: l.T("history.footer")}
 	return Reply{Embeds: []Embed{e}, Ephemeral: true,
-		Buttons: [][]Button{{button("◀ Prev", "n", p.Newer), button("Next ▶", "o", p.Older)}}}, nil
+		Buttons: [][]Button{{button(l.T("button.previous"), "n", p.Newer), button(l.T("button.next"), "o", p.Older)}}}, nil
 }

@@ -225,6 +225,26 @@ func TestPseudoLocaleReplies(t *testing.T) {
 	if !pseudoMarked(board.Embeds[0].Title) || !pseudoMarked(board.Embeds[0].Footer) || !pseudoMarked(board.Buttons[0][1].Label) {
 		t.Errorf("Got(leaderboard) = %+v, want it in the pseudo-locale", board.Embeds[0])
 	}
+	// The community commands and /link: every text marked, within limits.
+	a, b := m.Teams[0][0], m.Teams[1][0]
+	for _, c := range []struct {
+		what string
+		req  Request
+	}{
+		{"compare", cmd(a, "compare", map[string]any{"a": a, "b": b})},
+		{"stats", cmd(a, "stats", nil)},
+		{"history", cmd(a, "history", map[string]any{"player": a})},
+		{"history of all", cmd(a, "history", nil)},
+		{"link", cmd(a, "link showdown", map[string]any{"name": "Ash K."})},
+	} {
+		r := f.ok(xa(c.req))
+		checkMarked(t, c.what, r)
+		if c.what != "link" && (len(r.Embeds) == 0 || !pseudoMarked(r.Embeds[0].Title)) {
+			t.Errorf("Got(%s) = %+v, want its title in the pseudo-locale", c.what, r)
+		}
+	}
+	// The profile, now with the Showdown name linked.
+	checkMarked(t, "profile with Showdown", f.ok(xa(cmd(a, "profile", nil))))
 	// A coded error renders through the catalog too.
 	_, err = f.call(xa(cmd(user(1), "report", map[string]any{"outcome": "win", "match": int64(m.ID + 100)})))
 	format, args := ladder.ErrorFormat(err)

@@ -1,9 +1,6 @@
 package commands
 
-import (
-	"context"
-	"fmt"
-)
+import "context"
 
 func (h *handlers) linkCommand() Command {
 	return Command{
@@ -26,5 +23,5 @@ func (h *handlers) link(ctx context.Context, req Request) (Reply, error) {
 	if err := h.Service.LinkShowdown(ctx, req.GuildID, req.UserID, name); err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("Linked your Showdown name **%s**. Replays of your battles can now prove your matches: `/report replay:URL`.", name)), nil
+	return Whisper(userLang(req).T("link.done", "Name", name)), nil
 }

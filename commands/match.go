@@ -106,7 +106,7 @@ func matchDetailReply(l *i18n.Lang, d ladder.MatchDetail) Reply {
 		e.Fields = append(e.Fields, Field{Name: l.T("match.result"), Value: winnerIn(l, m.Winner)})
 	}
 	if m.Map != "" {
-		e.Fields = append(e.Fields, Field{Name: "Map", Value: m.Map})
+		e.Fields = append(e.Fields, Field{Name: l.T("match.map"), Value: m.Map})
 	}
 	if m.State == ladder.StateDisputed {
 		e.Fields = append(e.Fields, Field{Name: l.T("match.dispute"), Value: fmt.Sprintf("%s: %s %s", mention(m.DisputedBy), m.DisputeReason, m.Evidence)})

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
@@ -48,7 +50,7 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 	l := userLang(req)
 	r := h.profileReply(l, p)
 	if sd, err := h.Service.ShowdownName(ctx, req.GuildID, user); err == nil && len(r.Embeds) > 0 {
-		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "Showdown", Value: sd, Inline: true})
+		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("profile.showdown"), Value: sd, Inline: true})
 	}
 	b, err := h.Service.Behaviour(ctx, req.GuildID, user)
 	if err != nil {
@@ -72,7 +74,7 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 			return Reply{}, err
 		}
 		if mvp.Votes > 0 {
-			r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: "MVP", Value: fmt.Sprintf("%d × MVP · %d votes", mvp.MVPs, mvp.Votes), Inline: true})
+			r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("profile.mvp"), Value: l.N("profile.mvp_votes", mvp.Votes, "MVPs", l.Int(mvp.MVPs)), Inline: true})
 		}
 	}
 	return r, nil
@@ -107,11 +109,11 @@ func (h *handlers) profileReply(l *i18n.Lang, p ladder.Profile) Reply {
 	}
 	e.Fields = []Field{
 		{Name: l.T("profile.rating"), Value: l.Rating(s.Rating) + " ± " + l.Rating(s.RD), Inline: true},
-		{Name: "GXE", Value: l.PercentN(s.GXE/100, 1), Inline: true},
+		{Name: l.T("profile.gxe"), Value: l.PercentN(s.GXE/100, 1), Inline: true},
 		{Name: l.T("profile.standing"), Value: standing, Inline: true},
 		{Name: l.T("profile.record"), Value: record, Inline: true},
 	}
-	if why := unrankedText(p.Listing, s.LastMatch); why != "" {
+	if why := unrankedText(l, p.Listing, s.LastMatch); why != "" {
 		e.Fields = append(e.Fields, Field{Name: l.T("profile.unranked"), Value: why})
 	}
 	if len(p.Recent) > 0 {
@@ -140,19 +142,57 @@ func (h *handlers) profileReply(l *i18n.Lang, p ladder.Profile) Reply {
 	return r
 }
 
-// unrankedText is the sentence that tells an unlisted player why the board
-// leaves them out and what lists them (ladder.Listing, docs/spec.md 4), with
-// the date of their last rated match when inactivity is the reason; "" for a
-// listed player.
-func unrankedText(l ladder.Listing, last time.Time) string {
-	why := l.String()
+// unrankedText is the sentence in language tr that tells an unlisted
+// player why the board leaves them out and what lists them (ladder.Listing,
+// docs/spec.md 4), with the date of their last rated match when inactivity
+// is the reason; "" for a listed player.
+func unrankedText(tr *i18n.Lang, l ladder.Listing, last time.Time) string {
+	why := listingReason(tr, l)
 	if why == "" {
 		return ""
 	}
 	if l.Reason == "stale" && !last.IsZero() {
-		why = fmt.Sprintf("inactive since %s: %s", last.UTC().Format(time.DateOnly), why)
+		why = tr.T("profile.unranked_since", "Date", tr.Date(last), "Why", why)
 	}
-	return strings.ToUpper(why[:1]) + why[1:] + "."
+	s := tr.T("profile.unranked_why", "Why", why, "Lists", listingLists(tr, l))
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:] + "."
+}
+
+// ListingText is why the board leaves a player out and what lists them,
+// in language tr, as the player page shows it: "RD 150 is above 100: one
+// rated match lists you"; "" for a listed player.
+func ListingText(tr *i18n.Lang, l ladder.Listing) string {
+	why := listingReason(tr, l)
+	if why == "" {
+		return ""
+	}
+	return tr.T("profile.unranked_why", "Why", why, "Lists", listingLists(tr, l))
+}
+
+// listingReason is why the board leaves a player out, "" for a listed one.
+func listingReason(tr *i18n.Lang, l ladder.Listing) string {
+	switch l.Reason {
+	case "placement":
+		return tr.T("profile.unranked_placement", "Games", tr.Int(l.Games), "Of", tr.Int(l.PlacementGames))
+	case "rd":
+		return tr.T("profile.unranked_rd", "RD", tr.Rating(l.RD), "Max", tr.Int(ladder.ProvisionalRD))
+	case "stale":
+		return tr.N("profile.unranked_stale", l.StaleDays)
+	}
+	return ""
+}
+
+// listingLists is what lists an unlisted player: the rated matches it
+// takes, when the service could tell.
+func listingLists(tr *i18n.Lang, l ladder.Listing) string {
+	switch n := l.MatchesToList; {
+	case n == 1:
+		return tr.T("profile.lists_one")
+	case n > 1:
+		return tr.N("profile.lists_more", n)
+	}
+	return tr.T("profile.lists_rd", "Max", tr.Int(ladder.ProvisionalRD))
 }
 
 func recentOutcome(l *i18n.Lang, m ladder.Match, userID string) string {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -76,12 +77,28 @@ func TestUnrankedText(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := unrankedText(tc.l, last); got != tc.want {
+			if got := unrankedText(i18n.English(), tc.l, last); got != tc.want {
 				t.Errorf("Got(unrankedText) = %q, want %q", got, tc.want)
 			}
 		})
 	}
-	if !strings.HasPrefix(unrankedText(ladder.Listing{Reason: "stale", StaleDays: 30}, time.Time{}), "No rated match") {
+	if !strings.HasPrefix(unrankedText(i18n.English(), ladder.Listing{Reason: "stale", StaleDays: 30}, time.Time{}), "No rated match") {
 		t.Errorf("Got(unrankedText without a last match) without the capitalised reason")
+	}
+	// In German and Portuguese: the language's words, numbers and date.
+	for _, tc := range []struct {
+		code string
+		l    ladder.Listing
+		want string
+	}{
+		{"de", ladder.Listing{Reason: "stale", StaleDays: 30, MatchesToList: 1},
+			"Inaktiv seit 04.03.2026: seit 30+ Tagen kein gewertetes Match: ein gewertetes Match bringt dich in die Rangliste."},
+		{"de", ladder.Listing{Reason: "rd", RD: 300}, "Abweichung 300 liegt über 100: gewertete Matches, die sie auf 100 senken, bringen dich in die Rangliste."},
+		{"pt-BR", ladder.Listing{Reason: "placement", Games: 2, PlacementGames: 5, MatchesToList: 3},
+			"2 de 5 partidas de colocação jogadas: mais 3 partidas pontuadas colocam você na classificação."},
+	} {
+		if got := unrankedText(i18n.For(tc.code), tc.l, last); got != tc.want {
+			t.Errorf("Got(unrankedText in %s) = %q, want %q", tc.code, got, tc.want)
+		}
 	}
 }

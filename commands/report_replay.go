@@ -3,9 +3,9 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -13,6 +13,10 @@ import (
 func replayOpt() Option {
 	return Option{Type: OptString, Name: "replay", Description: "a Pokémon Showdown replay URL of the battle: it confirms the match at once", MaxLength: 300}
 }
+
+// replayReason says in a language why a replay proved nothing; nil when
+// it proved the match.
+type replayReason func(l *i18n.Lang) string
 
 // reportReplay proves a report with a Showdown replay: when the replay is
 // a 2v2 multi battle of the match's four linked players in the right teams
@@ -33,12 +37,13 @@ func (h *handlers) reportReplay(ctx context.Context, req Request, id int64, o la
 			return h.proveGame(ctx, req, m, winner, reason, url)
 		}
 	}
-	if reason != "" {
+	l := userLang(req)
+	if reason != nil {
 		r, err := h.doReport(ctx, req, id, o)
 		if err != nil {
 			return Reply{}, err
 		}
-		r.Content = "The replay did not confirm the match: " + reason + ".\n" + r.Content
+		r.Content = l.T("replay.not_confirmed", "Reason", reason(l)) + "\n" + r.Content
 		return r, nil
 	}
 	res, err := h.Service.ReportReplay(ctx, actor(req), req.GuildID, m.ID, winner, url)
@@ -46,46 +51,56 @@ func (h *handlers) reportReplay(ctx context.Context, req Request, id int64, o la
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("Match #%d is already %s (already done).", res.Match.ID, res.Match.State)), nil
+		return Whisper(l.T("report.already", "ID", res.Match.ID, "State", stateIn(l, res.Match.State))), nil
 	}
 	r := Reply{Ephemeral: true, Posts: []Post{{ChannelID: matchChannel(res.Match, req), Message: matchReply(h.postLang(ctx, req), res)}}}
-	r.Content = fmt.Sprintf("The replay proves it: match #%d is confirmed and rated (%s).", res.Match.ID, winnerText(winner))
+	r.Content = l.T("replay.confirmed", "ID", res.Match.ID, "Result", winnerIn(l, winner))
 	return r, nil
 }
 
 // verifyReplay returns the winner the replay proves for the reporter's
 // match, or the reason it proves nothing.
-func (h *handlers) verifyReplay(ctx context.Context, req Request, id int64, o ladder.Outcome, url string) (ladder.Match, int, string, error) {
+func (h *handlers) verifyReplay(ctx context.Context, req Request, id int64, o ladder.Outcome, url string) (ladder.Match, int, replayReason, error) {
 	if h.VerifyReplay == nil {
-		return ladder.Match{}, 0, "replay checks are not configured on this bot", nil
+		return ladder.Match{}, 0, func(l *i18n.Lang) string { return l.T("replay.not_configured") }, nil
 	}
 	m, teams, err := h.Service.ReplayTeams(ctx, actor(req), req.GuildID, id)
 	if ladder.ErrorCode(err) == ladder.CodeInvalid {
-		return ladder.Match{}, 0, ladder.ErrorMessage(err), nil
+		format, args := ladder.ErrorFormat(err)
+		return ladder.Match{}, 0, func(l *i18n.Lang) string { return l.Error(format, args...) }, nil
 	}
 	if err != nil {
-		return ladder.Match{}, 0, "", err
+		return ladder.Match{}, 0, nil, err
 	}
 	winner, err := h.VerifyReplay(ctx, url, teams[0], teams[1])
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return m, 0, "", err
+			return m, 0, nil, err
 		}
-		return m, 0, replayReason(err), nil
+		// The replay check's own finding (internal/showdown) is a
+		// technical detail and stays as it is.
+		detail := verifyDetail(err)
+		return m, 0, func(*i18n.Lang) string { return detail }, nil
 	}
 	if winner == 0 {
 		winner = ladder.Draw
 	}
 	want := map[ladder.Outcome]int{ladder.Win: m.Team(req.UserID), ladder.Loss: 3 - m.Team(req.UserID), ladder.Tie: ladder.Draw}[o]
 	if winner != want {
-		return m, 0, fmt.Sprintf("the replay shows %s, but you reported %s", strings.ToLower(winnerText(winner)), o), nil
+		return m, 0, func(l *i18n.Lang) string {
+			reported := l.T("outcome." + string(o))
+			if winner == ladder.Draw {
+				return l.T("replay.shows_draw", "Reported", reported)
+			}
+			return l.T("replay.shows_team", "N", winner, "Reported", reported)
+		}, nil
 	}
-	return m, winner, "", nil
+	return m, winner, nil, nil
 }
 
-// replayReason is a verification error as the reporter reads it, without
+// verifyDetail is a verification error as the reporter reads it, without
 // the package prefixes of the error chain.
-func replayReason(err error) string {
+func verifyDetail(err error) string {
 	s := err.Error()
 	for _, p := range []string{"replay does not match: ", "showdown: "} {
 		s = strings.TrimPrefix(s, p)
@@ -96,21 +111,21 @@ func replayReason(err error) string {
 // proveGame is /report replay: for a series: the replay proves the next
 // game (or the one waiting for confirmation), so a series is verified
 // game by game, one replay each.
-func (h *handlers) proveGame(ctx context.Context, req Request, m ladder.Match, winner int, reason, url string) (Reply, error) {
-	if reason != "" {
-		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "the replay did not prove a game of match %d: %s; report the game with the series message's buttons", m.ID, reason)
+func (h *handlers) proveGame(ctx context.Context, req Request, m ladder.Match, winner int, reason replayReason, url string) (Reply, error) {
+	l := userLang(req)
+	if reason != nil {
+		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "the replay did not prove a game of match %d: %s; report the game with the series message's buttons", m.ID, reason(l))
 	}
 	res, err := h.Formats.ProveGame(ctx, actor(req), req.GuildID, m.ID, winner, url)
 	if err != nil {
 		return Reply{}, err
 	}
 	if res.AlreadyDone {
-		return Whisper(fmt.Sprintf("That replay already proved game %d of match #%d (already done); the series stands at %s.",
-			res.Game.Game, m.ID, dash(res.Series.Score()))), nil
+		return Whisper(l.T("replay.game_already", "Game", res.Game.Game, "ID", m.ID, "Score", dash(res.Series.Score()))), nil
 	}
 	ch := matchChannel(res.Series.Match, req)
 	posts := append([]Post{{ChannelID: ch, Message: SeriesView(h.postLang(ctx, req), res.Series)}}, h.nextPickPosts(ctx, req, res.Next, ch)...)
 	return Reply{Ephemeral: true,
-		Content: fmt.Sprintf("The replay proves game %d of match #%d: team %d won; the series stands at %s.", res.Game.Game, m.ID, winner, dash(res.Series.Score())),
+		Content: l.T("replay.game_proved", "Game", res.Game.Game, "ID", m.ID, "Team", winner, "Score", dash(res.Series.Score())),
 		Posts:   posts}, nil
 }

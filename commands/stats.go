@@ -3,9 +3,11 @@ package commands
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/i18n"
 )
 
 // statsListed is how many entries /stats shows per list.
@@ -35,13 +37,14 @@ func (h *handlers) stats(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return statsReply(st), nil
+	return statsReply(userLang(req), st), nil
 }
 
-func statsReply(st community.Stats) Reply {
+// statsReply is /stats' embed in language l.
+func statsReply(l *i18n.Lang, st community.Stats) Reply {
 	list := func(n int, line func(i int) string) string {
 		if n == 0 {
-			return "nobody yet"
+			return l.T("stats.nobody")
 		}
 		var b strings.Builder
 		for i := range n {
@@ -51,11 +54,11 @@ func statsReply(st community.Stats) Reply {
 	}
 	active := list(len(st.Active), func(i int) string {
 		p := st.Active[i]
-		return fmt.Sprintf("%s · %d matches", playerName(p.UserID, p.Name), p.Count)
+		return l.N("stats.active_line", p.Count, "Name", playerName(p.UserID, p.Name))
 	})
 	streaks := list(len(st.Streaks), func(i int) string {
 		p := st.Streaks[i]
-		return fmt.Sprintf("%s · %d wins in a row", playerName(p.UserID, p.Name), p.Count)
+		return l.N("stats.streak_line", p.Count, "Name", playerName(p.UserID, p.Name))
 	})
 	upsets := list(len(st.Upsets), func(i int) string {
 		u := st.Upsets[i]
@@ -63,40 +66,52 @@ func statsReply(st community.Stats) Reply {
 		if u.Winner == 2 {
 			won, lost = lost, won
 		}
-		return fmt.Sprintf("Match #%d · %s beat %s at %s", u.ID, mentions(won), mentions(lost), percent(u.Chance))
+		return l.T("stats.upset_line", "ID", u.ID, "Winners", mentions(won), "Losers", mentions(lost), "Chance", l.Percent(u.Chance))
 	})
 	pairs := list(len(st.Partnerships), func(i int) string {
 		p := st.Partnerships[i]
-		return fmt.Sprintf("%s + %s · %s", playerName(p.A, p.NameA), playerName(p.B, p.NameB), gamesText(p.Record))
+		return fmt.Sprintf("%s + %s · %s", playerName(p.A, p.NameA), playerName(p.B, p.NameB), gamesText(l, p.Record))
 	})
 	predictors := list(len(st.Predictors), func(i int) string {
 		p := st.Predictors[i]
-		return fmt.Sprintf("%s · %d points · %d of %d right", playerName(p.UserID, p.Name), p.Points, p.Correct, p.Called)
+		return l.N("stats.predictor_line", p.Points, "Name", playerName(p.UserID, p.Name), "Correct", l.Int(p.Correct), "Called", l.Int(p.Called))
 	})
 	improved := list(len(st.Improved), func(i int) string {
 		p := st.Improved[i]
-		return fmt.Sprintf("%s · %+.0f (%.0f → %.0f) in %d games", playerName(p.UserID, p.Name), p.Gain(), p.From, p.To, p.Games)
+		return l.N("stats.improved_line", p.Games, "Name", playerName(p.UserID, p.Name), "Gain", signedRating(l, p.Gain()),
+			"From", l.Rating(p.From), "To", l.Rating(p.To))
 	})
 	mvps := list(len(st.MVPs), func(i int) string {
 		p := st.MVPs[i]
-		return fmt.Sprintf("%s · %d × MVP · %d votes", playerName(p.UserID, p.Name), p.MVPs, p.Votes)
+		return l.N("stats.mvp_line", p.Votes, "Name", playerName(p.UserID, p.Name), "MVPs", l.Int(p.MVPs))
 	})
 	e := Embed{
-		Title: fmt.Sprintf("Server stats · %s · Season %d", st.Queue.Name, st.Season.Number),
+		Title: l.T("stats.title", "Queue", st.Queue.Name, "Season", st.Season.Number),
 		Color: ColorInfo,
 		Fields: []Field{
-			{Name: "Most active", Value: active, Inline: true},
-			{Name: "Longest win streaks", Value: streaks, Inline: true},
-			{Name: "Biggest upsets", Value: upsets},
-			{Name: "Most improved (30 days)", Value: improved},
-			{Name: fmt.Sprintf("Best partnerships (%d+ games together)", community.MinPartnerGames), Value: pairs},
+			{Name: l.T("stats.active"), Value: active, Inline: true},
+			{Name: l.T("stats.streaks"), Value: streaks, Inline: true},
+			{Name: l.T("stats.upsets"), Value: upsets},
+			{Name: l.T("stats.improved"), Value: improved},
+			{Name: l.T("stats.partnerships", "Min", l.Int(community.MinPartnerGames)), Value: pairs},
 		},
 	}
 	if len(st.Predictors) > 0 {
-		e.Fields = append(e.Fields, Field{Name: "Best predictors", Value: predictors, Inline: true})
+		e.Fields = append(e.Fields, Field{Name: l.T("stats.predictors"), Value: predictors, Inline: true})
 	}
 	if len(st.MVPs) > 0 {
-		e.Fields = append(e.Fields, Field{Name: "Most MVPs", Value: mvps, Inline: true})
+		e.Fields = append(e.Fields, Field{Name: l.T("stats.mvps"), Value: mvps, Inline: true})
 	}
 	return Reply{Embeds: []Embed{e}}
+}
+
+// signedRating is a whole rating change with its sign: +12, -3, ±0.
+func signedRating(l *i18n.Lang, d float64) string {
+	switch r := math.Round(d); {
+	case r > 0:
+		return "+" + l.Rating(r)
+	case r < 0:
+		return "-" + l.Rating(-r)
+	}
+	return "±0"
 }

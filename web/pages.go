@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -55,6 +56,7 @@ func parsePages() pageTemplates {
 			"number":    l.Number,
 			"int":       l.Int,
 			"date":      l.Date,
+			"listing":   func(li ladder.Listing) string { return commands.ListingText(l, li) },
 		}
 		out[code] = map[string]*template.Template{}
 		for _, name := range []string{"home", "leaderboard", "player", "match", "error", "matches", "stats", "compare"} {

@@ -116,6 +116,9 @@ func TestCommunityPagesLanguage(t *testing.T) {
 		if want := de.N("web.n_games", 7) + " · 5-2"; !strings.Contains(cmp, want) {
 			t.Errorf("German compare page lacks %q", want)
 		}
+		if strings.Contains(cmp, " vs ") || !strings.Contains(cmp, "</a> "+de.T("compare.vs")+" <a") {
+			t.Errorf("German compare page's heading is not in German: %s", cmp)
+		}
 		mine := call(e, "GET", base+"/matches?player=503", "", "Accept-Language", "de").Body.String()
 		if !strings.Contains(mine, escaped(de.T("web.matches_of", "Player", "503"))) || strings.Count(mine, `class="win">`+de.T("outcome.win")+"<") != 2 {
 			t.Errorf("German matches of 503 lack the title or two wins: %s", mine)

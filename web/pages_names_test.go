@@ -83,6 +83,15 @@ func TestHiddenAndListing(t *testing.T) {
 				t.Errorf("Got(player %s page) lacks %q", tt.id, tt.want)
 			}
 		}
+		// In the page's language: German and Portuguese.
+		for _, tt := range []struct{ id, lang, want string }{
+			{"1005", "de", `id="listing">(Abweichung 150 liegt über 100: `},
+			{"1007", "pt-BR", `id="listing">(nenhuma partida pontuada há 30&#43; dias: uma partida pontuada coloca você na classificação)`},
+		} {
+			if html := call(e, "GET", "/guilds/"+guildG+"/players/"+tt.id+"?lang="+tt.lang, "").Body.String(); !strings.Contains(html, tt.want) {
+				t.Errorf("Got(player %s page in %s) lacks %q", tt.id, tt.lang, tt.want)
+			}
+		}
 		if alice := call(e, "GET", "/guilds/"+guildG+"/players/1001", "").Body.String(); strings.Contains(alice, `id="listing"`) {
 			t.Errorf("Got(Alice's page) explains a listing she does not need")
 		}
