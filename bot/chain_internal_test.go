@@ -438,7 +438,7 @@ func TestAnswer(t *testing.T) {
 			var logs bytes.Buffer
 			c, f := newCall(commands.KindCommand, false)
 			f.answerErr, f.postErr, f.deferred, f.answered = tc.answerErr, tc.postErr, tc.deferred, tc.answered
-			h := answer(slog.New(slog.NewTextHandler(&logs, nil)))(func(_ context.Context, c *call) error {
+			h := answer(slog.New(slog.NewTextHandler(&logs, nil)), nil)(func(_ context.Context, c *call) error {
 				c.reply = reply
 				return tc.handlerErr
 			})
