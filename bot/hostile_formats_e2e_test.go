@@ -275,6 +275,7 @@ func TestHostileFormatComponents(t *testing.T) {
 		{"MVP vote", hostileMVP},
 		{"rematch", hostileRematch},
 		{"dispute form", hostileDispute},
+		{"the losers' map pick", hostileMapPick},
 	}
 	// One env per backend, the scenarios in turn: each finishes its match.
 	testdb.ForEach(t, func(t *testing.T, backend string) {
@@ -649,4 +650,64 @@ func hostileDispute(t *testing.T, h *hostileFormats) {
 		{"the same dispute again", dp(b, m.ID, "they cheated again", ""), ""},
 		{"the reporter's teammate reporting the disputed match", h.slashAs(a2, "report", map[string]any{"outcome": "win", "match": int(m.ID)}), ""},
 	})
+}
+
+// hostileMapPick: in a best of 3 with map_pick loser, game 1 was won by
+// team 1; team 2's map menu for game 2 is sent forged and out of turn.
+func hostileMapPick(t *testing.T, h *hostileFormats) {
+	h.format("loser", 3)
+	m := h.play()
+	defer h.finish(m)
+	msg := h.channelMessage(fmt.Sprintf("**Match #%d** · best of 3, 0–0", m.ID))
+	a, b, b2 := userByID(m.Teams[0][0]), userByID(m.Teams[1][0]), userByID(m.Teams[1][1])
+	map1 := h.match(m.ID).Map
+	rep := h.clickLabel(a, msg, "We won game 1 · 0–0 · "+map1)
+	h.clickLabel(b, rep.Message, "Confirm game 1 · 0–0 · "+map1)
+	pick := h.channelMessage(fmt.Sprintf("**Match #%d** · game 2: team 2 lost game 1", m.ID))
+	menu := pickMenuOf(t, pick)
+	for {
+		if p, err := formats.New(h.db, h.svc).Pick(h.ctx, testGuild, m.ID, 2); err == nil && p.MessageID != "" {
+			break
+		}
+		if h.ctx.Err() != nil {
+			t.Fatalf("game 2's map pick message was never recorded")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var offered []string
+	for _, o := range menu.Options {
+		offered = append(offered, o.Value)
+	}
+	if len(offered) < 2 {
+		t.Fatalf("Got(game 2's maps) = %v, want at least 2", offered)
+	}
+	mp := func(id any, args ...string) string {
+		return strings.Join(append([]string{"mp", fmt.Sprint(id)}, args...), ":")
+	}
+	on := func(u fakediscord.User, id string, values ...string) func() (*fakediscord.Pending, error) {
+		return h.chooseAs(u, pick.ID, id, values...)
+	}
+	h.refuse(t, []hostileRow{
+		{"a pick in another guild's match", on(b, mp(h.foreignOpen, "2"), offered[0]), "not found"},
+		{"a pick in match 0", on(b, mp(0, "2"), offered[0]), "not valid"},
+		{"a pick for game 0", on(b, mp(m.ID, "0"), offered[0]), "not valid"},
+		{"a pick for game 6", on(b, mp(m.ID, "6"), offered[0]), "no map pick running"},
+		{"a pick for game x", on(b, mp(m.ID, "x"), offered[0]), "not valid"},
+		{"a pick for game 3, not yet due", on(b, mp(m.ID, "3"), offered[0]), "no map pick running"},
+		{"a pick by the winners", on(a, menu.CustomID, offered[0]), "team 2 picks"},
+		{"a pick by an outsider", on(alice, menu.CustomID, offered[0]), "not a player"},
+		{"a pick of game 1's map", on(b, menu.CustomID, map1), "not a map of this pick"},
+		{"a map not in the pool", on(b, menu.CustomID, "Vertigo"), "not a map of this pick"},
+		{"a map with a NUL", on(b, menu.CustomID, offered[0]+"\x00"), "control character"},
+		{"a map with a bidi override", on(b, menu.CustomID, "\u202e"+offered[0]), "bidirectional"},
+		{"a map of 500 characters", on(b, menu.CustomID, strings.Repeat("M", 500)), "not a map of this pick"},
+		{"two maps", on(b, menu.CustomID, offered[0], offered[1]), "not valid"},
+		{"no map", on(b, menu.CustomID), "not valid"},
+	}, nil)
+	// Eight identical picks at once: one pick.
+	h.burst(t, 8, on(b, menu.CustomID, offered[1]))
+	if p, err := formats.New(h.db, h.svc).Pick(h.ctx, testGuild, m.ID, 2); err != nil || p.Chosen != offered[1] {
+		t.Errorf("Got(game 2's pick after 8 concurrent picks) = %q, %v, want %s", p.Chosen, err, offered[1])
+	}
+	h.refuse(t, nil, []hostileRow{{"the teammate's pick after it", on(b2, menu.CustomID, offered[0]), ""}})
 }
