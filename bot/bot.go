@@ -169,6 +169,10 @@ func New(cfg Config, set *commands.Set, log *slog.Logger) (*Bot, error) {
 	b.chain = b.dispatch()
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
+	// A match room deleted by a moderator: its match goes on in the
+	// queue's channel at once, before anything is posted to the room.
+	s.AddHandler(func(_ *discordgo.Session, ev *discordgo.ChannelDelete) { b.deleted(ev.Channel) })
+	s.AddHandler(func(_ *discordgo.Session, ev *discordgo.ThreadDelete) { b.deleted(ev.Channel) })
 	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
 		b.log.Info("gateway resumed", "shard", cfg.ShardID)
 	})
@@ -330,6 +334,12 @@ func (b *Bot) register() {
 // delivers them.
 func (b *Bot) Post(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
 	id, err := postMessage(ctx, b.session, channelID, msg)
+	if channelGone(err) && msg.Edit == "" {
+		if home := b.rehome(ctx, channelID); home != "" {
+			channelID = home
+			id, err = postMessage(ctx, b.session, channelID, msg)
+		}
+	}
 	if err != nil {
 		// Coded, so that a job can tell Discord's refusal (a message
 		// deleted, access lost) from a fault worth retrying.

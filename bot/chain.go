@@ -119,7 +119,7 @@ func (b *Bot) dispatch() handler {
 		acknowledge,
 		waitForWorker(b.workers, b.cfg.WorkerWait),
 		timeout(b.cfg.HandlerTimeout),
-		answer(b.log),
+		answer(b.log, b.rehome),
 		authorize(b.set.Authorize),
 	)
 }
@@ -305,9 +305,10 @@ const postBudget = 30 * time.Second
 
 // answer shows the handler's reply, then sends its further posts (a
 // formed match's announcement); a failed post is logged and undoes
-// nothing, the action is already stored. An instant answer another
-// process gave first makes the call a duplicate.
-func answer(log *slog.Logger) step {
+// nothing, the action is already stored. A post to a match room that is
+// gone goes to the channel rehome returns instead (nil: none). An instant
+// answer another process gave first makes the call a duplicate.
+func answer(log *slog.Logger, rehome func(ctx context.Context, channelID string) string) step {
 	return func(next handler) handler {
 		return func(ctx context.Context, c *call) error {
 			if err := next(ctx, c); err != nil {
@@ -332,6 +333,12 @@ func answer(log *slog.Logger) step {
 					pctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), postBudget)
 				}
 				id, err := c.resp.Post(pctx, ch, p.Message)
+				if channelGone(err) && rehome != nil && p.Message.Edit == "" {
+					if home := rehome(pctx, ch); home != "" {
+						ch = home
+						id, err = c.resp.Post(pctx, ch, p.Message)
+					}
+				}
 				if err == nil && p.Sent != nil {
 					err = p.Sent(pctx, ch, id)
 				}

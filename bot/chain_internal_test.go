@@ -21,6 +21,8 @@ import (
 type fakeResponder struct {
 	deferErr, answerErr, postErr error
 	deferred, answered           bool
+	// goneIn is a channel Discord answers 10003 Unknown Channel for.
+	goneIn string
 
 	defers  []bool // the ephemeral flag of each Defer
 	deferIn time.Duration
@@ -52,6 +54,9 @@ func (f *fakeResponder) ShowError(text string) error {
 
 func (f *fakeResponder) Post(_ context.Context, channelID string, msg commands.Reply) (string, error) {
 	f.posts = append(f.posts, commands.Post{ChannelID: channelID, Message: msg})
+	if channelID == f.goneIn {
+		return "", codedError{err: errors.New("Unknown Channel"), code: 10003}
+	}
 	return fmt.Sprint(700000000000000000 + len(f.posts)), f.postErr
 }
 
@@ -438,7 +443,7 @@ func TestAnswer(t *testing.T) {
 			var logs bytes.Buffer
 			c, f := newCall(commands.KindCommand, false)
 			f.answerErr, f.postErr, f.deferred, f.answered = tc.answerErr, tc.postErr, tc.deferred, tc.answered
-			h := answer(slog.New(slog.NewTextHandler(&logs, nil)))(func(_ context.Context, c *call) error {
+			h := answer(slog.New(slog.NewTextHandler(&logs, nil)), nil)(func(_ context.Context, c *call) error {
 				c.reply = reply
 				return tc.handlerErr
 			})
@@ -458,6 +463,62 @@ func TestAnswer(t *testing.T) {
 			}
 			if !strings.Contains(logs.String(), tc.wantLog) || (tc.wantLog == "") != (logs.Len() == 0) {
 				t.Errorf("Got(log) = %q, want %q", logs.String(), tc.wantLog)
+			}
+		})
+	}
+}
+
+// TestAnswerRoomGone: a post Discord refuses because its channel is gone
+// goes to the channel rehome names (a deleted match room's queue channel)
+// and is recorded there; without one it stays failed; an edit is never
+// sent elsewhere.
+func TestAnswerRoomGone(t *testing.T) {
+	cases := []struct {
+		name, home string
+		edit       bool
+		wantPosts  []string
+		wantAsked  int
+		wantSentIn string
+	}{
+		{"a gone room's post goes to its match's new channel", "c9", false, []string{"c2", "c9"}, 1, "c9"},
+		{"a gone channel that was no room's", "", false, []string{"c2"}, 1, ""},
+		{"an edit in a gone room is not sent elsewhere", "c9", true, []string{"c2"}, 0, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			sentIn := ""
+			post := commands.Post{ChannelID: "c2", Message: commands.Say("Match #1 is ready"),
+				Sent: func(_ context.Context, ch, _ string) error { sentIn = ch; return nil }}
+			if tc.edit {
+				post.Message.Edit = "700000000000000001"
+			}
+			c, f := newCall(commands.KindCommand, false)
+			f.goneIn = "c2"
+			asked := 0
+			rehome := func(_ context.Context, ch string) string {
+				if ch != "c2" {
+					t.Errorf("Got(rehome of) = %s, want c2", ch)
+				}
+				asked++
+				return tc.home
+			}
+			h := answer(slog.New(slog.NewTextHandler(&logs, nil)), rehome)(func(_ context.Context, c *call) error {
+				c.reply = commands.Reply{Content: "done", Posts: []commands.Post{post}}
+				return nil
+			})
+			if err := h(context.Background(), c); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range f.posts {
+				got = append(got, p.ChannelID)
+			}
+			if !slices.Equal(got, tc.wantPosts) || asked != tc.wantAsked || sentIn != tc.wantSentIn {
+				t.Errorf("Got(posts, rehome asked, recorded in) = %v, %d, %q, want %v, %d, %q", got, asked, sentIn, tc.wantPosts, tc.wantAsked, tc.wantSentIn)
+			}
+			if failed := strings.Contains(logs.String(), "posting to channel failed"); failed != (tc.wantSentIn == "") {
+				t.Errorf("Got(failure logged) = %v, want %v", failed, tc.wantSentIn == "")
 			}
 		})
 	}

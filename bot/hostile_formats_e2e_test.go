@@ -162,6 +162,22 @@ func (h *hostileFormats) chooseAs(u fakediscord.User, message, customID string, 
 	return func() (*fakediscord.Pending, error) { return h.fake.SelectForged(at(u), message, customID, values...) }
 }
 
+// formAs presses a button with any custom ID on message and, when it
+// opens a form, submits the form with values; else the press is the
+// interaction answered.
+func (h *hostileFormats) formAs(u fakediscord.User, message, customID string, values map[string]string) func() (*fakediscord.Pending, error) {
+	return func() (*fakediscord.Pending, error) {
+		p, err := h.fake.ClickForged(at(u), message, customID)
+		if err != nil {
+			return nil, err
+		}
+		if r, err := p.Result(h.ctx); err != nil || r.Callback != fakediscord.CallbackModal {
+			return p, err
+		}
+		return h.fake.Submit(at(u), p, values)
+	}
+}
+
 // slashAs sends a command with any options.
 func (h *hostileFormats) slashAs(u fakediscord.User, path string, opts map[string]any) func() (*fakediscord.Pending, error) {
 	return func() (*fakediscord.Pending, error) { return h.fake.Slash(at(u), path, opts) }
@@ -258,6 +274,8 @@ func TestHostileFormatComponents(t *testing.T) {
 		{"predictions", hostilePredictions},
 		{"MVP vote", hostileMVP},
 		{"rematch", hostileRematch},
+		{"dispute form", hostileDispute},
+		{"the losers' map pick", hostileMapPick},
 	}
 	// One env per backend, the scenarios in turn: each finishes its match.
 	testdb.ForEach(t, func(t *testing.T, backend string) {
@@ -414,6 +432,23 @@ func hostileSeries(t *testing.T, h *hostileFormats) {
 	})
 	rep := h.clickLabel(a, msg, "We won game 1 · 0–0")
 	wantText(t, "report game 1", rep, "reported that team 1 won game 1")
+	sgd := func(u fakediscord.User, id any, game, reason string) func() (*fakediscord.Pending, error) {
+		return h.formAs(u, msg.ID, fmt.Sprintf("sgd:%v:%s", id, game), map[string]string{"reason": reason})
+	}
+	h.refuse(t, []hostileRow{
+		{"a dispute of another guild's series game", sgd(b, h.foreignOpen, "1", "they cheated"), "not found"},
+		{"a dispute of a game in match 0", sgd(b, 0, "1", "they cheated"), "not valid"},
+		{"a dispute of game 0", sgd(b, m.ID, "0", "they cheated"), "not valid"},
+		{"a dispute of game 6", sgd(b, m.ID, "6", "they cheated"), "not valid"},
+		{"a dispute of game x", sgd(b, m.ID, "x", "they cheated"), "not valid"},
+		{"a dispute of game 2, not reported", sgd(b, m.ID, "2", "they cheated"), "game 2"},
+		{"a dispute by an outsider", sgd(alice, m.ID, "1", "they cheated"), "not a player"},
+		{"a dispute by the reporter's own team", sgd(a2, m.ID, "1", "no"), "report it the other way"},
+		{"a dispute with a NUL in its reason", sgd(b, m.ID, "1", "they\x00cheated"), "control character"},
+		{"a dispute with a bidi override in its reason", sgd(b, m.ID, "1", "\u202ethey cheated"), "bidirectional"},
+		{"a dispute of 1,001 characters", sgd(b, m.ID, "1", strings.Repeat("x", 1001)), "at most 1000"},
+		{"a dispute of blanks", sgd(b, m.ID, "1", "   "), "needs a reason"},
+	}, nil)
 	h.refuse(t, []hostileRow{
 		{"a confirmation by the reporter's own team", on(a2, sg(m.ID, "1", "c")), "other team must confirm"},
 		{"the other team reporting it the other way (a dispute goes through its button)", on(b, sg(m.ID, "1", "w")), "dispute the game"},
@@ -460,6 +495,9 @@ func hostilePredictions(t *testing.T, h *hostileFormats) {
 		{"team -1", on(alice, pred(m.ID, "-1")), "team must be 1 or 2"},
 		{"team 2^63", on(alice, pred(m.ID, "9223372036854775808")), "not valid"},
 		{"team x", on(alice, pred(m.ID, "x")), "not valid"},
+		{"team 1 with a NUL", on(alice, pred(m.ID, "1\x00")), "not valid"},
+		{"team 1 with a bidi override", on(alice, pred(m.ID, "\u202e1")), "not valid"},
+		{"team of 100 digits", on(alice, pred(m.ID, strings.Repeat("1", 100))), "not valid"},
 		{"no team", on(alice, pred(m.ID)), "not valid"},
 		{"match 0", on(alice, pred(0, "1")), "not valid"},
 		{"another guild's match", on(alice, pred(h.foreignOpen, "1")), "not found"},
@@ -546,6 +584,8 @@ func hostileRematch(t *testing.T, h *hostileFormats) {
 		{"a rematch of another guild's match", on(a, rm(h.foreignRated)), "not found"},
 		{"a rematch of a match of 2^53+1", on(a, rm(huge)), "not found"},
 		{"a rematch by an outsider", on(carol, rm(open.ID)), "only the players"},
+		{"a rematch of a match with a NUL", on(a, rm(fmt.Sprintf("%d\x00", open.ID))), "not valid"},
+		{"a rematch of a match with a bidi override", on(a, rm(fmt.Sprintf("\u202e%d", open.ID))), "not valid"},
 	}, nil)
 	// A press, then the same press replayed and doubled: one vote, one
 	// public line.
@@ -563,4 +603,111 @@ func hostileRematch(t *testing.T, h *hostileFormats) {
 	h.refuse(t, []hostileRow{
 		{"a press after the offer expired", on(userByID(open.Teams[1][0]), rm(open.ID)), "expired"},
 	}, nil)
+}
+
+// hostileDispute sends the Dispute button's form of a reported match as a
+// modified client can: another guild's match, match 0, an outsider, the
+// reporting team, reasons with control characters, blank or too long,
+// evidence that is no web link; then eight identical disputes at once.
+func hostileDispute(t *testing.T, h *hostileFormats) {
+	h.format("none", 1)
+	m := h.play()
+	defer h.finish(m)
+	a, a2, b := userByID(m.Teams[0][0]), userByID(m.Teams[0][1]), userByID(m.Teams[1][0])
+	wantText(t, "report", h.slash(a, "report", map[string]any{"outcome": "win", "match": int(m.ID)}), "Reported match")
+	rep := h.channelMessage(fmt.Sprintf("reported match #%d", m.ID))
+	h.recorded(m.ID, ladder.MessageReport)
+	dp := func(u fakediscord.User, id any, reason, evidence string) func() (*fakediscord.Pending, error) {
+		return h.formAs(u, rep.ID, fmt.Sprintf("dp:%v", id), map[string]string{"reason": reason, "evidence": evidence})
+	}
+	h.refuse(t, []hostileRow{
+		{"a dispute of another guild's match", dp(b, h.foreignOpen, "they cheated", ""), "not found"},
+		{"a dispute of match 0", dp(b, 0, "they cheated", ""), "not valid"},
+		{"a dispute of a match of 2^53+1", dp(b, huge, "they cheated", ""), "not found"},
+		{"a dispute by an outsider", dp(alice, m.ID, "they cheated", ""), "not a player"},
+		{"a dispute with a NUL in its reason", dp(b, m.ID, "they\x00cheated", ""), "control character"},
+		{"a dispute with a bidi override in its reason", dp(b, m.ID, "\u202ethey cheated", ""), "bidirectional"},
+		{"a dispute with an ESC in its evidence", dp(b, m.ID, "they cheated", "https://example.com/\x1b[2J"), "evidence"},
+		{"a dispute with javascript: evidence", dp(b, m.ID, "they cheated", "javascript:alert(1)"), "http(s) link"},
+		{"a dispute of 1,001 characters", dp(b, m.ID, strings.Repeat("x", 1001), ""), "at most 1000"},
+		{"a dispute of blanks", dp(b, m.ID, "   ", ""), "needs a reason"},
+	}, nil)
+	// Eight identical disputes at once: one disputes the match, seven are
+	// told it is already done.
+	done := 0
+	for _, text := range h.burst(t, 8, dp(b, m.ID, "they cheated", "")) {
+		if strings.Contains(text, "already done") {
+			done++
+		}
+	}
+	if done != 7 {
+		t.Errorf("Got(answers \"already done\" of 8 concurrent disputes) = %d, want 7", done)
+	}
+	if got := h.match(m.ID); got.State != ladder.StateDisputed || got.DisputedBy != b.ID {
+		t.Errorf("Got(match) = %s by %s, want disputed by %s", got.State, got.DisputedBy, b.ID)
+	}
+	h.refuse(t, nil, []hostileRow{
+		{"the same dispute again", dp(b, m.ID, "they cheated again", ""), ""},
+		{"the reporter's teammate reporting the disputed match", h.slashAs(a2, "report", map[string]any{"outcome": "win", "match": int(m.ID)}), ""},
+	})
+}
+
+// hostileMapPick: in a best of 3 with map_pick loser, game 1 was won by
+// team 1; team 2's map menu for game 2 is sent forged and out of turn.
+func hostileMapPick(t *testing.T, h *hostileFormats) {
+	h.format("loser", 3)
+	m := h.play()
+	defer h.finish(m)
+	msg := h.channelMessage(fmt.Sprintf("**Match #%d** · best of 3, 0–0", m.ID))
+	a, b, b2 := userByID(m.Teams[0][0]), userByID(m.Teams[1][0]), userByID(m.Teams[1][1])
+	map1 := h.match(m.ID).Map
+	rep := h.clickLabel(a, msg, "We won game 1 · 0–0 · "+map1)
+	h.clickLabel(b, rep.Message, "Confirm game 1 · 0–0 · "+map1)
+	pick := h.channelMessage(fmt.Sprintf("**Match #%d** · game 2: team 2 lost game 1", m.ID))
+	menu := pickMenuOf(t, pick)
+	for {
+		if p, err := formats.New(h.db, h.svc).Pick(h.ctx, testGuild, m.ID, 2); err == nil && p.MessageID != "" {
+			break
+		}
+		if h.ctx.Err() != nil {
+			t.Fatalf("game 2's map pick message was never recorded")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var offered []string
+	for _, o := range menu.Options {
+		offered = append(offered, o.Value)
+	}
+	if len(offered) < 2 {
+		t.Fatalf("Got(game 2's maps) = %v, want at least 2", offered)
+	}
+	mp := func(id any, args ...string) string {
+		return strings.Join(append([]string{"mp", fmt.Sprint(id)}, args...), ":")
+	}
+	on := func(u fakediscord.User, id string, values ...string) func() (*fakediscord.Pending, error) {
+		return h.chooseAs(u, pick.ID, id, values...)
+	}
+	h.refuse(t, []hostileRow{
+		{"a pick in another guild's match", on(b, mp(h.foreignOpen, "2"), offered[0]), "not found"},
+		{"a pick in match 0", on(b, mp(0, "2"), offered[0]), "not valid"},
+		{"a pick for game 0", on(b, mp(m.ID, "0"), offered[0]), "not valid"},
+		{"a pick for game 6", on(b, mp(m.ID, "6"), offered[0]), "no map pick running"},
+		{"a pick for game x", on(b, mp(m.ID, "x"), offered[0]), "not valid"},
+		{"a pick for game 3, not yet due", on(b, mp(m.ID, "3"), offered[0]), "no map pick running"},
+		{"a pick by the winners", on(a, menu.CustomID, offered[0]), "team 2 picks"},
+		{"a pick by an outsider", on(alice, menu.CustomID, offered[0]), "not a player"},
+		{"a pick of game 1's map", on(b, menu.CustomID, map1), "not a map of this pick"},
+		{"a map not in the pool", on(b, menu.CustomID, "Vertigo"), "not a map of this pick"},
+		{"a map with a NUL", on(b, menu.CustomID, offered[0]+"\x00"), "control character"},
+		{"a map with a bidi override", on(b, menu.CustomID, "\u202e"+offered[0]), "bidirectional"},
+		{"a map of 500 characters", on(b, menu.CustomID, strings.Repeat("M", 500)), "not a map of this pick"},
+		{"two maps", on(b, menu.CustomID, offered[0], offered[1]), "not valid"},
+		{"no map", on(b, menu.CustomID), "not valid"},
+	}, nil)
+	// Eight identical picks at once: one pick.
+	h.burst(t, 8, on(b, menu.CustomID, offered[1]))
+	if p, err := formats.New(h.db, h.svc).Pick(h.ctx, testGuild, m.ID, 2); err != nil || p.Chosen != offered[1] {
+		t.Errorf("Got(game 2's pick after 8 concurrent picks) = %q, %v, want %s", p.Chosen, err, offered[1])
+	}
+	h.refuse(t, nil, []hostileRow{{"the teammate's pick after it", on(b2, menu.CustomID, offered[0]), ""}})
 }

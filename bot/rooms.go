@@ -46,6 +46,11 @@ func (b *Bot) AddThreadMember(ctx context.Context, threadID, userID string) erro
 	return coded(b.session.ThreadMemberAdd(threadID, userID, discordgo.WithContext(ctx)))
 }
 
+// RemoveThreadMember implements rooms.Discord.
+func (b *Bot) RemoveThreadMember(ctx context.Context, threadID, userID string) error {
+	return coded(b.session.ThreadMemberRemove(threadID, userID, discordgo.WithContext(ctx)))
+}
+
 // ArchiveThread implements rooms.Discord.
 func (b *Bot) ArchiveThread(ctx context.Context, threadID string) error {
 	yes := true
@@ -93,6 +98,11 @@ func (b *Bot) AllowMember(ctx context.Context, channelID, userID string, voice b
 		allow = permView | permConnect | permSpeak
 	}
 	return coded(b.session.ChannelPermissionSet(channelID, userID, discordgo.PermissionOverwriteTypeMember, allow, 0, discordgo.WithContext(ctx)))
+}
+
+// DisallowMember implements rooms.Discord.
+func (b *Bot) DisallowMember(ctx context.Context, channelID, userID string) error {
+	return coded(b.session.ChannelPermissionDelete(channelID, userID, discordgo.WithContext(ctx)))
 }
 
 // DeleteChannel implements rooms.Discord.
@@ -165,4 +175,47 @@ func (b *Bot) selfID(ctx context.Context) (string, error) {
 		return "", errors.New("bot: no user ID")
 	}
 	return u.ID, nil
+}
+
+// channelGone reports whether Discord refused a post because its channel
+// is gone (10003 Unknown Channel: deleted by hand) or is a thread locked
+// by hand (50083).
+func channelGone(err error) bool {
+	switch rooms.DiscordCode(coded(err)) {
+	case rooms.CodeUnknownChannel, rooms.CodeThreadArchived:
+		return true
+	}
+	return false
+}
+
+// rehome moves the match of the open room whose channel channelID is gone
+// back to its queue's channel and returns that channel, "" when channelID
+// is no open room's. The call that moves the match tells its players
+// there and posts the match where it stands (commands.Set.RoomLost).
+func (b *Bot) rehome(ctx context.Context, channelID string) string {
+	home, posts, err := b.set.RoomLost(ctx, channelID)
+	if err != nil {
+		b.log.Warn("lost match room not handled", "channel_id", channelID, "err", err)
+	}
+	for _, p := range posts {
+		id, err := postMessage(ctx, b.session, p.ChannelID, p.Message)
+		if err == nil && p.Sent != nil {
+			err = p.Sent(ctx, p.ChannelID, id)
+		}
+		if err != nil {
+			b.log.Warn("lost match room's notice not posted", "channel_id", p.ChannelID, "err", err)
+		}
+	}
+	return home
+}
+
+// deleted handles CHANNEL_DELETE and THREAD_DELETE: a deleted match room
+// moves its match back to the queue's channel.
+func (b *Bot) deleted(c *discordgo.Channel) {
+	if c == nil || c.ID == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(b.base, postBudget)
+	defer cancel()
+	b.rehome(ctx, c.ID)
 }

@@ -98,7 +98,9 @@ func New(d Deps) *Set {
 	comps = append(comps, h.mapComponents()...)
 	comps = append(comps, h.seriesComponents()...)
 	comps = append(comps, h.rematchComponents()...)
-	return NewSet(h.moderatorRole, cmds, comps)
+	s := NewSet(h.moderatorRole, cmds, comps)
+	s.lost = h.roomLost
+	return s
 }
 
 // handlers carries Deps to every handler method.

@@ -18,6 +18,8 @@ type Set struct {
 	commands   []Command
 	byName     map[string]int
 	components map[string]Component
+	// lost is RoomLost's work; nil without match rooms.
+	lost func(ctx context.Context, channelID string) (string, []Post, error)
 }
 
 // NewSet builds a set. It panics when a name or action is registered twice

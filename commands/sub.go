@@ -102,14 +102,36 @@ func (h *handlers) askChannel(ctx context.Context, m ladder.Match, req Request) 
 }
 
 // roomPost is msg posted in the match's channel after its room (if any)
-// admitted the match's current players, so a substitute sees it.
+// admitted the match's current players, so a substitute sees it. When
+// the room could not take a player the match moves to the queue's
+// channel: msg goes there, followed by the match where it stands, with
+// its buttons.
 func (h *handlers) roomPost(m ladder.Match, req Request, msg Reply) Post {
 	p := Post{ChannelID: matchChannel(m, req), Message: msg}
 	if h.Rooms != nil {
 		ch := p.ChannelID
+		moved := false
 		p.Open = func(ctx context.Context) string {
-			h.Rooms.Admit(ctx, m.GuildID, m.ID)
+			if home, ok := h.Rooms.Admit(ctx, m.GuildID, m.ID); ok {
+				moved = true
+				return home
+			}
 			return ch
+		}
+		p.Follow = func(ctx context.Context) []Post {
+			if !moved {
+				return nil
+			}
+			cur, err := h.Service.Match(ctx, m.GuildID, m.ID)
+			if err != nil {
+				return nil
+			}
+			l := h.langOf(ctx, m.GuildID)
+			posts := []Post{{Message: Reply{Content: l.T("room_lost.refused", "ID", m.ID), Mentions: cur.Players()}}}
+			if v, ok := h.standing(ctx, l, cur, ""); ok {
+				posts = append(posts, v)
+			}
+			return posts
 		}
 	}
 	return p

@@ -164,11 +164,16 @@ const maxDisputeReason = 1000
 // for a moderator (CorrectGame settles it), the games before it stand,
 // and nothing else of the series can be reported until then.
 func (s *Service) DisputeGame(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, game int, reason string) (SeriesResult, error) {
+	// Trimmed as a match's dispute is: a reason of blanks is none.
+	reason, err := ladder.CheckReason(reason)
+	if err != nil {
+		return SeriesResult{}, err
+	}
 	if reason == "" || len(reason) > maxDisputeReason {
 		return SeriesResult{}, ladder.Errorf(ladder.CodeInvalid, "a dispute needs a reason of at most %d characters", maxDisputeReason)
 	}
 	var res SeriesResult
-	err := s.store.InFormatTx(ctx, func(tx Tx) error {
+	err = s.store.InFormatTx(ctx, func(tx Tx) error {
 		res = SeriesResult{}
 		m, sr, team, err := playerSeries(ctx, tx, guildID, matchID, actor.UserID)
 		if err != nil {

@@ -13,6 +13,7 @@ const (
 	CodeMaxChannels        = 30013
 	CodeNotInVoice         = 40032
 	CodeMissingPermissions = 50013
+	CodeThreadArchived     = 50083
 	CodeInvalidForm        = 50035
 )
 
@@ -30,8 +31,13 @@ type Discord interface {
 	ArchiveThread(ctx context.Context, threadID string) error
 	// CreateChannel creates a guild channel as c describes.
 	CreateChannel(ctx context.Context, guildID string, c Channel) (string, error)
+	// RemoveThreadMember removes a member from a thread.
+	RemoveThreadMember(ctx context.Context, threadID, userID string) error
 	// AllowMember lets a member see (and, for voice, join) a channel.
 	AllowMember(ctx context.Context, channelID, userID string, voice bool) error
+	// DisallowMember removes a member's overwrite of a channel, so the
+	// channel's denial to @everyone applies to them again.
+	DisallowMember(ctx context.Context, channelID, userID string) error
 	// DeleteChannel deletes a channel or thread.
 	DeleteChannel(ctx context.Context, channelID string) error
 	// FindChannels returns the IDs of the guild's channels and active

@@ -236,18 +236,35 @@ func (m *Manager) Home(ctx context.Context, matchID int64) string {
 
 // Admit gives a match's current players access to its open room and
 // their team's voice channel at once (a substitute who just took a seat),
-// as the rooms job would within a tick. Problems are logged; the job
-// retries.
-func (m *Manager) Admit(ctx context.Context, guildID string, matchID int64) {
+// and takes it from those who left, as the rooms job would within a tick.
+// When Discord refuses a current player for good (the room deleted or
+// locked by hand, a permission gone) the match is moved back to its home
+// channel, which Admit returns with moved true: the caller shows the
+// match there, since someone who plays it cannot see the room. Other
+// problems are logged; the job retries.
+func (m *Manager) Admit(ctx context.Context, guildID string, matchID int64) (home string, moved bool) {
 	r, err := m.store.Room(ctx, matchID)
 	if err != nil || r.State != StateOpen || r.GuildID != guildID {
-		return
+		return "", false
 	}
 	match, err := m.lad.Match(ctx, guildID, matchID)
+	shut := false
 	if err == nil {
-		err = m.syncMembers(ctx, r, match, &TickStats{})
+		shut, err = m.syncMembers(ctx, r, match, &TickStats{})
 	}
 	if err != nil {
 		m.log.Warn("substitute not admitted to the room yet", "guild_id", guildID, "match_id", matchID, "err", err)
 	}
+	if !shut {
+		return "", false
+	}
+	moved, err = m.store.MoveMatchChannel(ctx, matchID, r.ChannelID, r.HomeChannelID)
+	if err != nil {
+		m.log.Warn("match not moved out of a room a player cannot enter", "guild_id", guildID, "match_id", matchID, "err", err)
+		return "", false
+	}
+	if moved {
+		m.log.Warn("a player cannot enter the match room; the match goes on in the queue's channel", "guild_id", guildID, "match_id", matchID)
+	}
+	return r.HomeChannelID, moved
 }

@@ -76,6 +76,12 @@ type Store interface {
 	// SetMatchChannel points a match's channel at channelID, where the
 	// match's later messages are posted.
 	SetMatchChannel(ctx context.Context, matchID int64, channelID string) error
+	// MoveMatchChannel points a match's channel at to if it is from, and
+	// answers false when it was not (another process moved it first).
+	MoveMatchChannel(ctx context.Context, matchID int64, from, to string) (bool, error)
+	// OpenRoomByChannel returns the open room whose thread or text
+	// channel is channelID; ladder.CodeNotFound when there is none.
+	OpenRoomByChannel(ctx context.Context, channelID string) (Room, error)
 	// AddRoomWarning records that a guild was told about problem and
 	// answers false when it had been told already.
 	AddRoomWarning(ctx context.Context, guildID, problem string, at time.Time) (bool, error)
@@ -102,6 +108,11 @@ func SplitIDs(s string) []string {
 
 // hasVoice reports whether the room still has a voice channel.
 func (r Room) hasVoice() bool { return r.VoiceIDs[0] != "" || r.VoiceIDs[1] != "" }
+
+// removeMember records userID as no longer given access.
+func (r *Room) removeMember(userID string) {
+	r.Members = slices.DeleteFunc(r.Members, func(u string) bool { return u == userID })
+}
 
 // addMember records userID as given access.
 func (r *Room) addMember(userID string) {

@@ -24,6 +24,7 @@ type TickStats struct {
 	Closed     int // rooms archived or deleted
 	VoiceGone  int // voice channels deleted
 	Added      int // players given access after the room opened (subs)
+	Removed    int // former players' access taken (subbed out)
 }
 
 // Tick is the rooms job: it cleans up rooms a crashed process left in
@@ -140,7 +141,15 @@ func (m *Manager) tickOpen(ctx context.Context, r Room, st *TickStats) error {
 	}
 	now := m.lad.Now()
 	if !ended(match.State) {
-		return m.syncMembers(ctx, r, match, st)
+		shut, err := m.syncMembers(ctx, r, match, st)
+		if shut {
+			// A player the room cannot take: the match's later messages
+			// go to its home channel, where every player can see them.
+			if _, merr := m.store.MoveMatchChannel(ctx, r.MatchID, r.ChannelID, r.HomeChannelID); merr != nil {
+				err = errors.Join(err, merr)
+			}
+		}
+		return err
 	}
 	if r.EndedAt.IsZero() {
 		set, err := m.store.RoomSettings(ctx, r.QueueID)
@@ -269,10 +278,17 @@ func (m *Manager) moveBack(ctx context.Context, r Room, match ladder.Match) {
 }
 
 // syncMembers gives the players who joined the match after its room
-// opened (substitutes) access to the room and their team's voice channel.
-func (m *Manager) syncMembers(ctx context.Context, r Room, match ladder.Match, st *TickStats) error {
-	added := false
-	for _, u := range match.Players() {
+// opened (substitutes) access to the room and their team's voice channel,
+// and takes it from those who left the match (subbed out, or removed by a
+// moderator): they no longer see the room nor may join its voice
+// channels, so they cannot read or press what is the others' now. shut
+// reports a current player Discord refused to let in for good (the room
+// deleted or locked by hand, a permission gone).
+func (m *Manager) syncMembers(ctx context.Context, r Room, match ladder.Match, st *TickStats) (shut bool, err error) {
+	changed := false
+	var transient error
+	players := match.Players()
+	for _, u := range players {
 		if slices.Contains(r.Members, u) {
 			continue
 		}
@@ -288,19 +304,94 @@ func (m *Manager) syncMembers(ctx context.Context, r Room, match ladder.Match, s
 			}
 		}
 		if err != nil && DiscordCode(err) == 0 {
-			return err // transient: the next tick retries
+			transient = err // the next tick retries
+			break
 		}
 		if err != nil && DiscordCode(err) != CodeUnknownMember {
 			// Refused for good (the room deleted or archived by hand, a
 			// permission gone): asking every tick would not help.
 			m.log.Warn("substitute not admitted to the room", "guild_id", r.GuildID, "match_id", r.MatchID, "user_id", u, "err", err)
+			shut = true
 		}
 		r.addMember(u)
-		added = true
+		changed = true
 		st.Added++
 	}
-	if !added {
-		return nil
+	for _, u := range slices.Clone(r.Members) {
+		if transient != nil || slices.Contains(players, u) {
+			continue
+		}
+		if err := m.revoke(ctx, r, u); err != nil {
+			transient = err
+			break
+		}
+		r.removeMember(u)
+		changed = true
+		st.Removed++
 	}
-	return m.save(ctx, r, StateOpen)
+	if changed {
+		if err := m.save(ctx, r, StateOpen); err != nil {
+			return shut, errors.Join(transient, err)
+		}
+	}
+	return shut, transient
+}
+
+// revoke takes a former player's access to the room and its voice
+// channels. A room or member Discord no longer knows, or an archived
+// thread, counts as done; another refusal (a permission gone) is logged
+// and counts as done too. Only an error without Discord's answer is
+// returned, for the next tick.
+func (m *Manager) revoke(ctx context.Context, r Room, userID string) error {
+	var err error
+	if r.Mode == ModeThread {
+		err = m.dc.RemoveThreadMember(ctx, r.ChannelID, userID)
+	} else {
+		err = m.dc.DisallowMember(ctx, r.ChannelID, userID)
+	}
+	errs := []error{err}
+	for _, v := range r.VoiceIDs {
+		if v != "" {
+			errs = append(errs, m.dc.DisallowMember(ctx, v, userID))
+		}
+	}
+	for _, err := range errs {
+		switch DiscordCode(err) {
+		case 0:
+			if err != nil {
+				return err
+			}
+		case CodeUnknownChannel, CodeUnknownMember, CodeThreadArchived:
+		default:
+			// Refused for good (a permission gone): asking every tick
+			// would not help.
+			m.log.Warn("former player's room access not removed", "guild_id", r.GuildID, "match_id", r.MatchID, "user_id", userID, "err", err)
+		}
+	}
+	return nil
+}
+
+// Lost handles a room whose thread or channel is gone (deleted by a
+// moderator mid-match) or refuses messages (locked by hand): the match is
+// pointed back at its home channel, where its later messages go, and the
+// room stays open until the match ends so its voice channels live on and
+// the rooms job closes it as usual. It returns the open room whose text
+// channel is channelID (ok false when there is none) and whether this
+// call moved the match, so that the players are told once.
+func (m *Manager) Lost(ctx context.Context, channelID string) (r Room, moved, ok bool, err error) {
+	r, err = m.store.OpenRoomByChannel(ctx, channelID)
+	if ladder.ErrorCode(err) == ladder.CodeNotFound {
+		return Room{}, false, false, nil
+	}
+	if err != nil {
+		return Room{}, false, false, fmt.Errorf("rooms: room of channel %s: %w", channelID, err)
+	}
+	moved, err = m.store.MoveMatchChannel(ctx, r.MatchID, channelID, r.HomeChannelID)
+	if err != nil {
+		return Room{}, false, false, fmt.Errorf("rooms: match %d back to its channel: %w", r.MatchID, err)
+	}
+	if moved {
+		m.log.Warn("match room gone; the match goes on in the queue's channel", "guild_id", r.GuildID, "match_id", r.MatchID, "channel_id", channelID)
+	}
+	return r, moved, true, nil
 }

@@ -163,6 +163,29 @@ func (db *DB) SetMatchChannel(ctx context.Context, matchID int64, channelID stri
 	return wrap("set match channel", found(res), fmt.Sprintf("match %d not found", matchID))
 }
 
+// MoveMatchChannel implements rooms.Store: a conditional update, so of
+// two processes that find a room gone one moves the match.
+func (db *DB) MoveMatchChannel(ctx context.Context, matchID int64, from, to string) (bool, error) {
+	res := db.db.WithContext(ctx).Exec(`UPDATE matches SET channel_id = ? WHERE id = ? AND channel_id = ?`, to, matchID, from)
+	if res.Error != nil {
+		return false, wrap("move match channel", res.Error, "")
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// OpenRoomByChannel implements rooms.Store.
+func (db *DB) OpenRoomByChannel(ctx context.Context, channelID string) (rooms.Room, error) {
+	var rs []matchRoomRow
+	err := db.db.WithContext(ctx).Where("channel_id = ? AND state = ?", channelID, string(rooms.StateOpen)).Limit(1).Find(&rs).Error
+	if err != nil {
+		return rooms.Room{}, wrap("room by channel", err, "")
+	}
+	if channelID == "" || len(rs) == 0 {
+		return rooms.Room{}, ladder.Errorf(ladder.CodeNotFound, "no open room in channel %s", channelID)
+	}
+	return rs[0].room(), nil
+}
+
 type roomWarningRow struct {
 	GuildID    string `gorm:"primaryKey"`
 	Problem    string `gorm:"primaryKey"`

@@ -68,6 +68,26 @@ func TestRoomStore(t *testing.T) {
 			if _, err := e.db.Room(ctx, ids[1]); ladder.ErrorCode(err) != ladder.CodeNotFound {
 				t.Errorf("Got(Room of a match without one) = %v, want not found", err)
 			}
+			// The open room of a channel, and the match moved out of it once.
+			if got, err := e.db.OpenRoomByChannel(ctx, r.ChannelID); err != nil || got.MatchID != ids[0] {
+				t.Errorf("Got(OpenRoomByChannel) = %+v, %v, want match %d's", got, err, ids[0])
+			}
+			for _, ch := range []string{"", "300000000000000009", r.VoiceIDs[0]} {
+				if _, err := e.db.OpenRoomByChannel(ctx, ch); ladder.ErrorCode(err) != ladder.CodeNotFound {
+					t.Errorf("Got(OpenRoomByChannel(%q)) = %v, want not found", ch, err)
+				}
+			}
+			if err := e.db.SetMatchChannel(ctx, ids[0], r.ChannelID); err != nil {
+				t.Fatal(err)
+			}
+			for i, want := range []bool{true, false} {
+				if ok, err := e.db.MoveMatchChannel(ctx, ids[0], r.ChannelID, r.HomeChannelID); err != nil || ok != want {
+					t.Errorf("Got(MoveMatchChannel #%d) = %v, %v, want %v", i+1, ok, err, want)
+				}
+			}
+			if m, err := e.svc.Match(ctx, guild, ids[0]); err != nil || m.ChannelID != r.HomeChannelID {
+				t.Errorf("Got(match channel) = %q, %v, want %s", m.ChannelID, err, r.HomeChannelID)
+			}
 			if ok, err := e.db.MoveRoomState(ctx, ids[0], rooms.StateOpen, rooms.StateClosing); err != nil || !ok {
 				t.Errorf("MoveRoomState(open → closing) = %v, %v", ok, err)
 			}

@@ -97,6 +97,42 @@ func (s *Server) registerChannelRoutes() {
 	s.mux.HandleFunc("PATCH /api/{v}/channels/{channel}", s.serveChannel)
 	s.mux.HandleFunc("DELETE /api/{v}/channels/{channel}", s.serveChannel)
 	s.mux.HandleFunc("PUT /api/{v}/channels/{channel}/permissions/{target}", s.servePermission)
+	s.mux.HandleFunc("DELETE /api/{v}/channels/{channel}/permissions/{target}", s.serveDeletePermission)
+}
+
+// DeleteChannel deletes a channel or thread as a moderator would by hand:
+// its voice members are disconnected, the bot's later calls on it answer
+// 10003 Unknown Channel, and the bot's gateway session gets CHANNEL_DELETE
+// (THREAD_DELETE for a thread), as Discord sends them to a bot with the
+// Guilds intent.
+func (s *Server) DeleteChannel(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.chanState().byID[id]; ok && !c.Deleted {
+		s.deleteChannel(c)
+	}
+	s.notify()
+}
+
+// deleteChannel marks c deleted, disconnects its voice members and tells
+// the guild's gateway session. Call with mu held.
+func (s *Server) deleteChannel(c *GuildChannel) {
+	c.Deleted = true
+	for _, vs := range s.chanState().voice {
+		for u, at := range vs {
+			if at == c.ID {
+				delete(vs, u) // deleting a voice channel disconnects its members
+			}
+		}
+	}
+	event, d := "CHANNEL_DELETE", c.wire()
+	if c.Type == ChannelPrivateThread || c.Type == ChannelPublicThread {
+		event = "THREAD_DELETE"
+		d = map[string]any{"id": c.ID, "guild_id": c.GuildID, "parent_id": c.ParentID, "type": c.Type}
+	}
+	if ss := s.sessionFor(c.GuildID); ss != nil {
+		ss.send(event, d)
+	}
 }
 
 // AddChannel creates a channel as an admin would (a text channel to be a
@@ -357,14 +393,7 @@ func (s *Server) serveChannel(w http.ResponseWriter, r *http.Request) {
 			discordError(w, http.StatusForbidden, CodeMissingPermissions, "Missing Permissions")
 			return
 		}
-		c.Deleted = true
-		for _, vs := range s.chanState().voice {
-			for u, at := range vs {
-				if at == c.ID {
-					delete(vs, u) // deleting a voice channel disconnects its members
-				}
-			}
-		}
+		s.deleteChannel(c)
 	}
 	s.notify()
 	writeJSON(w, http.StatusOK, c.wire())
@@ -393,6 +422,29 @@ func (s *Server) servePermission(w http.ResponseWriter, r *http.Request) {
 	body.ID = r.PathValue("target")
 	c.Overwrites = slices.DeleteFunc(c.Overwrites, func(o PermOverwrite) bool { return o.ID == body.ID })
 	c.Overwrites = append(c.Overwrites, body)
+	s.notify()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// serveDeletePermission removes a channel's overwrite of a member or
+// role: 204 whether or not it had one, as Discord answers.
+func (s *Server) serveDeletePermission(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.chanState().byID[r.PathValue("channel")]
+	if !ok || c.Deleted {
+		discordError(w, http.StatusNotFound, CodeUnknownChannel, "Unknown Channel")
+		return
+	}
+	if s.limited(w, "channel-permissions", c.ID) {
+		return
+	}
+	if s.missing(c.GuildID, PermManageChannels) {
+		discordError(w, http.StatusForbidden, CodeMissingPermissions, "Missing Permissions")
+		return
+	}
+	target := r.PathValue("target")
+	c.Overwrites = slices.DeleteFunc(c.Overwrites, func(o PermOverwrite) bool { return o.ID == target })
 	s.notify()
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -144,3 +144,63 @@ func TestChannelBuckets(t *testing.T) {
 		t.Errorf("Got(calls, 429s) = %d, %d, want 10, 0", calls, n429)
 	}
 }
+
+// TestChannelAccessRemoved: a member removed from a private thread, or
+// whose overwrite of a channel is deleted, no longer sees it; removing
+// again is a no-op (204); on a deleted channel both answer 10003, on an
+// archived thread 50083, and without Manage Channels the overwrite's
+// delete answers 50013.
+func TestChannelAccessRemoved(t *testing.T) {
+	s := fakediscord.New()
+	t.Cleanup(s.Close)
+	dg := session(t, s)
+	const g = "100000000000000001"
+	const u1 = "300000000000000001"
+	text := s.AddChannel(g, "ranked", fakediscord.ChannelText)
+	th, err := dg.ThreadStartComplex(text, &discordgo.ThreadStart{Name: "match-1", Type: discordgo.ChannelTypeGuildPrivateThread})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dg.ThreadMemberAdd(th.ID, u1); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := dg.ThreadMemberRemove(th.ID, u1); err != nil || s.CanSee(th.ID, u1) {
+			t.Errorf("ThreadMemberRemove = %v, sees %v; want removed", err, s.CanSee(th.ID, u1))
+		}
+	}
+	ch, err := dg.GuildChannelCreateComplex(g, discordgo.GuildChannelCreateData{Name: "match-2", Type: discordgo.ChannelTypeGuildText,
+		PermissionOverwrites: []*discordgo.PermissionOverwrite{
+			{ID: g, Type: discordgo.PermissionOverwriteTypeRole, Deny: discordgo.PermissionViewChannel},
+			{ID: u1, Type: discordgo.PermissionOverwriteTypeMember, Allow: discordgo.PermissionViewChannel}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := dg.ChannelPermissionDelete(ch.ID, u1); err != nil || s.CanSee(ch.ID, u1) {
+			t.Errorf("ChannelPermissionDelete = %v, sees %v; want the overwrite gone", err, s.CanSee(ch.ID, u1))
+		}
+	}
+	if c, _ := s.Channel(ch.ID); len(c.Overwrites) != 1 || c.Overwrites[0].ID != g {
+		t.Errorf("Got(overwrites) = %+v, want @everyone's only", c.Overwrites)
+	}
+	yes := true
+	if _, err := dg.ChannelEditComplex(th.ID, &discordgo.ChannelEdit{Archived: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if err := dg.ThreadMemberRemove(th.ID, u1); restCode(err) != 50083 {
+		t.Errorf("Got(member removed from an archived thread) = %v, want 50083", err)
+	}
+	s.SetChannelPermission(g, fakediscord.PermManageChannels, false)
+	if err := dg.ChannelPermissionDelete(ch.ID, g); restCode(err) != 50013 {
+		t.Errorf("Got(overwrite deleted without Manage Channels) = %v, want 50013", err)
+	}
+	s.DeleteChannel(ch.ID)
+	if err := dg.ChannelPermissionDelete(ch.ID, u1); restCode(err) != fakediscord.CodeUnknownChannel {
+		t.Errorf("Got(overwrite of a deleted channel) = %v, want 10003", err)
+	}
+	s.DeleteChannel(th.ID)
+	if err := dg.ThreadMemberRemove(th.ID, u1); restCode(err) != fakediscord.CodeUnknownChannel {
+		t.Errorf("Got(member of a deleted thread) = %v, want 10003", err)
+	}
+}

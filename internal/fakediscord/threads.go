@@ -18,6 +18,7 @@ func (s *Server) registerThreadRoutes() {
 	s.mux.HandleFunc("GET /api/{v}/guilds/{guild}/threads/active", s.serveActiveThreads)
 	s.mux.HandleFunc("POST /api/{v}/channels/{channel}/threads", s.serveCreateThread)
 	s.mux.HandleFunc("PUT /api/{v}/channels/{channel}/thread-members/{user}", s.serveThreadMember)
+	s.mux.HandleFunc("DELETE /api/{v}/channels/{channel}/thread-members/{user}", s.serveThreadMember)
 }
 
 func (s *Server) serveActiveThreads(w http.ResponseWriter, r *http.Request) {
@@ -81,6 +82,7 @@ func (s *Server) serveCreateThread(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, c.wire())
 }
 
+// serveThreadMember adds (PUT) or removes (DELETE) a thread member.
 func (s *Server) serveThreadMember(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -96,13 +98,23 @@ func (s *Server) serveThreadMember(w http.ResponseWriter, r *http.Request) {
 		discordError(w, http.StatusBadRequest, 50083, "Thread is archived")
 		return
 	}
+	u := r.PathValue("user")
+	if r.Method == http.MethodDelete {
+		// The bot may remove members of a private thread it created; from
+		// anyone else's it needs Manage Threads, which the fake does not
+		// model. Removing a non-member is a no-op, as on Discord.
+		c.Members = slices.DeleteFunc(c.Members, func(m string) bool { return m == u })
+		s.notify()
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	if g := s.roleGuilds[c.GuildID]; g != nil && len(g.members) > 0 {
-		if _, member := g.members[r.PathValue("user")]; !member {
+		if _, member := g.members[u]; !member {
 			discordError(w, http.StatusNotFound, CodeUnknownMember, "Unknown Member")
 			return
 		}
 	}
-	if u := r.PathValue("user"); !slices.Contains(c.Members, u) {
+	if !slices.Contains(c.Members, u) {
 		c.Members = append(c.Members, u)
 	}
 	s.notify()
