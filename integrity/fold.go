@@ -65,16 +65,23 @@ type Counter struct {
 	Mate float64 `json:"mate,omitempty"`
 	From float64 `json:"from,omitempty"`
 	// Player: rated games and wins; for a player whose first rated game
-	// is in the log (New), the first games' observed and expected wins
-	// and the variance of the expectation; the rating before the first.
-	Games   int     `json:"games,omitempty"`
-	Wins    int     `json:"wins,omitempty"`
-	New     bool    `json:"new,omitempty"`
-	Early   int     `json:"early,omitempty"`
-	EarlyO  float64 `json:"early_o,omitempty"`
-	EarlyP  float64 `json:"early_p,omitempty"`
-	EarlyV  float64 `json:"early_v,omitempty"`
-	Start   float64 `json:"start,omitempty"`
+	// is in the log (New), the first games' count, observed and expected
+	// wins, and the sequential test's log-likelihood ratio (smurf.go);
+	// the rating before the first.
+	Games  int     `json:"games,omitempty"`
+	Wins   int     `json:"wins,omitempty"`
+	New    bool    `json:"new,omitempty"`
+	Early  int     `json:"early,omitempty"`
+	EarlyO float64 `json:"early_o,omitempty"`
+	EarlyP float64 `json:"early_p,omitempty"`
+	LLR    float64 `json:"llr,omitempty"`
+	Start  float64 `json:"start,omitempty"`
+	// Ladder: the ratings its established players play at, weighted
+	// towards the latest games (smurf.go): how many games were counted,
+	// their mean and variance.
+	PopN    int     `json:"pop_n,omitempty"`
+	PopMean float64 `json:"pop_mean,omitempty"`
+	PopVar  float64 `json:"pop_var,omitempty"`
 	Votes   int     `json:"votes,omitempty"`
 	Wrong   int     `json:"wrong,omitempty"`
 	Disputs int     `json:"disputes,omitempty"`
@@ -102,7 +109,8 @@ func pairKey(a, b string) string    { return "o:" + a + ":" + b }
 func partnerKey(a, b string) string { return "p:" + a + ":" + b }
 func playerKey(a string) string     { return "u:" + a }
 
-// ladderKey is the ladder's own counter: the matches folded.
+// ladderKey is the ladder's own counter: the matches folded and the
+// ratings of its established players.
 const ladderKey = "l"
 
 // Keys returns the counter keys folding e touches, sorted: a batch loads
@@ -158,7 +166,7 @@ func (s State) Fold(e Entry, th Thresholds) []Flag {
 	l := s.get(ladderKey)
 	for t := range 2 {
 		for _, u := range e.Teams[t] {
-			if f, ok := s.foldPlayer(e, u, t+1, l.Games, th); ok {
+			if f, ok := s.foldPlayer(e, u, t+1, l, th); ok {
 				flags = append(flags, f)
 			}
 		}
@@ -184,6 +192,7 @@ func (s State) Fold(e Entry, th Thresholds) []Flag {
 	}
 	flags = append(flags, s.foldVotes(e, th)...)
 	l.Games++
+	l.foldPopulation(e, th)
 	return flags
 }
 
@@ -206,13 +215,13 @@ func chance(e Entry, team int) float64 {
 	return 1 - e.PTeam1
 }
 
-// foldPlayer counts u's game; ladderGames is how many matches the ladder
-// had before this one. An account is new when its first rated game comes
-// on an established ladder (SmurfAfter matches or more): the players who
-// found a ladder all start at the default rating together.
-func (s State) foldPlayer(e Entry, u string, team, ladderGames int, th Thresholds) (Flag, bool) {
+// foldPlayer counts u's game; l is the ladder's counter before this
+// match. An account is new when its first rated game comes on an
+// established ladder (SmurfAfter matches or more): the players who found
+// a ladder all start at the default rating together.
+func (s State) foldPlayer(e Entry, u string, team int, l *Counter, th Thresholds) (Flag, bool) {
 	c := s.get(playerKey(u))
-	if c.Games == 0 && e.Games[u] == 0 && ladderGames >= th.SmurfAfter {
+	if c.Games == 0 && e.Games[u] == 0 && l.Games >= th.SmurfAfter {
 		c.New, c.Start = true, e.Before[u]
 	}
 	c.Games++
@@ -222,25 +231,7 @@ func (s State) foldPlayer(e Entry, u string, team, ladderGames int, th Threshold
 	if !c.New || c.Early >= th.SmurfGames {
 		return Flag{}, false
 	}
-	p := chance(e, team)
-	c.Early++
-	c.EarlyO += outcome(e, team)
-	c.EarlyP += p
-	c.EarlyV += p * (1 - p)
-	c.note(&c.Matches, e.MatchID)
-	// Judged from SmurfMinGames on: a lucky start fades as the rating
-	// catches up, a smurf's lead grows with every game it wins.
-	if c.Early < th.SmurfMinGames || c.EarlyV <= 0 {
-		return Flag{}, false
-	}
-	z := (c.EarlyO - c.EarlyP) / math.Sqrt(c.EarlyV)
-	if z < th.SmurfZ {
-		return Flag{}, false
-	}
-	return Flag{Kind: KindSmurf, Subjects: []string{u}, Matches: slices.Clone(c.Matches),
-		Evidence: fmt.Sprintf("new account: %.1f wins in its first %d games where %.1f were expected, %.1f standard deviations above; rating %.0f → %.0f",
-			c.EarlyO, c.Early, c.EarlyP, z, c.Start, e.Before[u]+e.Delta[u]),
-		Score: z}, true
+	return c.foldSmurf(e, u, team, l, th)
 }
 
 // foldPartner counts u's game with partner v. The gap that marks a boost

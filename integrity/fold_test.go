@@ -27,6 +27,37 @@ func entry(id int64, winner int, t1, t2 [2]int, before map[string]float64) Entry
 	return e
 }
 
+// established is a ladder's log of n matches among 40 established players
+// rated 1,200 to 1,800 (mean 1,500, spread 176), at even odds.
+func established(n int) []Entry {
+	var es []Entry
+	for i := range n {
+		id := int64(i + 1)
+		e := Entry{MatchID: id, Seq: id, Winner: 1 + i%2, PTeam1: 0.5, ReportedWinner: -1,
+			Before: map[string]float64{}, Delta: map[string]float64{}, Games: map[string]int{}}
+		for j := range 4 {
+			p := 1000 + (4*i+j)%40
+			e.Teams[j/2] = append(e.Teams[j/2], u(p))
+			e.Before[u(p)] = 1200 + 600*float64((4*i+j)%40)/39
+			e.Games[u(p)] = 50 + i
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
+// newGame is the game-th match of u, rated r, with an established partner
+// and established opponents, at the shown chance p of u's team (team 1).
+func newGame(id int64, winner int, user string, game int, r, p float64) Entry {
+	e := Entry{MatchID: id, Seq: id, Winner: winner, PTeam1: p, ReportedWinner: -1,
+		Teams:  [2][]string{{user, u(1000 + game%10)}, {u(1010 + game%10), u(1020 + game%10)}},
+		Before: map[string]float64{user: r}, Delta: map[string]float64{user: 10}, Games: map[string]int{user: game}}
+	for _, v := range append(e.Teams[0][1:], e.Teams[1]...) {
+		e.Before[v], e.Games[v] = 1500, 100
+	}
+	return e
+}
+
 func kinds(fs []Flag) map[string][]string {
 	out := map[string][]string{}
 	for _, f := range fs {
@@ -91,19 +122,37 @@ func TestFoldFlags(t *testing.T) {
 			}
 			return es
 		}, map[string][]string{}},
-		{"a new account far above its chances is a smurf", func() []Entry {
-			var es []Entry
-			for i := range th.SmurfMinGames + 2 {
-				e := entry(int64(i+1), 1, [2]int{1, 100 + i}, [2]int{200 + 2*i, 201 + 2*i}, nil)
-				e.Games[u(1)] = i
+		{"a new account that wins far above the ladder's best is a smurf", func() []Entry {
+			es := established(40)
+			for i := range 30 {
+				// u(1), rated 1500 and climbing 40 a game, wins every
+				// game at even odds: only a player far above the
+				// ladder's 1,800 best wins that often.
+				e := newGame(int64(len(es)+1), 1, u(1), i, 1500+40*float64(i), 0.5)
 				es = append(es, e)
 			}
 			return es
 		}, map[string][]string{KindSmurf: {u(1)}}},
+		{"a strong newcomer who wins as the ladder's best do is not", func() []Entry {
+			es := established(40)
+			for i := range 60 {
+				// u(1) is rated among the best (1,750) and wins three
+				// games in five at even odds: it plays as well as the
+				// ladder's best, a little above its rating.
+				w := 1
+				if i%5 == 2 || i%5 == 4 {
+					w = 2
+				}
+				e := newGame(int64(len(es)+1), w, u(1), i, 1750, 0.5)
+				es = append(es, e)
+			}
+			return es
+		}, map[string][]string{}},
 		{"an established account winning is not", func() []Entry {
-			var es []Entry
-			for i := range th.SmurfMinGames + 2 {
-				es = append(es, entry(int64(i+1), 1, [2]int{1, 100 + i}, [2]int{200 + 2*i, 201 + 2*i}, nil))
+			es := established(40)
+			for i := range 30 {
+				e := newGame(int64(len(es)+1), 1, u(1), i+th.SmurfEstablished, 1500, 0.5)
+				es = append(es, e)
 			}
 			return es
 		}, map[string][]string{}},
@@ -173,13 +222,17 @@ func sameSet(a, b []string) bool {
 // gives the counters of one pass, as the job relies on.
 func TestFoldInBatches(t *testing.T) {
 	th := DefaultThresholds()
+	th.SmurfAfter = 0 // u(0)–u(4) are new accounts, whose tests run
 	var es []Entry
-	for i := range 30 {
+	for i := range 60 {
 		e := entry(int64(i+1), 1+(i*7)%3%2, [2]int{i % 5, 5 + i%3}, [2]int{8 + i%4, 12 + i%2}, map[string]float64{u(5): 123.25})
 		e.Games[u(i%5)] = i / 5
 		es = append(es, e)
 	}
 	want, _ := Replay(es, th)
+	if l, p := want[ladderKey], want[playerKey(u(0))]; l.PopN < popMin || p.LLR == 0 {
+		t.Fatalf("Got(ladder %+v, new account %+v), want the ladder's spread and a new account's test folded", l, p)
+	}
 	stored := map[string][]byte{}
 	for start := 0; start < len(es); start += 7 {
 		batch := es[start:min(start+7, len(es))]
@@ -226,15 +279,15 @@ func TestFoldInBatches(t *testing.T) {
 // one whose first game comes after SmurfAfter matches is.
 func TestSmurfAfter(t *testing.T) {
 	th := DefaultThresholds()
-	var es []Entry
-	for i := range th.SmurfAfter + th.SmurfMinGames {
-		e := entry(int64(i+1), 1, [2]int{1, 1000 + i}, [2]int{2000 + 2*i, 2001 + 2*i}, nil)
-		e.Games[u(1)] = i
-		if i >= th.SmurfAfter {
-			e.Teams[0][0] = u(2)
-			e.Before[u(2)], e.Delta[u(2)], e.Games[u(2)] = 1500, 10, i-th.SmurfAfter
-		}
-		es = append(es, e)
+	// u(1) plays the ladder's first match, then the established players
+	// fill its first SmurfAfter matches; then u(1) and u(2), who arrives,
+	// both win every game at even odds.
+	es := append([]Entry{newGame(0, 1, u(1), 0, 1500, 0.5)}, established(th.SmurfAfter)...)
+	for i := range 30 {
+		es = append(es, newGame(0, 1, u(1), 1+i, 1500+40*float64(i), 0.5), newGame(0, 1, u(2), i, 1500+40*float64(i), 0.5))
+	}
+	for i := range es {
+		es[i].MatchID, es[i].Seq = int64(i+1), int64(i+1)
 	}
 	_, fs := Replay(es, th)
 	if got := kinds(fs)[KindSmurf]; len(got) != 1 || got[0] != u(2) {

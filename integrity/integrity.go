@@ -14,6 +14,7 @@
 package integrity
 
 import (
+	"math"
 	"time"
 )
 
@@ -74,13 +75,21 @@ type Thresholds struct {
 	BoostGames int
 	BoostShare float64
 	BoostGap   float64
-	// Smurfs: a new account (first rated game after the ladder's first
-	// SmurfAfter matches) whose first games, from SmurfMinGames to
-	// SmurfGames, beat the shown chances by SmurfZ standard deviations.
-	SmurfAfter    int
-	SmurfGames    int
-	SmurfMinGames int
-	SmurfZ        float64
+	// Smurfs (smurf.go): a new account (first rated game after the
+	// ladder's first SmurfAfter matches) whose first SmurfGames games make
+	// a true rating SmurfHigh spreads above the mean of the ladder's
+	// established players (SmurfEstablished rated games or more) more
+	// likely than one SmurfLow spreads above, by a log-likelihood ratio of
+	// SmurfLLR or more from its SmurfMinGames-th game on; the ratio is
+	// kept from falling below SmurfFloor.
+	SmurfAfter       int
+	SmurfGames       int
+	SmurfMinGames    int
+	SmurfEstablished int
+	SmurfLow         float64
+	SmurfHigh        float64
+	SmurfFloor       float64
+	SmurfLLR         float64
 	// Wrong votes: reports of their own team's loss that a moderator
 	// overturned.
 	WrongVotes int
@@ -95,7 +104,8 @@ func DefaultThresholds() Thresholds {
 	return Thresholds{
 		TradeMeetings: 12, TradeZ: 4,
 		BoostGames: 10, BoostShare: 0.6, BoostGap: 100,
-		SmurfAfter: 100, SmurfGames: 40, SmurfMinGames: 15, SmurfZ: 3.2,
+		SmurfAfter: 100, SmurfGames: 100, SmurfMinGames: 10, SmurfEstablished: 20,
+		SmurfLow: 2.2, SmurfHigh: 4.5, SmurfFloor: 0, SmurfLLR: math.Log(60),
 		WrongVotes: 2,
 		AbuseLost:  3, AbuseShare: 0.75,
 	}

@@ -420,7 +420,8 @@ func compare(l Ladder, got, want State) []string {
 // not.
 func sameCounter(a, b Counter) bool {
 	const eps = 1e-6
-	for _, p := range [][2]*float64{{&a.NetA, &b.NetA}, {&a.Mate, &b.Mate}, {&a.From, &b.From}, {&a.EarlyO, &b.EarlyO}, {&a.EarlyP, &b.EarlyP}, {&a.EarlyV, &b.EarlyV}, {&a.Start, &b.Start}} {
+	for _, p := range [][2]*float64{{&a.NetA, &b.NetA}, {&a.Mate, &b.Mate}, {&a.From, &b.From}, {&a.EarlyO, &b.EarlyO}, {&a.EarlyP, &b.EarlyP}, {&a.LLR, &b.LLR}, {&a.Start, &b.Start},
+		{&a.PopMean, &b.PopMean}, {&a.PopVar, &b.PopVar}} {
 		if d := *p[0] - *p[1]; d > eps || d < -eps {
 			return false
 		}

@@ -360,3 +360,53 @@ func TestRebuildIsBounded(t *testing.T) {
 		e.verify(t, guild)
 	})
 }
+
+// TestSmurfTestSurvivesCorrection: the smurf detector's rows — the
+// ladder's established players' ratings and a new account's sequential
+// test — are folded by the rated writes, and a moderator's correction and
+// void of the new account's games rebuild them exactly: after each step
+// the stored counters equal a replay of the log.
+func TestSmurfTestSurvivesCorrection(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		db := laddertest.Open(t, b)
+		th := integrity.DefaultThresholds()
+		th.SmurfAfter, th.SmurfEstablished, th.SmurfLLR = 30, 3, 1
+		in := integrity.New(db, nil).WithThresholds(th)
+		in.Batch = 9
+		derived.Wire(db, in)
+		e := env{ctx: context.Background(), db: db, svc: ladder.NewService(db, nil), in: in}
+		// Eight players found the ladder: 1-4 beat 5-8 more often than not.
+		for i := range 50 {
+			a, c := 1+i%4, 5+(i+1)%4
+			e.record(t, guild, [2]int{a, 1 + (i+2)%4}, [2]int{c, 5 + (i+3)%4}, 1+i%3%2)
+		}
+		// A new account wins every game beside each of the founders.
+		var games []ladder.MatchResult
+		for i := range 20 {
+			games = append(games, e.record(t, guild, [2]int{20, 5 + i%4}, [2]int{1 + i%4, 1 + (i+1)%4}, 1))
+		}
+		e.settle(t, guild)
+		ls, err := db.IntegrityLadders(e.ctx, guild)
+		if err != nil || len(ls) == 0 {
+			t.Fatalf("IntegrityLadders() = %v, %v", ls, err)
+		}
+		st, err := db.IntegrityCounters(e.ctx, guild, ls[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l, p := st["l"], st["u:"+user(20)]; l == nil || p == nil || l.PopN < 100 || !p.New || p.LLR <= 0 {
+			t.Fatalf("Got(ladder %+v, new account %+v), want the established players' ratings and the new account's test kept", l, p)
+		}
+		if _, ok := flagsOf(t, e, guild, true)[integrity.KindSmurf+" "+user(20)]; !ok {
+			t.Errorf("Got(flags) = %v, want the new account flagged as a smurf", flagsOf(t, e, guild, true))
+		}
+		if _, err := e.svc.Correct(e.ctx, moderator, guild, games[3].Match.ID, 2, "wrong button"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		e.settle(t, guild)
+		if _, err := e.svc.Void(e.ctx, moderator, guild, games[0].Match.ID, "never played"); err != nil {
+			t.Fatalf("Void() = %v", err)
+		}
+		e.settle(t, guild)
+	})
+}

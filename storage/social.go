@@ -107,20 +107,29 @@ func (db *DB) SavePrediction(ctx context.Context, guildID string, p community.Pr
 }
 
 // SaveMVPVote implements community.SocialStore: the vote and the recount
-// of its match in one transaction, the match's row locked first, as a
-// correction locks it.
+// of its match in one transaction, retried on a serialization failure or
+// a deadlock as every write of the store is (inTx). The match's row is
+// locked first (FOR NO KEY UPDATE on PostgreSQL): a correction or a rated
+// write of the same match, which locks it FOR UPDATE, waits for the vote
+// or the vote for it; a replay of the ladder, which rewrites the log rows
+// of later matches and so takes their key share through the foreign key,
+// does not wait for a vote that holds one of them while it waits for the
+// replay's mvp_counts rows — the two would wait for each other.
 func (db *DB) SaveMVPVote(ctx context.Context, guildID string, matchID int64, voter, votee string, at time.Time) error {
 	row := mvpVoteRow{MatchID: matchID, GuildID: guildID, Voter: voter, Votee: votee, At: at}
-	err := db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
-		t := &tx{db: g, dialect: db.dialect}
-		m, err := t.LockMatch(ctx, matchID)
-		if err != nil {
+	err := db.inTx(ctx, func(t *tx) error {
+		var rows []matchRow
+		lock := ""
+		if t.dialect == Postgres {
+			lock = " FOR NO KEY UPDATE"
+		}
+		if err := t.q(ctx).Raw("SELECT * FROM matches WHERE id = ?"+lock, matchID).Scan(&rows).Error; err != nil {
 			return err
 		}
-		if m.GuildID != guildID {
+		if len(rows) == 0 || rows[0].GuildID != guildID {
 			return ladder.Errorf(ladder.CodeNotFound, "match %d not found", matchID)
 		}
-		res := g.Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
+		res := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
 		if res.Error != nil {
 			return res.Error
 		}
@@ -141,7 +150,8 @@ const ratedIn = `m.state IN ('confirmed', 'resolved')`
 // now (its match rated: counted; called right: won) and what it counted
 // for when last recounted (its counted and won columns), then brings those
 // columns up to date. An MVP title goes to the players of a match with the
-// most votes (ties share it).
+// most votes (ties share it). The counts' rows are written in key order,
+// so two recounts that move the same rows lock them in the same order.
 var recountSQL = []string{
 	`INSERT INTO predictor_points (queue_id, season_id, user_id, guild_id, points, correct, called)
 SELECT x.queue_id, x.season_id, x.user_id, x.guild_id,
@@ -153,6 +163,7 @@ FROM (SELECT m.queue_id, m.season_id, p.user_id, p.guild_id, p.points, p.won, p.
   FROM predictions p JOIN matches m ON m.id = p.match_id WHERE p.match_id IN (%s)) x
 WHERE x.nc <> x.counted OR x.nw <> x.won
 GROUP BY x.queue_id, x.season_id, x.user_id, x.guild_id
+ORDER BY x.queue_id, x.season_id, x.user_id
 ON CONFLICT (queue_id, season_id, user_id) DO UPDATE SET points = predictor_points.points + excluded.points,
  correct = predictor_points.correct + excluded.correct, called = predictor_points.called + excluded.called`,
 	`UPDATE predictions SET counted = (SELECT ` + ratedIn + ` FROM matches m WHERE m.id = predictions.match_id),
@@ -171,6 +182,7 @@ d AS (SELECT t.queue_id, t.season_id, t.guild_id, t.votee, -t.votes AS votes, CA
 INSERT INTO mvp_counts (queue_id, season_id, user_id, guild_id, mvps, votes)
 SELECT queue_id, season_id, votee, guild_id, SUM(mvps), SUM(votes) FROM d WHERE true
 GROUP BY queue_id, season_id, votee, guild_id HAVING SUM(mvps) <> 0 OR SUM(votes) <> 0
+ORDER BY queue_id, season_id, votee
 ON CONFLICT (queue_id, season_id, user_id) DO UPDATE SET mvps = mvp_counts.mvps + excluded.mvps, votes = mvp_counts.votes + excluded.votes`,
 	`UPDATE mvp_votes SET counted = (SELECT ` + ratedIn + ` FROM matches m WHERE m.id = mvp_votes.match_id)
 WHERE match_id IN (%s)`,
