@@ -15,9 +15,9 @@ import (
 // comes from the catalogs. A file joins the list once it is translated;
 // the test keeps it that way.
 var catalogedFiles = []string{
-	"balance.go", "balance_match.go", "behaviour.go", "config.go", "config_community.go", "config_joins.go",
+	"balance.go", "balance_match.go", "behaviour.go", "buttons.go", "config.go", "config_community.go", "config_joins.go",
 	"config_language.go", "config_maps.go", "config_party.go", "config_roles.go", "config_room.go",
-	"config_sides.go", "draft.go", "integrity.go", "lobby.go", "maps.go", "mod.go", "noshow.go", "posts.go",
+	"config_sides.go", "draft.go", "integrity.go", "lobby.go", "maps.go", "mod.go", "noshow.go", "panel.go", "posts.go",
 	"predict.go", "series.go", "setup.go", "sub.go", "tune.go",
 }
 
