@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -113,7 +114,7 @@ func (b *Bot) DeleteChannel(ctx context.Context, channelID string) error {
 
 // FindChannels implements rooms.Discord: the guild's channels, then its
 // active threads.
-func (b *Bot) FindChannels(ctx context.Context, guildID, name string) ([]string, error) {
+func (b *Bot) FindChannels(ctx context.Context, guildID string, names ...string) ([]rooms.Found, error) {
 	cs, err := b.session.GuildChannels(guildID, discordgo.WithContext(ctx))
 	if err != nil {
 		return nil, coded(err)
@@ -122,10 +123,10 @@ func (b *Bot) FindChannels(ctx context.Context, guildID, name string) ([]string,
 	if err != nil {
 		return nil, coded(err)
 	}
-	var out []string
+	var out []rooms.Found
 	for _, c := range append(cs, ts.Threads...) {
-		if c.Name == name {
-			out = append(out, c.ID)
+		if slices.Contains(names, c.Name) {
+			out = append(out, rooms.Found{ID: c.ID, Name: c.Name})
 		}
 	}
 	return out, nil

@@ -70,12 +70,7 @@ func guildLang(g ladder.Guild, req Request) *i18n.Lang {
 // GuildLang is the language of a post to g's channels: its /config
 // language, else its preferred locale as last noted from an interaction,
 // else English.
-func GuildLang(g ladder.Guild) *i18n.Lang {
-	if g.Language != "" {
-		return i18n.For(g.Language)
-	}
-	return i18n.For(g.PreferredLocale)
-}
+func GuildLang(g ladder.Guild) *i18n.Lang { return i18n.ForServer(g.Language, g.PreferredLocale) }
 
 // postLang is guildLang for handlers that did not load the guild.
 func (h *handlers) postLang(ctx context.Context, req Request) *i18n.Lang {

@@ -147,7 +147,7 @@ func roleLines(tr *i18n.Lang, g ladder.Guild, rc ladder.RoleConfig) string {
 		}
 	}
 	for _, p := range rc.Problems {
-		fmt.Fprintf(&b, "⚠ %s\n", p.Explain())
+		fmt.Fprintf(&b, "⚠ %s\n", roleProblemText(tr, p))
 	}
 	return strings.TrimSpace(b.String())
 }

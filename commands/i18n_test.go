@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/i18n"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -370,11 +371,72 @@ func TestPseudoLocaleModeration(t *testing.T) {
 		st.Results = append(st.Results, ladder.SeasonResult{Rank: i + 1, UserID: user(i), Rating: 1500, RD: 60, Division: "Low"})
 	}
 	checkMarked(t, "final standings", FinalStandings(xl, st))
-	checkMarked(t, "role problem", RoleProblem(xl, ladder.RoleProblem{}))
+	for _, code := range []int{0, ladder.DiscordUnknownRole, ladder.DiscordMissingPermissions} {
+		checkMarked(t, "role problem", RoleProblem(xl, ladder.RoleProblem{RoleID: "5", Code: code}))
+	}
+	for _, e := range sampleEvidence() {
+		f := integrity.Flag{ID: 3, Kind: integrity.KindWinTrade, Subjects: []string{user(1), user(2)}, Matches: []int64{m.ID}, Evidence: e}
+		checkMarked(t, "integrity flag "+e.Key, IntegrityPost(xl, f))
+		if got := EvidenceText(xl, e); !pseudoMarked(got) {
+			t.Errorf("EvidenceText(%s) = %q, want it from the catalogs", e.Key, got)
+		}
+	}
 	checkMarked(t, "prediction", PredictionPost(xl, m, "2v2"))
 	d := ladder.Draft{MatchID: m.ID, State: ladder.DraftPicking, Deadline: m.CreatedAt}
 	for i, u := range m.Players() {
 		d.Seats = append(d.Seats, ladder.DraftSeat{UserID: u, Rating: float64(1500 + i), Team: map[bool]int{true: 1 + i%2, false: 0}[i < 2]})
 	}
 	checkMarked(t, "draft", DraftView(xl, m, d, "2v2"))
+}
+
+// sampleEvidence is one flag's evidence of each key, as the detectors
+// make them.
+func sampleEvidence() []integrity.Evidence {
+	return []integrity.Evidence{
+		{Key: integrity.EvidenceSmurf, Counts: map[string]int{"Games": 39, "Times": 71},
+			Measures: map[string]float64{"Wins": 30, "Expected": 19.9},
+			Ratings:  map[string]float64{"High": 2044, "Low": 1769, "Mean": 1506, "Spread": 120, "From": 1500, "Now": 1791}},
+		{Key: integrity.EvidenceBoost, Counts: map[string]int{"Wins": 9, "PlayerWins": 12, "Games": 14},
+			Ratings: map[string]float64{"Mate": 1720, "Gap": 230, "From": 1490, "Now": 1610}},
+		{Key: integrity.EvidenceTradeOneSided, Counts: map[string]int{"Meetings": 14, "WinsA": 13, "WinsB": 1},
+			Ratings: map[string]float64{"Points": 180}, Measures: map[string]float64{"Z": 4.3}, Player: "300000000000000001"},
+		{Key: integrity.EvidenceTradeAlternating, Counts: map[string]int{"Meetings": 20, "Changes": 19, "Of": 19},
+			Measures: map[string]float64{"Z": 4.4}},
+		{Key: integrity.EvidenceWrongVote, Counts: map[string]int{"Wrong": 2, "Votes": 5}},
+		{Key: integrity.EvidenceReportAbuse, Counts: map[string]int{"Lost": 3, "Disputes": 4}},
+	}
+}
+
+// TestEvidenceText: the English of each evidence reads as the API
+// documents it (docs/api.md), every key has its message, and a flag
+// stored before evidence was data keeps its text.
+func TestEvidenceText(t *testing.T) {
+	en, de := i18n.English(), i18n.For("de")
+	want := map[string]string{
+		integrity.EvidenceSmurf:            "new account: 30.0 wins in its first 39 games where 19.9 were expected; the results are 71 times as likely from a player rated 2044 as from one rated 1769 (the ladder's established players: 1506, spread 120); rating 1500 → 1791",
+		integrity.EvidenceBoost:            "9 of 12 wins came with this partner (14 games together), rated 1720 on average: 230 above the player's 1490 when they first played together (now 1610)",
+		integrity.EvidenceTradeOneSided:    "14 meetings, results 13–1, 180 rating points moved to <@300000000000000001> (4.3 standard deviations from even)",
+		integrity.EvidenceTradeAlternating: "20 meetings whose results alternated 19 times of 19 (4.4 standard deviations above chance)",
+		integrity.EvidenceWrongVote:        "2 of 5 reports gave the match to the other team and a moderator found the reporter's team had not lost",
+		integrity.EvidenceReportAbuse:      "3 of 4 disputes were resolved as first reported",
+	}
+	for _, e := range sampleEvidence() {
+		if got := EvidenceText(en, e); got != want[e.Key] {
+			t.Errorf("EvidenceText(en, %s) = %q, want %q", e.Key, got, want[e.Key])
+		}
+		if got := EvidenceText(de, e); got == want[e.Key] || strings.Contains(got, "flag.evidence") {
+			t.Errorf("EvidenceText(de, %s) = %q, want German", e.Key, got)
+		}
+		stored := integrity.DecodeEvidence(e.Encode())
+		if got := EvidenceText(de, stored); got != EvidenceText(de, e) {
+			t.Errorf("EvidenceText(de, stored %s) = %q, want %q as before storing", e.Key, got, EvidenceText(de, e))
+		}
+	}
+	old := integrity.DecodeEvidence("3 of 4 disputes were resolved as first reported")
+	if got := EvidenceText(de, old); got != "3 of 4 disputes were resolved as first reported" {
+		t.Errorf("EvidenceText(de, an older flag's text) = %q, want the text as stored", got)
+	}
+	if got := EvidenceText(de, integrity.Evidence{Key: "no-such-key", Text: "x"}); got != "x" {
+		t.Errorf("EvidenceText(unknown key) = %q, want its text", got)
+	}
 }

@@ -38,7 +38,8 @@ func (h *handlers) modIntegrity(ctx context.Context, req Request) (Reply, error)
 		if err != nil {
 			return Reply{}, err
 		}
-		return Whisper(userLang(req).T("reply.flag_dismissed", "ID", f.ID, "Kind", f.Kind, "Players", mentions(f.Subjects))), nil
+		l := userLang(req)
+		return Whisper(l.T("reply.flag_dismissed", "ID", f.ID, "Kind", FlagKind(l, f.Kind), "Players", mentions(f.Subjects))), nil
 	}
 	all, _ := req.Bool("all")
 	fs, err := h.Integrity.Flags(ctx, req.GuildID, all, integrityList)
@@ -67,7 +68,7 @@ func flagLine(tr *i18n.Lang, f integrity.Flag) string {
 	for i, id := range f.Matches {
 		ms[i] = fmt.Sprintf("#%d", id)
 	}
-	s := fmt.Sprintf("**%d** · %s · %s: %s", f.ID, f.Kind, mentions(f.Subjects), f.Evidence)
+	s := fmt.Sprintf("**%d** · %s · %s: %s", f.ID, FlagKind(tr, f.Kind), mentions(f.Subjects), EvidenceText(tr, f.Evidence))
 	if len(ms) > 0 {
 		s += " · " + tr.T("mod.flag_matches", "Matches", strings.Join(ms, " "))
 	}
@@ -87,6 +88,41 @@ func flagLine(tr *i18n.Lang, f integrity.Flag) string {
 // nobody.
 // It is in the guild's language l.
 func IntegrityPost(l *i18n.Lang, f integrity.Flag) Reply {
-	return Reply{Embeds: []Embed{{Title: l.T("post.flag_title", "ID", f.ID, "Kind", f.Kind), Description: flagLine(l, f), Color: ColorWarn,
+	return Reply{Embeds: []Embed{{Title: l.T("post.flag_title", "ID", f.ID, "Kind", FlagKind(l, f.Kind)), Description: flagLine(l, f), Color: ColorWarn,
 		Footer: l.T("post.flag_footer")}}}
+}
+
+// FlagKind is a kind of flag (integrity.Kinds) as l names it; a kind
+// without a name in the catalogs shows as stored.
+func FlagKind(l *i18n.Lang, kind string) string {
+	id := "flag.kind." + strings.ReplaceAll(kind, "-", "_")
+	if !i18n.English().Has(id) {
+		return kind
+	}
+	return l.T(id)
+}
+
+// EvidenceText is a flag's evidence in l: the catalogs' flag.evidence.*
+// message of its key, with counts, ratings and measures written the
+// language's way. A flag stored before evidence was data keeps its
+// English text. The JSON API shows it in English.
+func EvidenceText(l *i18n.Lang, e integrity.Evidence) string {
+	id := "flag.evidence." + strings.ReplaceAll(e.Key, "-", "_")
+	if e.Key == "" || !i18n.English().Has(id) {
+		return e.Text
+	}
+	kv := make([]any, 0, 2*(len(e.Counts)+len(e.Ratings)+len(e.Measures)+1))
+	for k, n := range e.Counts {
+		kv = append(kv, k, l.Int(n))
+	}
+	for k, x := range e.Ratings {
+		kv = append(kv, k, l.Rating(x))
+	}
+	for k, x := range e.Measures {
+		kv = append(kv, k, l.Number(x, 1))
+	}
+	if e.Player != "" {
+		kv = append(kv, "Player", mention(e.Player))
+	}
+	return l.T(id, kv...)
 }

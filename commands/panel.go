@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -132,7 +131,7 @@ func (h *handlers) configPanel(ctx context.Context, req Request) (Reply, error) 
 	if err := h.Panels.Place(ctx, req.GuildID, q.ID, ch); err != nil {
 		return Reply{}, err
 	}
-	return Whisper(fmt.Sprintf("The panel of queue **%s** is in <#%s>: players join, leave and invite partners with its buttons, and it updates itself as the queue changes. Run this again to move it.", q.Name, ch)), nil
+	return Whisper(userLang(req).T("panel.placed", "Queue", q.Name, "Channel", ch)), nil
 }
 
 // namedQueue is the queue option's queue, or the guild's first queue.

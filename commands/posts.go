@@ -149,8 +149,19 @@ func standingsCSV(rs []ladder.SeasonResult) []byte {
 }
 
 // RoleProblem tells the moderators' channel, once per problem, that
-// division roles need an admin; the ladder keeps working. The problem's
-// own explanation comes from the ladder in English.
+// division roles need an admin; the ladder keeps working.
 func RoleProblem(l *i18n.Lang, p ladder.RoleProblem) Reply {
-	return Reply{Content: l.T("post.role_problem", "Problem", p.Explain())}
+	return Reply{Content: l.T("post.role_problem", "Problem", roleProblemText(l, p))}
+}
+
+// roleProblemText says in l what an admin should do about p: map another
+// role for a deleted one, or give the bot Manage Roles above the role.
+func roleProblemText(l *i18n.Lang, p ladder.RoleProblem) string {
+	switch p.Code {
+	case ladder.DiscordUnknownRole:
+		return l.T("role_problem.unknown_role", "Role", p.RoleID)
+	case ladder.DiscordMissingPermissions:
+		return l.T("role_problem.missing_permissions", "Role", p.RoleID)
+	}
+	return l.T("role_problem.discord_error", "Role", p.RoleID, "Code", strconv.Itoa(p.Code))
 }

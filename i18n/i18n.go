@@ -69,6 +69,16 @@ func Default() *Catalog {
 // default catalog (see Catalog.Match).
 func For(locale string) *Lang { return Default().Match(locale) }
 
+// ForServer returns the language a server's posts are in: its setting
+// (/config language) when set, else the locale Discord says it prefers,
+// else English.
+func ForServer(setting, preferred string) *Lang {
+	if setting != "" {
+		return For(setting)
+	}
+	return For(preferred)
+}
+
 // Load builds a catalog from the files catalogs/*.json of fsys.
 func Load(fsys fs.FS) (*Catalog, error) {
 	c := &Catalog{
@@ -244,12 +254,25 @@ func (l *Lang) render(id string, count any, kv []any) string {
 	return s
 }
 
+// Keyed is an error's argument that names its own text in the catalogs
+// (a match's state): Error renders it in the language.
+type Keyed interface{ MessageID() string }
+
 // Error renders an English error text made by fmt.Sprintf(format, args...)
 // in the language: the catalog's err.* messages are keyed by their English
 // format, and a translation is a format with the same verbs, which may be
 // numbered (%[2]s) to change their order. A format without a translation
-// renders as English.
+// renders as English. Arguments that are Keyed render as their text.
 func (l *Lang) Error(format string, args ...any) string {
+	copied := false
+	for i, a := range args {
+		if k, ok := a.(Keyed); ok {
+			if !copied { // the caller's arguments stay as they were
+				args, copied = append([]any(nil), args...), true
+			}
+			args[i] = l.T(k.MessageID())
+		}
+	}
 	f := format
 	if id, ok := l.cat.errKeys[format]; ok {
 		if t := l.T(id); t != id {

@@ -1,6 +1,9 @@
 package i18n
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -274,12 +277,140 @@ func TestErrorFormatsExist(t *testing.T) {
 			continue
 		}
 		n++
-		if !strings.Contains(all, strconv.Quote(m.Other)) {
+		if !strings.Contains(all, strconv.Quote(m.Other)) && !strings.Contains(all, "`"+m.Other+"`") {
 			t.Errorf("%s: %q is in no Go source any more", id, m.Other)
 		}
 	}
 	if n < 20 {
 		t.Errorf("Got(err.* messages) = %d, want the coded errors of the match flow", n)
+	}
+}
+
+// englishOnly are files whose coded errors only the JSON API or the
+// command line shows, and those speak English (docs/i18n.md); so do the
+// JSON API's handlers, web/api_*.go.
+var englishOnly = map[string]string{
+	"web/jsonio.go":           "the JSON API's request decoding",
+	"storage/backup_check.go": "the backup command's checks of its --out file",
+}
+
+// codedFormats finds every coded error's English format in the module's
+// Go source: the literal format of ladder.Errorf(code, …), of the
+// ladder's reword(err, code, …) and storage's wrap(op, err, …), and the
+// literal message of ladder.Wrap(code, err, …), by position. Formats without a word ("%s")
+// and those of englishOnly files are left out.
+func codedFormats(t *testing.T) map[string]string {
+	t.Helper()
+	isCode := func(e ast.Expr) bool {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return strings.HasPrefix(x.Name, "Code")
+		case *ast.SelectorExpr:
+			return strings.HasPrefix(x.Sel.Name, "Code")
+		}
+		return false
+	}
+	out := map[string]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != ".." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path, ".."+string(filepath.Separator)))
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
+			englishOnly[rel] != "" || strings.HasPrefix(rel, "web/api_") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			var name string
+			switch fn := c.Fun.(type) {
+			case *ast.Ident:
+				name = fn.Name
+			case *ast.SelectorExpr:
+				name = fn.Sel.Name
+			}
+			var lit ast.Expr
+			switch {
+			case name == "Errorf" && len(c.Args) >= 2 && isCode(c.Args[0]):
+				lit = c.Args[1]
+			case name == "reword" && len(c.Args) >= 3 && isCode(c.Args[1]):
+				lit = c.Args[2]
+			case name == "Wrap" && len(c.Args) == 3 && isCode(c.Args[0]):
+				lit = c.Args[2]
+			case name == "wrap" && len(c.Args) >= 3 && strings.HasPrefix(rel, "storage/"):
+				lit = c.Args[2] // storage's wrap(op, err, format, args...)
+			default:
+				return true
+			}
+			b, ok := lit.(*ast.BasicLit)
+			if !ok || b.Kind != token.STRING {
+				return true
+			}
+			format, err := strconv.Unquote(b.Value)
+			if err == nil && hasWord.MatchString(printfVerb.ReplaceAllString(markupTag.ReplaceAllString(format, ""), "")) {
+				out[format] = fset.Position(b.Pos()).String()
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var (
+	hasWord   = regexp.MustCompile(`\pL{2,}`)
+	markupTag = regexp.MustCompile(`<[^>]*>`)
+)
+
+// TestCodedErrorsTranslated fails when a coded error's format has no
+// err.* entry: its users would read it in English whatever their
+// language. TestCatalogsComplete sees to each language having the entry.
+func TestCodedErrorsTranslated(t *testing.T) {
+	formats := codedFormats(t)
+	if len(formats) < 350 {
+		t.Fatalf("Got(coded error formats) = %d, want the module's every one (over 350)", len(formats))
+	}
+	c := Default()
+	for format, at := range formats {
+		if _, ok := c.errKeys[format]; !ok {
+			t.Errorf("%s: %q has no err.* entry in the catalogs", at, format)
+		}
+	}
+}
+
+// TestCodedFormatsFound proves the search finds a format where it must
+// and leaves the JSON API's and the words-free ones alone.
+func TestCodedFormatsFound(t *testing.T) {
+	formats := codedFormats(t)
+	for _, want := range []string{
+		"room_linger must be from 0 to %d seconds",                    // rooms: ladder.Errorf
+		"no %s is called %q",                                          // ladder: Errorf inside the package
+		"the bot is restarting",                                       // bot: ladder.Wrap
+		"flag %d was dismissed already by <@%s>",                      // storage
+		"Queue %s needs the <@&%s> role (required_role); you do not.", // joins
+	} {
+		if _, ok := formats[want]; !ok {
+			t.Errorf("codedFormats() misses %q", want)
+		}
+	}
+	for _, not := range []string{"%s", "request body is empty; want a JSON object"} {
+		if at, ok := formats[not]; ok {
+			t.Errorf("codedFormats() has %q (%s), want it left out", not, at)
+		}
 	}
 }
 
@@ -291,7 +422,15 @@ func TestErrorTranslates(t *testing.T) {
 	if got := de.Error("some %d new text", 3); got != "some 3 new text" {
 		t.Errorf("Error(untranslated) = %q, want the English text", got)
 	}
+	if got, want := de.Error("match %d is %s", 7, keyed("state.disputed")), "Match 7 ist angefochten"; got != want {
+		t.Errorf("Error(match is disputed) = %q, want %q: a Keyed argument in the language", got, want)
+	}
 	if got := de.Error("100% plain"); got != "100% plain" {
 		t.Errorf("Error(plain) = %q, want it unchanged", got)
 	}
 }
+
+// keyed is a Keyed argument naming message id.
+type keyed string
+
+func (k keyed) MessageID() string { return string(k) }

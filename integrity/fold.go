@@ -1,7 +1,6 @@
 package integrity
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -261,8 +260,8 @@ func (s State) foldPartner(e Entry, u, v string, team int, th Thresholds) (Flag,
 		return Flag{}, false
 	}
 	return Flag{Kind: KindBoost, Subjects: []string{u, v}, Matches: slices.Clone(c.Matches),
-		Evidence: fmt.Sprintf("%d of %d wins came with this partner (%d games together), rated %.0f on average: %.0f above the player's %.0f when they first played together (now %.0f)",
-			c.Wins, pl.Wins, c.N, mate, gap, c.From, e.Before[u]+e.Delta[u]),
+		Evidence: Evidence{Key: EvidenceBoost, Counts: map[string]int{"Wins": c.Wins, "PlayerWins": pl.Wins, "Games": c.N},
+			Ratings: map[string]float64{"Mate": mate, "Gap": gap, "From": c.From, "Now": e.Before[u] + e.Delta[u]}},
 		Score: share * gap}, true
 }
 
@@ -305,20 +304,21 @@ func (s State) foldPair(e Entry, u, v string, th Thresholds) (Flag, bool) {
 	if z < th.TradeZ {
 		return Flag{}, false
 	}
-	how := fmt.Sprintf("%d meetings, results %d–%d, %.0f rating points moved to %s", c.N, c.WinsA, c.WinsB, math.Abs(c.NetA), leader(a, b, c.NetA))
+	how := Evidence{Key: EvidenceTradeOneSided, Counts: map[string]int{"Meetings": c.N, "WinsA": c.WinsA, "WinsB": c.WinsB},
+		Ratings: map[string]float64{"Points": math.Abs(c.NetA)}, Measures: map[string]float64{"Z": oneSided}, Player: leader(a, b, c.NetA)}
 	if alt > oneSided {
-		how = fmt.Sprintf("%d meetings whose results alternated %d times of %d (%.1f standard deviations above chance)", c.N, c.Changes, c.Decided-1, alt)
-	} else {
-		how += fmt.Sprintf(" (%.1f standard deviations from even)", oneSided)
+		how = Evidence{Key: EvidenceTradeAlternating, Counts: map[string]int{"Meetings": c.N, "Changes": c.Changes, "Of": c.Decided - 1},
+			Measures: map[string]float64{"Z": alt}}
 	}
 	return Flag{Kind: KindWinTrade, Subjects: []string{a, b}, Matches: slices.Clone(c.Matches), Evidence: how, Score: z}, true
 }
 
+// leader is the one of a pair the rating points moved to.
 func leader(a, b string, netA float64) string {
 	if netA >= 0 {
-		return "<@" + a + ">"
+		return a
 	}
-	return "<@" + b + ">"
+	return b
 }
 
 // foldVotes counts reports that a moderator overturned against the
@@ -335,7 +335,7 @@ func (s State) foldVotes(e Entry, th Thresholds) []Flag {
 			c.note(&c.Bad, e.MatchID)
 			if c.Wrong >= th.WrongVotes {
 				flags = append(flags, Flag{Kind: KindWrongVote, Subjects: []string{e.ReportedBy}, Matches: slices.Clone(c.Bad),
-					Evidence: fmt.Sprintf("%d of %d reports gave the match to the other team and a moderator found the reporter's team had not lost", c.Wrong, c.Votes),
+					Evidence: Evidence{Key: EvidenceWrongVote, Counts: map[string]int{"Wrong": c.Wrong, "Votes": c.Votes}},
 					Score:    float64(c.Wrong)})
 			}
 		}
@@ -348,7 +348,7 @@ func (s State) foldVotes(e Entry, th Thresholds) []Flag {
 			c.note(&c.Bad, e.MatchID)
 			if c.Lost >= th.AbuseLost && float64(c.Lost) >= th.AbuseShare*float64(c.Disputs) {
 				flags = append(flags, Flag{Kind: KindReportAbuse, Subjects: []string{e.DisputedBy}, Matches: slices.Clone(c.Bad),
-					Evidence: fmt.Sprintf("%d of %d disputes were resolved as first reported", c.Lost, c.Disputs),
+					Evidence: Evidence{Key: EvidenceReportAbuse, Counts: map[string]int{"Lost": c.Lost, "Disputes": c.Disputs}},
 					Score:    float64(c.Lost)})
 			}
 		}

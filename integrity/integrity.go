@@ -14,7 +14,9 @@
 package integrity
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -42,7 +44,7 @@ type Flag struct {
 	Subjects []string
 	// Matches are the latest matches of the evidence.
 	Matches  []int64
-	Evidence string
+	Evidence Evidence
 	// Score is the strength of the evidence (standard deviations, counts).
 	Score float64
 	// Seq is the log position of the match that raised it.
@@ -55,6 +57,58 @@ type Flag struct {
 	DismissedBy   string
 	DismissedAt   time.Time
 	DismissReason string
+}
+
+// Keys of evidence: what a flag's numbers mean. A win-trade is flagged
+// for one-sided or for alternating results.
+const (
+	EvidenceSmurf            = "smurf"
+	EvidenceBoost            = "boost"
+	EvidenceTradeOneSided    = "win-trade"
+	EvidenceTradeAlternating = "win-trade-alternating"
+	EvidenceWrongVote        = "wrong-vote"
+	EvidenceReportAbuse      = "report-abuse"
+)
+
+// Evidence is what a flag found, as data: which pattern (Key) and its
+// numbers by name. The layer that shows a flag renders it in a language
+// (commands.EvidenceText); the JSON API's evidence field is its English.
+type Evidence struct {
+	Key string `json:"key"`
+	// Counts are whole numbers: games, wins, meetings, reports.
+	Counts map[string]int `json:"counts,omitempty"`
+	// Ratings are rating points, shown without a fraction.
+	Ratings map[string]float64 `json:"ratings,omitempty"`
+	// Measures are shown with one decimal: standard deviations, wins
+	// against expected wins (a draw counts half).
+	Measures map[string]float64 `json:"measures,omitempty"`
+	// Player is the player a win-trade moved the rating points to.
+	Player string `json:"player,omitempty"`
+	// Text is the evidence of a flag stored as English text, before
+	// evidence was data; Key is then "".
+	Text string `json:"-"`
+}
+
+// Encode is the evidence as stored: JSON, or the old text as it was.
+func (e Evidence) Encode() string {
+	if e.Key == "" {
+		return e.Text
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return e.Text // maps of numbers and strings always marshal
+	}
+	return string(b)
+}
+
+// DecodeEvidence reads evidence as Encode stored it; anything that is not
+// its JSON is the English text of an older flag.
+func DecodeEvidence(s string) Evidence {
+	var e Evidence
+	if strings.HasPrefix(s, "{") && json.Unmarshal([]byte(s), &e) == nil && e.Key != "" {
+		return e
+	}
+	return Evidence{Text: s}
 }
 
 // Open is whether no moderator has dismissed the flag.

@@ -1,7 +1,6 @@
 package integrity
 
 import (
-	"fmt"
 	"math"
 	"slices"
 )
@@ -111,7 +110,9 @@ func (c *Counter) foldSmurf(e Entry, u string, team int, l *Counter, th Threshol
 		return Flag{}, false
 	}
 	return Flag{Kind: KindSmurf, Subjects: []string{u}, Matches: slices.Clone(c.Matches),
-		Evidence: fmt.Sprintf("new account: %.1f wins in its first %d games where %.1f were expected; the results are %.0f times as likely from a player rated %.0f as from one rated %.0f (the ladder's established players: %.0f, spread %.0f); rating %.0f → %.0f",
-			c.EarlyO, c.Early, c.EarlyP, math.Exp(c.LLR), hi, lo, mean, sd, c.Start, e.Before[u]+e.Delta[u]),
+		Evidence: Evidence{Key: EvidenceSmurf,
+			Counts:   map[string]int{"Games": c.Early, "Times": int(math.Round(math.Min(math.Exp(c.LLR), 1e12)))},
+			Measures: map[string]float64{"Wins": c.EarlyO, "Expected": c.EarlyP},
+			Ratings:  map[string]float64{"High": hi, "Low": lo, "Mean": mean, "Spread": sd, "From": c.Start, "Now": e.Before[u] + e.Delta[u]}},
 		Score: c.LLR}, true
 }

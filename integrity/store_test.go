@@ -117,7 +117,7 @@ func TestWinTradeFlag(t *testing.T) {
 		if !ok || len(fs) != 4 {
 			t.Fatalf("Got(flags) = %v, want the 4 opponent pairs' win-trading", fs)
 		}
-		if len(f.Matches) == 0 || f.Evidence == "" || f.Posted {
+		if len(f.Matches) == 0 || f.Evidence.Key == "" || f.Posted {
 			t.Errorf("Got(flag) = %+v, want evidence and matches, not yet posted", f)
 		}
 		if of := flagsOf(t, e, other, true); len(of) != 0 {

@@ -168,7 +168,7 @@ func (s *Service) AllowJoin(ctx context.Context, q ladder.Queue, who []ladder.En
 		return err
 	}
 	if state := h.At(at); !state.Open {
-		return ladder.Errorf(ladder.CodeForbidden, "%s", closedText(q.Name, h, state))
+		return closedRefusal(q.Name, h, state)
 	}
 	if !st.HasRequirements() {
 		return nil
@@ -200,52 +200,87 @@ func (s *Service) AllowJoin(ctx context.Context, q ladder.Queue, who []ladder.En
 			return err
 		}
 	}
+	c := joinCheck{q: q, st: st, games: games, gamesQueue: gamesQueue, at: at}
 	for i, e := range who {
-		you, has := subject(i, e.UserID)
+		var rating *float64
 		if ratings != nil {
-			r := ratings[i].Rating
-			if st.MinRating != 0 && r < st.MinRating {
-				return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs a rating of at least %.0f (min_rating); %s %.0f.", q.Name, st.MinRating, has, r)
-			}
-			if st.MaxRating != 0 && r > st.MaxRating {
-				return ladder.Errorf(ladder.CodeForbidden, "Queue %s takes ratings up to %.0f (max_rating); %s %.0f.", q.Name, st.MaxRating, has, r)
-			}
+			rating = &ratings[i].Rating
 		}
-		if st.MinGames > 0 && games[e.UserID] < st.MinGames {
-			return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs %d rated games in %s (min_games); %s %d.", q.Name, st.MinGames, gamesQueue, has, games[e.UserID])
-		}
-		if st.MinAccountDays > 0 {
-			if days, ok := accountDays(e.UserID, at); ok && days < st.MinAccountDays {
-				return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs a Discord account at least %d days old (min_account_days); %s one %d days old.", q.Name, st.MinAccountDays, has, days)
-			}
-		}
-		if !e.RolesKnown {
-			continue // a partner's roles are checked when they accept
-		}
-		if st.RequiredRole != "" && !slices.Contains(e.Roles, st.RequiredRole) {
-			return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs the <@&%s> role (required_role); %s not.", q.Name, st.RequiredRole, doNot(you))
-		}
-		if st.ExcludedRole != "" && slices.Contains(e.Roles, st.ExcludedRole) {
-			return ladder.Errorf(ladder.CodeForbidden, "Queue %s is closed to the <@&%s> role (excluded_role); %s it.", q.Name, st.ExcludedRole, has)
+		if err := c.refusal(e, i == 0, rating); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// doNot is "you do" / "<@u> does" for a refusal.
-func doNot(you string) string {
-	if you == "you" {
-		return "you do"
-	}
-	return you + " does"
+// joinCheck is what a queue's requirements are checked against.
+type joinCheck struct {
+	q          ladder.Queue
+	st         Settings
+	games      map[string]int // rated games in gamesQueue by player
+	gamesQueue string
+	at         time.Time
 }
 
-// closedText is the refusal of a join outside the open hours.
-func closedText(queue string, h Hours, st State) string {
-	if st.Next.IsZero() {
-		return fmt.Sprintf("Queue %s is closed (its hours: %s, %s) and does not open within a week.", queue, h.String(), h.Loc)
+// refusal is why e may not join, nil when e meets every requirement;
+// rating is e's, nil when no requirement needs it. The one asking (you)
+// is told "you"; a partner is named. Each case has its two formats
+// spelled out, so the catalogs translate them whole (err.joins.*).
+func (c joinCheck) refusal(e ladder.Entrant, you bool, rating *float64) error {
+	q, st := c.q, c.st
+	if rating != nil {
+		r := *rating
+		if st.MinRating != 0 && r < st.MinRating {
+			if you {
+				return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs a rating of at least %.0f (min_rating); you have %.0f.", q.Name, st.MinRating, r)
+			}
+			return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs a rating of at least %.0f (min_rating); <@%s> has %.0f.", q.Name, st.MinRating, e.UserID, r)
+		}
+		if st.MaxRating != 0 && r > st.MaxRating {
+			if you {
+				return ladder.Errorf(ladder.CodeForbidden, "Queue %s takes ratings up to %.0f (max_rating); you have %.0f.", q.Name, st.MaxRating, r)
+			}
+			return ladder.Errorf(ladder.CodeForbidden, "Queue %s takes ratings up to %.0f (max_rating); <@%s> has %.0f.", q.Name, st.MaxRating, e.UserID, r)
+		}
 	}
-	return fmt.Sprintf("Queue %s is closed now; it opens at %s (<t:%d:F>, <t:%d:R>).", queue, h.Local(st.Next), st.Next.Unix(), st.Next.Unix())
+	if n := c.games[e.UserID]; st.MinGames > 0 && n < st.MinGames {
+		if you {
+			return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs %d rated games in %s (min_games); you have %d.", q.Name, st.MinGames, c.gamesQueue, n)
+		}
+		return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs %d rated games in %s (min_games); <@%s> has %d.", q.Name, st.MinGames, c.gamesQueue, e.UserID, n)
+	}
+	if st.MinAccountDays > 0 {
+		if days, ok := accountDays(e.UserID, c.at); ok && days < st.MinAccountDays {
+			if you {
+				return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs a Discord account at least %d days old (min_account_days); you have one %d days old.", q.Name, st.MinAccountDays, days)
+			}
+			return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs a Discord account at least %d days old (min_account_days); <@%s> has one %d days old.", q.Name, st.MinAccountDays, e.UserID, days)
+		}
+	}
+	if !e.RolesKnown {
+		return nil // a partner's roles are checked when they accept
+	}
+	if st.RequiredRole != "" && !slices.Contains(e.Roles, st.RequiredRole) {
+		if you {
+			return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs the <@&%s> role (required_role); you do not.", q.Name, st.RequiredRole)
+		}
+		return ladder.Errorf(ladder.CodeForbidden, "Queue %s needs the <@&%s> role (required_role); <@%s> does not.", q.Name, st.RequiredRole, e.UserID)
+	}
+	if st.ExcludedRole != "" && slices.Contains(e.Roles, st.ExcludedRole) {
+		if you {
+			return ladder.Errorf(ladder.CodeForbidden, "Queue %s is closed to the <@&%s> role (excluded_role); you have it.", q.Name, st.ExcludedRole)
+		}
+		return ladder.Errorf(ladder.CodeForbidden, "Queue %s is closed to the <@&%s> role (excluded_role); <@%s> has it.", q.Name, st.ExcludedRole, e.UserID)
+	}
+	return nil
+}
+
+// closedRefusal is the refusal of a join outside the open hours.
+func closedRefusal(queue string, h Hours, st State) error {
+	if st.Next.IsZero() {
+		return ladder.Errorf(ladder.CodeForbidden, "Queue %s is closed (its hours: %s, %s) and does not open within a week.", queue, h.String(), h.Loc)
+	}
+	return ladder.Errorf(ladder.CodeForbidden, "Queue %s is closed now; it opens at %s (<t:%d:F>, <t:%d:R>).", queue, h.Local(st.Next), st.Next.Unix(), st.Next.Unix())
 }
 
 // discordEpoch is the first millisecond of 2015 UTC, where snowflake

@@ -1,7 +1,6 @@
 package joins
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -224,13 +223,4 @@ func snowflake(s string) bool {
 	}
 	_, err := strconv.ParseUint(s, 10, 64)
 	return err == nil
-}
-
-// subject names a player in a refusal: "you" for the one asking, their
-// mention for a party member.
-func subject(i int, userID string) (who, has string) {
-	if i == 0 {
-		return "you", "you have"
-	}
-	return fmt.Sprintf("<@%s>", userID), fmt.Sprintf("<@%s> has", userID)
 }

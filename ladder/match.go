@@ -25,6 +25,10 @@ const (
 	StateVoided    MatchState = "voided"
 )
 
+// MessageID names the state's text in the catalogs (package i18n renders
+// a coded error's arguments that name their text in the user's language).
+func (s MatchState) MessageID() string { return "state." + string(s) }
+
 // Rated reports whether matches in state s count for ratings.
 func (s MatchState) Rated() bool { return s == StateConfirmed || s == StateResolved }
 

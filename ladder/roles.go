@@ -2,7 +2,6 @@ package ladder
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -63,17 +62,6 @@ type RoleProblem struct {
 	RoleID  string
 	Code    int
 	At      time.Time
-}
-
-// Explain says what an admin should do about p.
-func (p RoleProblem) Explain() string {
-	switch p.Code {
-	case DiscordUnknownRole:
-		return fmt.Sprintf("role <@&%s> no longer exists: map another with /config roles", p.RoleID)
-	case DiscordMissingPermissions:
-		return fmt.Sprintf("cannot give role <@&%s>: grant the bot Manage Roles and move its role above it", p.RoleID)
-	}
-	return fmt.Sprintf("role <@&%s>: Discord error %d", p.RoleID, p.Code)
 }
 
 // RoleMapping is a guild's mapping of divisions and badges to roles.

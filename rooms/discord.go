@@ -40,9 +40,9 @@ type Discord interface {
 	DisallowMember(ctx context.Context, channelID, userID string) error
 	// DeleteChannel deletes a channel or thread.
 	DeleteChannel(ctx context.Context, channelID string) error
-	// FindChannels returns the IDs of the guild's channels and active
-	// threads called name.
-	FindChannels(ctx context.Context, guildID, name string) ([]string, error)
+	// FindChannels returns the guild's channels and active threads called
+	// any of names, with the name each has.
+	FindChannels(ctx context.Context, guildID string, names ...string) ([]Found, error)
 	// VoiceChannelOf returns the voice channel a member is in; "" when
 	// none.
 	VoiceChannelOf(ctx context.Context, guildID, userID string) (string, error)
@@ -50,6 +50,11 @@ type Discord interface {
 	MoveMember(ctx context.Context, guildID, userID, channelID string) error
 	// Send posts a plain message pinging only mentions.
 	Send(ctx context.Context, channelID, content string, mentions []string) error
+}
+
+// Found is a channel FindChannels found.
+type Found struct {
+	ID, Name string
 }
 
 // Channel is a channel to create: visible (and, for voice, joinable) to

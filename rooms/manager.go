@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -106,23 +107,10 @@ func problemOf(err error, mode Mode, voice bool) string {
 	return ""
 }
 
-// problemText is what the moderators are told about a problem.
-func problemText(problem string, matchID int64, where string) string {
-	switch problem {
-	case problemThreads:
-		return fmt.Sprintf("I could not open a private thread for match #%d in %s: I need **Create Private Threads** and **Send Messages in Threads** there. Matches are played in the queue's channel until that is fixed.", matchID, where)
-	case problemManage:
-		return fmt.Sprintf("I could not create a channel for match #%d: I need **Manage Channels** (and **Manage Roles** for its permissions) in the room category. Until that is fixed, matches do without it: channel rooms are played in the queue's channel, and voice channels are not made.", matchID)
-	case problemMove:
-		return fmt.Sprintf("I could not move the players of match #%d between voice channels: I need **Move Members**. They can join their team's voice channel by hand.", matchID)
-	case problemForm:
-		return fmt.Sprintf("Discord refused the channel for match #%d as malformed: is the queue's room_category a category channel? Until that is fixed, matches do without it: channel rooms are played in the queue's channel, and voice channels are not made.", matchID)
-	case problemCleanup:
-		return fmt.Sprintf("I could not archive or delete the room of match #%d: I need **Manage Threads** (thread rooms) or **Manage Channels** (channel rooms and voice channels). Please remove it by hand; I have stopped trying.", matchID)
-	case problemLimit:
-		return fmt.Sprintf("I could not create a channel for match #%d: the server has reached Discord's limit of 500 channels. Matches are played in the queue's channel until some are deleted.", matchID)
-	}
-	return ""
+// problemText is what the moderators are told about a problem, in the
+// guild's language l: the catalogs' room.problem.* messages.
+func problemText(l *i18n.Lang, problem string, matchID int64, where string) string {
+	return l.T("room.problem."+problem, "ID", matchID, "Where", where)
 }
 
 // warn tells the guild's log channel about problem unless it was told
@@ -137,7 +125,8 @@ func (m *Manager) warn(ctx context.Context, guildID, problem string, matchID int
 	if err != nil || g.LogChannelID == "" {
 		return
 	}
-	if err := m.dc.Send(ctx, g.LogChannelID, problemText(problem, matchID, where), nil); err != nil {
+	l := i18n.ForServer(g.Language, g.PreferredLocale)
+	if err := m.dc.Send(ctx, g.LogChannelID, problemText(l, problem, matchID, where), nil); err != nil {
 		m.log.Warn("room problem not told to the log channel", "guild_id", guildID, "err", err)
 	}
 }

@@ -2,9 +2,9 @@ package rooms
 
 import (
 	"context"
-	"fmt"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -51,7 +51,12 @@ func (m *Manager) Open(ctx context.Context, f ladder.FormedMatch, home string) s
 		}
 		return home
 	}
-	if err := m.create(ctx, &r, set, match); err != nil {
+	g, err := m.lad.Guild(ctx, match.GuildID)
+	if err != nil {
+		return m.fallback(ctx, r, err)
+	}
+	l := i18n.ForServer(g.Language, g.PreferredLocale)
+	if err := m.create(ctx, &r, set, match, g, l); err != nil {
 		return m.fallback(ctx, r, err)
 	}
 	r.State = StateOpen
@@ -62,20 +67,16 @@ func (m *Manager) Open(ctx context.Context, f ladder.FormedMatch, home string) s
 	if err := m.store.SetMatchChannel(ctx, match.ID, r.ChannelID); err != nil {
 		m.log.Warn("match not pointed at its room", "guild_id", r.GuildID, "match_id", r.MatchID, "err", err)
 	}
-	link := fmt.Sprintf("**Match #%d** (%s) is played in <#%s>.", match.ID, f.Queue.Name, r.ChannelID)
+	link := l.T("room.link", "ID", match.ID, "Queue", f.Queue.Name, "Channel", r.ChannelID)
 	if err := m.dc.Send(ctx, home, link, nil); err != nil {
 		m.log.Warn("room link not posted", "guild_id", r.GuildID, "match_id", r.MatchID, "err", err)
 	}
 	return r.ChannelID
 }
 
-// create makes the room's channels and gives the players access, storing
-// each ID as soon as it exists.
-func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladder.Match) error {
-	g, err := m.lad.Guild(ctx, match.GuildID)
-	if err != nil {
-		return err
-	}
+// create makes the room's channels, named in the guild's language l, and
+// gives the players access, storing each ID as soon as it exists.
+func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladder.Match, g ladder.Guild, l *i18n.Lang) error {
 	var mods []string
 	if g.ModeratorRoleID != "" {
 		mods = []string{g.ModeratorRoleID}
@@ -83,7 +84,7 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 	players := match.Players()
 	switch set.Mode {
 	case ModeThread:
-		id, err := m.dc.CreateThread(ctx, r.HomeChannelID, textName(match.ID))
+		id, err := m.dc.CreateThread(ctx, r.HomeChannelID, textName(l, match.ID))
 		if err != nil {
 			return err
 		}
@@ -99,7 +100,7 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 		}
 		m.solved(ctx, r.GuildID, problemThreads)
 	case ModeChannel:
-		id, err := m.dc.CreateChannel(ctx, match.GuildID, Channel{Name: textName(match.ID), ParentID: set.CategoryID, Members: players, Roles: mods})
+		id, err := m.dc.CreateChannel(ctx, match.GuildID, Channel{Name: textName(l, match.ID), ParentID: set.CategoryID, Members: players, Roles: mods})
 		if err != nil {
 			return err
 		}
@@ -111,7 +112,7 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 		m.solved(ctx, r.GuildID, problemManage, problemLimit, problemForm)
 	}
 	if set.Voice {
-		return m.openVoice(ctx, r, set, match, mods)
+		return m.openVoice(ctx, r, set, match, mods, l)
 	}
 	return nil
 }
@@ -119,9 +120,9 @@ func (m *Manager) create(ctx context.Context, r *Room, set Settings, match ladde
 // openVoice creates the teams' voice channels and moves the players who
 // wait in the lobby voice channel into them. A voice problem leaves the
 // room without voice channels rather than failing it.
-func (m *Manager) openVoice(ctx context.Context, r *Room, set Settings, match ladder.Match, mods []string) error {
+func (m *Manager) openVoice(ctx context.Context, r *Room, set Settings, match ladder.Match, mods []string, l *i18n.Lang) error {
 	for t := range 2 {
-		id, err := m.dc.CreateChannel(ctx, match.GuildID, Channel{Name: voiceName(match.ID, t+1), Voice: true, ParentID: set.CategoryID, Members: match.Teams[t], Roles: mods})
+		id, err := m.dc.CreateChannel(ctx, match.GuildID, Channel{Name: voiceName(l, match.ID, t+1), Voice: true, ParentID: set.CategoryID, Members: match.Teams[t], Roles: mods})
 		if err != nil && DiscordCode(err) == 0 {
 			// No answer: the channel may exist unrecorded. The whole room
 			// falls back and stays in creating, so the rooms job finds it

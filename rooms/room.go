@@ -2,11 +2,11 @@ package rooms
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -89,11 +89,32 @@ type Store interface {
 	ClearRoomWarning(ctx context.Context, guildID, problem string) error
 }
 
-// names are a room's channel names: what the rooms job looks for when a
-// process died between creating a channel and storing its ID.
-func textName(matchID int64) string { return fmt.Sprintf("match-%d", matchID) }
+// names are a room's channel names in the guild's language: what the
+// rooms job looks for when a process died between creating a channel and
+// storing its ID.
+func textName(l *i18n.Lang, matchID int64) string { return l.T("room.name_text", "ID", matchID) }
 
-func voiceName(matchID int64, team int) string { return fmt.Sprintf("match-%d-team-%d", matchID, team) }
+func voiceName(l *i18n.Lang, matchID int64, team int) string {
+	return l.T("room.name_voice", "ID", matchID, "Team", team)
+}
+
+// allNames are the names a room's channels may have, in every language
+// (the guild's language may have changed since they were made); text
+// reports which are the text channel's.
+func allNames(matchID int64) (names []string, text map[string]bool) {
+	text = map[string]bool{}
+	cat := i18n.Default()
+	for _, code := range cat.Languages() {
+		l, _ := cat.Lang(code)
+		for _, n := range []string{textName(l, matchID), voiceName(l, matchID, 1), voiceName(l, matchID, 2)} {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		text[textName(l, matchID)] = true
+	}
+	return names, text
+}
 
 // JoinIDs writes a list of IDs as stored.
 func JoinIDs(ids []string) string { return strings.Join(ids, ",") }

@@ -79,14 +79,13 @@ func (m *Manager) tickRoom(ctx context.Context, r Room, st *TickStats) error {
 // which was never pointed at the room.
 func (m *Manager) reconcile(ctx context.Context, r Room, st *TickStats) error {
 	found := map[string]bool{}
-	for _, name := range []string{textName(r.MatchID), voiceName(r.MatchID, 1), voiceName(r.MatchID, 2)} {
-		ids, err := m.dc.FindChannels(ctx, r.GuildID, name)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			found[id] = name == textName(r.MatchID)
-		}
+	names, text := allNames(r.MatchID)
+	chans, err := m.dc.FindChannels(ctx, r.GuildID, names...)
+	if err != nil {
+		return err
+	}
+	for _, c := range chans {
+		found[c.ID] = text[c.Name]
 	}
 	if r.ChannelID != "" {
 		found[r.ChannelID] = true

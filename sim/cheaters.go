@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -191,7 +193,7 @@ func (s *season) measureIntegrity(ctx context.Context) (IntegrityStats, error) {
 				names = append(names, fmt.Sprintf("%s (skill %.0f)", p.name, p.skill))
 			}
 		}
-		line := f.Kind + ":" + strings.Join(names, "+") + ": " + f.Evidence
+		line := f.Kind + ":" + strings.Join(names, "+") + ": " + commands.EvidenceText(i18n.English(), f.Evidence)
 		if hit {
 			st.Hits = append(st.Hits, line)
 		} else {

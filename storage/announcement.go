@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -38,14 +37,14 @@ func (t *tx) SaveAnnouncement(ctx context.Context, a ladder.Announcement) error 
 		cols = append(cols, clause.Column{Name: "kind"})
 	}
 	err := t.q(ctx).Clauses(clause.OnConflict{Columns: cols, UpdateAll: true}).Create(row).Error
-	return wrap("save announcement", err, fmt.Sprintf("match %d not found", a.MatchID))
+	return wrap("save announcement", err, "match %d not found", a.MatchID)
 }
 
 // AnnouncementOf implements ladder.Tx.
 func (t *tx) AnnouncementOf(ctx context.Context, matchID int64) (ladder.Announcement, error) {
 	var r announcementRow
 	if err := t.q(ctx).Where("match_id = ?", matchID).Take(&r).Error; err != nil {
-		return ladder.Announcement{}, wrap("announcement", err, fmt.Sprintf("match %d has no announcement", matchID))
+		return ladder.Announcement{}, wrap("announcement", err, "match %d has no announcement", matchID)
 	}
 	return ladder.Announcement{MatchID: r.MatchID, ChannelID: r.ChannelID, MessageID: r.MessageID}, nil
 }
@@ -54,7 +53,7 @@ func (t *tx) AnnouncementOf(ctx context.Context, matchID int64) (ladder.Announce
 func (t *tx) MatchMessage(ctx context.Context, matchID int64, kind string) (ladder.Announcement, error) {
 	var r matchMessageRow
 	if err := t.q(ctx).Where("match_id = ? AND kind = ?", matchID, kind).Take(&r).Error; err != nil {
-		return ladder.Announcement{}, wrap("match message", err, fmt.Sprintf("match %d has no %s message", matchID, kind))
+		return ladder.Announcement{}, wrap("match message", err, "match %d has no %s message", matchID, kind)
 	}
 	return ladder.Announcement{MatchID: r.MatchID, Kind: r.Kind, ChannelID: r.ChannelID, MessageID: r.MessageID}, nil
 }

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -57,7 +56,7 @@ func (t *tx) AddDraft(ctx context.Context, d ladder.Draft) error {
 func (t *tx) Draft(ctx context.Context, matchID int64) (ladder.Draft, error) {
 	var r draftRow
 	if err := t.q(ctx).Where("match_id = ?", matchID).Take(&r).Error; err != nil {
-		return ladder.Draft{}, wrap("draft", err, fmt.Sprintf("match %d has no captains draft", matchID))
+		return ladder.Draft{}, wrap("draft", err, "match %d has no captains draft", matchID)
 	}
 	var seats []draftSeatRow
 	if err := t.q(ctx).Where("match_id = ?", matchID).Order("user_id").Find(&seats).Error; err != nil {
@@ -86,7 +85,7 @@ func (t *tx) Draft(ctx context.Context, matchID int64) (ladder.Draft, error) {
 func (t *tx) SetDraftPick(ctx context.Context, matchID int64, s ladder.DraftSeat) error {
 	res := t.q(ctx).Model(&draftSeatRow{}).Where("match_id = ? AND user_id = ? AND team = 0", matchID, s.UserID).
 		Updates(map[string]any{"team": s.Team, "pick": s.Pick, "auto": s.Auto})
-	return wrap("set draft pick", found(res), fmt.Sprintf("%s is not left to pick in match %d", s.UserID, matchID))
+	return wrap("set draft pick", found(res), "%s is not left to pick in match %d", s.UserID, matchID)
 }
 
 // SetDraftState implements ladder.DraftStore: a conditional update, so of

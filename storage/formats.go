@@ -129,7 +129,7 @@ func (t *tx) Maps(ctx context.Context, queueID int64) ([]formats.Map, error) {
 // AddMap implements formats.Tx.
 func (t *tx) AddMap(ctx context.Context, m formats.Map) error {
 	r := queueMapRow{QueueID: m.QueueID, Name: m.Name, ImageURL: m.ImageURL, Position: m.Position}
-	return wrap("add map", t.q(ctx).Create(&r).Error, fmt.Sprintf("the map %q is already in the pool", m.Name))
+	return wrap("add map", t.q(ctx).Create(&r).Error, "the map %q is already in the pool", m.Name)
 }
 
 // RemoveMap implements formats.Tx.
@@ -142,7 +142,7 @@ func (t *tx) RemoveMap(ctx context.Context, queueID int64, name string) (bool, e
 func (t *tx) Pick(ctx context.Context, matchID int64, game int) (formats.Pick, error) {
 	var r mapPickRow
 	if err := t.q(ctx).Where("match_id = ? AND game = ?", matchID, game).Take(&r).Error; err != nil {
-		return formats.Pick{}, wrap("map pick", err, fmt.Sprintf("match %d has no map pick for game %d", matchID, game))
+		return formats.Pick{}, wrap("map pick", err, "match %d has no map pick for game %d", matchID, game)
 	}
 	p := formats.Pick{MatchID: r.MatchID, Game: r.Game, GuildID: r.GuildID, QueueID: r.QueueID, Mode: formats.Mode(r.Mode),
 		State: formats.State(r.State), Banners: [2]string{r.Banner1, r.Banner2}, Deadline: tv(r.Deadline), Seed: r.Seed,
@@ -176,14 +176,14 @@ func (t *tx) AddPick(ctx context.Context, p formats.Pick) error {
 	r := mapPickRow{MatchID: p.MatchID, Game: p.Game, GuildID: p.GuildID, QueueID: p.QueueID, Mode: string(p.Mode), State: string(p.State),
 		Pool: string(pool), Banner1: p.Banners[0], Banner2: p.Banners[1], Deadline: nt(p.Deadline), Seed: p.Seed, Chosen: p.Chosen,
 		CreatedAt: p.CreatedAt.UTC(), Team: p.Team}
-	return wrap("add map pick", t.q(ctx).Create(&r).Error, fmt.Sprintf("match %d already has a map pick for game %d", p.MatchID, p.Game))
+	return wrap("add map pick", t.q(ctx).Create(&r).Error, "match %d already has a map pick for game %d", p.MatchID, p.Game)
 }
 
 // SetPick implements formats.Tx.
 func (t *tx) SetPick(ctx context.Context, p formats.Pick) error {
 	res := t.q(ctx).Model(&mapPickRow{}).Where("match_id = ? AND game = ?", p.MatchID, p.Game).
 		Updates(map[string]any{"state": string(p.State), "deadline": nt(p.Deadline), "chosen": p.Chosen})
-	return wrap("set map pick", found(res), fmt.Sprintf("match %d has no map pick for game %d", p.MatchID, p.Game))
+	return wrap("set map pick", found(res), "match %d has no map pick for game %d", p.MatchID, p.Game)
 }
 
 // PutVote implements formats.Tx.
@@ -197,21 +197,21 @@ func (t *tx) PutVote(ctx context.Context, matchID int64, game int, v formats.Vot
 // AddBan implements formats.Tx.
 func (t *tx) AddBan(ctx context.Context, matchID int64, game int, b formats.Ban) error {
 	r := mapBanRow{MatchID: matchID, Game: game, Turn: b.Turn, Team: b.Team, UserID: b.UserID, Map: b.Map, Auto: b.Auto, At: b.At.UTC()}
-	return wrap("add map ban", t.q(ctx).Create(&r).Error, fmt.Sprintf("ban %d of match %d is already made", b.Turn+1, matchID))
+	return wrap("add map ban", t.q(ctx).Create(&r).Error, "ban %d of match %d is already made", b.Turn+1, matchID)
 }
 
 // SetPickMessage implements formats.Tx.
 func (t *tx) SetPickMessage(ctx context.Context, matchID int64, game int, channelID, messageID string) error {
 	res := t.q(ctx).Model(&mapPickRow{}).Where("match_id = ? AND game = ?", matchID, game).
 		Updates(map[string]any{"channel_id": channelID, "message_id": messageID})
-	return wrap("set map pick message", found(res), fmt.Sprintf("match %d has no map pick for game %d", matchID, game))
+	return wrap("set map pick message", found(res), "match %d has no map pick for game %d", matchID, game)
 }
 
 // SetMatchMap implements formats.Tx: only the map column, so nothing
 // else of the match row changes.
 func (t *tx) SetMatchMap(ctx context.Context, matchID int64, name string) error {
 	res := t.q(ctx).Model(&matchRow{}).Where("id = ?", matchID).Update("map", name)
-	return wrap("set match map", found(res), fmt.Sprintf("match %d not found", matchID))
+	return wrap("set match map", found(res), "match %d not found", matchID)
 }
 
 // DuePicks implements formats.Tx.
@@ -295,7 +295,7 @@ func (t *tx) AddGame(ctx context.Context, g formats.Game) error {
 	r := seriesGameRow{MatchID: g.MatchID, Game: g.Game, GuildID: g.GuildID, BestOf: g.BestOf, Rating: string(g.Rating), Winner: g.Winner,
 		ReportedBy: g.ReportedBy, ReportedAt: g.ReportedAt.UTC(), ConfirmedBy: g.ConfirmedBy, ConfirmedAt: nt(g.ConfirmedAt), RatedMatch: g.RatedMatch, Replay: g.Replay,
 		Map: g.Map, DisputedBy: g.DisputedBy, DisputeReason: g.DisputeReason, DisputedAt: nt(g.DisputedAt)}
-	return wrap("add series game", t.q(ctx).Create(&r).Error, fmt.Sprintf("game %d of match %d is already reported", g.Game, g.MatchID))
+	return wrap("add series game", t.q(ctx).Create(&r).Error, "game %d of match %d is already reported", g.Game, g.MatchID)
 }
 
 // SetGame implements formats.Tx.
@@ -303,7 +303,7 @@ func (t *tx) SetGame(ctx context.Context, g formats.Game) error {
 	res := t.q(ctx).Model(&seriesGameRow{}).Where("match_id = ? AND game = ?", g.MatchID, g.Game).Updates(map[string]any{
 		"winner": g.Winner, "confirmed_by": g.ConfirmedBy, "confirmed_at": nt(g.ConfirmedAt), "rated_match": g.RatedMatch, "replay": g.Replay,
 		"disputed_by": g.DisputedBy, "dispute_reason": g.DisputeReason, "disputed_at": nt(g.DisputedAt)})
-	return wrap("set series game", found(res), fmt.Sprintf("game %d of match %d is not reported", g.Game, g.MatchID))
+	return wrap("set series game", found(res), "game %d of match %d is not reported", g.Game, g.MatchID)
 }
 
 // DisputedGames implements formats.Tx, through series_games_disputed.

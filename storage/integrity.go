@@ -68,7 +68,7 @@ func (integrityFlagRow) TableName() string { return "integrity_flags" }
 
 func (r integrityFlagRow) flag() integrity.Flag {
 	f := integrity.Flag{ID: r.ID, GuildID: r.GuildID, QueueID: r.QueueID, SeasonID: r.SeasonID, Kind: r.Kind,
-		Subjects: strings.Split(r.Subject, ","), Evidence: r.Evidence, Score: r.Score, Seq: r.Seq,
+		Subjects: strings.Split(r.Subject, ","), Evidence: integrity.DecodeEvidence(r.Evidence), Score: r.Score, Seq: r.Seq,
 		RaisedAt: r.RaisedAt.UTC(), Posted: r.Posted, DismissedBy: r.DismissedBy, DismissReason: r.DismissReason}
 	if r.DismissedAt != nil {
 		f.DismissedAt = r.DismissedAt.UTC()
@@ -87,7 +87,7 @@ func flagRow(f integrity.Flag) integrityFlagRow {
 		ms[i] = strconv.FormatInt(id, 10)
 	}
 	return integrityFlagRow{GuildID: f.GuildID, QueueID: f.QueueID, SeasonID: f.SeasonID, Kind: f.Kind,
-		Subject: integrity.Subject(f.Subjects), Matches: strings.Join(ms, ","), Evidence: f.Evidence,
+		Subject: integrity.Subject(f.Subjects), Matches: strings.Join(ms, ","), Evidence: f.Evidence.Encode(),
 		Score: f.Score, Seq: f.Seq, RaisedAt: f.RaisedAt}
 }
 
@@ -552,7 +552,7 @@ func (db *DB) IntegrityFlag(ctx context.Context, guildID string, id int64) (inte
 	var r integrityFlagRow
 	err := db.db.WithContext(ctx).Where("guild_id = ? AND id = ?", guildID, id).Take(&r).Error
 	if err != nil {
-		return integrity.Flag{}, wrap("integrity flag", err, fmt.Sprintf("flag %d not found", id))
+		return integrity.Flag{}, wrap("integrity flag", err, "flag %d not found", id)
 	}
 	return r.flag(), nil
 }
@@ -599,13 +599,17 @@ func (db *DB) DismissFlag(ctx context.Context, guildID string, id int64, by, rea
 		}
 		r.DismissedBy, r.DismissedAt, r.DismissReason = by, &at, reason
 		f = r.flag()
-		before, _ := json.Marshal(map[string]any{"kind": r.Kind, "subject": r.Subject, "evidence": r.Evidence})
+		var evidence any = f.Evidence // an object, or an older flag's text
+		if f.Evidence.Key == "" {
+			evidence = f.Evidence.Text
+		}
+		before, _ := json.Marshal(map[string]any{"kind": r.Kind, "subject": r.Subject, "evidence": evidence})
 		a := auditRow{GuildID: guildID, ActorID: by, Action: "integrity.dismiss", Target: strconv.FormatInt(id, 10), Reason: reason,
 			Before: string(before), After: `{"dismissed":true}`, At: at}
 		return g.Create(&a).Error
 	})
 	if err != nil {
-		return integrity.Flag{}, wrap("dismiss flag", err, fmt.Sprintf("flag %d not found", id))
+		return integrity.Flag{}, wrap("dismiss flag", err, "flag %d not found", id)
 	}
 	return f, nil
 }

@@ -133,7 +133,7 @@ func (t *tx) ReadyCheck(ctx context.Context, matchID int64) (ladder.ReadyCheck, 
 		err = gorm.ErrRecordNotFound
 	}
 	if err != nil {
-		return ladder.ReadyCheck{}, wrap("ready check", err, fmt.Sprintf("match %d has no ready check", matchID))
+		return ladder.ReadyCheck{}, wrap("ready check", err, "match %d has no ready check", matchID)
 	}
 	r := rows[0]
 	rc := ladder.ReadyCheck{MatchID: r.MatchID, GuildID: r.GuildID, QueueID: r.QueueID, Deadline: r.Deadline.UTC(), State: ladder.ReadyState(r.State)}
@@ -151,7 +151,7 @@ func (t *tx) ReadyCheck(ctx context.Context, matchID int64) (ladder.ReadyCheck, 
 func (t *tx) SetReady(ctx context.Context, matchID int64, userID string, at time.Time) error {
 	at = at.UTC()
 	res := t.q(ctx).Model(&readyPlayerRow{}).Where("match_id = ? AND user_id = ?", matchID, userID).Update("ready_at", &at)
-	return wrap("set ready", found(res), fmt.Sprintf("%s is not in the ready check of match %d", userID, matchID))
+	return wrap("set ready", found(res), "%s is not in the ready check of match %d", userID, matchID)
 }
 
 // SetReadyState implements ladder.LobbyStore: the update applies only to a
@@ -277,7 +277,7 @@ func (t *tx) FillSubRequest(ctx context.Context, matchID int64, userID, by strin
 	at = at.UTC()
 	res := t.q(ctx).Model(&subRequestRow{}).Where("match_id = ? AND user_id = ?", matchID, userID).
 		Updates(map[string]any{"filled_by": by, "filled_at": &at})
-	return wrap("fill sub request", found(res), fmt.Sprintf("no sub request of %s in match %d", userID, matchID))
+	return wrap("fill sub request", found(res), "no sub request of %s in match %d", userID, matchID)
 }
 
 // ReplacePlayer implements ladder.SubStore. The partial unique index on
@@ -287,10 +287,10 @@ func (t *tx) ReplacePlayer(ctx context.Context, m ladder.Match, out, in string) 
 	r := toMatchRow(m)
 	res := t.q(ctx).Model(&matchRow{}).Where("id = ?", m.ID).Updates(map[string]any{"team1": r.Team1, "team2": r.Team2})
 	if err := found(res); err != nil {
-		return wrap("replace player", err, fmt.Sprintf("match %d not found", m.ID))
+		return wrap("replace player", err, "match %d not found", m.ID)
 	}
 	res = t.q(ctx).Model(&matchPlayerRow{}).Where("match_id = ? AND user_id = ?", m.ID, out).Update("user_id", in)
-	return wrap("replace player", found(res), fmt.Sprintf("%s is not in match %d", out, m.ID))
+	return wrap("replace player", found(res), "%s is not in match %d", out, m.ID)
 }
 
 type noShowRow struct {
@@ -317,7 +317,7 @@ func (t *tx) AddNoShow(ctx context.Context, n ladder.NoShow) error {
 func (t *tx) NoShow(ctx context.Context, matchID int64) (ladder.NoShow, error) {
 	var r noShowRow
 	if err := t.q(ctx).Where("match_id = ?", matchID).Take(&r).Error; err != nil {
-		return ladder.NoShow{}, wrap("no-show", err, fmt.Sprintf("no no-show is reported in match %d", matchID))
+		return ladder.NoShow{}, wrap("no-show", err, "no no-show is reported in match %d", matchID)
 	}
 	return ladder.NoShow{MatchID: r.MatchID, ReportedBy: r.ReportedBy, Absent: strings.Split(r.Absent, ","), CreatedAt: r.CreatedAt.UTC(),
 		Deadline: r.Deadline.UTC(), State: r.State}, nil

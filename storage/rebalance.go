@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -13,14 +12,14 @@ func (t *tx) SetMatchTeams(ctx context.Context, m ladder.Match) error {
 	r := toMatchRow(m)
 	res := t.q(ctx).Model(&matchRow{}).Where("id = ?", m.ID).Updates(map[string]any{"team1": r.Team1, "team2": r.Team2})
 	if err := found(res); err != nil {
-		return wrap("set match teams", err, fmt.Sprintf("match %d not found", m.ID))
+		return wrap("set match teams", err, "match %d not found", m.ID)
 	}
 	for team, users := range m.Teams {
 		for seat, u := range users {
 			res := t.q(ctx).Model(&matchPlayerRow{}).Where("match_id = ? AND user_id = ?", m.ID, u).
 				Updates(map[string]any{"team": team + 1, "seat": seat})
 			if err := found(res); err != nil {
-				return wrap("set match teams", err, fmt.Sprintf("%s is not in match %d", u, m.ID))
+				return wrap("set match teams", err, "%s is not in match %d", u, m.ID)
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -57,7 +56,7 @@ func (t *tx) RoleWants(ctx context.Context, guildID string) ([]ladder.RoleWant, 
 func (t *tx) RoleWant(ctx context.Context, guildID, userID string) (ladder.RoleWant, error) {
 	var r roleWantRow
 	if err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Take(&r).Error; err != nil {
-		return ladder.RoleWant{}, wrap("role want", err, fmt.Sprintf("no wanted roles of %s", userID))
+		return ladder.RoleWant{}, wrap("role want", err, "no wanted roles of %s", userID)
 	}
 	return r.want(), nil
 }

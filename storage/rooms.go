@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"gorm.io/gorm/clause"
@@ -91,7 +90,7 @@ func (db *DB) SaveRoomSettings(ctx context.Context, s rooms.Settings, audit *lad
 	return db.inTx(ctx, func(t *tx) error {
 		err := t.q(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "queue_id"}}, UpdateAll: true}).Create(&r).Error
 		if err != nil {
-			return wrap("save room settings", err, fmt.Sprintf("queue %d not found", s.QueueID))
+			return wrap("save room settings", err, "queue %d not found", s.QueueID)
 		}
 		if audit == nil {
 			return nil
@@ -106,7 +105,7 @@ func (db *DB) BeginRoom(ctx context.Context, r rooms.Room) (bool, error) {
 	row := roomRow(r)
 	res := db.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
 	if res.Error != nil {
-		return false, wrap("begin room", res.Error, fmt.Sprintf("match %d not found", r.MatchID))
+		return false, wrap("begin room", res.Error, "match %d not found", r.MatchID)
 	}
 	return res.RowsAffected == 1, nil
 }
@@ -135,7 +134,7 @@ func (db *DB) MoveRoomState(ctx context.Context, matchID int64, from, to rooms.S
 func (db *DB) Room(ctx context.Context, matchID int64) (rooms.Room, error) {
 	var r matchRoomRow
 	if err := db.db.WithContext(ctx).Where("match_id = ?", matchID).Take(&r).Error; err != nil {
-		return rooms.Room{}, wrap("room", err, fmt.Sprintf("match %d has no room", matchID))
+		return rooms.Room{}, wrap("room", err, "match %d has no room", matchID)
 	}
 	return r.room(), nil
 }
@@ -160,7 +159,7 @@ func (db *DB) LiveRooms(ctx context.Context, after int64, limit int) ([]rooms.Ro
 // change made meanwhile.
 func (db *DB) SetMatchChannel(ctx context.Context, matchID int64, channelID string) error {
 	res := db.db.WithContext(ctx).Exec(`UPDATE matches SET channel_id = ? WHERE id = ?`, channelID, matchID)
-	return wrap("set match channel", found(res), fmt.Sprintf("match %d not found", matchID))
+	return wrap("set match channel", found(res), "match %d not found", matchID)
 }
 
 // MoveMatchChannel implements rooms.Store: a conditional update, so of

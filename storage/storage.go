@@ -291,15 +291,19 @@ func retryable(err error) bool {
 }
 
 // wrap maps driver errors to ladder's coded errors: a missing row is
-// CodeNotFound, a unique violation CodeConflict; others keep their cause.
-func wrap(op string, err error, notFound string) error {
+// CodeNotFound, a unique violation CodeConflict, each with the message of
+// format and args (so the catalogs' err.storage.* render it in the
+// user's language); others keep their cause.
+func wrap(op string, err error, format string, args ...any) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, gorm.ErrRecordNotFound):
-		return ladder.Errorf(ladder.CodeNotFound, "%s", notFound)
+		return ladder.Errorf(ladder.CodeNotFound, format, args...)
 	case errors.Is(err, gorm.ErrDuplicatedKey):
-		return ladder.Wrap(ladder.CodeConflict, err, notFound)
+		e := ladder.Errorf(ladder.CodeConflict, format, args...)
+		e.Err = err
+		return e
 	}
 	var le *ladder.Error
 	if errors.As(err, &le) {

@@ -57,7 +57,7 @@ func (r guildRow) guild() (ladder.Guild, error) {
 func (t *tx) Guild(ctx context.Context, id string) (ladder.Guild, error) {
 	var r guildRow
 	if err := t.q(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
-		return ladder.Guild{}, wrap("guild", err, "guild "+id+" not found")
+		return ladder.Guild{}, wrap("guild", err, "guild %s not found", id)
 	}
 	return r.guild()
 }
@@ -117,13 +117,13 @@ func (t *tx) CreateGuild(ctx context.Context, g ladder.Guild) (bool, error) {
 func (t *tx) UpdateGuild(ctx context.Context, g ladder.Guild) error {
 	r := toGuildRow(g)
 	res := t.q(ctx).Model(&guildRow{}).Where("id = ?", g.ID).Select("*").Omit("id", "created_at", "preferred_locale").Updates(&r)
-	return wrap("update guild", found(res), "guild "+g.ID+" not found")
+	return wrap("update guild", found(res), "guild %s not found", g.ID)
 }
 
 // SetPreferredLocale implements ladder.Tx.
 func (t *tx) SetPreferredLocale(ctx context.Context, guildID, locale string) error {
 	res := t.q(ctx).Model(&guildRow{}).Where("id = ?", guildID).Update("preferred_locale", locale)
-	return wrap("set preferred locale", found(res), "guild "+guildID+" not found")
+	return wrap("set preferred locale", found(res), "guild %s not found", guildID)
 }
 
 type queueRow struct {
@@ -199,7 +199,7 @@ func queues(rs []queueRow) ([]ladder.Queue, error) {
 func (t *tx) Queue(ctx context.Context, id int64) (ladder.Queue, error) {
 	var r queueRow
 	if err := t.q(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
-		return ladder.Queue{}, wrap("queue", err, fmt.Sprintf("queue %d not found", id))
+		return ladder.Queue{}, wrap("queue", err, "queue %d not found", id)
 	}
 	return r.queue()
 }
@@ -217,7 +217,7 @@ func (t *tx) lockQueue(ctx context.Context, id int64, strength string) (ladder.Q
 	}
 	var r queueRow
 	if err := db.Where("id = ?", id).Take(&r).Error; err != nil {
-		return ladder.Queue{}, wrap("lock queue", err, fmt.Sprintf("queue %d not found", id))
+		return ladder.Queue{}, wrap("lock queue", err, "queue %d not found", id)
 	}
 	return r.queue()
 }
@@ -226,7 +226,7 @@ func (t *tx) lockQueue(ctx context.Context, id int64, strength string) (ladder.Q
 func (t *tx) QueueByName(ctx context.Context, guildID, name string) (ladder.Queue, error) {
 	var r queueRow
 	if err := t.q(ctx).Where("guild_id = ? AND name = ?", guildID, name).Take(&r).Error; err != nil {
-		return ladder.Queue{}, wrap("queue", err, fmt.Sprintf("no queue called %q", name))
+		return ladder.Queue{}, wrap("queue", err, "no queue called %q", name)
 	}
 	return r.queue()
 }
@@ -245,7 +245,7 @@ func (t *tx) CreateQueue(ctx context.Context, q ladder.Queue) (ladder.Queue, err
 	r := toQueueRow(q)
 	r.ID = 0
 	if err := t.q(ctx).Create(&r).Error; err != nil {
-		return ladder.Queue{}, wrap("create queue", err, fmt.Sprintf("a queue called %q exists", q.Name))
+		return ladder.Queue{}, wrap("create queue", err, "a queue called %q exists", q.Name)
 	}
 	q.ID = r.ID
 	if err := t.createCalibrator(ctx, q); err != nil {
@@ -258,7 +258,7 @@ func (t *tx) CreateQueue(ctx context.Context, q ladder.Queue) (ladder.Queue, err
 func (t *tx) UpdateQueue(ctx context.Context, q ladder.Queue) error {
 	r := toQueueRow(q)
 	res := t.q(ctx).Model(&queueRow{}).Where("id = ?", q.ID).Select("*").Omit("id", "guild_id", "created_at").Updates(&r)
-	return wrap("update queue", found(res), fmt.Sprintf("queue %d not found or name %q taken", q.ID, q.Name))
+	return wrap("update queue", found(res), "queue %d not found or name %q taken", q.ID, q.Name)
 }
 
 type seasonRow struct {
@@ -279,7 +279,7 @@ func (r seasonRow) season() ladder.Season {
 func (t *tx) CurrentSeason(ctx context.Context, guildID string) (ladder.Season, error) {
 	var r seasonRow
 	if err := t.q(ctx).Where("guild_id = ?", guildID).Order("number DESC").Take(&r).Error; err != nil {
-		return ladder.Season{}, wrap("current season", err, "guild "+guildID+" has no season")
+		return ladder.Season{}, wrap("current season", err, "guild %s has no season", guildID)
 	}
 	return r.season(), nil
 }
@@ -288,7 +288,7 @@ func (t *tx) CurrentSeason(ctx context.Context, guildID string) (ladder.Season, 
 func (t *tx) Season(ctx context.Context, guildID string, number int) (ladder.Season, error) {
 	var r seasonRow
 	if err := t.q(ctx).Where("guild_id = ? AND number = ?", guildID, number).Take(&r).Error; err != nil {
-		return ladder.Season{}, wrap("season", err, fmt.Sprintf("season %d not found", number))
+		return ladder.Season{}, wrap("season", err, "season %d not found", number)
 	}
 	return r.season(), nil
 }
@@ -310,7 +310,7 @@ func (t *tx) Seasons(ctx context.Context, guildID string) ([]ladder.Season, erro
 func (t *tx) CreateSeason(ctx context.Context, s ladder.Season) (ladder.Season, error) {
 	r := seasonRow{GuildID: s.GuildID, Number: s.Number, StartedAt: s.StartedAt.UTC(), EndedAt: nt(s.EndedAt)}
 	if err := t.q(ctx).Create(&r).Error; err != nil {
-		return ladder.Season{}, wrap("create season", err, fmt.Sprintf("season %d exists or another season is running", s.Number))
+		return ladder.Season{}, wrap("create season", err, "season %d exists or another season is running", s.Number)
 	}
 	return r.season(), nil
 }
@@ -318,7 +318,7 @@ func (t *tx) CreateSeason(ctx context.Context, s ladder.Season) (ladder.Season, 
 // EndSeason implements ladder.Tx.
 func (t *tx) EndSeason(ctx context.Context, seasonID int64, at time.Time) error {
 	res := t.q(ctx).Model(&seasonRow{}).Where("id = ? AND ended_at IS NULL", seasonID).Update("ended_at", at.UTC())
-	return wrap("end season", found(res), fmt.Sprintf("season %d not found or already ended", seasonID))
+	return wrap("end season", found(res), "season %d not found or already ended", seasonID)
 }
 
 type seasonResultRow struct {
@@ -412,7 +412,7 @@ func (t *tx) UpsertPlayers(ctx context.Context, ps []ladder.Player) error {
 func (t *tx) Player(ctx context.Context, guildID, userID string) (ladder.Player, error) {
 	var r playerRow
 	if err := t.q(ctx).Where("guild_id = ? AND user_id = ?", guildID, userID).Take(&r).Error; err != nil {
-		return ladder.Player{}, wrap("player", err, "player "+userID+" not found")
+		return ladder.Player{}, wrap("player", err, "player %s not found", userID)
 	}
 	return ladder.Player{GuildID: r.GuildID, UserID: r.UserID, Name: r.Name}, nil
 }

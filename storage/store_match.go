@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strings"
 	"time"
@@ -113,7 +112,7 @@ func (t *tx) CreateMatch(ctx context.Context, m ladder.Match) (ladder.Match, err
 func (t *tx) Match(ctx context.Context, id int64) (ladder.Match, error) {
 	var r matchRow
 	if err := t.q(ctx).Where("id = ?", id).Take(&r).Error; err != nil {
-		return ladder.Match{}, wrap("match", err, fmt.Sprintf("match %d not found", id))
+		return ladder.Match{}, wrap("match", err, "match %d not found", id)
 	}
 	return r.match(), nil
 }
@@ -147,7 +146,7 @@ func (t *tx) updateMatch(ctx context.Context, m ladder.Match) error {
 	res := t.q(ctx).Model(&matchRow{}).Where("id = ?", m.ID).Select("*").
 		Omit("id", "guild_id", "queue_id", "season_id", "team1", "team2", "created_at").Updates(&r)
 	if err := found(res); err != nil {
-		return wrap("update match", err, fmt.Sprintf("match %d not found", m.ID))
+		return wrap("update match", err, "match %d not found", m.ID)
 	}
 	if !m.State.Active() {
 		err := t.q(ctx).Model(&matchPlayerRow{}).Where("match_id = ? AND "+t.active(), m.ID).Update("active", false).Error

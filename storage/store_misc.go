@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -119,7 +118,7 @@ func (r tokenRow) token() ladder.Token {
 func (t *tx) CreateToken(ctx context.Context, tok ladder.Token) (ladder.Token, error) {
 	r := tokenRow{GuildID: tok.GuildID, Name: tok.Name, Hash: tok.Hash, CreatedBy: tok.CreatedBy, CreatedAt: tok.CreatedAt.UTC()}
 	if err := t.q(ctx).Create(&r).Error; err != nil {
-		return ladder.Token{}, wrap("create token", err, fmt.Sprintf("a live token called %q exists", tok.Name))
+		return ladder.Token{}, wrap("create token", err, "a live token called %q exists", tok.Name)
 	}
 	return r.token(), nil
 }
@@ -149,7 +148,7 @@ func (t *tx) TokenByHash(ctx context.Context, hash []byte) (ladder.Token, error)
 // RevokeToken implements ladder.Tx.
 func (t *tx) RevokeToken(ctx context.Context, guildID, name string, at time.Time) error {
 	res := t.q(ctx).Model(&tokenRow{}).Where("guild_id = ? AND name = ? AND revoked_at IS NULL", guildID, name).Update("revoked_at", at.UTC())
-	return wrap("revoke token", found(res), fmt.Sprintf("no live token called %q", name))
+	return wrap("revoke token", found(res), "no live token called %q", name)
 }
 
 type jobRunRow struct {
@@ -175,5 +174,5 @@ func (t *tx) ClaimJob(ctx context.Context, job, period string, at time.Time) (bo
 func (t *tx) FinishJob(ctx context.Context, job, period, errText string, at time.Time) error {
 	res := t.q(ctx).Model(&jobRunRow{}).Where("job = ? AND period = ?", job, period).
 		Updates(map[string]any{"finished_at": at.UTC(), "error": errText})
-	return wrap("finish job", found(res), fmt.Sprintf("job run %s/%s not claimed", job, period))
+	return wrap("finish job", found(res), "job run %s/%s not claimed", job, period)
 }

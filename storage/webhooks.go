@@ -77,7 +77,7 @@ func (t *tx) Webhooks(ctx context.Context, guildID string) ([]ladder.Webhook, er
 // (ON DELETE CASCADE); the events stay, as the record of what happened.
 func (t *tx) DeleteWebhook(ctx context.Context, guildID string, id int64) error {
 	res := t.q(ctx).Where("guild_id = ? AND id = ?", guildID, id).Delete(&webhookRow{})
-	return wrap("delete webhook", found(res), fmt.Sprintf("no webhook %d in this guild", id))
+	return wrap("delete webhook", found(res), "no webhook %d in this guild", id)
 }
 
 // AddEvent implements ladder.Tx: the event row, then one pending delivery

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -28,7 +30,8 @@ type flagJSON struct {
 }
 
 func flagOf(f integrity.Flag) flagJSON {
-	out := flagJSON{ID: f.ID, Kind: f.Kind, Players: f.Subjects, Evidence: f.Evidence, Matches: f.Matches, Score: f.Score,
+	// The API speaks English: the evidence is its English text.
+	out := flagJSON{ID: f.ID, Kind: f.Kind, Players: f.Subjects, Evidence: commands.EvidenceText(i18n.English(), f.Evidence), Matches: f.Matches, Score: f.Score,
 		QueueID: f.QueueID, SeasonID: f.SeasonID, RaisedAt: f.RaisedAt, Posted: f.Posted, DismissedBy: f.DismissedBy, DismissReason: f.DismissReason}
 	if out.Matches == nil {
 		out.Matches = []int64{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,6 +48,11 @@ func TestIntegrityAPI(t *testing.T) {
 		}](t, rec)
 		if len(list.Flags) != 4 || list.Flags[0].Kind != integrity.KindWinTrade || len(list.Flags[0].Players) != 2 || len(list.Flags[0].Matches) == 0 {
 			t.Fatalf("Got(flags) = %+v, want the 4 win-trading pairs with players and matches", list.Flags)
+		}
+		// The evidence is English text, as docs/api.md shows it, though the
+		// flags store it as data.
+		if ev := list.Flags[0].Evidence; !strings.Contains(ev, "meetings") || strings.Contains(ev, "{") {
+			t.Errorf("Got(evidence) = %q, want the English sentence", ev)
 		}
 		id := strconv.FormatInt(list.Flags[0].ID, 10)
 		wantError(t, call(e, "POST", base+"/abc/dismiss", "", auth...), 400, "flag")
