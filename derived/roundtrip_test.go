@@ -3,49 +3,14 @@ package derived_test
 import (
 	"context"
 	"fmt"
-	"strings"
-	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 )
-
-type stmtLog struct {
-	mu    sync.Mutex
-	stmts []string
-}
-
-func (l *stmtLog) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.stmts = append(l.stmts, strings.Join(strings.Fields(d.SQL), " "))
-	return ctx
-}
-func (l *stmtLog) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-func (l *stmtLog) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
-	var qs []string
-	for _, q := range d.Batch.QueuedQueries {
-		qs = append(qs, strings.Join(strings.Fields(q.SQL), " "))
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.stmts = append(l.stmts, strings.Join(qs, " | "))
-	return ctx
-}
-func (l *stmtLog) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-func (l *stmtLog) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
-func (l *stmtLog) reset() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.stmts
-	l.stmts = nil
-	return s
-}
 
 // TestRatedWriteRoundTrips counts the round trips to PostgreSQL of a
 // rated result with the derived rows wired as in production: BEGIN with
@@ -54,7 +19,7 @@ func (l *stmtLog) reset() []string {
 // costs one round trip more than without derived rows, not two.
 func TestRatedWriteRoundTrips(t *testing.T) {
 	ctx := context.Background()
-	log := new(stmtLog)
+	log := new(storage.RoundTripLog)
 	db, err := storage.OpenTraced(ctx, testdb.DSN(t, testdb.Postgres), nil, log)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +38,7 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 	}
 	count := func(what string, want int) {
 		t.Helper()
-		stmts := log.reset()
+		stmts := log.Reset()
 		for i, s := range stmts {
 			t.Logf("%s round trip %d: %.100s", what, i+1, s)
 		}
@@ -81,7 +46,7 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 			t.Errorf("%s took %d round trips, want %d", what, len(stmts), want)
 		}
 	}
-	log.reset()
+	log.Reset()
 	if _, err := svc.RecordResult(ctx, in); err != nil {
 		t.Fatalf("RecordResult() = %v", err)
 	}
@@ -97,7 +62,7 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 	if _, err := svc.Report(ctx, ladder.Actor{UserID: u(1)}, g, m.ID, ladder.Win); err != nil {
 		t.Fatalf("Report() = %v", err)
 	}
-	log.reset()
+	log.Reset()
 	if res, err := svc.Confirm(ctx, ladder.Actor{UserID: u(2)}, g, m.ID); err != nil || res.Match.State != ladder.StateConfirmed {
 		t.Fatalf("Confirm() = %s, %v; want confirmed, nil", res.Match.State, err)
 	}

@@ -50,12 +50,12 @@ func TestImportRoundTrips(t *testing.T) {
 		recs[i] = rating.MatchRecord{Date: start.Add(time.Duration(i) * time.Minute),
 			Team1: []string{p(0), p(1)}, Team2: []string{p(2), p(3)}, Winner: 1 + i%2}
 	}
-	log.reset()
+	log.Reset()
 	rep, err := svc.ImportMatches(ctx, roundTripGuild, "", recs, nil)
 	if err != nil || rep.Imported != len(recs) {
 		t.Fatalf("ImportMatches() = %+v, %v, want %d imported", rep, err, len(recs))
 	}
-	stmts := log.reset()
+	stmts := log.Reset()
 	var copies []string
 	for i, s := range stmts {
 		t.Logf("round trip %d: %.80s", i+1, s)

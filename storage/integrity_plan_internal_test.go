@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,6 +10,33 @@ import (
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
+
+// querier is a connection, transaction or pool to explain a query on.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// explain returns the lines of EXPLAIN ANALYZE's plan of query.
+func explain(t *testing.T, q querier, query string, args ...any) []string {
+	t.Helper()
+	rows, err := q.QueryContext(context.Background(), `EXPLAIN (ANALYZE, COSTS OFF) `+query, args...)
+	if err != nil {
+		t.Fatalf("EXPLAIN = %v", err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, l)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
 
 // TestCountersReadProbesKeys: the integrity fold reads the counters of a
 // rated write's players inside the rated write. On a ladder of thousands
@@ -43,19 +71,7 @@ SELECT 1, 1, 'g', 'p:' || a || ':' || b, '{"n":1}' FROM generate_series(1, 100) 
 	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := conn.QueryContext(ctx, `EXPLAIN (ANALYZE, COSTS OFF) `+countersPG, 1, 1, keys)
-	if err != nil {
-		t.Fatalf("EXPLAIN = %v", err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, l)
-	}
+	plan := explain(t, conn, countersPG, 1, 1, keys)
 	p := strings.Join(plan, "\n")
 	if !strings.Contains(p, "key = k.key") || !strings.Contains(p, "Index Cond") || strings.Contains(p, "Rows Removed by Filter") {
 		t.Errorf("the counters' read does not probe the primary key per key:\n%s", p)
@@ -96,19 +112,7 @@ FROM queues q JOIN seasons s ON s.guild_id = q.guild_id, generate_series(1, 1000
 		t.Fatal(err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `EXPLAIN (ANALYZE, COSTS OFF) `+lockLadderPG, "", "", users, g)
-	if err != nil {
-		t.Fatalf("EXPLAIN = %v", err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, l)
-	}
+	plan := explain(t, tx, lockLadderPG, "", "", users, g)
 	p := strings.Join(plan, "\n")
 	t.Logf("plan:\n%s", p)
 	if !strings.Contains(p, "user_id = u.user_id") || !strings.Contains(p, "Index Cond") {
@@ -168,19 +172,7 @@ SELECT $1, $2, $3, 'a,b', 'c,d', 'confirmed', 1, n, now() FROM generate_series(1
 		if err := db.sql.QueryRowContext(ctx, c.sql, c.args...).Scan(&n); err != nil || n != 0 {
 			t.Errorf("%s = %d, %v; want 0 (the progress is at the log's end)", c.name, n, err)
 		}
-		rows, err := db.sql.QueryContext(ctx, `EXPLAIN (ANALYZE, COSTS OFF) `+c.sql, c.args...)
-		if err != nil {
-			t.Fatalf("EXPLAIN %s = %v", c.name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var l string
-			if err := rows.Scan(&l); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, l)
-		}
-		rows.Close()
+		plan := explain(t, db.sql, c.sql, c.args...)
 		p := strings.Join(plan, "\n")
 		if strings.Contains(p, "Seq Scan on matches") || !strings.Contains(p, "Backward using matches_log") {
 			t.Errorf("%s does not read the end of matches_log:\n%s", c.name, p)

@@ -6,54 +6,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// statementLog records the round trips to PostgreSQL: each statement sent
-// alone, and each batch of pipelined statements.
-type statementLog struct {
-	mu    sync.Mutex
-	stmts []string
-}
-
-func (l *statementLog) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.stmts = append(l.stmts, strings.Join(strings.Fields(d.SQL), " "))
-	return ctx
-}
-
-func (l *statementLog) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
-
-// TraceBatchStart starts one round trip for a whole batch; its statements
-// are joined with " | ".
-func (l *statementLog) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
-	var qs []string
-	for _, q := range d.Batch.QueuedQueries {
-		qs = append(qs, strings.Join(strings.Fields(q.SQL), " "))
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.stmts = append(l.stmts, strings.Join(qs, " | "))
-	return ctx
-}
-
-func (l *statementLog) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
-
-func (l *statementLog) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
-
-func (l *statementLog) reset() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.stmts
-	l.stmts = nil
-	return s
-}
+// statementLog records the round trips to PostgreSQL (RoundTripLog).
+type statementLog = RoundTripLog
 
 // roundTripGuild is the guild of tracedLadder's ladder.
 const roundTripGuild = "100000000000000001"
@@ -81,7 +41,7 @@ func tracedLadder(t *testing.T) (*ladder.Service, *statementLog, ladder.ResultIn
 	if _, err := svc.RecordResult(ctx, in); err != nil {
 		t.Fatalf("RecordResult() first = %v", err)
 	}
-	log.reset()
+	log.Reset()
 	return svc, log, in
 }
 
@@ -94,7 +54,7 @@ func TestRecordResultRoundTrips(t *testing.T) {
 	if _, err := svc.RecordResult(ctx, in); err != nil {
 		t.Fatalf("RecordResult() = %v", err)
 	}
-	stmts := log.reset()
+	stmts := log.Reset()
 	for i, s := range stmts {
 		t.Logf("round trip %d: %.60s … %.40s", i+1, s, s[max(0, len(s)-40):])
 	}
@@ -125,12 +85,12 @@ func TestConfirmRoundTrips(t *testing.T) {
 	if _, err := svc.Report(ctx, ladder.Actor{UserID: u(1)}, g, m.ID, ladder.Win); err != nil {
 		t.Fatalf("Report() = %v", err)
 	}
-	log.reset()
+	log.Reset()
 	res, err := svc.Confirm(ctx, ladder.Actor{UserID: u(2)}, g, m.ID)
 	if err != nil || res.AlreadyDone || res.Match.State != ladder.StateConfirmed || len(res.Changes) != 4 {
 		t.Fatalf("Confirm() = %s, AlreadyDone %v, %d changes, %v; want confirmed, false, 4, nil", res.Match.State, res.AlreadyDone, len(res.Changes), err)
 	}
-	stmts := log.reset()
+	stmts := log.Reset()
 	for i, s := range stmts {
 		t.Logf("round trip %d: %.60s … %.40s", i+1, s, s[max(0, len(s)-40):])
 	}
