@@ -11,6 +11,22 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
+// planDB opens a PostgreSQL ladder for a plan test, with one guild (g)
+// and its default queue and season.
+func planDB(t *testing.T) (db *DB, g string) {
+	t.Helper()
+	db, err := Open(context.Background(), testdb.DSN(t, testdb.Postgres), nil)
+	if err != nil {
+		t.Fatalf("Open() = %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	g = "100000000000000001"
+	if _, err := ladder.NewService(db, nil).EnsureGuild(context.Background(), g); err != nil {
+		t.Fatal(err)
+	}
+	return db, g
+}
+
 // querier is a connection, transaction or pool to explain a query on.
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -46,11 +62,7 @@ func explain(t *testing.T, q querier, query string, args ...any) []string {
 // scan grew with the ladder's history and halved a hot guild's results/s.
 func TestCountersReadProbesKeys(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.DSN(t, testdb.Postgres), nil)
-	if err != nil {
-		t.Fatalf("Open() = %v", err)
-	}
-	defer db.Close()
+	db, _ := planDB(t)
 	if _, err := db.sql.ExecContext(ctx, `ANALYZE integrity_counters`); err != nil {
 		t.Fatal(err)
 	}
@@ -85,15 +97,7 @@ SELECT 1, 1, 'g', 'p:' || a || ':' || b, '{"n":1}' FROM generate_series(1, 100) 
 // look each player up by the primary key, not scan the ladder's ratings.
 func TestLadderLockProbesPlayers(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.DSN(t, testdb.Postgres), nil)
-	if err != nil {
-		t.Fatalf("Open() = %v", err)
-	}
-	defer db.Close()
-	const g = "100000000000000001"
-	if _, err := ladder.NewService(db, nil).EnsureGuild(ctx, g); err != nil {
-		t.Fatal(err)
-	}
+	db, g := planDB(t)
 	for _, q := range []string{`ANALYZE ratings`, `INSERT INTO players (guild_id, user_id, name, created_at)
 SELECT $1, (200000000000000000 + n)::text, 'p' || n, now() FROM generate_series(1, 10000) n`, `INSERT INTO ratings (queue_id, season_id, user_id, guild_id, rating, dev, base_rating, base_dev, display, display_dev)
 SELECT q.id, s.id, (200000000000000000 + n)::text, $1, 1500, 350, 1500, 350, 0, 350
@@ -133,15 +137,7 @@ FROM queues q JOIN seasons s ON s.guild_id = q.guild_id, generate_series(1, 1000
 // 18,000 matches), a cost growing with the log.
 func TestGapReadsLogEnd(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.DSN(t, testdb.Postgres), nil)
-	if err != nil {
-		t.Fatalf("Open() = %v", err)
-	}
-	defer db.Close()
-	const g = "100000000000000001"
-	if _, err := ladder.NewService(db, nil).EnsureGuild(ctx, g); err != nil {
-		t.Fatal(err)
-	}
+	db, g := planDB(t)
 	var q, season int64
 	if err := db.sql.QueryRowContext(ctx, `SELECT q.id, s.id FROM queues q JOIN seasons s ON s.guild_id = q.guild_id WHERE q.guild_id = $1`, g).Scan(&q, &season); err != nil {
 		t.Fatal(err)
