@@ -3,6 +3,7 @@ package derived_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/derived"
@@ -36,7 +37,11 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 	if _, err := svc.RecordResult(ctx, in); err != nil {
 		t.Fatalf("RecordResult() first = %v", err)
 	}
-	count := func(what string, want int) {
+	// count checks the round trips of what, and whether they recount the
+	// predictors' points and MVP counts: a match created with its result
+	// (an API result) can have no predictions or votes, so only a
+	// confirmed lobby match is recounted.
+	count := func(what string, want int, recount bool) {
 		t.Helper()
 		stmts := log.Reset()
 		for i, s := range stmts {
@@ -45,12 +50,15 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 		if len(stmts) != want {
 			t.Errorf("%s took %d round trips, want %d", what, len(stmts), want)
 		}
+		if got := strings.Contains(strings.Join(stmts, "\n"), "INSERT INTO predictor_points"); got != recount {
+			t.Errorf("%s recounts predictions and votes: %t, want %t", what, got, recount)
+		}
 	}
 	log.Reset()
 	if _, err := svc.RecordResult(ctx, in); err != nil {
 		t.Fatalf("RecordResult() = %v", err)
 	}
-	count("RecordResult()", 3)
+	count("RecordResult()", 3, false)
 	qs, err := svc.Queues(ctx, g)
 	if err != nil {
 		t.Fatalf("Queues() = %v", err)
@@ -66,7 +74,7 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 	if res, err := svc.Confirm(ctx, ladder.Actor{UserID: u(2)}, g, m.ID); err != nil || res.Match.State != ladder.StateConfirmed {
 		t.Fatalf("Confirm() = %s, %v; want confirmed, nil", res.Match.State, err)
 	}
-	count("Confirm()", 3)
+	count("Confirm()", 3, true)
 	rep, err := svc.Verify(ctx, g)
 	if err != nil || len(rep.Diffs) != 0 {
 		t.Errorf("Verify() = %d diffs, %v; want 0, nil", len(rep.Diffs), err)

@@ -80,6 +80,12 @@ func (t *tx) rated(ctx context.Context, ws []ladder.RatedWrite, saved []ladder.M
 	}
 	out := make([]ladder.RatedWrite, len(ws))
 	for i, w := range ws {
+		if w.Match.ID == 0 {
+			if t.created == nil {
+				t.created = map[int64]bool{}
+			}
+			t.created[saved[i].ID] = true
+		}
 		w.Match = saved[i]
 		w.Changes = slices.Clone(w.Changes)
 		for j := range w.Changes {

@@ -175,3 +175,106 @@ SELECT $1, $2, $3, 'a,b', 'c,d', 'confirmed', 1, n, now() FROM generate_series(1
 		}
 	}
 }
+
+// TestIdempotencyReadProbesKeys: a batch of API results reads its
+// idempotency keys in its transaction. In a guild of thousands of keys
+// whose statistics were taken while it had few, under the prepared
+// statement's generic plan, the read must look each key up by the primary
+// key, not read every key of the guild and filter them (5 ms a batch at
+// 8,000 keys, BenchmarkHotGuild, and growing with the guild's history).
+func TestIdempotencyReadProbesKeys(t *testing.T) {
+	ctx := context.Background()
+	db, g := planDB(t)
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// A long-lived connection of pgx's statement cache prepared the read
+	// while the guild had no keys, and keeps its generic plan.
+	const keysLit = `'{key-17,key-512,key-4711,key-9999,key-none}'`
+	for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, `PREPARE idem AS ` + idempotencyPG,
+		`EXECUTE idem(` + keysLit + `, '` + g + `')`} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{`INSERT INTO matches (id, guild_id, queue_id, season_id, team1, team2, state, created_at)
+SELECT 900000, $1, q.id, s.id, 'a,b', 'c,d', 'cancelled', now() FROM queues q JOIN seasons s ON s.guild_id = q.guild_id WHERE q.guild_id = $1`,
+		`INSERT INTO idempotency_keys (guild_id, key, match_id, created_at) SELECT $1, 'key-' || n, 900000, now() FROM generate_series(1, 10000) n`} {
+		if _, err := db.sql.ExecContext(ctx, q, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys := []string{"key-17", "key-512", "key-4711", "key-9999", "key-none"}
+	err = db.InTx(ctx, func(tx ladder.Tx) error {
+		used, err := tx.IdempotentMatches(ctx, g, keys)
+		if err != nil {
+			return err
+		}
+		if len(used) != 4 || used["key-4711"] != 900000 || used["key-none"] != 0 {
+			t.Errorf("IdempotentMatches() = %v; want the four used keys of match 900000", used)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("InTx() = %v", err)
+	}
+	p := strings.Join(explain(t, conn, `EXECUTE idem(`+keysLit+`, '`+g+`')`), "\n")
+	t.Logf("plan:\n%s", p)
+	if !strings.Contains(p, "key = k.key") || !strings.Contains(p, "Index Cond") || strings.Contains(p, "Rows Removed by Filter") {
+		t.Errorf("the idempotency keys' read does not probe the primary key per key:\n%s", p)
+	}
+}
+
+// TestLockRatingsProbesPlayers: locking players' rating rows by their IDs
+// (a result with a new player, a correction, a season's carry-over) must
+// look each row up by the primary key, in the order given, however many
+// players the ladder has and whatever its statistics say.
+func TestLockRatingsProbesPlayers(t *testing.T) {
+	ctx := context.Background()
+	db, g := planDB(t)
+	for _, q := range []string{`ANALYZE ratings`, `INSERT INTO players (guild_id, user_id, name, created_at)
+SELECT $1, (200000000000000000 + n)::text, 'p' || n, now() FROM generate_series(1, 10000) n`, `INSERT INTO ratings (queue_id, season_id, user_id, guild_id, rating, dev, base_rating, base_dev, display, display_dev)
+SELECT q.id, s.id, (200000000000000000 + n)::text, $1, 1400 + n % 200, 350, 1500, 350, 0, 350
+FROM queues q JOIN seasons s ON s.guild_id = q.guild_id, generate_series(1, 10000) n WHERE q.guild_id = $1`} {
+		args := []any{g}
+		if !strings.Contains(q, "$1") {
+			args = nil
+		}
+		if _, err := db.sql.ExecContext(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var k ladder.Key
+	if err := db.sql.QueryRowContext(ctx, `SELECT q.id, s.id FROM queues q JOIN seasons s ON s.guild_id = q.guild_id WHERE q.guild_id = $1`, g).Scan(&k.QueueID, &k.SeasonID); err != nil {
+		t.Fatal(err)
+	}
+	users := []string{"200000000000000017", "200000000000000512", "200000000000004711", "200000000000009999", "300000000000000000"}
+	err := db.InTx(ctx, func(tx ladder.Tx) error {
+		rs, err := tx.LockRatings(ctx, k, users)
+		if err != nil {
+			return err
+		}
+		if len(rs) != 4 || rs[2].UserID != users[2] || rs[2].State.Rating != 1400+4711%200 {
+			t.Errorf("LockRatings() = %d rows (%+v); want the four existing players' rows in order", len(rs), rs)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("InTx() = %v", err)
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SET LOCAL plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	p := strings.Join(explain(t, tx, lockRatingsPG, k.QueueID, k.SeasonID, users), "\n")
+	t.Logf("plan:\n%s", p)
+	if !strings.Contains(p, "user_id = u.user_id") || !strings.Contains(p, "Index Cond") || strings.Contains(p, "Rows Removed by Filter") {
+		t.Errorf("the players' rows are not probed by primary key:\n%s", p)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -199,8 +200,12 @@ func (t *tx) recount(ctx context.Context, sel string, args ...any) error {
 	return nil
 }
 
-// Recount implements community.TallyStore.
+// Recount implements community.TallyStore. A match that this transaction
+// inserted with its result has no predictions or votes (they name a match
+// that exists), so its recount is left out: an API result, which creates
+// its match as it rates it, costs the counts nothing.
 func (t *tx) Recount(ctx context.Context, matchIDs []int64) error {
+	matchIDs = slices.DeleteFunc(slices.Clone(matchIDs), func(id int64) bool { return t.created[id] })
 	if len(matchIDs) == 0 {
 		return nil
 	}

@@ -52,6 +52,10 @@ type tx struct {
 	// derive are the functions that keep the rows derived from the log
 	// (derived.go), shared by the DB and its transactions.
 	derive *derivers
+	// created are the matches this transaction inserted with their
+	// results (rated): no prediction or vote can name them yet, so
+	// Recount leaves them out.
+	created map[int64]bool
 }
 
 var _ ladder.Store = (*DB)(nil)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/ladderbot/ladderbot/ladder"
 	"gorm.io/gorm/clause"
 )
@@ -75,6 +76,9 @@ func (t *tx) LockRatings(ctx context.Context, k ladder.Key, userIDs []string) ([
 	if len(userIDs) == 0 {
 		return nil, nil
 	}
+	if t.pg != nil {
+		return t.lockRatingsPG(ctx, k, userIDs)
+	}
 	// Chunks keep under PostgreSQL's parameter limit; userIDs come sorted,
 	// so locks are still taken in one global order.
 	var rows []ratingRow
@@ -89,6 +93,42 @@ func (t *tx) LockRatings(ctx context.Context, k ladder.Key, userIDs []string) ([
 	}
 	slices.SortFunc(rows, func(a, b ratingRow) int { return cmp.Compare(a.UserID, b.UserID) })
 	return ratings(rows), nil
+}
+
+// lockRatingsPG locks the players' rating rows with one probe of the
+// primary key per player, in the order of userIDs (which callers sort),
+// BEGIN in the same round trip when it has not been sent. Written as
+// `user_id IN (…)` it was answered, under statistics taken while the
+// ladder was small, by scanning every rating row of the ladder and
+// filtering the players: 19 ms a result at 40,000 players, the cost of a
+// new player's first result growing with the ladder. LIMIT 1 keeps the
+// probe from being flattened into such a join.
+const lockRatingsPG = `SELECT r.* FROM unnest($3::text[]) AS u(user_id)
+ CROSS JOIN LATERAL (SELECT ` + ratingColumns + ` FROM ratings WHERE queue_id = $1 AND season_id = $2 AND user_id = u.user_id LIMIT 1 FOR UPDATE) r`
+
+func (t *tx) lockRatingsPG(ctx context.Context, k ladder.Key, userIDs []string) ([]ladder.Rating, error) {
+	var out []ladder.Rating
+	err := t.pg.batch(ctx, func(b *pgx.Batch) { b.Queue(lockRatingsPG, k.QueueID, k.SeasonID, userIDs) }, func(br pgx.BatchResults) error {
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var r ratingRow
+		dst := r.ptrs()
+		for rows.Next() {
+			if err := rows.Scan(dst...); err != nil {
+				return err
+			}
+			out = append(out, r.rating())
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, wrap("lock ratings", err, "")
+	}
+	slices.SortFunc(out, func(a, b ladder.Rating) int { return cmp.Compare(a.UserID, b.UserID) })
+	return out, nil
 }
 
 // InsertRatings implements ladder.Tx.
