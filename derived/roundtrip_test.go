@@ -59,6 +59,17 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 		t.Fatalf("RecordResult() = %v", err)
 	}
 	count("RecordResult()", 3, false)
+	// With an idempotency key, the key's read travels with BEGIN.
+	keyed := in
+	keyed.IdempotencyKey = "k-1"
+	if _, err := svc.RecordResult(ctx, keyed); err != nil {
+		t.Fatalf("RecordResult() with a key = %v", err)
+	}
+	count("RecordResult() with a key", 4, false)
+	if res, err := svc.RecordResult(ctx, keyed); err != nil || !res.AlreadyDone {
+		t.Fatalf("RecordResult() with the key again = %+v, %v; want AlreadyDone", res, err)
+	}
+	log.Reset()
 	qs, err := svc.Queues(ctx, g)
 	if err != nil {
 		t.Fatalf("Queues() = %v", err)
@@ -80,7 +91,7 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 		t.Errorf("Verify() = %d diffs, %v; want 0, nil", len(rep.Diffs), err)
 	}
 	ir, err := integrity.New(db, nil).Verify(ctx, g)
-	if err != nil || len(ir.Diffs) != 0 || ir.Matches != 3 {
-		t.Errorf("integrity Verify() = %d matches, %v, %v; want 3 matches, no differences", ir.Matches, ir.Diffs, err)
+	if err != nil || len(ir.Diffs) != 0 || ir.Matches != 4 {
+		t.Errorf("integrity Verify() = %d matches, %v, %v; want 4 matches, no differences", ir.Matches, ir.Diffs, err)
 	}
 }

@@ -62,6 +62,18 @@ func (idempotencyRow) TableName() string { return "idempotency_keys" }
 
 // IdempotentMatch implements ladder.Tx.
 func (t *tx) IdempotentMatch(ctx context.Context, guildID, key string) (int64, error) {
+	if t.pg != nil {
+		// With BEGIN in one round trip (IdempotentMatches).
+		used, err := t.IdempotentMatches(ctx, guildID, []string{key})
+		if err != nil {
+			return 0, err
+		}
+		id, ok := used[key]
+		if !ok {
+			return 0, ladder.Errorf(ladder.CodeNotFound, "idempotency key not used yet")
+		}
+		return id, nil
+	}
 	var r idempotencyRow
 	if err := t.q(ctx).Where("guild_id = ? AND key = ?", guildID, key).Take(&r).Error; err != nil {
 		return 0, wrap("idempotency key", err, "idempotency key not used yet")
