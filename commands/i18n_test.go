@@ -413,7 +413,7 @@ func sampleEvidence() []integrity.Evidence {
 func TestEvidenceText(t *testing.T) {
 	en, de := i18n.English(), i18n.For("de")
 	want := map[string]string{
-		integrity.EvidenceSmurf:            "new account: 30.0 wins in its first 39 games where 19.9 were expected; the results are 71 times as likely from a player rated 2044 as from one rated 1769 (the ladder's established players: 1506, spread 120); rating 1500 → 1791",
+		integrity.EvidenceSmurf:            "new account: 30.0 wins in its first 39 games where 19.9 were expected; with each game counted by the share of its other players who are established, the results are 71 times as likely from a player rated 2044 as from one rated 1769 (the ladder's established players: 1506, spread 120); rating 1500 → 1791",
 		integrity.EvidenceBoost:            "9 of 12 wins came with this partner (14 games together), rated 1720 on average: 230 above the player's 1490 when they first played together (now 1610)",
 		integrity.EvidenceTradeOneSided:    "14 meetings, results 13–1, 180 rating points moved to <@300000000000000001> (4.3 standard deviations from even)",
 		integrity.EvidenceTradeAlternating: "20 meetings whose results alternated 19 times of 19 (4.4 standard deviations above chance)",

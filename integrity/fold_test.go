@@ -294,3 +294,36 @@ func TestSmurfAfter(t *testing.T) {
 		t.Errorf("Got(smurf flags) = %v, want only %s, who arrived after %d matches", got, u(2), th.SmurfAfter)
 	}
 }
+
+// TestSmurfWeighsSettledGames: a game tells about a new account only as
+// far as its other players are established, since the shown chance is only
+// as right as their ratings. Two new accounts win the same four games in
+// five at even odds, their ratings climbing alike: a strong newcomer of a
+// young ladder, among other new accounts, is not flagged; a smurf, beside
+// and against the ladder's established players, is.
+func TestSmurfWeighsSettledGames(t *testing.T) {
+	th := DefaultThresholds()
+	th.SmurfAfter = 0
+	es := established(40)
+	for i := range 40 {
+		w := 1
+		if i%5 == 4 {
+			w = 2
+		}
+		r := 1500 + 10*float64(i)
+		young := newGame(0, w, u(1), i, r, 0.5)
+		young.Teams = [2][]string{{u(1), u(2000 + i%10)}, {u(2010 + i%10), u(2020 + i%10)}}
+		for _, v := range []string{u(2000 + i%10), u(2010 + i%10), u(2020 + i%10)} {
+			young.Before[v], young.Games[v] = 1500, i/10
+		}
+		es = append(es, young, newGame(0, w, u(2), i, r, 0.5))
+	}
+	for i := range es {
+		es[i].MatchID, es[i].Seq = int64(i+1), int64(i+1)
+	}
+	st, fs := Replay(es, th)
+	if got := kinds(fs)[KindSmurf]; len(got) != 1 || got[0] != u(2) {
+		t.Errorf("Got(smurf flags) = %v, want only %s (the newcomer among new accounts: test at %.2f; the smurf: %.2f)",
+			got, u(2), st[playerKey(u(1))].LLR, st[playerKey(u(2))].LLR)
+	}
+}

@@ -134,8 +134,9 @@ type Thresholds struct {
 	// a true rating SmurfHigh spreads above the mean of the ladder's
 	// established players (SmurfEstablished rated games or more) more
 	// likely than one SmurfLow spreads above, by a log-likelihood ratio of
-	// SmurfLLR or more from its SmurfMinGames-th game on; the ratio is
-	// kept from falling below SmurfFloor.
+	// SmurfLLR or more from its SmurfMinGames-th game on, each game
+	// weighed by the share of its other players who are established; the
+	// ratio is kept from falling below SmurfFloor.
 	SmurfAfter       int
 	SmurfGames       int
 	SmurfMinGames    int
@@ -159,7 +160,7 @@ func DefaultThresholds() Thresholds {
 		TradeMeetings: 12, TradeZ: 4,
 		BoostGames: 10, BoostShare: 0.6, BoostGap: 100,
 		SmurfAfter: 100, SmurfGames: 100, SmurfMinGames: 10, SmurfEstablished: 20,
-		SmurfLow: 2.2, SmurfHigh: 4.5, SmurfFloor: 0, SmurfLLR: math.Log(60),
+		SmurfLow: 2, SmurfHigh: 5.5, SmurfFloor: 0, SmurfLLR: math.Log(60),
 		WrongVotes: 2,
 		AbuseLost:  3, AbuseShare: 0.75,
 	}

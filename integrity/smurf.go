@@ -22,15 +22,20 @@ import (
 // account's team would have had the shown chance moved by the gap between
 // that rating and the account's own, shared among its team (a team plays
 // at its players' mean, on the Elo scale: 400 points are 10 to 1). The
-// game adds log(P(result | high) / P(result | low)). A game the account's
-// rating has not caught up with yet tells little (both hypotheses expect a
-// win); a game once it is rated among the best tells most. The sum never
-// falls below SmurfFloor (0: a CUSUM, so early losses do not bury what
-// follows), and the account is flagged when it reaches SmurfLLR, from its
+// game adds log(P(result | high) / P(result | low)), weighed by the share
+// of the game's other players (partners and opponents) who are
+// established: the shown chance is only as right as their ratings, and a
+// player with few games is rated where the ladder started them, not where
+// they play (in a young ladder, where most players are new, a strong
+// newcomer's wins say little). A game the account's rating has not caught
+// up with yet tells little (both hypotheses expect a win); a game once it
+// is rated among the best tells most. The sum never falls below
+// SmurfFloor (0: a CUSUM, so early losses do not bury what follows), and
+// the account is flagged when it reaches SmurfLLR, from its
 // SmurfMinGames-th game on. A newcomer who plays below the midpoint of the
 // two hypotheses drifts down; a smurf, above it, drifts up. Each game costs
-// a few operations on the account's and the ladder's counters, whatever
-// the account's or the ladder's history.
+// a few operations on the account's and the ladder's counters and the
+// match's own entry, whatever the account's or the ladder's history.
 //
 // The ladder's mean and spread come from every game of a player with
 // SmurfEstablished rated games or more before it, each weighing popWeight
@@ -93,6 +98,27 @@ func gameLLR(p, o, r, lo, hi float64, n int) float64 {
 	return o*(logSigmoid(x1)-logSigmoid(x0)) + (1-o)*(logSigmoid(-x1)-logSigmoid(-x0))
 }
 
+// settled is the share of the other players of e (u's partners and
+// opponents) who had SmurfEstablished rated games or more before it.
+func settled(e Entry, u string, th Thresholds) float64 {
+	n, k := 0, 0
+	for t := range 2 {
+		for _, v := range e.Teams[t] {
+			if v == u {
+				continue
+			}
+			n++
+			if e.Games[v] >= th.SmurfEstablished {
+				k++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(k) / float64(n)
+}
+
 // foldSmurf adds a new account's game to its test; l is the ladder's
 // counter before the match.
 func (c *Counter) foldSmurf(e Entry, u string, team int, l *Counter, th Thresholds) (Flag, bool) {
@@ -105,7 +131,8 @@ func (c *Counter) foldSmurf(e Entry, u string, team int, l *Counter, th Threshol
 	if !ok {
 		return Flag{}, false
 	}
-	c.LLR = max(c.LLR+gameLLR(p, o, e.Before[u], lo, hi, len(e.Teams[team-1])), th.SmurfFloor)
+	w := settled(e, u, th)
+	c.LLR = max(c.LLR+w*gameLLR(p, o, e.Before[u], lo, hi, len(e.Teams[team-1])), th.SmurfFloor)
 	if c.Early < th.SmurfMinGames || c.LLR < th.SmurfLLR {
 		return Flag{}, false
 	}
