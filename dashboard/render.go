@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/httperr"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -66,8 +67,19 @@ func parsePages() pageSet {
 			"rating":    l.Rating,
 			// help is a setting's help text: the translation of the
 			// option description it repeats, else as written.
-			"help":   func(s string) string { return l.Registration(i18n.SectionDescription, s) },
-			"state":  func(s ladder.MatchState) string { return l.T("state." + string(s)) },
+			"help":  func(s string) string { return l.Registration(i18n.SectionDescription, s) },
+			"state": func(s ladder.MatchState) string { return l.T("state." + string(s)) },
+			// action names an audit entry's action (audit.*), else shows
+			// its code.
+			"action": func(a string) string {
+				if id := "audit." + a; l.Has(id) {
+					return l.T(id)
+				}
+				return a
+			},
+			// reason is a stored reason: one the ladder wrote in the
+			// page's language, a person's own words as written.
+			"reason": func(s string) string { return commands.ReasonText(l, s, nil) },
 			"choice": func(s string) string { return l.Registration(i18n.SectionChoice, s) },
 		}
 		out[code] = map[string]*template.Template{}
