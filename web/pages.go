@@ -290,9 +290,28 @@ func (s *Server) leaderboardHTML(w http.ResponseWriter, r *http.Request) {
 			s.pageError(w, r, err)
 			return
 		}
-		p.Hidden = u.String()
+		p.Hidden = hiddenText(pageLang(r), u)
 	}
 	s.render(w, r, http.StatusOK, "leaderboard", p)
+}
+
+// hiddenText says in language l how many players the board hides and why
+// (ladder.Unlisted); "" when it hides nobody.
+func hiddenText(l *i18n.Lang, u ladder.Unlisted) string {
+	if u.Hidden() == 0 {
+		return ""
+	}
+	var why []string
+	if u.Placement > 0 {
+		why = append(why, l.N("web.hidden_placement", u.Placement, "Games", l.Int(u.PlacementGames)))
+	}
+	if u.HighRD > 0 {
+		why = append(why, l.N("web.hidden_rd", u.HighRD, "RD", l.Int(ladder.ProvisionalRD)))
+	}
+	if u.Stale > 0 {
+		why = append(why, l.N("web.hidden_stale", u.Stale, "Days", l.Int(u.StaleDays)))
+	}
+	return l.N("web.hidden", u.Hidden(), "Why", strings.Join(why, ", "))
 }
 
 // playerPage is the data of the player page.
