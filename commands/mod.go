@@ -250,7 +250,7 @@ func (h *handlers) modCorrectConfirm(ctx context.Context, req Request) (Reply, e
 	if err != nil || req.CustomID.ID == 0 {
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid; run /mod correct again")
 	}
-	c, err := h.Service.Correct(ctx, actor(req), req.GuildID, req.CustomID.ID, winner, "applied from the /mod correct preview")
+	c, err := h.Service.Correct(ctx, actor(req), req.GuildID, req.CustomID.ID, winner, reasonCorrectPreview)
 	if err != nil {
 		return Reply{}, err
 	}

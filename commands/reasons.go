@@ -7,6 +7,10 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
+// reasonCorrectPreview is the reason of a correction applied with the
+// button of /mod correct's preview, which has no reason option.
+const reasonCorrectPreview = "applied from the /mod correct preview"
+
 // ReasonText is a stored reason as the reader reads it in language l: a
 // reason the ladder wrote itself (ladder.ParseReason: a dispute it opened
 // for conflicting reports, a failed ready check, a cancel vote, an
@@ -14,6 +18,9 @@ import (
 // players with who (nil: their IDs); anything else, a person's own words,
 // as it is.
 func ReasonText(l *i18n.Lang, s string, who func(userID string) string) string {
+	if s == reasonCorrectPreview {
+		return l.T("reason.correct_preview")
+	}
 	r, ok := ladder.ParseReason(s)
 	if !ok {
 		return s

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"embed"
+	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -107,19 +109,25 @@ type errorPage struct {
 // proper 404 page for unknown guilds, players and matches.
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := statusOf(err)
+	l := pageLang(r)
 	ref := ""
 	if status >= 500 && status != http.StatusServiceUnavailable {
 		ref = newRef()
-		msg += " (ref " + ref + ")"
+		msg = l.T("dash.internal", "Ref", ref)
 	}
 	noteError(r, err, ref)
-	l := pageLang(r)
 	title := http.StatusText(status)
+	if id := fmt.Sprintf("dash.status_%d", status); l.Has(id) {
+		title = l.T(id)
+	}
 	if status == http.StatusNotFound {
 		title = l.T("web.not_found")
 	}
+	var he *httpError
 	if format, args := ladder.ErrorFormat(err); format != "" && status < 500 {
 		msg = l.Error(format, args...)
+	} else if errors.As(err, &he) && he.format != "" {
+		msg = l.Error(he.format, he.args...)
 	}
 	// "Back to the leaderboard" only where there is one: the 404 of an
 	// unknown guild used to link back to itself.
