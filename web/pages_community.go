@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/chart"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -213,6 +214,22 @@ func (s *Server) statsHTML(w http.ResponseWriter, r *http.Request) {
 // weekdays are the heatmap's rows, Monday first.
 var weekdays = []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday, time.Saturday, time.Sunday}
 
+// hoursHeat is the busiest-hours heatmap of st in language l: its title,
+// the weekdays' short names (Monday first) and the note under it from the
+// catalog.
+func hoursHeat(l *i18n.Lang, st community.Stats) chart.Heat {
+	h := chart.Heat{Title: l.T("web.hours_title", "Queue", st.Queue.Name, "Season", l.Int(st.Season.Number)), ColEvery: 3}
+	for i := range 24 {
+		h.Cols = append(h.Cols, fmt.Sprintf("%02d", i))
+	}
+	for _, d := range weekdays {
+		h.Rows = append(h.Rows, l.T(joins.WeekdayKey(d)))
+		h.Values = append(h.Values, st.Hours[d][:])
+	}
+	h.Note = l.N("web.hours_darkest", h.Top())
+	return h
+}
+
 // hoursPNG serves the busiest-hours heatmap of a queue's season.
 func (s *Server) hoursPNG(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -227,15 +244,7 @@ func (s *Server) hoursPNG(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := pageLang(r)
-	h := chart.Heat{Title: l.T("web.hours_title", "Queue", st.Queue.Name, "Season", l.Int(st.Season.Number)), ColEvery: 3}
-	for i := range 24 {
-		h.Cols = append(h.Cols, fmt.Sprintf("%02d", i))
-	}
-	for _, d := range weekdays {
-		h.Rows = append(h.Rows, l.T(joins.WeekdayKey(d)))
-		h.Values = append(h.Values, st.Hours[d][:])
-	}
-	h.Note = l.N("web.hours_darkest", h.Top())
+	h := hoursHeat(l, st)
 	var buf bytes.Buffer
 	if err := chart.Heatmap(&buf, h); err != nil {
 		s.pageError(w, r, err)
