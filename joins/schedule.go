@@ -298,6 +298,7 @@ func (h Hours) Zone() string {
 // English text for logs.
 type LocalTime struct{ At time.Time }
 
+// String is the time in English, "Mon 18:00 Europe/Berlin".
 func (t LocalTime) String() string {
 	return t.At.Format("Mon 15:04") + " " + t.At.Location().String()
 }

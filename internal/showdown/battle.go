@@ -78,7 +78,12 @@ type Mismatch struct {
 func (m *Mismatch) Error() string { return "replay does not match: " + m.Reason }
 
 // Unwrap returns the coded error (ladder.ErrorFormat finds it).
-func (m *Mismatch) Unwrap() error { return m.err }
+func (m *Mismatch) Unwrap() error {
+	if m.err == nil {
+		return nil // a Mismatch made by hand has no coded reason
+	}
+	return m.err
+}
 
 func mismatch(e *ladder.Error) *Mismatch { return &Mismatch{Reason: e.Message, err: e} }
 
