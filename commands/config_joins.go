@@ -118,7 +118,11 @@ func (h *handlers) joinsLine(ctx context.Context, tr *i18n.Lang, q ladder.Queue)
 		parts = append(parts, tr.T("cfg.joins_requires", "Requirements", describeRequirements(tr, st, q.Name, games)))
 	}
 	if st.Hours != "" {
-		parts = append(parts, tr.T("cfg.joins_open", "Hours", st.Hours, "Zone", st.TimeZone))
+		hours := st.Hours // as stored, should it no longer parse
+		if oh, err := st.OpenHours(); err == nil {
+			hours = tr.Phrase(oh)
+		}
+		parts = append(parts, tr.T("cfg.joins_open", "Hours", hours, "Zone", st.TimeZone))
 	}
 	if st.Rematch != joins.RematchOff {
 		parts = append(parts, tr.T("cfg.joins_rematch", "Mode", string(st.Rematch)))
@@ -171,7 +175,7 @@ func describeOpening(tr *i18n.Lang, o joins.Opening) string {
 	if !o.Scheduled {
 		return tr.T("cfg.always_open")
 	}
-	text := fmt.Sprintf("%s (%s)", o.Hours.String(), o.Hours.Loc)
+	text := fmt.Sprintf("%s (%s)", tr.Phrase(o.Hours), o.Hours.Zone())
 	switch {
 	case o.State.Open && o.State.Next.IsZero():
 		return text + "; " + tr.T("cfg.open_week")

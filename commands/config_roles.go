@@ -111,8 +111,9 @@ func (h *handlers) createRoles(ctx context.Context, tr *i18n.Lang, who ladder.Ac
 		}
 	}
 	if failure != nil {
-		return Reply{}, ladder.Wrap(ladder.CodeUnavailable, failure,
-			fmt.Sprintf("Discord refused to create a role (does the bot have Manage Roles?); %d created and mapped", len(created)))
+		e := ladder.Errorf(ladder.CodeUnavailable, "Discord refused to create a role (does the bot have Manage Roles?); %d created and mapped", len(created))
+		e.Err = failure
+		return Reply{}, e
 	}
 	if len(created) == 0 {
 		what := tr.T("cfg.roles_all_mapped")

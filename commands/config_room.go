@@ -58,15 +58,15 @@ func (h *handlers) configRoom(ctx context.Context, req Request) (Reply, error) {
 	for _, c := range []struct {
 		name string
 		ok   func(string) bool
-		want string
+		err  *ladder.Error
 	}{
-		{"room", func(n string) bool { _, ok := req.String(n); return ok }, "one of none, thread or channel"},
-		{"voice", func(n string) bool { _, ok := req.Bool(n); return ok }, "true or false"},
-		{"clear", func(n string) bool { _, ok := req.Bool(n); return ok }, "true or false"},
-		{"room_linger", func(n string) bool { _, ok := req.Int(n); return ok }, "a whole number of seconds"},
+		{"room", func(n string) bool { _, ok := req.String(n); return ok }, ladder.Errorf(ladder.CodeInvalid, "room must be one of none, thread or channel")},
+		{"voice", func(n string) bool { _, ok := req.Bool(n); return ok }, ladder.Errorf(ladder.CodeInvalid, "%s must be true or false", "voice")},
+		{"clear", func(n string) bool { _, ok := req.Bool(n); return ok }, ladder.Errorf(ladder.CodeInvalid, "%s must be true or false", "clear")},
+		{"room_linger", func(n string) bool { _, ok := req.Int(n); return ok }, ladder.Errorf(ladder.CodeInvalid, "room_linger must be a whole number of seconds")},
 	} {
 		if req.Has(c.name) && !c.ok(c.name) {
-			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "%s must be %s", c.name, c.want)
+			return Reply{}, c.err
 		}
 	}
 	name, _ := req.String("queue")

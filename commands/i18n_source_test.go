@@ -20,7 +20,7 @@ var catalogedFiles = []string{
 	"config_roles.go", "config_room.go", "config_sides.go", "draft.go", "history.go", "integrity.go", "leaderboard.go",
 	"link.go", "lobby.go", "maps.go", "match.go", "mod.go", "noshow.go", "panel.go", "posts.go", "predict.go",
 	"profile.go", "queue.go", "report.go", "report_replay.go", "series.go", "set.go", "setup.go", "stats.go", "sub.go",
-	"tune.go", "views.go",
+	"tune.go", "views.go", "reasons.go",
 }
 
 // textCalls are the functions whose string arguments become what a user

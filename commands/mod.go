@@ -250,7 +250,7 @@ func (h *handlers) modCorrectConfirm(ctx context.Context, req Request) (Reply, e
 	if err != nil || req.CustomID.ID == 0 {
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid; run /mod correct again")
 	}
-	c, err := h.Service.Correct(ctx, actor(req), req.GuildID, req.CustomID.ID, winner, "applied from the /mod correct preview")
+	c, err := h.Service.Correct(ctx, actor(req), req.GuildID, req.CustomID.ID, winner, reasonCorrectPreview)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -333,7 +333,7 @@ func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) 
 	}
 	var b strings.Builder
 	for _, m := range ms {
-		b.WriteString(tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", m.DisputeReason))
+		b.WriteString(tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", ReasonText(tr, m.DisputeReason, mention)))
 		if m.Evidence != "" {
 			b.WriteString(" · " + m.Evidence)
 		}

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -77,10 +76,7 @@ func (h *handlers) verifyReplay(ctx context.Context, req Request, id int64, o la
 		if errors.Is(err, context.Canceled) {
 			return m, 0, nil, err
 		}
-		// The replay check's own finding (internal/showdown) is a
-		// technical detail and stays as it is.
-		detail := verifyDetail(err)
-		return m, 0, func(*i18n.Lang) string { return detail }, nil
+		return m, 0, func(l *i18n.Lang) string { return verifyDetail(l, err) }, nil
 	}
 	if winner == 0 {
 		winner = ladder.Draw
@@ -98,14 +94,15 @@ func (h *handlers) verifyReplay(ctx context.Context, req Request, id int64, o la
 	return m, winner, nil, nil
 }
 
-// verifyDetail is a verification error as the reporter reads it, without
-// the package prefixes of the error chain.
-func verifyDetail(err error) string {
-	s := err.Error()
-	for _, p := range []string{"replay does not match: ", "showdown: "} {
-		s = strings.TrimPrefix(s, p)
+// verifyDetail is the replay check's finding (internal/showdown) as the
+// reporter reads it in language l: its coded reason (a mismatch, a refused
+// URL, a missing replay, what the server sent), or, for a network failure,
+// that the replay server could not be asked.
+func verifyDetail(l *i18n.Lang, err error) string {
+	if format, args := ladder.ErrorFormat(err); format != "" {
+		return l.Error(format, args...)
 	}
-	return s
+	return l.T("replay.fetch_failed")
 }
 
 // proveGame is /report replay: for a series: the replay proves the next

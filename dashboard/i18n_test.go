@@ -15,11 +15,9 @@ import (
 )
 
 var (
-	// styleRE drops what is not text for a reader, and what the docs
-	// list as still English: a setting's help that is not an option's
-	// description (<small>), and the audit log's recorded changes, which
-	// are data.
-	styleRE = regexp.MustCompile(`(?s)<style>.*?</style>|<small>.*?</small>|<td class="wide wrap">.*?</td>`)
+	// styleRE drops what is not text for a reader, and the audit log's
+	// recorded changes, which are data.
+	styleRE = regexp.MustCompile(`(?s)<style>.*?</style>|<td class="wide wrap">.*?</td>`)
 	dataRE  = regexp.MustCompile(`^[a-z0-9_.:,/ -]+$|^\d{4}-\d\d-\d\d \d\d:\d\d UTC$`)
 	tagRE   = regexp.MustCompile(`(?s)<[^>]*>`)
 	// attrRE finds the attributes a user reads: placeholders and labels.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/httperr"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -64,10 +65,21 @@ func parsePages() pageSet {
 			"lang":      func() string { return l.Tag().String() },
 			"languages": func() []langLink { return links },
 			"rating":    l.Rating,
-			// help is a setting's help text: the translation of the
-			// option description it repeats, else as written.
-			"help":   func(s string) string { return l.Registration(i18n.SectionDescription, s) },
-			"state":  func(s ladder.MatchState) string { return l.T("state." + string(s)) },
+			// help is a setting's help text: its own translation
+			// (help.*), else that of the option description it repeats.
+			"help":  func(s string) string { return helpText(l, s) },
+			"state": func(s ladder.MatchState) string { return l.T("state." + string(s)) },
+			// action names an audit entry's action (audit.*), else shows
+			// its code.
+			"action": func(a string) string {
+				if id := "audit." + a; l.Has(id) {
+					return l.T(id)
+				}
+				return a
+			},
+			// reason is a stored reason: one the ladder wrote in the
+			// page's language, a person's own words as written.
+			"reason": func(s string) string { return commands.ReasonText(l, s, nil) },
 			"choice": func(s string) string { return l.Registration(i18n.SectionChoice, s) },
 		}
 		out[code] = map[string]*template.Template{}
@@ -76,6 +88,16 @@ func parsePages() pageSet {
 		}
 	}
 	return out
+}
+
+// helpText is a setting's help text in language l: the catalogs' help.*
+// entry, else the translation of the slash command option's description
+// it repeats (cmd.*), else as written.
+func helpText(l *i18n.Lang, s string) string {
+	if id := "help." + s; l.Has(id) {
+		return l.T(id)
+	}
+	return l.Registration(i18n.SectionDescription, s)
 }
 
 // page is the data every page gets: the layout's parts and the page's own.

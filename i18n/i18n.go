@@ -227,7 +227,8 @@ func (l *Lang) Has(id string) bool {
 
 // T renders message id with data given as name, value pairs:
 // T("queue.joined", "Queue", name). A missing message renders the English
-// one; an unknown ID renders the ID itself, which tests catch.
+// one; an unknown ID renders the ID itself, which tests catch. A value
+// that is Phrased renders in the language.
 func (l *Lang) T(id string, kv ...any) string {
 	return l.render(id, nil, kv)
 }
@@ -243,6 +244,9 @@ func (l *Lang) render(id string, count any, kv []any) string {
 	for i := 0; i+1 < len(kv); i += 2 {
 		k, _ := kv[i].(string)
 		data[k] = kv[i+1]
+		if p, ok := kv[i+1].(Phrased); ok {
+			data[k] = p.Phrase(l.T)
+		}
 	}
 	if n, ok := count.(int); ok {
 		data["Count"] = l.Int(n)
@@ -258,18 +262,39 @@ func (l *Lang) render(id string, count any, kv []any) string {
 // (a match's state): Error renders it in the language.
 type Keyed interface{ MessageID() string }
 
+// Phrased is an error's argument or a message's data value that words
+// itself from the catalogs: t renders a message ID with name, value pairs
+// in the language at hand (Lang.T). A time with its weekday, a queue's
+// hours or a reason the ladder wrote implement it with nothing but a func
+// type, so the packages that make them need not import this one; their
+// String method is the English text for logs.
+type Phrased interface {
+	Phrase(t func(id string, kv ...any) string) string
+}
+
+// Phrase renders p in the language.
+func (l *Lang) Phrase(p Phrased) string { return p.Phrase(l.T) }
+
 // Error renders an English error text made by fmt.Sprintf(format, args...)
 // in the language: the catalog's err.* messages are keyed by their English
 // format, and a translation is a format with the same verbs, which may be
 // numbered (%[2]s) to change their order. A format without a translation
-// renders as English. Arguments that are Keyed render as their text.
+// renders as English. Arguments that are Keyed or Phrased render as their
+// text.
 func (l *Lang) Error(format string, args ...any) string {
 	copied := false
 	for i, a := range args {
-		if k, ok := a.(Keyed); ok {
-			if !copied { // the caller's arguments stay as they were
-				args, copied = append([]any(nil), args...), true
-			}
+		p, phrased := a.(Phrased)
+		k, keyed := a.(Keyed)
+		if !phrased && !keyed {
+			continue
+		}
+		if !copied { // the caller's arguments stay as they were
+			args, copied = append([]any(nil), args...), true
+		}
+		if phrased {
+			args[i] = p.Phrase(l.T)
+		} else {
 			args[i] = l.T(k.MessageID())
 		}
 	}

@@ -184,7 +184,7 @@ func (s *Service) AllowJoin(ctx context.Context, q ladder.Queue, who []ladder.En
 		}
 	}
 	var games map[string]int
-	gamesQueue := q.Name
+	var gamesQueue any = q.Name
 	if st.MinGames > 0 {
 		gq := st.GamesQueueID
 		if gq == 0 {
@@ -194,7 +194,7 @@ func (s *Service) AllowJoin(ctx context.Context, q ladder.Queue, who []ladder.En
 		} else if name != "" {
 			gamesQueue = name
 		} else {
-			gamesQueue = "a removed queue"
+			gamesQueue = removedQueue
 		}
 		if games, err = s.store.RatedGames(ctx, gq, ids); err != nil {
 			return err
@@ -218,7 +218,7 @@ type joinCheck struct {
 	q          ladder.Queue
 	st         Settings
 	games      map[string]int // rated games in gamesQueue by player
-	gamesQueue string
+	gamesQueue any            // the queue's name, or removedQueue
 	at         time.Time
 }
 
@@ -278,10 +278,20 @@ func (c joinCheck) refusal(e ladder.Entrant, you bool, rating *float64) error {
 // closedRefusal is the refusal of a join outside the open hours.
 func closedRefusal(queue string, h Hours, st State) error {
 	if st.Next.IsZero() {
-		return ladder.Errorf(ladder.CodeForbidden, "Queue %s is closed (its hours: %s, %s) and does not open within a week.", queue, h.String(), h.Loc)
+		return ladder.Errorf(ladder.CodeForbidden, "Queue %s is closed (its hours: %s, %s) and does not open within a week.", queue, h, h.Zone())
 	}
 	return ladder.Errorf(ladder.CodeForbidden, "Queue %s is closed now; it opens at %s (<t:%d:F>, <t:%d:R>).", queue, h.Local(st.Next), st.Next.Unix(), st.Next.Unix())
 }
+
+// queueGone names a queue of min_games that was removed since: a
+// refusal's argument, an i18n.Keyed that reads in the player's language.
+type queueGone string
+
+// removedQueue is the name a refusal gives a removed games queue.
+const removedQueue queueGone = "a removed queue"
+
+// MessageID is the catalog ID of the name.
+func (queueGone) MessageID() string { return "joins.removed_queue" }
 
 // discordEpoch is the first millisecond of 2015 UTC, where snowflake
 // timestamps start.

@@ -274,12 +274,88 @@ func (h Hours) At(t time.Time) State {
 	return State{}
 }
 
-// Local writes t as the queue's players read it in the hours' zone, e.g.
-// "Mon 18:00 Europe/Berlin".
-func (h Hours) Local(t time.Time) string {
+// Local is t as the queue's players read it in the hours' zone, e.g.
+// "Mon 18:00 Europe/Berlin": a message's data or an error's argument that
+// words its weekday in the reader's language.
+func (h Hours) Local(t time.Time) LocalTime {
 	loc := h.Loc
 	if loc == nil {
 		loc = time.UTC
 	}
-	return t.In(loc).Format("Mon 15:04") + " " + loc.String()
+	return LocalTime{At: t.In(loc)}
+}
+
+// Zone is the name of the hours' time zone, "UTC" when none is set.
+func (h Hours) Zone() string {
+	if h.Loc == nil {
+		return time.UTC.String()
+	}
+	return h.Loc.String()
+}
+
+// LocalTime is a time in a queue's zone, shown with its weekday, clock and
+// zone. It is an i18n.Phrased (weekday.*, hours.at); String is the
+// English text for logs.
+type LocalTime struct{ At time.Time }
+
+// String is the time in English, "Mon 18:00 Europe/Berlin".
+func (t LocalTime) String() string {
+	return t.At.Format("Mon 15:04") + " " + t.At.Location().String()
+}
+
+// Phrase words the time with tr, a catalog's renderer.
+func (t LocalTime) Phrase(tr func(id string, kv ...any) string) string {
+	return tr("hours.at", "Day", tr(dayKeys[t.At.Weekday()]), "Time", t.At.Format("15:04"), "Zone", t.At.Location().String())
+}
+
+// dayKeys are the catalog IDs of the weekdays' short names, by
+// time.Weekday.
+var dayKeys = [7]string{"weekday.sun", "weekday.mon", "weekday.tue", "weekday.wed", "weekday.thu", "weekday.fri", "weekday.sat"}
+
+// WeekdayKey is the catalog ID of a weekday's short name ("Mon", "Mo").
+func WeekdayKey(d time.Weekday) string { return dayKeys[d] }
+
+// Phrase words the hours for people with tr, a catalog's renderer: the
+// windows with the weekdays' short names in the reader's language,
+// Monday first, e.g. "Mon–Fri 18:00–23:00; Sat, Sun 12:00–23:00" (the
+// zone is Loc's to say). String stays the setting's own syntax.
+func (h Hours) Phrase(tr func(id string, kv ...any) string) string {
+	if !h.Scheduled() {
+		return tr("hours.always")
+	}
+	parts := make([]string, len(h.Windows))
+	for i, w := range h.Windows {
+		parts[i] = tr("hours.window", "Days", daysPhrase(w.Days, tr),
+			"From", fmt.Sprintf("%02d:%02d", w.Start/60, w.Start%60), "To", fmt.Sprintf("%02d:%02d", w.End/60, w.End%60))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// daysPhrase is daysText for people: "every day", or the days' short
+// names Monday first with runs of three or more as ranges.
+func daysPhrase(days [7]bool, tr func(id string, kv ...any) string) string {
+	if !slices.Contains(days[:], false) {
+		return tr("hours.every_day")
+	}
+	var parts []string
+	order := []int{1, 2, 3, 4, 5, 6, 0}
+	for i := 0; i < len(order); {
+		if !days[order[i]] {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < len(order) && days[order[j+1]] {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, tr("hours.days", "From", tr(dayKeys[order[i]]), "To", tr(dayKeys[order[j]])))
+		} else {
+			for k := i; k <= j; k++ {
+				parts = append(parts, tr(dayKeys[order[k]]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }

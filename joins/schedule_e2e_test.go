@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
@@ -36,8 +37,8 @@ func TestScheduleEndToEnd(t *testing.T) {
 		// 17:00 in Berlin on Monday: closed until 18:00. Setting the hours
 		// does not empty the queue; the job does.
 		r := e.slash(admin, "config queue schedule", map[string]any{"queue": "2v2", "hours": "mon-fri 18:00-23:00", "timezone": "Europe/Berlin"})
-		private(t, "schedule", r, "mon-fri 18:00-23:00 (Europe/Berlin); closed now, opens at Mon 18:00 Europe/Berlin")
-		private(t, "config show", e.slash(admin, "config show", nil), "joins: open mon-fri 18:00-23:00 (Europe/Berlin)")
+		private(t, "schedule", r, "Mon–Fri 18:00–23:00 (Europe/Berlin); closed now, opens at Mon 18:00 Europe/Berlin")
+		private(t, "config show", e.slash(admin, "config show", nil), "joins: open Mon–Fri 18:00–23:00 (Europe/Berlin)")
 		if got := e.audited("queue.joins", "2v2"); got != 1 {
 			t.Errorf("Got(queue.joins audit entries) = %d, want 1", got)
 		}
@@ -47,6 +48,39 @@ func TestScheduleEndToEnd(t *testing.T) {
 		refused(t, "panel Join before opening", e.click(p1, pm, panel.LabelJoin), wantOpens)
 		e.panel("2v2", "Closed, opens at Mon 18:00 Europe/Berlin")
 		private(t, "status", e.click(p1, pm, panel.LabelStatus), "**2v2** (2v2, closed, opens at Mon 18:00 Europe/Berlin)")
+
+		// Clients in German and Portuguese read the hours and the opening
+		// time with their catalog's weekdays, and no English one.
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			in := func(path string, opts map[string]any, u fakediscord.User) fakediscord.Response {
+				t.Helper()
+				c := at(u)
+				c.Locale = l.Discord()
+				p, err := e.fake.Slash(c, path, opts)
+				return e.result(p, err)
+			}
+			when := l.T("hours.at", "Day", l.T("weekday.mon"), "Time", "18:00", "Zone", "Europe/Berlin")
+			days := l.T("hours.window", "Days", l.T("hours.days", "From", l.T("weekday.mon"), "To", l.T("weekday.fri")), "From", "18:00", "To", "23:00")
+			for what, r := range map[string]fakediscord.Response{
+				"join":     in("queue join", nil, p1),
+				"status":   in("queue status", nil, p1),
+				"schedule": in("config queue schedule", map[string]any{"queue": "2v2", "hours": "mon-fri 18:00-23:00", "timezone": "Europe/Berlin"}, admin),
+				"show":     in("config show", nil, admin),
+			} {
+				text := r.Message.Text()
+				want := when
+				if what == "show" {
+					want = days
+				}
+				if !strings.Contains(text, want) {
+					t.Errorf("%s %s: Got(answer) = %q, want %q from the catalog", code, what, text, want)
+				}
+				if strings.Contains(text, "Mon ") || strings.Contains(text, "mon-fri") || strings.Contains(text, "Mon–Fri") {
+					t.Errorf("%s %s: Got(answer) = %q, want no English weekday", code, what, text)
+				}
+			}
+		}
 
 		// 18:00: open until 23:00.
 		e.clock.Set(opens)

@@ -363,7 +363,7 @@ func (s *Service) Report(ctx context.Context, actor Actor, guildID string, match
 				return s.prepareExisting(ctx, tx, m)
 			default:
 				m.State, m.DisputedBy = StateDisputed, actor.UserID
-				m.DisputeReason = fmt.Sprintf("conflicting reports: %s says %s", actor.UserID, o)
+				m.DisputeReason = conflictingReason(actor.UserID, o)
 				if err := tx.UpdateMatch(ctx, m); err != nil {
 					return MatchResult{}, nil, err
 				}

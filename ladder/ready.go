@@ -79,9 +79,9 @@ func (s *Service) Ready(ctx context.Context, actor Actor, guildID string, matchI
 		case !rc.Deadline.After(now):
 			// The deadline passed and the job has not run yet: close the
 			// check as the job would, whatever was clicked.
-			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), "missed the ready check", now)
+			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), reasonReadyMissed, now)
 		case !ready:
-			return s.failReadyCheck(ctx, lt, &res, []string{actor.UserID}, "declined the ready check", now)
+			return s.failReadyCheck(ctx, lt, &res, []string{actor.UserID}, reasonReadyDecline, now)
 		case rc.IsReady(actor.UserID):
 			res.AlreadyDone = true
 			return nil
@@ -136,7 +136,7 @@ func (s *Service) failReadyCheck(ctx context.Context, lt Tx, res *ReadyResult, m
 		return err
 	}
 	if err := audit(ctx, lt, AuditEntry{GuildID: m.GuildID, ActorID: System.UserID, Action: "match.cancel", MatchID: m.ID,
-		Reason: fmt.Sprintf("ready check failed: %v %s", missing, reason), At: now}, matchAudit(before), matchAudit(m)); err != nil {
+		Reason: readyFailedReason(missing, reason), At: now}, matchAudit(before), matchAudit(m)); err != nil {
 		return err
 	}
 	g, err := lt.Guild(ctx, m.GuildID)
@@ -216,7 +216,7 @@ func (s *Service) ExpireReadyChecks(ctx context.Context) ([]ReadyResult, error) 
 				_, err := lt.SetReadyState(ctx, m.ID, ReadyFailed)
 				return err
 			}
-			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), "missed the ready check", now)
+			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), reasonReadyMissed, now)
 		})
 		if err != nil {
 			return out, fmt.Errorf("ladder: expire ready check of match %d: %w", id, err)

@@ -24,12 +24,15 @@ type errorBody struct {
 type httpError struct {
 	status int
 	msg    string
+	// format and args made msg, so a page can say it in its language.
+	format string
+	args   []any
 }
 
 func (e *httpError) Error() string { return e.msg }
 
 func errStatus(status int, format string, args ...any) error {
-	return &httpError{status: status, msg: fmt.Sprintf(format, args...)}
+	return &httpError{status: status, msg: fmt.Sprintf(format, args...), format: format, args: args}
 }
 
 // statusOf maps an error to its HTTP status and the message the client

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"embed"
+	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -107,19 +109,25 @@ type errorPage struct {
 // proper 404 page for unknown guilds, players and matches.
 func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	status, msg := statusOf(err)
+	l := pageLang(r)
 	ref := ""
 	if status >= 500 && status != http.StatusServiceUnavailable {
 		ref = newRef()
-		msg += " (ref " + ref + ")"
+		msg = l.T("dash.internal", "Ref", ref)
 	}
 	noteError(r, err, ref)
-	l := pageLang(r)
 	title := http.StatusText(status)
+	if id := fmt.Sprintf("dash.status_%d", status); l.Has(id) {
+		title = l.T(id)
+	}
 	if status == http.StatusNotFound {
 		title = l.T("web.not_found")
 	}
+	var he *httpError
 	if format, args := ladder.ErrorFormat(err); format != "" && status < 500 {
 		msg = l.Error(format, args...)
+	} else if errors.As(err, &he) && he.format != "" {
+		msg = l.Error(he.format, he.args...)
 	}
 	// "Back to the leaderboard" only where there is one: the 404 of an
 	// unknown guild used to link back to itself.
@@ -290,9 +298,28 @@ func (s *Server) leaderboardHTML(w http.ResponseWriter, r *http.Request) {
 			s.pageError(w, r, err)
 			return
 		}
-		p.Hidden = u.String()
+		p.Hidden = hiddenText(pageLang(r), u)
 	}
 	s.render(w, r, http.StatusOK, "leaderboard", p)
+}
+
+// hiddenText says in language l how many players the board hides and why
+// (ladder.Unlisted); "" when it hides nobody.
+func hiddenText(l *i18n.Lang, u ladder.Unlisted) string {
+	if u.Hidden() == 0 {
+		return ""
+	}
+	var why []string
+	if u.Placement > 0 {
+		why = append(why, l.N("web.hidden_placement", u.Placement, "Games", l.Int(u.PlacementGames)))
+	}
+	if u.HighRD > 0 {
+		why = append(why, l.N("web.hidden_rd", u.HighRD, "RD", l.Int(ladder.ProvisionalRD)))
+	}
+	if u.Stale > 0 {
+		why = append(why, l.N("web.hidden_stale", u.Stale, "Days", l.Int(u.StaleDays)))
+	}
+	return l.N("web.hidden", u.Hidden(), "Why", strings.Join(why, ", "))
 }
 
 // playerPage is the data of the player page.

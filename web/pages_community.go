@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/chart"
+	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -201,14 +203,32 @@ func (s *Server) statsHTML(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
+	// The picture's texts are in the page's language, whichever way the
+	// page got it (?lang=, the cookie, Accept-Language).
 	v := url.Values{"queue": {st.Queue.Name}, "season": {strconv.Itoa(st.Season.Number)}}
 	w0, h0 := chart.HeatmapSize(7, 24)
 	s.render(w, r, http.StatusOK, "stats", statsPage{GuildID: r.PathValue("guild"), Stats: st, MinPartner: community.MinPartnerGames,
-		HoursURL: "/guilds/" + r.PathValue("guild") + "/stats/hours.png?" + v.Encode(), HoursW: w0, HoursH: h0})
+		HoursURL: "/guilds/" + r.PathValue("guild") + "/stats/hours.png?" + v.Encode() + "&lang=" + url.QueryEscape(pageLang(r).Code()), HoursW: w0, HoursH: h0})
 }
 
 // weekdays are the heatmap's rows, Monday first.
 var weekdays = []time.Weekday{time.Monday, time.Tuesday, time.Wednesday, time.Thursday, time.Friday, time.Saturday, time.Sunday}
+
+// hoursHeat is the busiest-hours heatmap of st in language l: its title,
+// the weekdays' short names (Monday first) and the note under it from the
+// catalog.
+func hoursHeat(l *i18n.Lang, st community.Stats) chart.Heat {
+	h := chart.Heat{Title: l.T("web.hours_title", "Queue", st.Queue.Name, "Season", l.Int(st.Season.Number)), ColEvery: 3}
+	for i := range 24 {
+		h.Cols = append(h.Cols, fmt.Sprintf("%02d", i))
+	}
+	for _, d := range weekdays {
+		h.Rows = append(h.Rows, l.T(joins.WeekdayKey(d)))
+		h.Values = append(h.Values, st.Hours[d][:])
+	}
+	h.Note = l.N("web.hours_darkest", h.Top())
+	return h
+}
 
 // hoursPNG serves the busiest-hours heatmap of a queue's season.
 func (s *Server) hoursPNG(w http.ResponseWriter, r *http.Request) {
@@ -223,14 +243,8 @@ func (s *Server) hoursPNG(w http.ResponseWriter, r *http.Request) {
 		s.pageError(w, r, err)
 		return
 	}
-	h := chart.Heat{Title: fmt.Sprintf("Rated matches by hour (UTC), queue %s, season %d", st.Queue.Name, st.Season.Number), ColEvery: 3}
-	for i := range 24 {
-		h.Cols = append(h.Cols, fmt.Sprintf("%02d", i))
-	}
-	for _, d := range weekdays {
-		h.Rows = append(h.Rows, d.String()[:3])
-		h.Values = append(h.Values, st.Hours[d][:])
-	}
+	l := pageLang(r)
+	h := hoursHeat(l, st)
 	var buf bytes.Buffer
 	if err := chart.Heatmap(&buf, h); err != nil {
 		s.pageError(w, r, err)
@@ -238,6 +252,8 @@ func (s *Server) hoursPNG(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "image/png")
 	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Content-Language", l.Tag().String())
+	w.Header().Add("Vary", "Accept-Language, Cookie")
 	_, _ = w.Write(buf.Bytes())
 }
 

@@ -10,9 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
+	"github.com/ladderbot/ladderbot/rooms"
 )
 
 var rowRE = regexp.MustCompile(`<tr data-player="(\d+)"><td class="num">(\d+)</td><td><a href="[^"]+">([^<]+)</a></td><td class="num">(\d+) <span class="mute">± (\d+)</span>`)
@@ -275,6 +278,9 @@ func TestBrowser(t *testing.T) {
 // leaderboard.png, and one player's page at phone width as player-phone.png.
 func browserScreenshots(t *testing.T, dir string) {
 	e := newEnv(t, testdb.DSN(t, testdb.SQLite), Options{})
+	// With the community pages, for the stats page and its heatmap.
+	e.srv = New(Options{Service: e.svc, Ping: e.db.Ping, Rates: e.db, Rooms: rooms.New(e.db, nil, e.svc, nil),
+		Formats: formats.New(e.db, e.svc), Community: community.New(e.db, e.svc)})
 	f, err := os.Open("../docs/sample/matches.csv")
 	mustf(t, err, "open sample")
 	recs, err := rating.ReadMatchCSV(f)
@@ -301,8 +307,9 @@ func browserScreenshots(t *testing.T, dir string) {
 		{"leaderboard", "/guilds/" + guildG + "?limit=12"},
 		{"player", "/guilds/" + guildG + "/players/" + board.Standings[0].UserID},
 		{"match", "/guilds/" + guildG + "/matches/" + itoa64(latest[0].ID)},
+		{"stats", "/guilds/" + guildG + "/stats"},
 	}
-	heights := map[string][2]int{"leaderboard": {900, 844}, "player": {1100, 1400}, "match": {800, 900}}
+	heights := map[string][2]int{"leaderboard": {900, 844}, "player": {1100, 1400}, "match": {800, 900}, "stats": {1700, 2900}}
 	for _, code := range []string{"de", "pt-BR"} {
 		for _, pg := range pages {
 			h := heights[pg.name]

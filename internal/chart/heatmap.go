@@ -9,19 +9,49 @@ import (
 	"io"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 )
 
 // Heat is a grid of counts to draw as a heatmap: Rows × Cols cells,
-// Values[r][c] the count of row r and column c.
+// Values[r][c] the count of row r and column c. The texts are the
+// caller's, in the reader's language.
 type Heat struct {
 	Title      string
 	Rows, Cols []string
 	Values     [][]int
 	// ColEvery labels every n-th column (default 1).
 	ColEvery int
+	// Note is the line under the grid, such as what the darkest cell
+	// holds (Top); "" for none.
+	Note string
 }
+
+// Top is the largest count, the darkest cell's.
+func (h Heat) Top() int {
+	top := 0
+	for _, row := range h.Values {
+		for _, v := range row {
+			top = maxInt(top, v)
+		}
+	}
+	return top
+}
+
+// heatFont is Go Regular, whose glyphs cover the accented Latin letters
+// of every catalog's weekday names and titles. A parsed font is safe for
+// concurrent use; each drawing makes its own face, which is not.
+var heatFont = func() *opentype.Font {
+	f, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		panic("chart: the embedded Go font does not parse: " + err.Error())
+	}
+	return f
+}()
+
+// heatFontSize is the text size in pixels.
+const heatFontSize = 12
 
 // Heatmap cell and margin sizes in pixels.
 const (
@@ -34,7 +64,7 @@ const (
 
 // Heatmap draws h as a PNG: white for zero, deepening blue up to the
 // largest count, each non-empty cell with its count, rows labelled on the
-// left, columns below, and a line saying what the darkest cell holds.
+// left, columns below, and the note under them.
 func Heatmap(w io.Writer, h Heat) error {
 	if len(h.Rows) == 0 || len(h.Cols) == 0 || len(h.Values) != len(h.Rows) {
 		return ErrNoData
@@ -57,16 +87,38 @@ func Heatmap(w io.Writer, h Heat) error {
 	img := image.NewRGBA(image.Rect(0, 0, W, H))
 	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
 	ink := imgcolor.RGBA{0x33, 0x33, 0x33, 0xff}
+	face, err := opentype.NewFace(heatFont, &opentype.FaceOptions{Size: heatFontSize, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return fmt.Errorf("chart: heatmap font: %w", err)
+	}
+	defer face.Close()
 	text := func(s string, x, y int, c imgcolor.Color) {
-		d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: basicfont.Face7x13, Dot: fixed.P(x, y)}
+		d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: face, Dot: fixed.P(x, y)}
 		d.DrawString(s)
 	}
-	width := func(s string) int { return font.MeasureString(basicfont.Face7x13, s).Round() }
-	text(h.Title, heatLeft, 18, ink)
+	width := func(s string) int { return font.MeasureString(face, s).Round() }
+	// A line wider than the picture starts further left, then is cut
+	// with an ellipsis, so it never runs off the edge.
+	line := func(s string, x, y int) {
+		room := W - heatRight
+		if x+width(s) > room {
+			x = heatRight
+		}
+		for x+width(s) > room && s != "" {
+			r := []rune(s)
+			s = string(r[:len(r)-1])
+			if x+width(s+"…") <= room {
+				s += "…"
+				break
+			}
+		}
+		text(s, x, y, ink)
+	}
+	line(h.Title, heatLeft, 18)
 	grid := imgcolor.RGBA{0xdd, 0xdd, 0xdd, 0xff}
 	for r, row := range h.Values {
 		y0 := heatTop + r*heatCell
-		text(h.Rows[r], heatLeft-6-width(h.Rows[r]), y0+heatCell/2+4, ink)
+		text(h.Rows[r], maxInt(2, heatLeft-6-width(h.Rows[r])), y0+heatCell/2+4, ink)
 		for c, v := range row {
 			x0 := heatLeft + c*heatCell
 			fill := imgcolor.RGBA{0xff, 0xff, 0xff, 0xff}
@@ -94,7 +146,9 @@ func Heatmap(w io.Writer, h Heat) error {
 			text(name, x0+(heatCell-width(name))/2, heatTop+len(h.Rows)*heatCell+15, ink)
 		}
 	}
-	text(fmt.Sprintf("darkest: %d", top), heatLeft, H-8, ink)
+	if h.Note != "" {
+		line(h.Note, heatLeft, H-8)
+	}
 	return png.Encode(w, img)
 }
 

@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,36 @@ func TestHeatmap(t *testing.T) {
 	}
 	if err := Heatmap(&buf, Heat{Rows: []string{"a"}, Cols: []string{"x"}, Values: [][]int{{-1}}}); err == nil {
 		t.Errorf("Heatmap(negative) = nil, want an error")
+	}
+}
+
+// TestHeatmapAccents: the heatmap's font draws accented letters (the
+// weekdays of Spanish and Portuguese, sáb), and a title too long for the
+// picture is cut inside it.
+func TestHeatmapAccents(t *testing.T) {
+	draw := func(title, row string) []byte {
+		t.Helper()
+		var buf bytes.Buffer
+		h := Heat{Title: title, Rows: []string{row}, Cols: []string{"00"}, Values: [][]int{{1}}, Note: "1"}
+		if err := Heatmap(&buf, h); err != nil {
+			t.Fatalf("Heatmap() = %v", err)
+		}
+		return buf.Bytes()
+	}
+	if bytes.Equal(draw("t", "sáb"), draw("t", "sab")) {
+		t.Errorf("Got(sáb drawn like sab), want the accent drawn")
+	}
+	long := strings.Repeat("Partidas pontuadas por hora ", 10)
+	img, err := png.Decode(bytes.NewReader(draw(long, "x")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := img.Bounds().Dx()
+	for x := w - heatRight + 2; x < w; x++ {
+		for y := 0; y < heatTop; y++ {
+			if r, g, b, _ := img.At(x, y).RGBA(); r != 0xffff || g != 0xffff || b != 0xffff {
+				t.Fatalf("Got(ink at %d,%d), want the long title cut before the margin", x, y)
+			}
+		}
 	}
 }

@@ -1,9 +1,10 @@
 package showdown
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // ToID is Showdown's toID: lowercase, keeping only a–z and 0–9, so "Zarel",
@@ -67,14 +68,24 @@ func ParseLog(log string) Battle {
 
 // Mismatch is why a replay does not prove a match. Its message is meant
 // for the players (the report falls back to the normal confirmation and
-// shows it).
-type Mismatch struct{ Reason string }
+// shows it): Reason in English, and the coded error it unwraps to, whose
+// format and arguments the bot renders in the reporter's language.
+type Mismatch struct {
+	Reason string
+	err    *ladder.Error
+}
 
 func (m *Mismatch) Error() string { return "replay does not match: " + m.Reason }
 
-func mismatchf(format string, args ...any) *Mismatch {
-	return &Mismatch{Reason: fmt.Sprintf(format, args...)}
+// Unwrap returns the coded error (ladder.ErrorFormat finds it).
+func (m *Mismatch) Unwrap() error {
+	if m.err == nil {
+		return nil // a Mismatch made by hand has no coded reason
+	}
+	return m.err
 }
+
+func mismatch(e *ladder.Error) *Mismatch { return &Mismatch{Reason: e.Message, err: e} }
 
 // Outcome checks the battle against a match's teams, given as the
 // Showdown names linked to each team's players, and returns the winning
@@ -84,20 +95,19 @@ func mismatchf(format string, args ...any) *Mismatch {
 // *Mismatch saying what differs.
 func (b Battle) Outcome(team1, team2 []string) (int, error) {
 	if b.GameType != "multi" {
-		gt := b.GameType
-		if gt == "" {
-			gt = "none given"
+		if b.GameType == "" {
+			return 0, mismatch(ladder.Errorf(ladder.CodeInvalid, "the replay is not a 2v2 multi battle (it gives no game type)"))
 		}
-		return 0, mismatchf("the replay is not a 2v2 multi battle (game type %s)", gt)
+		return 0, mismatch(ladder.Errorf(ladder.CodeInvalid, "the replay is not a 2v2 multi battle (game type %s)", b.GameType))
 	}
 	var ids [4]string
 	for i, p := range b.Players {
 		if ids[i] = ToID(p); ids[i] == "" {
-			return 0, mismatchf("the replay has no player p%d", i+1)
+			return 0, mismatch(ladder.Errorf(ladder.CodeInvalid, "the replay has no player p%d", i+1))
 		}
 	}
 	if len(team1) != 2 || len(team2) != 2 {
-		return 0, mismatchf("a multi battle needs two linked players per team, not %d and %d", len(team1), len(team2))
+		return 0, mismatch(ladder.Errorf(ladder.CodeInvalid, "a multi battle needs two linked players per team, not %d and %d", len(team1), len(team2)))
 	}
 	t1, t2 := pairOf(team1), pairOf(team2)
 	sideA, sideB := [2]string{ids[0], ids[2]}, [2]string{ids[1], ids[3]}
@@ -114,7 +124,7 @@ func (b Battle) Outcome(team1, team2 []string) (int, error) {
 		return 0, nil
 	}
 	if b.Win == "" {
-		return 0, mismatchf("the replay has no result: the battle did not finish")
+		return 0, mismatch(ladder.Errorf(ladder.CodeInvalid, "the replay has no result: the battle did not finish"))
 	}
 	w := ToID(b.Win)
 	a := w == ids[0]+ids[2] || w == ids[2]+ids[0] || w == ids[0] || w == ids[2]
@@ -126,7 +136,7 @@ func (b Battle) Outcome(team1, team2 []string) (int, error) {
 	case c && !a:
 		winSide = 2
 	default:
-		return 0, mismatchf("the winner %q is not one side of the battle", b.Win)
+		return 0, mismatch(ladder.Errorf(ladder.CodeInvalid, "the winner %q is not one side of the battle", b.Win))
 	}
 	if winSide == team1Side {
 		return 1, nil
@@ -148,9 +158,9 @@ func (b Battle) sideMismatch(t1, t2 [2]string, ids [4]string) *Mismatch {
 		}
 	}
 	if len(missing) > 0 {
-		return mismatchf("%s did not play in this battle (its players are %s)", strings.Join(missing, ", "), strings.Join(b.Players[:], ", "))
+		return mismatch(ladder.Errorf(ladder.CodeInvalid, "%s did not play in this battle (its players are %s)", strings.Join(missing, ", "), strings.Join(b.Players[:], ", ")))
 	}
-	return mismatchf("the teams played on other sides: %s & %s against %s & %s", b.Players[0], b.Players[2], b.Players[1], b.Players[3])
+	return mismatch(ladder.Errorf(ladder.CodeInvalid, "the teams played on other sides: %s & %s against %s & %s", b.Players[0], b.Players[2], b.Players[1], b.Players[3]))
 }
 
 func pairOf(names []string) [2]string { return [2]string{ToID(names[0]), ToID(names[1])} }

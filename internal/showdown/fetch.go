@@ -30,7 +30,9 @@ const DefaultTimeout = 10 * time.Second
 const DefaultMaxBytes = 2 << 20
 
 // ErrRefused marks a replay URL the client will not fetch: another host, a
-// malformed address or ID. The message says which.
+// malformed address or ID. The message says which; the error also wraps
+// a coded error (ladder.Errorf) with that reason, as do the other
+// failures the reporter reads, so the bot renders them in their language.
 var ErrRefused = errors.New("showdown: replay URL refused")
 
 // ErrNotFound is a replay the server does not have (or keeps private).
@@ -76,7 +78,7 @@ func NewClient(base string, policy ladder.URLPolicy, transport http.RoundTripper
 		Timeout:   DefaultTimeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if !strings.EqualFold(req.URL.Host, host) || len(via) >= 3 {
-				return fmt.Errorf("%w: redirected to %s", ErrRefused, req.URL.Host)
+				return fmt.Errorf("%w: %w", ErrRefused, ladder.Errorf(ladder.CodeInvalid, "the replay server redirected to %s", req.URL.Host))
 			}
 			return nil
 		},
@@ -120,17 +122,17 @@ func guardedTransport(policy ladder.URLPolicy) http.RoundTripper {
 func (c *Client) ReplayID(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		return "", fmt.Errorf("%w: %q is not a URL", ErrRefused, raw)
+		return "", fmt.Errorf("%w: %w", ErrRefused, ladder.Errorf(ladder.CodeInvalid, "%q is not a URL", raw))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || !strings.EqualFold(u.Host, c.base.Host) || u.User != nil {
-		return "", fmt.Errorf("%w: only replays on %s are accepted, not %q", ErrRefused, c.base.Host, raw)
+		return "", fmt.Errorf("%w: %w", ErrRefused, ladder.Errorf(ladder.CodeInvalid, "only replays on %s are accepted, not %q", c.base.Host, raw))
 	}
 	p := strings.TrimPrefix(u.Path, c.base.Path)
 	p = strings.TrimPrefix(p, "/")
 	p = strings.TrimSuffix(strings.TrimSuffix(p, ".json"), ".log")
 	id := strings.ToLower(p)
 	if len(id) > 150 || !replayID.MatchString(id) {
-		return "", fmt.Errorf("%w: %q does not name a replay", ErrRefused, raw)
+		return "", fmt.Errorf("%w: %w", ErrRefused, ladder.Errorf(ladder.CodeInvalid, "%q does not name a replay", raw))
 	}
 	return id, nil
 }
@@ -166,25 +168,25 @@ func (c *Client) Fetch(ctx context.Context, rawURL string) (Replay, error) {
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
-		return Replay{}, fmt.Errorf("%w: %s", ErrNotFound, id)
+		return Replay{}, fmt.Errorf("%w: %w", ErrNotFound, ladder.Errorf(ladder.CodeNotFound, "the replay server has no replay %s (or keeps it private)", id))
 	case resp.StatusCode != http.StatusOK:
-		return Replay{}, fmt.Errorf("showdown: fetch %s: status %s", id, resp.Status)
+		return Replay{}, fmt.Errorf("showdown: fetch %s: %w", id, ladder.Errorf(ladder.CodeUnavailable, "the replay server answered with status %s", resp.Status))
 	case resp.ContentLength > c.maxBytes:
-		return Replay{}, fmt.Errorf("showdown: fetch %s: replay of %d bytes is over the %d-byte bound", id, resp.ContentLength, c.maxBytes)
+		return Replay{}, fmt.Errorf("showdown: fetch %s: %w", id, ladder.Errorf(ladder.CodeInvalid, "the replay is over the %d-byte bound", c.maxBytes))
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBytes+1))
 	if err != nil {
 		return Replay{}, fmt.Errorf("showdown: fetch %s: %w", id, err)
 	}
 	if int64(len(body)) > c.maxBytes {
-		return Replay{}, fmt.Errorf("showdown: fetch %s: replay is over the %d-byte bound", id, c.maxBytes)
+		return Replay{}, fmt.Errorf("showdown: fetch %s: %w", id, ladder.Errorf(ladder.CodeInvalid, "the replay is over the %d-byte bound", c.maxBytes))
 	}
 	var r Replay
 	if err := json.Unmarshal(body, &r); err != nil {
-		return Replay{}, fmt.Errorf("showdown: fetch %s: not a replay's JSON: %w", id, err)
+		return Replay{}, fmt.Errorf("showdown: fetch %s: %w: %w", id, ladder.Errorf(ladder.CodeInvalid, "the replay server sent something that is not a replay's JSON"), err)
 	}
 	if r.Log == "" {
-		return Replay{}, fmt.Errorf("showdown: fetch %s: the replay has no log", id)
+		return Replay{}, fmt.Errorf("showdown: fetch %s: %w", id, ladder.Errorf(ladder.CodeInvalid, "the replay has no log"))
 	}
 	return r, nil
 }

@@ -1,0 +1,73 @@
+package dashboard_test
+
+import (
+	"context"
+	"html"
+	"strings"
+	"testing"
+
+	"github.com/ladderbot/ladderbot/i18n"
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// TestReasonsAndHelpInLanguage: in German and Portuguese the disputes page
+// words the dispute the bot opened for conflicting reports, the audit log
+// its actions and the reasons the ladder wrote, and the settings forms
+// their help texts, all from the catalogs, with none of the English left.
+func TestReasonsAndHelpInLanguage(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		q, _ := lobbyOf(t, e, guildA)
+		open := func() ladder.Match {
+			m, err := e.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guildA, QueueID: q.ID, Teams: [2][]string{team1, team2}, Source: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		// Both teams claim the win: the ladder disputes the match itself.
+		m := open()
+		for _, u := range []string{team1[0], team2[0]} {
+			if _, err := e.svc.Report(ctx, ladder.Actor{UserID: u}, guildA, m.ID, ladder.Win); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Three of four vote to cancel another.
+		m2 := open()
+		for _, u := range []string{team1[0], team1[1], team2[0]} {
+			if _, err := e.svc.CancelVote(ctx, ladder.Actor{UserID: u}, guildA, m2.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		g := "/admin/guilds/" + guildA + "/"
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			check := func(path string, want []string, english ...string) {
+				t.Helper()
+				p := b.get(path + "?lang=" + code)
+				body := html.UnescapeString(p.body)
+				for _, w := range want {
+					if !strings.Contains(body, w) {
+						t.Errorf("%s %s: Got(page) lacks %q (status %d)", code, path, w, p.status)
+					}
+				}
+				for _, en := range english {
+					if strings.Contains(body, en) {
+						t.Errorf("%s %s: Got(page) has the English %q", code, path, en)
+					}
+				}
+			}
+			check(g+"disputes", []string{l.T("reason.conflicting_reports", "Player", team2[0], "Outcome", l.T("outcome.win"))}, "conflicting reports", " says ")
+			check(g+"audit", []string{l.T("audit.match.cancel_vote"), l.N("reason.cancel_vote", 3, "Players", l.Int(4)), "match.cancel_vote"},
+				"voted to cancel", "Cancel vote")
+			check(g+"settings", []string{l.T("help.channel ID for moderator actions"), l.T("help.season schedule: 5-field cron (UTC), or off")},
+				"channel ID for moderator actions", "season schedule:")
+			check(g+"queues/"+queueName, []string{l.T("help.open hours, e.g. mon-fri 18:00-23:00; sat,sun 12:00-02:00 (empty: always open)"),
+				l.T("help.seconds a room stays after its match ends (0-86400)")}, "open hours, e.g.", "seconds a room stays")
+		}
+	})
+}
