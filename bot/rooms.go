@@ -155,6 +155,11 @@ func (b *Bot) MoveMember(ctx context.Context, guildID, userID, channelID string)
 	return coded(b.session.GuildMemberMove(guildID, userID, &channelID, discordgo.WithContext(ctx)))
 }
 
+// DisconnectMember implements rooms.Discord: channel_id null.
+func (b *Bot) DisconnectMember(ctx context.Context, guildID, userID string) error {
+	return coded(b.session.GuildMemberMove(guildID, userID, nil, discordgo.WithContext(ctx)))
+}
+
 // Send implements rooms.Discord.
 func (b *Bot) Send(ctx context.Context, channelID, content string, mentions []string) error {
 	_, err := postMessage(ctx, b.session, channelID, commands.Reply{Content: content, Mentions: mentions})

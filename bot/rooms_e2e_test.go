@@ -269,6 +269,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"missing Move Members keeps the room, unmoved", testRoomNoMove},
 		{"a room_category that is no category", testRoomBadCategory},
 		{"a room the bot may no longer remove", testRoomCleanupRefused},
+		{"the largest room, 8v8 with a moderator role", testRoomLargest},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {
