@@ -1,7 +1,6 @@
 package fakediscord_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
