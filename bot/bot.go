@@ -335,9 +335,13 @@ func (b *Bot) register() {
 func (b *Bot) Post(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
 	id, err := postMessage(ctx, b.session, channelID, msg)
 	if channelGone(err) && msg.Edit == "" {
-		if home := b.rehome(ctx, channelID); home != "" {
+		if home, posted := b.rehome(ctx, channelID); home != "" {
 			channelID = home
-			id, err = postMessage(ctx, b.session, channelID, msg)
+			if same, ok := shownAs(posted, msg); ok {
+				id, err = same, nil // the match's view posted there is this message
+			} else {
+				id, err = postMessage(ctx, b.session, channelID, msg)
+			}
 		}
 	}
 	if err != nil {

@@ -306,9 +306,11 @@ const postBudget = 30 * time.Second
 // answer shows the handler's reply, then sends its further posts (a
 // formed match's announcement); a failed post is logged and undoes
 // nothing, the action is already stored. A post to a match room that is
-// gone goes to the channel rehome returns instead (nil: none). An instant
-// answer another process gave first makes the call a duplicate.
-func answer(log *slog.Logger, rehome func(ctx context.Context, channelID string) string) step {
+// gone goes to the channel rehome returns instead (nil: none), unless
+// rehome posted that very message there itself (the match where it
+// stands), which then stands for it. An instant answer another process
+// gave first makes the call a duplicate.
+func answer(log *slog.Logger, rehome func(ctx context.Context, channelID string) (string, []rehomedPost)) step {
 	return func(next handler) handler {
 		return func(ctx context.Context, c *call) error {
 			if err := next(ctx, c); err != nil {
@@ -334,9 +336,15 @@ func answer(log *slog.Logger, rehome func(ctx context.Context, channelID string)
 				}
 				id, err := c.resp.Post(pctx, ch, p.Message)
 				if channelGone(err) && rehome != nil && p.Message.Edit == "" {
-					if home := rehome(pctx, ch); home != "" {
+					if home, posted := rehome(pctx, ch); home != "" {
 						ch = home
-						id, err = c.resp.Post(pctx, ch, p.Message)
+						if same, ok := shownAs(posted, p.Message); ok {
+							// The match's view rehome posted there is this
+							// message: recorded as this post, not sent twice.
+							id, err = same, nil
+						} else {
+							id, err = c.resp.Post(pctx, ch, p.Message)
+						}
 					}
 				}
 				if err == nil && p.Sent != nil {

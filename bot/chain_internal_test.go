@@ -470,38 +470,49 @@ func TestAnswer(t *testing.T) {
 
 // TestAnswerRoomGone: a post Discord refuses because its channel is gone
 // goes to the channel rehome names (a deleted match room's queue channel)
-// and is recorded there; without one it stays failed; an edit is never
-// sent elsewhere.
+// and is recorded there; when rehome posted that same message there (the
+// match where it stands) it is not sent again but recorded as that one;
+// without a channel it stays failed; an edit is never sent elsewhere.
 func TestAnswerRoomGone(t *testing.T) {
 	cases := []struct {
 		name, home string
 		edit       bool
+		shownSame  bool
 		wantPosts  []string
 		wantAsked  int
 		wantSentIn string
+		wantID     string
 	}{
-		{"a gone room's post goes to its match's new channel", "c9", false, []string{"c2", "c9"}, 1, "c9"},
-		{"a gone channel that was no room's", "", false, []string{"c2"}, 1, ""},
-		{"an edit in a gone room is not sent elsewhere", "c9", true, []string{"c2"}, 0, ""},
+		{"a gone room's post goes to its match's new channel", "c9", false, false, []string{"c2", "c9"}, 1, "c9", ""},
+		{"a gone room's post rehome already showed there", "c9", false, true, []string{"c2"}, 1, "c9", "800000000000000001"},
+		{"a gone channel that was no room's", "", false, false, []string{"c2"}, 1, "", ""},
+		{"an edit in a gone room is not sent elsewhere", "c9", true, false, []string{"c2"}, 0, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			sentIn := ""
+			sentIn, sentID := "", ""
 			post := commands.Post{ChannelID: "c2", Message: commands.Say("Match #1 is ready"),
-				Sent: func(_ context.Context, ch, _ string) error { sentIn = ch; return nil }}
+				Sent: func(_ context.Context, ch, id string) error { sentIn, sentID = ch, id; return nil }}
 			if tc.edit {
 				post.Message.Edit = "700000000000000001"
 			}
 			c, f := newCall(commands.KindCommand, false)
 			f.goneIn = "c2"
 			asked := 0
-			rehome := func(_ context.Context, ch string) string {
+			rehome := func(_ context.Context, ch string) (string, []rehomedPost) {
 				if ch != "c2" {
 					t.Errorf("Got(rehome of) = %s, want c2", ch)
 				}
 				asked++
-				return tc.home
+				// What rehome posted itself: the notice, and the match's
+				// view, which is the post or another message.
+				posted := []rehomedPost{{msg: commands.Say("The room of match #1 was deleted"), id: "800000000000000000"},
+					{msg: commands.Say("Match #1 is on"), id: "800000000000000001"}}
+				if tc.shownSame {
+					posted[1].msg = commands.Say("Match #1 is ready")
+				}
+				return tc.home, posted
 			}
 			h := answer(slog.New(slog.NewTextHandler(&logs, nil)), rehome)(func(_ context.Context, c *call) error {
 				c.reply = commands.Reply{Content: "done", Posts: []commands.Post{post}}
@@ -516,6 +527,9 @@ func TestAnswerRoomGone(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.wantPosts) || asked != tc.wantAsked || sentIn != tc.wantSentIn {
 				t.Errorf("Got(posts, rehome asked, recorded in) = %v, %d, %q, want %v, %d, %q", got, asked, sentIn, tc.wantPosts, tc.wantAsked, tc.wantSentIn)
+			}
+			if tc.wantID != "" && sentID != tc.wantID {
+				t.Errorf("Got(recorded message) = %q, want the one rehome posted, %s", sentID, tc.wantID)
 			}
 			if failed := strings.Contains(logs.String(), "posting to channel failed"); failed != (tc.wantSentIn == "") {
 				t.Errorf("Got(failure logged) = %v, want %v", failed, tc.wantSentIn == "")

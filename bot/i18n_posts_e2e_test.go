@@ -33,21 +33,8 @@ func TestLocalizedRoom(t *testing.T) {
 func testLocalizedRoom(t *testing.T, r *roomEnv, code string) {
 	l, en := i18n.For(code), i18n.English()
 	wantText(t, "/config language", r.slash(owner, "config language", map[string]any{"language": code}), l.Name())
-	qs, err := r.svc.Queues(r.ctx, testGuild)
-	if err != nil || len(qs) == 0 {
-		t.Fatalf("Queues() = %v, %v", qs, err)
-	}
-	q := qs[0]
-	open := func(teams [2][]string) (ladder.Match, string) {
-		t.Helper()
-		m, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: q.ID, Teams: teams, ChannelID: r.queueCh, Source: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, r.env.rooms.Open(r.ctx, ladder.FormedMatch{Match: m, Queue: q}, r.queueCh)
-	}
-
-	m, room := open([2][]string{{players[0].ID, players[1].ID}, {players[2].ID, players[3].ID}})
+	q := r.queue()
+	m, room := r.openMatch([2][]string{{players[0].ID, players[1].ID}, {players[2].ID, players[3].ID}})
 	if room == r.queueCh {
 		t.Fatalf("Got(room) = the queue channel, want a thread\nlog:\n%s", r.h.logs)
 	}
@@ -62,7 +49,7 @@ func testLocalizedRoom(t *testing.T, r *roomEnv, code string) {
 
 	// A room that cannot be made: the warning is in the server's language.
 	r.fake.SetChannelPermission(testGuild, fakediscord.PermCreatePrivateThreads, false)
-	m2, home := open([2][]string{{alice.ID, bob.ID}, {mod.ID, owner.ID}})
+	m2, home := r.openMatch([2][]string{{alice.ID, bob.ID}, {mod.ID, owner.ID}})
 	if home != r.queueCh {
 		t.Fatalf("Got(room without Create Private Threads) = %s, want the queue channel", home)
 	}

@@ -23,10 +23,7 @@ func TestRematchInRooms(t *testing.T) {
 		wantText(t, "rematch on", r.slash(owner, "config queue rematch", map[string]any{"queue": "2v2", "rematch": "same"}), "same teams")
 		// No announcement channel: matches are announced where their
 		// players joined, so the rematch must find the room's home.
-		q, _, err := r.svc.Lobby(r.ctx, testGuild, "2v2")
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := r.queue()
 		q.ChannelID = ""
 		if _, err := r.svc.UpdateQueue(r.ctx, ladder.Actor{UserID: owner.ID, Moderator: true}, q); err != nil {
 			t.Fatal(err)
@@ -39,15 +36,7 @@ func TestRematchInRooms(t *testing.T) {
 		for _, u := range m.Players() {
 			r.clickIn(userByID(u), offer, "Rematch")
 		}
-		var ms []ladder.Match
-		err = r.fake.Wait(r.ctx, "the rematch", func() bool {
-			ms, _ = r.svc.Matches(r.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
-			return len(ms) == 1
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m2 := ms[0]
+		m2 := r.waitOpen("the rematch")
 		if m2.Source != "rematch" {
 			t.Errorf("Got(new match source) = %q, want rematch", m2.Source)
 		}

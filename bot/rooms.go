@@ -155,6 +155,11 @@ func (b *Bot) MoveMember(ctx context.Context, guildID, userID, channelID string)
 	return coded(b.session.GuildMemberMove(guildID, userID, &channelID, discordgo.WithContext(ctx)))
 }
 
+// DisconnectMember implements rooms.Discord: channel_id null.
+func (b *Bot) DisconnectMember(ctx context.Context, guildID, userID string) error {
+	return coded(b.session.GuildMemberMove(guildID, userID, nil, discordgo.WithContext(ctx)))
+}
+
 // Send implements rooms.Discord.
 func (b *Bot) Send(ctx context.Context, channelID, content string, mentions []string) error {
 	_, err := postMessage(ctx, b.session, channelID, commands.Reply{Content: content, Mentions: mentions})
@@ -189,25 +194,52 @@ func channelGone(err error) bool {
 	return false
 }
 
+// rehomedPost is a message rehome posted: the notice, or the match where it
+// stands.
+type rehomedPost struct {
+	msg commands.Reply
+	id  string
+}
+
 // rehome moves the match of the open room whose channel channelID is gone
 // back to its queue's channel and returns that channel, "" when channelID
 // is no open room's. The call that moves the match tells its players
-// there and posts the match where it stands (commands.Set.RoomLost).
-func (b *Bot) rehome(ctx context.Context, channelID string) string {
+// there and posts the match where it stands (commands.Set.RoomLost), and
+// returns what it posted: a post that found the room gone and is that
+// same view (the report's request to confirm, say) is not posted twice.
+func (b *Bot) rehome(ctx context.Context, channelID string) (string, []rehomedPost) {
 	home, posts, err := b.set.RoomLost(ctx, channelID)
 	if err != nil {
 		b.log.Warn("lost match room not handled", "channel_id", channelID, "err", err)
 	}
+	var out []rehomedPost
 	for _, p := range posts {
 		id, err := postMessage(ctx, b.session, p.ChannelID, p.Message)
-		if err == nil && p.Sent != nil {
-			err = p.Sent(ctx, p.ChannelID, id)
+		if err == nil {
+			out = append(out, rehomedPost{msg: p.Message, id: id})
+			if p.Sent != nil {
+				err = p.Sent(ctx, p.ChannelID, id)
+			}
 		}
 		if err != nil {
 			b.log.Warn("lost match room's notice not posted", "channel_id", p.ChannelID, "err", err)
 		}
 	}
-	return home
+	return home, out
+}
+
+// shownAs returns the ID of the message of posted that is msg (the same
+// text, embeds' titles and buttons), false when none is.
+func shownAs(posted []rehomedPost, msg commands.Reply) (string, bool) {
+	for _, s := range posted {
+		if s.msg.Content == msg.Content && slices.EqualFunc(s.msg.Embeds, msg.Embeds, func(a, b commands.Embed) bool { return a.Title == b.Title }) &&
+			slices.EqualFunc(s.msg.Buttons, msg.Buttons, func(a, b []commands.Button) bool {
+				return slices.EqualFunc(a, b, func(x, y commands.Button) bool { return x.CustomID == y.CustomID && x.Label == y.Label })
+			}) {
+			return s.id, true
+		}
+	}
+	return "", false
 }
 
 // deleted handles CHANNEL_DELETE and THREAD_DELETE: a deleted match room

@@ -15,19 +15,10 @@ import (
 // discordgo ran into (want 0: it paces itself by the headers).
 func BenchmarkRoomOpen(b *testing.B) {
 	r := newRoomEnv(b, "sqlite:"+filepath.Join(b.TempDir(), "rooms.db"))
-	q, _, err := r.svc.Lobby(r.ctx, testGuild, "2v2")
-	if err != nil {
-		b.Fatal(err)
-	}
 	formed := make([]ladder.FormedMatch, b.N)
 	for i := range b.N {
 		id := func(k int) string { return fmt.Sprintf("8%017d", 4*i+k+1) }
-		m, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: q.ID,
-			Teams: [2][]string{{id(0), id(1)}, {id(2), id(3)}}, ChannelID: r.queueCh, Source: "bench"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		formed[i] = ladder.FormedMatch{Match: m, Queue: q}
+		formed[i] = r.newMatch([2][]string{{id(0), id(1)}, {id(2), id(3)}}, "bench")
 	}
 	b.ResetTimer()
 	done := make(chan string)

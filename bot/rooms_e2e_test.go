@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,6 +84,22 @@ func (r *roomEnv) clickIn(u fakediscord.User, m fakediscord.Message, label strin
 	return r.result(p)
 }
 
+// The room scenarios share their set-up through these helpers: the env
+// (newRoomEnv: the guild, the 2v2 queue in queueCh with rooms on, the log
+// channel), the queue's room settings (configRoom), the match formed by
+// the four players' joins with its room (form, formRoom), a match of any
+// teams made beside it (newMatch, openMatch) and a substitute asked for
+// (askSub).
+
+// configRoom sets the 2v2 queue's room settings as the owner would, by
+// /config queue room with opts, and checks the answer contains want.
+func (r *roomEnv) configRoom(opts map[string]any, want string) {
+	r.t.Helper()
+	all := map[string]any{"queue": "2v2"}
+	maps.Copy(all, opts)
+	wantText(r.t, "room settings", r.slash(owner, "config queue room", all), want)
+}
+
 // form queues the four players in the queue's channel and returns the
 // open match.
 func (r *roomEnv) form() ladder.Match {
@@ -93,19 +110,75 @@ func (r *roomEnv) form() ladder.Match {
 		}
 		r.clock.Add(time.Second)
 	}
+	m := r.waitOpen("the match")
+	// The room is opened as the announcement is posted, after the last
+	// join is answered; the queue channel then gets the link line, or the
+	// announcement itself when there is no room.
+	r.message(r.queueCh, fmt.Sprintf("**Match #%d**", m.ID))
+	return m
+}
+
+// formRoom is form, with the match's stored room.
+func (r *roomEnv) formRoom() (ladder.Match, rooms.Room) {
+	r.t.Helper()
+	m := r.form()
+	return m, r.room(m.ID)
+}
+
+// waitOpen waits until the guild has exactly one open match and returns it.
+func (r *roomEnv) waitOpen(what string) ladder.Match {
+	r.t.Helper()
 	var ms []ladder.Match
-	err := r.fake.Wait(r.ctx, "the match", func() bool {
+	err := r.fake.Wait(r.ctx, what, func() bool {
 		ms, _ = r.svc.Matches(r.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
 		return len(ms) == 1
 	})
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	// The room is opened as the announcement is posted, after the last
-	// join is answered; the queue channel then gets the link line, or the
-	// announcement itself when there is no room.
-	r.message(r.queueCh, fmt.Sprintf("**Match #%d**", ms[0].ID))
 	return ms[0]
+}
+
+// queue returns the 2v2 queue.
+func (r *roomEnv) queue() ladder.Queue {
+	r.t.Helper()
+	q, _, err := r.svc.Lobby(r.ctx, testGuild, "2v2")
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return q
+}
+
+// newMatch makes a match of teams in the 2v2 queue, played in the
+// queue's channel, as the matchmaking would form it (its room not opened).
+func (r *roomEnv) newMatch(teams [2][]string, source string) ladder.FormedMatch {
+	r.t.Helper()
+	q := r.queue()
+	m, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: q.ID, Teams: teams, ChannelID: r.queueCh, Source: source})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return ladder.FormedMatch{Match: m, Queue: q}
+}
+
+// openMatch is newMatch with the room opened; it returns the channel
+// Open answered (the room, or the queue's channel when it fell back).
+func (r *roomEnv) openMatch(teams [2][]string) (ladder.Match, string) {
+	r.t.Helper()
+	f := r.newMatch(teams, "test")
+	return f.Match, r.env.rooms.Open(r.ctx, f, r.queueCh)
+}
+
+// askSub has leaver ask for a substitute by /sub request in channel ch
+// and returns the request posted in the queue's channel.
+func (r *roomEnv) askSub(ch string, leaver fakediscord.User) fakediscord.Message {
+	r.t.Helper()
+	p, err := r.fake.Slash(in(ch, leaver), "sub request", nil)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	wantText(r.t, "sub request", r.result(p), "Asked for a substitute")
+	return r.message(r.queueCh, "needs a substitute")
 }
 
 // message waits for a message in channel ch containing text.
@@ -196,6 +269,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 		{"missing Move Members keeps the room, unmoved", testRoomNoMove},
 		{"a room_category that is no category", testRoomBadCategory},
 		{"a room the bot may no longer remove", testRoomCleanupRefused},
+		{"the largest room, 8v8 with a moderator role", testRoomLargest},
 	}
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		for _, sc := range scenarios {
@@ -205,8 +279,7 @@ func TestRoomsEndToEnd(t *testing.T) {
 }
 
 func testThreadRoom(t *testing.T, r *roomEnv) {
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	if room.State != rooms.StateOpen || room.Mode != rooms.ModeThread || room.HomeChannelID != r.queueCh {
 		t.Fatalf("Got(room) = %+v, want an open thread room of the queue channel", room)
 	}
@@ -226,8 +299,7 @@ func testThreadRoom(t *testing.T, r *roomEnv) {
 		t.Errorf("Got(match channel) = %s, want the thread %s", got, th.ID)
 	}
 	// Opening it again (a repeated post, another process) makes nothing new.
-	q, _, _ := r.svc.Lobby(r.ctx, testGuild, "2v2")
-	if again := r.env.rooms.Open(r.ctx, ladder.FormedMatch{Match: m, Queue: q}, r.queueCh); again != th.ID {
+	if again := r.env.rooms.Open(r.ctx, ladder.FormedMatch{Match: m, Queue: r.queue()}, r.queueCh); again != th.ID {
 		t.Errorf("Got(second Open) = %s, want the same thread %s", again, th.ID)
 	}
 	threads := 0
@@ -282,17 +354,14 @@ func testThreadRoom(t *testing.T, r *roomEnv) {
 func testChannelRoom(t *testing.T, r *roomEnv) {
 	category := r.fake.AddChannel(testGuild, "Matches", fakediscord.ChannelCategory)
 	lobby := r.fake.AddChannel(testGuild, "Lobby", fakediscord.ChannelVoice)
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{
-		"queue": "2v2", "room": "channel", "room_category": category, "voice": true, "lobby_voice": lobby, "room_linger": 60}),
-		"only its players and the moderators see")
+	r.configRoom(map[string]any{"room": "channel", "room_category": category, "voice": true, "lobby_voice": lobby, "room_linger": 60}, "only its players and the moderators see")
 	show := r.slash(owner, "config show", nil)
 	wantText(t, "config show", show, "rooms: each match gets a channel only its players and the moderators see in <#"+category+">, with a voice channel per team")
 	// Three players wait in the lobby voice channel; the fourth is not in voice.
 	for _, p := range players[:3] {
 		r.fake.SetVoice(testGuild, p.ID, lobby)
 	}
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	text, ok := r.fake.Channel(room.ChannelID)
 	if !ok || text.Type != fakediscord.ChannelText || text.ParentID != category {
 		t.Fatalf("Got(room channel) = %+v, want a text channel in the category", text)
@@ -385,16 +454,10 @@ func testChannelRoom(t *testing.T, r *roomEnv) {
 // request goes to the queue's channel, where outsiders see it; the
 // substitute is added to the thread at once and plays on from there.
 func testRoomSub(t *testing.T, r *roomEnv) {
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	on := r.ready(room.ChannelID, m)
 	leaver := userByID(m.Teams[0][1])
-	p, err := r.fake.Slash(in(room.ChannelID, leaver), "sub request", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantText(t, "sub request", r.result(p), "Asked for a substitute")
-	ask := r.message(r.queueCh, "needs a substitute")
+	ask := r.askSub(room.ChannelID, leaver)
 	r.clickIn(alice, ask, "Take the seat")
 	// The room hears of it once alice was added.
 	r.message(room.ChannelID, fmt.Sprintf("<@%s> takes <@%s>'s seat", alice.ID, leaver.ID))
@@ -463,8 +526,7 @@ func overwrite(c fakediscord.GuildChannel, id, kind string, perm int64) bool {
 // testRoomCancelled: a Not ready click cancels the match; its room closes
 // after the linger like a rated match's.
 func testRoomCancelled(t *testing.T, r *roomEnv) {
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	ann := r.message(room.ChannelID, fmt.Sprintf("**Match #%d** formed", m.ID))
 	r.clickIn(userByID(m.Players()[0]), ann, "Not ready")
 	if got := r.match(m.ID).State; got != ladder.StateCancelled {

@@ -19,7 +19,7 @@ import (
 // and the thread on Discord. The next process cleans it up once the
 // creation lease has run out, and the match goes on in the queue channel.
 func testRoomCrash(t *testing.T, r *roomEnv) {
-	wantText(t, "no rooms", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "none"}), "queue's channel")
+	r.configRoom(map[string]any{"room": "none"}, "queue's channel")
 	m := r.form()
 	on := r.ready(r.queueCh, m)
 	ok, err := r.db.BeginRoom(r.ctx, rooms.Room{MatchID: m.ID, GuildID: testGuild, QueueID: m.QueueID, Mode: rooms.ModeThread,
@@ -67,13 +67,7 @@ func testRoomFallback(t *testing.T, r *roomEnv) {
 	r.play(r.queueCh, m)
 
 	// A second match with the permission still missing: no second warning.
-	m2, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: m.QueueID,
-		Teams: [2][]string{{alice.ID, bob.ID}, {mod.ID, owner.ID}}, ChannelID: r.queueCh, Source: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := ladder.Queue{ID: m.QueueID, Name: "2v2"}
-	if got := r.env.rooms.Open(r.ctx, ladder.FormedMatch{Match: m2, Queue: q}, r.queueCh); got != r.queueCh {
+	if _, got := r.openMatch([2][]string{{alice.ID, bob.ID}, {mod.ID, owner.ID}}); got != r.queueCh {
 		t.Errorf("Got(second room) = %s, want the queue channel", got)
 	}
 	if n := len(r.fake.ChannelMessages(r.logCh)); n != 1 {
@@ -82,22 +76,12 @@ func testRoomFallback(t *testing.T, r *roomEnv) {
 	// Granted again: the next match gets its thread, and a later loss is
 	// told again.
 	r.fake.SetChannelPermission(testGuild, fakediscord.PermCreatePrivateThreads, true)
-	m3, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: m.QueueID,
-		Teams: [2][]string{{players[0].ID, players[1].ID}, {players[2].ID, players[3].ID}}, ChannelID: r.queueCh, Source: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := r.env.rooms.Open(r.ctx, ladder.FormedMatch{Match: m3, Queue: q}, r.queueCh); got == r.queueCh {
+	if _, got := r.openMatch([2][]string{{players[0].ID, players[1].ID}, {players[2].ID, players[3].ID}}); got == r.queueCh {
 		t.Errorf("Got(room with the permission back) = the queue channel, want a thread")
 	}
 	r.fake.SetChannelPermission(testGuild, fakediscord.PermManageChannels, false)
-	wantText(t, "channel rooms", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel"}), "only its players")
-	m4, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: m.QueueID,
-		Teams: [2][]string{{"600000000000000001", "600000000000000002"}, {"600000000000000003", "600000000000000004"}}, ChannelID: r.queueCh, Source: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := r.env.rooms.Open(r.ctx, ladder.FormedMatch{Match: m4, Queue: q}, r.queueCh); got != r.queueCh {
+	r.configRoom(map[string]any{"room": "channel"}, "only its players")
+	if _, got := r.openMatch([2][]string{{"600000000000000001", "600000000000000002"}, {"600000000000000003", "600000000000000004"}}); got != r.queueCh {
 		t.Errorf("Got(channel room without Manage Channels) = %s, want the queue channel", got)
 	}
 	r.message(r.logCh, "Manage Channels")
@@ -109,19 +93,10 @@ func testRoomFallback(t *testing.T, r *roomEnv) {
 func testRoomRush(t *testing.T, r *roomEnv) {
 	const n = 20
 	r.fake.SetChannelRateLimit(10)
-	q, _, err := r.svc.Lobby(r.ctx, testGuild, "2v2")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var formed []ladder.FormedMatch
 	for i := range n {
 		id := func(k int) string { return fmt.Sprintf("7%017d", 4*i+k+1) }
-		m, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: q.ID,
-			Teams: [2][]string{{id(0), id(1)}, {id(2), id(3)}}, ChannelID: r.queueCh, Source: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		formed = append(formed, ladder.FormedMatch{Match: m, Queue: q})
+		formed = append(formed, r.newMatch([2][]string{{id(0), id(1)}, {id(2), id(3)}}, "test"))
 	}
 	start := time.Now()
 	got := make([]string, n)
@@ -150,10 +125,8 @@ func testRoomRush(t *testing.T, r *roomEnv) {
 // finds nothing left to do, and neither fails.
 func testRoomTwoProcesses(t *testing.T, r *roomEnv) {
 	category := r.fake.AddChannel(testGuild, "Matches", fakediscord.ChannelCategory)
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{
-		"queue": "2v2", "room": "channel", "room_category": category, "voice": true, "room_linger": 0}), "rooms close 0 seconds")
-	m := r.form()
-	room := r.room(m.ID)
+	r.configRoom(map[string]any{"room": "channel", "room_category": category, "voice": true, "room_linger": 0}, "rooms close 0 seconds")
+	m, room := r.formRoom()
 	r.play(room.ChannelID, m)
 	other := rooms.New(r.db, r.late, r.svc, nil)
 	var stats [2]rooms.TickStats
@@ -188,13 +161,12 @@ func testRoomTwoProcesses(t *testing.T, r *roomEnv) {
 // once.
 func testRoomNoMove(t *testing.T, r *roomEnv) {
 	lobby := r.fake.AddChannel(testGuild, "Lobby", fakediscord.ChannelVoice)
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "voice": true, "lobby_voice": lobby}), "moved in and back")
+	r.configRoom(map[string]any{"voice": true, "lobby_voice": lobby}, "moved in and back")
 	r.fake.SetChannelPermission(testGuild, fakediscord.PermMoveMembers, false)
 	for _, p := range players {
 		r.fake.SetVoice(testGuild, p.ID, lobby)
 	}
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	if room.State != rooms.StateOpen || room.VoiceIDs[0] == "" || room.VoiceIDs[1] == "" || len(room.Moved) != 0 {
 		t.Fatalf("Got(room) = %+v, want open with voice channels and nobody moved", room)
 	}
@@ -246,7 +218,7 @@ func testRoomLostAnswer(t *testing.T, r *roomEnv) {
 // Discord refuse the room (50035); the moderators hear why, and the match
 // is played in the queue's channel.
 func testRoomBadCategory(t *testing.T, r *roomEnv) {
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel", "room_category": r.logCh}), "only its players")
+	r.configRoom(map[string]any{"room": "channel", "room_category": r.logCh}, "only its players")
 	m := r.form()
 	r.message(r.queueCh, fmt.Sprintf("**Match #%d** formed", m.ID))
 	if got := r.room(m.ID).State; got != rooms.StateFallback {
@@ -260,9 +232,8 @@ func testRoomBadCategory(t *testing.T, r *roomEnv) {
 // was played; at the end of the linger the room is given up (closed, the
 // moderators told once) rather than retried every tick.
 func testRoomCleanupRefused(t *testing.T, r *roomEnv) {
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel", "room_linger": 0}), "only its players")
-	m := r.form()
-	room := r.room(m.ID)
+	r.configRoom(map[string]any{"room": "channel", "room_linger": 0}, "only its players")
+	m, room := r.formRoom()
 	r.play(room.ChannelID, m)
 	r.fake.SetChannelPermission(testGuild, fakediscord.PermManageChannels, false)
 	r.runRooms()
@@ -284,7 +255,7 @@ func testRoomCleanupRefused(t *testing.T, r *roomEnv) {
 // after the lease the job finds the voice channel by its name and deletes
 // it, so no channel is left behind.
 func testRoomLostVoice(t *testing.T, r *roomEnv) {
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "voice": true}), "voice channel per team")
+	r.configRoom(map[string]any{"voice": true}, "voice channel per team")
 	r.fake.LoseResponses("/guilds/"+testGuild+"/channels", 1)
 	m := r.form()
 	on := r.ready(r.queueCh, m)

@@ -32,6 +32,9 @@ func TestHostileRooms(t *testing.T) {
 		{"a substitute's predecessor loses the channel and voice", hostileRoomSubChannel},
 		{"two takers of one seat at once", hostileRoomSeatRace},
 		{"a substitute the room may not take (50013)", hostileRoomSubRefused},
+		{"a substituted player in the team voice channel is taken out", hostileRoomSubVoice},
+		{"a substituted player in voice without Move Members", hostileRoomSubVoiceRefused},
+		{"a room channel at Discord's 1000 overwrites (30060)", hostileRoomOverwriteLimit},
 		{"the thread deleted by a moderator during the ready check", hostileRoomDeletedReady},
 		{"the channel deleted by a moderator after a report", hostileRoomDeletedReported},
 		{"the server's 500 channels", hostileRoomChannelLimit},
@@ -70,28 +73,19 @@ func (r *roomEnv) disputeIn(ch string, u fakediscord.User, message string, match
 
 // second forms a second match of alice, bob, mod and owner beside the
 // first and opens its room, as the matchmaking would.
-func (r *roomEnv) second(t *testing.T, first ladder.Match) (ladder.Match, rooms.Room) {
+func (r *roomEnv) second(t *testing.T) (ladder.Match, rooms.Room) {
 	t.Helper()
-	m, err := r.svc.CreateMatch(r.ctx, ladder.NewMatch{GuildID: testGuild, QueueID: first.QueueID,
-		Teams: [2][]string{{alice.ID, bob.ID}, {mod.ID, owner.ID}}, ChannelID: r.queueCh, Source: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, _, err := r.svc.Lobby(r.ctx, testGuild, "2v2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ch := r.env.rooms.Open(r.ctx, ladder.FormedMatch{Match: m, Queue: q}, r.queueCh); ch == r.queueCh {
+	m, ch := r.openMatch([2][]string{{alice.ID, bob.ID}, {mod.ID, owner.ID}})
+	if ch == r.queueCh {
 		t.Fatalf("Got(second match's room) = the queue channel, want a room")
 	}
 	return m, r.room(m.ID)
 }
 
 func hostileRoomPresses(t *testing.T, r *roomEnv) {
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	ann := r.message(room.ChannelID, fmt.Sprintf("**Match #%d** formed", m.ID))
-	m2, room2 := r.second(t, m)
+	m2, room2 := r.second(t)
 	if _, err := r.svc.EnsureGuild(r.ctx, foreignGuild); err != nil {
 		t.Fatal(err)
 	}
@@ -159,12 +153,7 @@ func hostileRoomPresses(t *testing.T, r *roomEnv) {
 func (r *roomEnv) subIn(room rooms.Room, m ladder.Match, taker fakediscord.User) fakediscord.User {
 	r.t.Helper()
 	leaver := userByID(m.Teams[0][1])
-	p, err := r.fake.Slash(in(room.ChannelID, leaver), "sub request", nil)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	wantText(r.t, "sub request", r.result(p), "Asked for a substitute")
-	ask := r.message(r.queueCh, "needs a substitute")
+	ask := r.askSub(room.ChannelID, leaver)
 	r.clickIn(taker, ask, "Take the seat")
 	r.message(room.ChannelID, fmt.Sprintf("<@%s> takes <@%s>'s seat", taker.ID, leaver.ID))
 	return leaver
@@ -190,8 +179,7 @@ func (r *roomEnv) wantLeaverRefused(t *testing.T, room rooms.Room, m ladder.Matc
 }
 
 func hostileRoomSubThread(t *testing.T, r *roomEnv) {
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	on := r.ready(room.ChannelID, m)
 	leaver := r.subIn(room, m, alice)
 	th, _ := r.fake.Channel(room.ChannelID)
@@ -209,9 +197,8 @@ func hostileRoomSubThread(t *testing.T, r *roomEnv) {
 
 func hostileRoomSubChannel(t *testing.T, r *roomEnv) {
 	category := r.fake.AddChannel(testGuild, "Matches", fakediscord.ChannelCategory)
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel", "room_category": category, "voice": true}), "only its players")
-	m := r.form()
-	room := r.room(m.ID)
+	r.configRoom(map[string]any{"room": "channel", "room_category": category, "voice": true}, "only its players")
+	m, room := r.formRoom()
 	on := r.ready(room.ChannelID, m)
 	leaver := r.subIn(room, m, alice)
 	text, _ := r.fake.Channel(room.ChannelID)
@@ -234,16 +221,10 @@ func hostileRoomSubChannel(t *testing.T, r *roomEnv) {
 // hostileRoomSeatRace: two outsiders press Take the seat at the same
 // moment; one gets it and is the only one let into the room.
 func hostileRoomSeatRace(t *testing.T, r *roomEnv) {
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	r.ready(room.ChannelID, m)
 	leaver := userByID(m.Teams[0][1])
-	p, err := r.fake.Slash(in(room.ChannelID, leaver), "sub request", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantText(t, "sub request", r.result(p), "Asked for a substitute")
-	ask := r.message(r.queueCh, "needs a substitute")
+	ask := r.askSub(room.ChannelID, leaver)
 	b, _ := ask.ButtonByLabel("Take the seat")
 	var wg sync.WaitGroup
 	for _, u := range []fakediscord.User{alice, bob} {
@@ -282,8 +263,7 @@ func hostileRoomSeatRace(t *testing.T, r *roomEnv) {
 // check runs. The match goes on in the queue's channel: the players are
 // told there, with the ready check's buttons, and play it to the end.
 func hostileRoomDeletedReady(t *testing.T, r *roomEnv) {
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	r.message(room.ChannelID, fmt.Sprintf("**Match #%d** formed", m.ID))
 	r.fake.DeleteChannel(room.ChannelID)
 	r.message(r.queueCh, fmt.Sprintf("room of **match #%d** was deleted", m.ID))
@@ -315,9 +295,8 @@ func hostileRoomDeletedReady(t *testing.T, r *roomEnv) {
 // was reported; the confirmation buttons come back in the queue's
 // channel and the other team confirms there.
 func hostileRoomDeletedReported(t *testing.T, r *roomEnv) {
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel"}), "only its players")
-	m := r.form()
-	room := r.room(m.ID)
+	r.configRoom(map[string]any{"room": "channel"}, "only its players")
+	m, room := r.formRoom()
 	on := r.ready(room.ChannelID, m)
 	wantText(t, "report", r.clickIn(userByID(m.Teams[0][0]), on, "We won"), "Reported match")
 	r.message(room.ChannelID, fmt.Sprintf("reported match #%d", m.ID))
@@ -350,7 +329,7 @@ func hostileRoomDeletedReported(t *testing.T, r *roomEnv) {
 // channel room is refused (30013), the moderators hear it once, and the
 // match is played in the queue's channel.
 func hostileRoomChannelLimit(t *testing.T, r *roomEnv) {
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel"}), "only its players")
+	r.configRoom(map[string]any{"room": "channel"}, "only its players")
 	for n := len(r.fake.GuildChannels(testGuild)); n < fakediscord.MaxGuildChannels; n++ {
 		r.fake.AddChannel(testGuild, fmt.Sprintf("filler-%d", n), fakediscord.ChannelText)
 	}
@@ -367,8 +346,7 @@ func hostileRoomChannelLimit(t *testing.T, r *roomEnv) {
 // of the room's buttons replayed then are answered "already done" or
 // refused, and change nothing.
 func hostileRoomClosed(t *testing.T, r *roomEnv) {
-	m := r.form()
-	room := r.room(m.ID)
+	m, room := r.formRoom()
 	ann := r.message(room.ChannelID, fmt.Sprintf("**Match #%d** formed", m.ID))
 	r.play(room.ChannelID, m)
 	r.runRooms()
@@ -394,18 +372,12 @@ func hostileRoomClosed(t *testing.T, r *roomEnv) {
 // room, so the match moves to the queue's channel with its buttons and is
 // finished there.
 func hostileRoomSubRefused(t *testing.T, r *roomEnv) {
-	wantText(t, "room settings", r.slash(owner, "config queue room", map[string]any{"queue": "2v2", "room": "channel"}), "only its players")
-	m := r.form()
-	room := r.room(m.ID)
+	r.configRoom(map[string]any{"room": "channel"}, "only its players")
+	m, room := r.formRoom()
 	r.ready(room.ChannelID, m)
 	r.fake.SetChannelPermission(testGuild, fakediscord.PermManageChannels, false)
 	leaver := userByID(m.Teams[0][1])
-	p, err := r.fake.Slash(in(room.ChannelID, leaver), "sub request", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantText(t, "sub request", r.result(p), "Asked for a substitute")
-	ask := r.message(r.queueCh, "needs a substitute")
+	ask := r.askSub(room.ChannelID, leaver)
 	r.clickIn(alice, ask, "Take the seat")
 	r.message(r.queueCh, fmt.Sprintf("<@%s> takes <@%s>'s seat", alice.ID, leaver.ID))
 	r.message(r.queueCh, fmt.Sprintf("every player of **match #%d** into its room", m.ID))

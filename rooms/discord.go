@@ -11,6 +11,7 @@ const (
 	CodeUnknownMember      = 10007
 	CodeUnknownVoiceState  = 10065
 	CodeMaxChannels        = 30013
+	CodeMaxOverwrites      = 30060
 	CodeNotInVoice         = 40032
 	CodeMissingPermissions = 50013
 	CodeThreadArchived     = 50083
@@ -48,6 +49,10 @@ type Discord interface {
 	VoiceChannelOf(ctx context.Context, guildID, userID string) (string, error)
 	// MoveMember moves a member who is in voice to channelID.
 	MoveMember(ctx context.Context, guildID, userID, channelID string) error
+	// DisconnectMember disconnects a member from voice (Discord's modify
+	// member with channel_id null, which needs Move Members; 40032 when
+	// they are not in voice).
+	DisconnectMember(ctx context.Context, guildID, userID string) error
 	// Send posts a plain message pinging only mentions.
 	Send(ctx context.Context, channelID, content string, mentions []string) error
 }

@@ -85,6 +85,12 @@ const (
 	problemLimit   = "max_channels"
 	problemForm    = "channel_refused"
 	problemCleanup = "cleanup"
+	// problemEject: a former player could not be taken out of the room's
+	// voice channel (no Move Members).
+	problemEject = "disconnect_members"
+	// problemOverwrites: a player could not be let into a channel that
+	// holds Discord's 1000 permission overwrites.
+	problemOverwrites = "max_overwrites"
 )
 
 // problemOf names the problem behind a failed room call on a room of mode
@@ -108,7 +114,8 @@ func problemOf(err error, mode Mode, voice bool) string {
 }
 
 // problemText is what the moderators are told about a problem, in the
-// guild's language l: the catalogs' room.problem.* messages.
+// guild's language l: the catalogs' room.problem.* messages. where is the
+// channel a room was to be made in, or the member a problem is about.
 func problemText(l *i18n.Lang, problem string, matchID int64, where string) string {
 	return l.T("room.problem."+problem, "ID", matchID, "Where", where)
 }

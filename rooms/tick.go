@@ -306,7 +306,16 @@ func (m *Manager) syncMembers(ctx context.Context, r Room, match ladder.Match, s
 			transient = err // the next tick retries
 			break
 		}
-		if err != nil && DiscordCode(err) != CodeUnknownMember {
+		switch code := DiscordCode(err); {
+		case err == nil:
+			m.solved(ctx, r.GuildID, problemOverwrites)
+		case code == CodeMaxOverwrites:
+			// The channel holds Discord's 1000 overwrites (set by hand:
+			// a room needs one per player): the moderators hear why, and
+			// the match goes on where every player sees it.
+			m.warn(ctx, r.GuildID, problemOverwrites, r.MatchID, "<@"+u+">", err)
+			shut = true
+		case code != CodeUnknownMember:
 			// Refused for good (the room deleted or archived by hand, a
 			// permission gone): asking every tick would not help.
 			m.log.Warn("substitute not admitted to the room", "guild_id", r.GuildID, "match_id", r.MatchID, "user_id", u, "err", err)
@@ -337,10 +346,11 @@ func (m *Manager) syncMembers(ctx context.Context, r Room, match ladder.Match, s
 }
 
 // revoke takes a former player's access to the room and its voice
-// channels. A room or member Discord no longer knows, or an archived
-// thread, counts as done; another refusal (a permission gone) is logged
-// and counts as done too. Only an error without Discord's answer is
-// returned, for the next tick.
+// channels, then takes them out of the voice channel they are in (eject).
+// A room or member Discord no longer knows, or an archived thread, counts
+// as done; another refusal (a permission gone) is logged and counts as
+// done too. Only an error without Discord's answer is returned, for the
+// next tick.
 func (m *Manager) revoke(ctx context.Context, r Room, userID string) error {
 	var err error
 	if r.Mode == ModeThread {
@@ -366,6 +376,51 @@ func (m *Manager) revoke(ctx context.Context, r Room, userID string) error {
 			// would not help.
 			m.log.Warn("former player's room access not removed", "guild_id", r.GuildID, "match_id", r.MatchID, "user_id", userID, "err", err)
 		}
+	}
+	return m.eject(ctx, r, userID)
+}
+
+// eject takes a former player out of the room's voice channel they are
+// still in, so they no longer hear the team they left: moved to the
+// lobby voice channel when the queue has one (disconnected when that is
+// gone), else disconnected. Both need Move Members: without it the
+// moderators are told once, in the log channel, and the player stays
+// (they can no longer rejoin once they leave). A player who left voice
+// meanwhile (40032) or the guild (10007) counts as done. Only an error
+// without Discord's answer is returned, for the next tick.
+func (m *Manager) eject(ctx context.Context, r Room, userID string) error {
+	if !r.hasVoice() {
+		return nil
+	}
+	at, err := m.dc.VoiceChannelOf(ctx, r.GuildID, userID)
+	if err != nil {
+		if DiscordCode(err) == 0 {
+			return err
+		}
+		m.log.Warn("former player's voice state not read", "guild_id", r.GuildID, "match_id", r.MatchID, "user_id", userID, "err", err)
+		return nil
+	}
+	if at == "" || (at != r.VoiceIDs[0] && at != r.VoiceIDs[1]) {
+		return nil
+	}
+	if r.LobbyVoiceID != "" {
+		err = m.dc.MoveMember(ctx, r.GuildID, userID, r.LobbyVoiceID)
+	}
+	if r.LobbyVoiceID == "" || DiscordCode(err) == CodeUnknownChannel {
+		err = m.dc.DisconnectMember(ctx, r.GuildID, userID)
+	}
+	switch DiscordCode(err) {
+	case 0:
+		if err != nil {
+			return err
+		}
+		m.solved(ctx, r.GuildID, problemEject)
+		m.log.Info("former player taken out of the room's voice channel", "guild_id", r.GuildID, "match_id", r.MatchID, "user_id", userID)
+	case CodeNotInVoice, CodeUnknownMember:
+	case CodeMissingPermissions:
+		m.warn(ctx, r.GuildID, problemEject, r.MatchID, "<@"+userID+">", err)
+	default:
+		m.log.Warn("former player not taken out of the room's voice channel", "guild_id", r.GuildID, "match_id", r.MatchID, "user_id", userID, "err", err)
 	}
 	return nil
 }

@@ -12,9 +12,10 @@ import (
 // states and member moves, as Discord has them: private threads (type 12)
 // that only their members see, channels whose overwrites decide who sees
 // them, Discord's error codes (50013 Missing Permissions, 10003 Unknown
-// Channel, 30013 Maximum number of guild channels, 40032 Target user is
-// not connected to voice, 10065 Unknown Voice State) and per-route
-// rate-limit buckets with Discord's headers.
+// Channel, 30013 Maximum number of guild channels, 30060 Maximum number of
+// channel permission overwrites, 50035 for a body of more than 100
+// overwrites, 40032 Target user is not connected to voice, 10065 Unknown
+// Voice State) and per-route rate-limit buckets with Discord's headers.
 
 // Channel types as Discord numbers them.
 const (
@@ -37,6 +38,17 @@ const (
 // MaxGuildChannels is Discord's limit of channels per guild (threads do
 // not count).
 const MaxGuildChannels = 500
+
+// Discord's limits on permission overwrites: a channel holds at most
+// MaxChannelOverwrites (one more through Edit Channel Permissions answers
+// 30060), and one request body carries at most MaxBodyOverwrites (a
+// longer permission_overwrites array answers 50035 Invalid Form Body,
+// BASE_TYPE_MAX_LENGTH).
+const (
+	MaxChannelOverwrites = 1000
+	MaxBodyOverwrites    = 100
+	CodeMaxOverwrites    = 30060
+)
 
 // Permission bits of overwrites the fake reads.
 const (
@@ -115,14 +127,13 @@ func (s *Server) DeleteChannel(id string) {
 }
 
 // deleteChannel marks c deleted, disconnects its voice members and tells
-// the guild's gateway session. Call with mu held.
+// the guild's gateway session (VOICE_STATE_UPDATE for each disconnected
+// member when it asked for voice states). Call with mu held.
 func (s *Server) deleteChannel(c *GuildChannel) {
 	c.Deleted = true
-	for _, vs := range s.chanState().voice {
-		for u, at := range vs {
-			if at == c.ID {
-				delete(vs, u) // deleting a voice channel disconnects its members
-			}
+	for u, at := range s.chanState().voice[c.GuildID] {
+		if at == c.ID {
+			s.setVoice(c.GuildID, u, "") // deleting a voice channel disconnects its members
 		}
 	}
 	event, d := "CHANNEL_DELETE", c.wire()
@@ -294,6 +305,11 @@ func (s *Server) serveCreateChannel(w http.ResponseWriter, r *http.Request) {
 	case len(body.Name) < 1 || len(body.Name) > 100 || (body.Type != ChannelText && body.Type != ChannelVoice && body.Type != ChannelCategory):
 		discordError(w, http.StatusBadRequest, CodeInvalidForm, "Invalid Form Body")
 		return
+	case len(body.Overwrites) > MaxBodyOverwrites:
+		writeJSON(w, http.StatusBadRequest, map[string]any{"code": CodeInvalidForm, "message": "Invalid Form Body",
+			"errors": map[string]any{"permission_overwrites": map[string]any{"_errors": []map[string]any{
+				{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 100 or fewer in length."}}}}})
+		return
 	}
 	if body.ParentID != "" {
 		if p, ok := st.byID[body.ParentID]; !ok || p.Deleted || p.Type != ChannelCategory || p.GuildID != guildID {
@@ -432,10 +448,32 @@ func (s *Server) servePermission(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body.ID = r.PathValue("target")
-	c.Overwrites = slices.DeleteFunc(c.Overwrites, func(o PermOverwrite) bool { return o.ID == body.ID })
-	c.Overwrites = append(c.Overwrites, body)
+	if i := slices.IndexFunc(c.Overwrites, func(o PermOverwrite) bool { return o.ID == body.ID }); i >= 0 {
+		c.Overwrites[i] = body // editing a target's overwrite adds none
+	} else if len(c.Overwrites) >= MaxChannelOverwrites {
+		discordError(w, http.StatusBadRequest, CodeMaxOverwrites, "Maximum number of channel permission overwrites reached (1000)")
+		return
+	} else {
+		c.Overwrites = append(c.Overwrites, body)
+	}
 	s.notify()
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// AddOverwrite gives a channel an overwrite of a new target, as a
+// moderator would by hand, and reports false when the channel is unknown,
+// already has one for o.ID, or holds MaxChannelOverwrites (the limit
+// binds the moderators too).
+func (s *Server) AddOverwrite(channelID string, o PermOverwrite) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.chanState().byID[channelID]
+	if !ok || c.Deleted || slices.ContainsFunc(c.Overwrites, func(x PermOverwrite) bool { return x.ID == o.ID }) || len(c.Overwrites) >= MaxChannelOverwrites {
+		return false
+	}
+	c.Overwrites = append(c.Overwrites, o)
+	s.notify()
+	return true
 }
 
 // serveDeletePermission removes a channel's overwrite of a member or

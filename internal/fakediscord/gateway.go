@@ -20,6 +20,7 @@ type session struct {
 	events     []event // every dispatch, for replay on resume
 	conn       *gwConn // nil while disconnected
 	identified int     // order of creation, newest wins routing
+	intents    int     // the identify's intents: which events it gets
 }
 
 type event struct {
@@ -168,8 +169,9 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) identify(c *gwConn, raw json.RawMessage) *session {
 	var d struct {
-		Token string  `json:"token"`
-		Shard *[2]int `json:"shard"`
+		Token   string  `json:"token"`
+		Shard   *[2]int `json:"shard"`
+		Intents int     `json:"intents"`
 	}
 	if json.Unmarshal(raw, &d) != nil {
 		return nil
@@ -180,7 +182,7 @@ func (s *Server) identify(c *gwConn, raw json.RawMessage) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.identifies++
-	ss := &session{id: randomToken(), shard: [2]int{0, 1}, conn: c, identified: s.identifies}
+	ss := &session{id: randomToken(), shard: [2]int{0, 1}, conn: c, identified: s.identifies, intents: d.Intents}
 	if d.Shard != nil {
 		ss.shard = *d.Shard
 	}
