@@ -2,7 +2,6 @@ package dashboard_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image/png"
 	"os"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
-	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // TestBrowserLanguageScreenshots photographs, in German and Portuguese at
@@ -23,27 +21,7 @@ import (
 func TestBrowserLanguageScreenshots(t *testing.T) {
 	e := newEnv(t, testdb.SQLite)
 	startChrome(t)
-	ctx := context.Background()
-	q, _ := lobbyOf(t, e, guildA)
-	open := func() ladder.Match {
-		m, err := e.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guildA, QueueID: q.ID, Teams: [2][]string{team1, team2}, Source: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
-	m := open()
-	for _, u := range []string{team1[0], team2[0]} {
-		if _, err := e.svc.Report(ctx, ladder.Actor{UserID: u}, guildA, m.ID, ladder.Win); err != nil {
-			t.Fatal(err)
-		}
-	}
-	m2 := open()
-	for _, u := range []string{team1[0], team1[1], team2[0]} {
-		if _, err := e.svc.CancelVote(ctx, ladder.Actor{UserID: u}, guildA, m2.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
+	m, _ := ladderReasons(t, e)
 	dir := os.Getenv("LADDERBOT_SCREENSHOT_DIR")
 	switch {
 	case dir == "":

@@ -18,29 +18,7 @@ import (
 func TestReasonsAndHelpInLanguage(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		e := newEnv(t, backend)
-		ctx := context.Background()
-		q, _ := lobbyOf(t, e, guildA)
-		open := func() ladder.Match {
-			m, err := e.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guildA, QueueID: q.ID, Teams: [2][]string{team1, team2}, Source: "test"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return m
-		}
-		// Both teams claim the win: the ladder disputes the match itself.
-		m := open()
-		for _, u := range []string{team1[0], team2[0]} {
-			if _, err := e.svc.Report(ctx, ladder.Actor{UserID: u}, guildA, m.ID, ladder.Win); err != nil {
-				t.Fatal(err)
-			}
-		}
-		// Three of four vote to cancel another.
-		m2 := open()
-		for _, u := range []string{team1[0], team1[1], team2[0]} {
-			if _, err := e.svc.CancelVote(ctx, ladder.Actor{UserID: u}, guildA, m2.ID); err != nil {
-				t.Fatal(err)
-			}
-		}
+		ladderReasons(t, e)
 		b := e.browser(t)
 		b.login(userAdmin, "/admin")
 		g := "/admin/guilds/" + guildA + "/"
@@ -70,4 +48,33 @@ func TestReasonsAndHelpInLanguage(t *testing.T) {
 				l.T("help.seconds a room stays after its match ends (0-86400)")}, "open hours, e.g.", "seconds a room stays")
 		}
 	})
+}
+
+// ladderReasons gives guildA the reasons the ladder writes itself: a
+// match whose teams both claim the win, which the ladder disputes (m), and
+// one three of four players voted to cancel (m2).
+func ladderReasons(t *testing.T, e *env) (m, m2 ladder.Match) {
+	t.Helper()
+	ctx := context.Background()
+	q, _ := lobbyOf(t, e, guildA)
+	open := func() ladder.Match {
+		m, err := e.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guildA, QueueID: q.ID, Teams: [2][]string{team1, team2}, Source: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m = open()
+	for _, u := range []string{team1[0], team2[0]} {
+		if _, err := e.svc.Report(ctx, ladder.Actor{UserID: u}, guildA, m.ID, ladder.Win); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m2 = open()
+	for _, u := range []string{team1[0], team1[1], team2[0]} {
+		if _, err := e.svc.CancelVote(ctx, ladder.Actor{UserID: u}, guildA, m2.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m, m2
 }

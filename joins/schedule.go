@@ -170,8 +170,14 @@ func daysText(days [7]bool) string {
 	if !slices.Contains(days[:], false) {
 		return "*"
 	}
+	return strings.Join(dayParts(days, func(d int) string { return dayNames[d] },
+		func(from, to string) string { return from + "-" + to }), ",")
+}
+
+// dayParts lists the days set, Monday first as people write weeks, each
+// by name, runs of three or more as one range.
+func dayParts(days [7]bool, name func(int) string, span func(from, to string) string) []string {
 	var parts []string
-	// Monday first, as people write weeks; runs of 3 or more become ranges.
 	order := []int{1, 2, 3, 4, 5, 6, 0}
 	for i := 0; i < len(order); {
 		if !days[order[i]] {
@@ -182,17 +188,16 @@ func daysText(days [7]bool) string {
 		for j+1 < len(order) && days[order[j+1]] {
 			j++
 		}
-		switch {
-		case j-i >= 2:
-			parts = append(parts, dayNames[order[i]]+"-"+dayNames[order[j]])
-		default:
+		if j-i >= 2 {
+			parts = append(parts, span(name(order[i]), name(order[j])))
+		} else {
 			for k := i; k <= j; k++ {
-				parts = append(parts, dayNames[order[k]])
+				parts = append(parts, name(order[k]))
 			}
 		}
 		i = j + 1
 	}
-	return strings.Join(parts, ",")
+	return parts
 }
 
 // Scheduled reports whether the hours restrict the queue at all.
@@ -337,25 +342,6 @@ func daysPhrase(days [7]bool, tr func(id string, kv ...any) string) string {
 	if !slices.Contains(days[:], false) {
 		return tr("hours.every_day")
 	}
-	var parts []string
-	order := []int{1, 2, 3, 4, 5, 6, 0}
-	for i := 0; i < len(order); {
-		if !days[order[i]] {
-			i++
-			continue
-		}
-		j := i
-		for j+1 < len(order) && days[order[j+1]] {
-			j++
-		}
-		if j-i >= 2 {
-			parts = append(parts, tr("hours.days", "From", tr(dayKeys[order[i]]), "To", tr(dayKeys[order[j]])))
-		} else {
-			for k := i; k <= j; k++ {
-				parts = append(parts, tr(dayKeys[order[k]]))
-			}
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(dayParts(days, func(d int) string { return tr(dayKeys[d]) },
+		func(from, to string) string { return tr("hours.days", "From", from, "To", to) }), ", ")
 }
