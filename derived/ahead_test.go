@@ -120,3 +120,54 @@ func TestAheadConcurrent(t *testing.T) {
 	}
 	verifyAll(t, db, svc, writers*each)
 }
+
+// TestAheadConfirms confirms reported matches of one queue from many
+// writers at once, in rounds whose matches share players with the rounds
+// before, some confirmed by a moderator who does not play: each confirm
+// rates its match once, and the ratings and counters equal a replay.
+func TestAheadConfirms(t *testing.T) {
+	ctx := context.Background()
+	db, _, svc, u := aheadLadder(t)
+	qs, err := svc.Queues(ctx, aheadGuild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const matches, rounds = 8, 3
+	mod := ladder.Actor{UserID: u(999), Moderator: true}
+	for round := range rounds {
+		ms := make([]ladder.Match, matches)
+		for i := range ms {
+			p := func(j int) string { return u((4*i + j + round) % (4 * matches)) }
+			m, err := svc.CreateMatch(ctx, ladder.NewMatch{GuildID: aheadGuild, QueueID: qs[0].ID, Teams: [2][]string{{p(0), p(1)}, {p(2), p(3)}}})
+			if err != nil {
+				t.Fatalf("CreateMatch() = %v", err)
+			}
+			if _, err := svc.Report(ctx, ladder.Actor{UserID: p(0)}, aheadGuild, m.ID, ladder.Win); err != nil {
+				t.Fatalf("Report() = %v", err)
+			}
+			ms[i] = m
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, matches)
+		for i, m := range ms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				by := ladder.Actor{UserID: m.Teams[1][0]}
+				if i%3 == 0 {
+					by = mod
+				}
+				var res ladder.MatchResult
+				res, errs[i] = svc.Confirm(ctx, by, aheadGuild, m.ID)
+				if errs[i] == nil && res.Match.State != ladder.StateConfirmed {
+					errs[i] = fmt.Errorf("match %d is %s", m.ID, res.Match.State)
+				}
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatalf("round %d: Confirm() = %v", round, err)
+		}
+	}
+	verifyAll(t, db, svc, matches*rounds)
+}

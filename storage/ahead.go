@@ -38,8 +38,13 @@ type ahead struct {
 	ws             []ladder.RatedWrite
 }
 
-// reservation is a match ID and log position taken under the queue's lock.
-type reservation struct{ id, seq int64 }
+// reservation is a match ID and log position taken under the queue's
+// lock; stored when the ID is a stored match's (LockMatchLadder), not a
+// new one.
+type reservation struct {
+	id, seq int64
+	stored  bool
+}
 
 // ExpectRated implements ladder.RatedAhead on PostgreSQL transactions
 // whose rated writes fold derived rows; elsewhere it does nothing.
@@ -69,41 +74,71 @@ func (t *tx) takeAhead(guildID, queue string) (*ahead, []integrity.Load) {
 	return a, loads
 }
 
-// aheadLadder is the ladder that lockLadderPG locks, resolved the same way
-// ($1 guild, $2 queue name): the reads sent with the lock name it so.
-const aheadLadder = `WITH l AS (SELECT (SELECT q2.id FROM queues q2 WHERE q2.guild_id = $1 AND (q2.name = $2 OR $2 = '') ORDER BY q2.id LIMIT 1) AS q,
- (SELECT s.id FROM seasons s WHERE s.guild_id = $1 AND s.ended_at IS NULL ORDER BY s.id LIMIT 1) AS s) `
-
-// The integrity fold's reads (IntegrityLoad), sent ahead of the write: the
-// progress row, created live and locked; whether any rated match of the
-// ladder follows the progress (before the write, any is one the fold never
-// saw); the counters of the keys.
+// byName is the ladder that lockLadderPG locks, resolved the same way ($1
+// guild, $2 queue name); byMatch is match $1's ladder (LockMatchLadder).
+// The reads sent with a lock name their ladder so.
 const (
-	aheadProgressInsert = aheadLadder + `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear)
- SELECT l.q, l.s, $1, 0, 0, true, false FROM l WHERE l.q IS NOT NULL AND l.s IS NOT NULL ON CONFLICT (queue_id, season_id) DO NOTHING`
-	aheadProgressLock = aheadLadder + `SELECT p.queue_id, p.season_id, p.seq, p.folded, p.live, p.clear FROM integrity_progress p, l
+	byName = `WITH l AS (SELECT (SELECT q2.id FROM queues q2 WHERE q2.guild_id = $1 AND (q2.name = $2 OR $2 = '') ORDER BY q2.id LIMIT 1) AS q,
+ (SELECT s.id FROM seasons s WHERE s.guild_id = $1 AND s.ended_at IS NULL ORDER BY s.id LIMIT 1) AS s, $1::text AS g) `
+	byMatch = `WITH l AS (SELECT queue_id AS q, season_id AS s, guild_id AS g FROM matches WHERE id = $1) `
+)
+
+// The integrity fold's reads (IntegrityLoad), sent ahead of the write, of
+// the ladder l: the progress row, created live and locked; whether any
+// rated match of the ladder follows the progress (before the write, any is
+// one the fold never saw); the counters of the keys.
+const (
+	aheadProgressInsert = `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear)
+ SELECT l.q, l.s, l.g, 0, 0, true, false FROM l WHERE l.q IS NOT NULL AND l.s IS NOT NULL ON CONFLICT (queue_id, season_id) DO NOTHING`
+	aheadProgressLock = `SELECT p.queue_id, p.season_id, p.seq, p.folded, p.live, p.clear FROM integrity_progress p, l
  WHERE p.queue_id = l.q AND p.season_id = l.s FOR UPDATE OF p`
-	aheadUnseen = aheadLadder + `SELECT COUNT(*) FROM l, LATERAL (SELECT seq FROM matches WHERE queue_id = l.q AND season_id = l.s
+	aheadUnseen = `SELECT COUNT(*) FROM l, LATERAL (SELECT seq FROM matches WHERE queue_id = l.q AND season_id = l.s
  AND state IN ('confirmed', 'resolved') ORDER BY seq DESC LIMIT 1) x WHERE x.seq > (SELECT seq FROM integrity_progress WHERE queue_id = l.q AND season_id = l.s)`
-	aheadCounters = aheadLadder + `SELECT c.key, c.value FROM l CROSS JOIN unnest($3::text[]) AS k(key)
+	// aheadCounters reads the counters of keys $3, given.
+	aheadCounters = `SELECT c.key, c.value FROM l CROSS JOIN unnest($3::text[]) AS k(key)
  CROSS JOIN LATERAL (SELECT key, value FROM integrity_counters WHERE queue_id = l.q AND season_id = l.s AND key = k.key LIMIT 1) c`
+	// aheadMatchCounters reads the counters of match $1's keys, which it
+	// lists as integrity.Keys does from the match's players, reporter and
+	// disputer; a missing counter's value is NULL. The keys are checked
+	// against the write's before they are used.
+	aheadMatchCounters = `, mp AS (SELECT user_id AS u, team AS t FROM match_players WHERE match_id = $1),
+ ks AS (SELECT 'l' AS key
+ UNION SELECT 'u:' || u FROM mp
+ UNION SELECT 'p:' || a.u || ':' || b.u FROM mp a JOIN mp b ON a.t = b.t AND a.u <> b.u
+ UNION SELECT 'o:' || least(a.u COLLATE "C", b.u) || ':' || greatest(a.u COLLATE "C", b.u) FROM mp a JOIN mp b ON a.t = 1 AND b.t = 2
+ UNION SELECT 'u:' || x FROM matches m, unnest(ARRAY[m.reported_by, m.disputed_by]) AS x WHERE m.id = $1 AND x <> '' AND x NOT IN (SELECT u FROM mp))
+SELECT ks.key, c.value FROM l CROSS JOIN ks
+ LEFT JOIN LATERAL (SELECT value FROM integrity_counters WHERE queue_id = l.q AND season_id = l.s AND key = ks.key LIMIT 1) c ON true`
 	// aheadReserve takes $1 match IDs and log positions.
 	aheadReserve = `SELECT nextval(pg_get_serial_sequence('matches', 'id')), nextval('rating_seq') FROM generate_series(1, $1)`
+	// aheadReserveMatch takes a log position for stored match $1.
+	aheadReserveMatch = `SELECT id, nextval('rating_seq') FROM matches WHERE id = $1`
 )
+
+// queueMatchAhead queues, after LockMatchLadder's lock, the reads ahead of
+// a rated write of match id.
+func queueMatchAhead(b *pgx.Batch, id int64) {
+	b.Queue(aheadReserveMatch, id)
+	b.Queue(byMatch+aheadProgressInsert, id)
+	b.Queue(byMatch+aheadProgressLock, id)
+	b.Queue(byMatch+aheadUnseen, id)
+	b.Queue(byMatch+aheadMatchCounters, id)
+}
 
 // queueAhead queues the reads ahead of a's writes, after the lock.
 func queueAhead(b *pgx.Batch, a *ahead, l integrity.Load) {
 	b.Queue(aheadReserve, len(a.ws))
-	b.Queue(aheadProgressInsert, a.guildID, a.queue)
-	b.Queue(aheadProgressLock, a.guildID, a.queue)
-	b.Queue(aheadUnseen, a.guildID, a.queue)
-	b.Queue(aheadCounters, a.guildID, a.queue, l.Keys)
+	b.Queue(byName+aheadProgressInsert, a.guildID, a.queue)
+	b.Queue(byName+aheadProgressLock, a.guildID, a.queue)
+	b.Queue(byName+aheadUnseen, a.guildID, a.queue)
+	b.Queue(byName+aheadCounters, a.guildID, a.queue, l.Keys)
 }
 
-// readAhead reads the answers of queueAhead's statements: the
-// reservations in log order, and the reads, with the ladder they
-// resolved (nil when it has no progress row: no such ladder).
-func readAhead(br pgx.BatchResults, l integrity.Load) ([]reservation, *integrity.Ladder, *loaded, error) {
+// readAhead reads the answers of queueAhead's (or queueMatchAhead's)
+// statements: the reservations in log order, and the reads, with the
+// ladder they resolved (nil when it has no progress row: no such ladder).
+// keys are the keys read, nil when the statement listed them.
+func readAhead(br pgx.BatchResults, keys []string) ([]reservation, *integrity.Ladder, *loaded, error) {
 	rows, err := br.Query()
 	if err != nil {
 		return nil, nil, nil, err
@@ -129,12 +164,12 @@ func readAhead(br pgx.BatchResults, l integrity.Load) ([]reservation, *integrity
 	slices.Sort(ids)
 	slices.Sort(seqs)
 	for i := range res {
-		res[i] = reservation{id: ids[i], seq: seqs[i]}
+		res[i] = reservation{id: ids[i], seq: seqs[i], stored: keys == nil}
 	}
 	if _, err := br.Exec(); err != nil {
 		return nil, nil, nil, err
 	}
-	ld := &loaded{keys: l.Keys}
+	ld := &loaded{keys: keys}
 	var lad integrity.Ladder
 	err = br.QueryRow().Scan(&lad.QueueID, &lad.SeasonID, &ld.p.Seq, &ld.p.Folded, &ld.p.Live, &ld.p.Clear)
 	found := err == nil
@@ -149,15 +184,27 @@ func readAhead(br pgx.BatchResults, l integrity.Load) ([]reservation, *integrity
 		return nil, nil, nil, err
 	}
 	defer rs.Close()
+	listed := keys == nil
 	for rs.Next() {
-		var r integrityCounterRow
-		if err := rs.Scan(&r.Key, &r.Value); err != nil {
+		var (
+			key   string
+			value *string
+		)
+		if err := rs.Scan(&key, &value); err != nil {
 			return nil, nil, nil, err
 		}
-		ld.rows = append(ld.rows, r)
+		if listed {
+			ld.keys = append(ld.keys, key)
+		}
+		if value != nil {
+			ld.rows = append(ld.rows, integrityCounterRow{Key: key, Value: *value})
+		}
 	}
 	if err := rs.Err(); err != nil {
 		return nil, nil, nil, err
+	}
+	if listed {
+		slices.Sort(ld.keys)
 	}
 	if !found {
 		return res, nil, nil, nil
@@ -190,13 +237,12 @@ func (t *tx) deferRated(ws []ladder.RatedWrite) ([]ladder.Match, bool, error) {
 	if len(res) < len(ws) {
 		return nil, false, nil
 	}
-	for _, w := range ws {
-		if w.Match.ID != 0 {
-			return nil, false, nil
-		}
-	}
 	ms := make([]ladder.Match, len(ws))
 	for i, w := range ws {
+		// A stored match's reservation names it; a new match's is new.
+		if (w.Match.ID != 0) != res[i].stored || (w.Match.ID != 0 && w.Match.ID != res[i].id) {
+			return nil, false, nil
+		}
 		ms[i] = w.Match
 		ms[i].ID, ms[i].Seq = res[i].id, res[i].seq
 	}
@@ -220,10 +266,12 @@ func (t *tx) deferRated(ws []ladder.RatedWrite) ([]ladder.Match, bool, error) {
 		want := res[i]
 		t.pg.later = append(t.pg.later, queued{sql: b.String(), args: b.args, check: func(br pgx.BatchResults) error {
 			var got reservation
-			if err := br.QueryRow().Scan(&got.id, &got.seq); err != nil {
+			if err := br.QueryRow().Scan(&got.id, &got.seq); errors.Is(err, pgx.ErrNoRows) {
+				return ladder.Errorf(ladder.CodeNotFound, "match %d not found", want.id)
+			} else if err != nil {
 				return ratedErr(err)
 			}
-			if got != want {
+			if got.id != want.id || got.seq != want.seq {
 				return fmt.Errorf("storage: save rated: wrote match %d at %d, want %d at %d", got.id, got.seq, want.id, want.seq)
 			}
 			return nil

@@ -255,7 +255,7 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 			if err := rows.Err(); err != nil || a == nil {
 				return err
 			}
-			reserved, aheadLad, aheadLd, err = readAhead(br, loads[0])
+			reserved, aheadLad, aheadLd, err = readAhead(br, loads[0].Keys)
 			return err
 		})
 		if err != nil {
@@ -537,9 +537,9 @@ func ratedErr(err error) error {
 // PostgreSQL; it answers the match's ID and seq.
 func ratedSQL(w ladder.RatedWrite) (*sqlBuilder, error) { return ratedSQLAt(w, reservation{}) }
 
-// ratedSQLAt is ratedSQL for a new match with the ID and log position
-// reserved by at (deferRated); a zero at takes them from the sequences,
-// as a stored match's update always does.
+// ratedSQLAt is ratedSQL with the match ID (of a new match) and log
+// position reserved by at (deferRated); a zero at takes them from the
+// sequences.
 func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 	m := w.Match
 	r := toMatchRow(m)
@@ -571,10 +571,10 @@ func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 	} else {
 		// As UpdateMatch: every mutable field; a rated match is neither
 		// active nor disputed any more.
-		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = nextval('rating_seq'), p_team1 = ?, p_raw = ?, quality = ?, played_at = ?,
+		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = ?, p_team1 = ?, p_raw = ?, quality = ?, played_at = ?,
  reported_by = ?, reported_winner = ?, deadline = ?, disputed_by = ?, dispute_reason = ?, evidence = ?, rated_at = ?, resolved_by = ?,
  source = ?, channel_id = ?, map = ?, score = ? WHERE id = ? RETURNING id, seq)`,
-			r.State, r.Winner, r.PTeam1, r.PRaw, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
+			r.State, r.Winner, seq, r.PTeam1, r.PRaw, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
 			r.DisputeReason, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score, r.ID)
 		b.sql(`, mp AS (UPDATE match_players SET active = false FROM m WHERE match_players.match_id = m.id AND match_players.active)
 , dp AS (UPDATE disputes SET resolved_at = ? FROM m WHERE disputes.match_id = m.id AND disputes.resolved_at IS NULL)`, dbNow())
@@ -673,10 +673,22 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		dst   = append(l.ptrs(), r.ptrs()...)
 		cal   *ladder.CalibratorRow
 	)
+	// What the match's rated write will read goes with the lock too
+	// (ahead.go): a confirm then holds the queue's lock for one round
+	// trip after this one.
+	ahead := t.deriving() && t.derive.loads != nil
+	var (
+		reserved []reservation
+		aheadLad *integrity.Ladder
+		aheadLd  *loaded
+	)
 	err := t.pg.batch(ctx, func(b *pgx.Batch) {
 		b.Queue(lockMatchPG, id)
 		b.Queue(lockCalibratorOfMatchPG, id)
 		b.Queue(matchLadderPG, id)
+		if ahead {
+			queueMatchAhead(b, id)
+		}
 	}, func(br pgx.BatchResults) error {
 		err := br.QueryRow().Scan(mr.ptrs()...)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -697,14 +709,19 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
 		for rows.Next() {
 			if err := rows.Scan(dst...); err != nil {
+				rows.Close()
 				return err
 			}
 			rs = append(rs, r.rating())
 		}
-		return rows.Err()
+		rows.Close()
+		if err := rows.Err(); err != nil || !ahead {
+			return err
+		}
+		reserved, aheadLad, aheadLd, err = readAhead(br, nil)
+		return err
 	})
 	if err != nil {
 		return ladder.Match{}, ladder.Ladder{}, nil, wrap("lock match ladder", err, "")
@@ -713,6 +730,9 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		return ladder.Match{}, ladder.Ladder{}, nil, ladder.Errorf(ladder.CodeNotFound, "match %d not found", id)
 	}
 	m := mr.match()
+	if aheadLad != nil {
+		t.keepAhead(cal != nil && cal.QueueID == m.QueueID, ladder.Key{QueueID: m.QueueID, SeasonID: m.SeasonID}, reserved, aheadLad, aheadLd)
+	}
 	if len(rs) == 0 {
 		lad, err := t.LadderOf(ctx, m.QueueID, m.SeasonID)
 		lad.Cal = cal
