@@ -100,12 +100,16 @@ const (
 	// aheadMatchCounters reads the counters of match $1's keys, which it
 	// lists as integrity.Keys does from the match's players, reporter and
 	// disputer; a missing counter's value is NULL. The keys are checked
-	// against the write's before they are used.
+	// against the write's before they are used. A pair is ordered by its
+	// bytes, as Go orders strings: a key with a collation of its own ("C")
+	// would not be looked up through the primary key, whose collation is
+	// the database's (a scan of every counter: 150 ms at 115,000).
 	aheadMatchCounters = `, mp AS (SELECT user_id AS u, team AS t FROM match_players WHERE match_id = $1),
  ks AS (SELECT 'l' AS key
  UNION SELECT 'u:' || u FROM mp
  UNION SELECT 'p:' || a.u || ':' || b.u FROM mp a JOIN mp b ON a.t = b.t AND a.u <> b.u
- UNION SELECT 'o:' || least(a.u COLLATE "C", b.u) || ':' || greatest(a.u COLLATE "C", b.u) FROM mp a JOIN mp b ON a.t = 1 AND b.t = 2
+ UNION SELECT 'o:' || CASE WHEN convert_to(a.u, 'UTF8') < convert_to(b.u, 'UTF8') THEN a.u || ':' || b.u ELSE b.u || ':' || a.u END
+ FROM mp a JOIN mp b ON a.t = 1 AND b.t = 2
  UNION SELECT 'u:' || x FROM matches m, unnest(ARRAY[m.reported_by, m.disputed_by]) AS x WHERE m.id = $1 AND x <> '' AND x NOT IN (SELECT u FROM mp))
 SELECT ks.key, c.value FROM l CROSS JOIN ks
  LEFT JOIN LATERAL (SELECT value FROM integrity_counters WHERE queue_id = l.q AND season_id = l.s AND key = ks.key LIMIT 1) c ON true`
