@@ -95,3 +95,46 @@ func TestReasonTextInLanguage(t *testing.T) {
 		t.Errorf("Got(English) = %q, want the stored text", got)
 	}
 }
+
+// TestCooldownTimeLeftInLanguage: the refusal of a player on a cooldown
+// words the time left in the player's language with the catalogs' unit.*
+// plurals; the English message, for the log and the JSON API, keeps its
+// short form.
+func TestCooldownTimeLeftInLanguage(t *testing.T) {
+	f := newFixture(t)
+	f.ok(admin("config thresholds", map[string]any{"placement_games": int64(0)}))
+	for i := 1; i <= 4; i++ {
+		f.ok(cmd(user(i), "queue join", nil))
+	}
+	ms, err := f.svc.Matches(t.Context(), ladder.MatchFilter{GuildID: guild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 1})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("Got(open matches) = %v, %v", ms, err)
+	}
+	decliner := ms[0].Players()[0]
+	f.ok(click(decliner, ID(actNotReady, ms[0].ID)))
+	_, err = f.call(cmd(decliner, "queue join", nil))
+	if ladder.ErrorCode(err) != ladder.CodeForbidden {
+		t.Fatalf("Got(join on a cooldown) = %v, want a refusal", err)
+	}
+	format, args := ladder.ErrorFormat(err)
+	if len(args) != 2 {
+		t.Fatalf("Got(refusal arguments) = %v, want the player and the time left", args)
+	}
+	left, ok := args[1].(ladder.TimeLeft)
+	if !ok {
+		t.Fatalf("Got(time left) = %T, want ladder.TimeLeft", args[1])
+	}
+	if !strings.HasSuffix(err.Error(), ": "+left.String()+" left") || !strings.Contains(left.String(), "min") {
+		t.Errorf("Got(English refusal) = %q, want %q in it", err.Error(), left.String()+" left")
+	}
+	for _, tc := range []struct{ code, words string }{
+		{"de", "Minuten"}, {"pt-BR", "minutos"},
+	} {
+		l := i18n.For(tc.code)
+		got := l.Error(format, args...)
+		want := fmt.Sprintf(l.T("err.cooldown"), decliner, l.Duration(left.Span()))
+		if got != want || !strings.Contains(got, tc.words) {
+			t.Errorf("%s: Got(refusal) = %q, want %q", tc.code, got, want)
+		}
+	}
+}

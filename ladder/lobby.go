@@ -315,13 +315,25 @@ func cooldownCheck(ctx context.Context, tx Tx, guildID, userID string, now time.
 	return nil
 }
 
-// TimeLeft renders a remaining time the way players read it: "4 min 30 s",
-// "1 h 5 min", "45 s". It rounds up, so "0 s" never shows while time is left.
-func TimeLeft(d time.Duration) string {
-	d = d.Round(time.Second)
+// TimeLeft is the time left on a cooldown, as a refusal's argument. Its
+// String is the English text players of the JSON API and the logs read:
+// "4 min 30 s", "1 h 5 min", "45 s"; the edges word it in the reader's
+// language from Span (i18n.Span). It rounds up to a second, so "0 s" never
+// shows while time is left.
+type TimeLeft time.Duration
+
+// Span is the time left, rounded to the second and at least one second.
+func (t TimeLeft) Span() time.Duration {
+	d := time.Duration(t).Round(time.Second)
 	if d <= 0 {
 		d = time.Second
 	}
+	return d
+}
+
+// String is the time left in English.
+func (t TimeLeft) String() string {
+	d := t.Span()
 	h, m, sec := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
 	var parts []string
 	if h > 0 {
