@@ -5,6 +5,7 @@ import (
 	"html"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -77,4 +78,58 @@ func ladderReasons(t *testing.T, e *env) (m, m2 ladder.Match) {
 		}
 	}
 	return m, m2
+}
+
+// TestDeliveryFailuresInLanguage: the integrations page describes each
+// failed webhook delivery in German and Portuguese from dash.delivery.*,
+// with the text the receiver or the network gave kept beneath it.
+func TestDeliveryFailuresInLanguage(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		if _, err := e.svc.CreateWebhook(ctx, ladder.System, guildA, "https://hooks.example.com/a", []string{"match.confirmed"}, ladder.URLPolicy{}); err != nil {
+			t.Fatal(err)
+		}
+		failures := []struct {
+			status     int
+			text, kind string
+		}{
+			{503, "receiver answered 503 Service Unavailable", "status"},
+			{0, `Post "https://hooks.example.com/a": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, "timeout"},
+			{0, `Post "https://hooks.example.com/a": dial tcp 93.184.215.14:443: connect: connection refused`, "refused"},
+			{0, `Post "https://hooks.example.com/a": dial tcp: lookup hooks.example.com on 127.0.0.53:53: no such host`, "dns"},
+			{0, "webhook address 10.0.0.1 is private", "policy"},
+		}
+		for i := range failures {
+			if _, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Team1: team1, Team2: team2, Winner: 1 + i%2, Source: "test"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, f := range failures {
+			ds, err := e.svc.ClaimDeliveries(ctx, time.Minute, 1)
+			if err != nil || len(ds) != 1 {
+				t.Fatalf("Got(ClaimDeliveries) = %v, %v, want one delivery", ds, err)
+			}
+			if _, err := e.svc.FinishDelivery(ctx, ds[0], f.status, f.text, time.Second); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		path := "/admin/guilds/" + guildA + "/integrations"
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			p := b.get(path + "?lang=" + code)
+			body := html.UnescapeString(p.body)
+			for _, f := range failures {
+				want := l.T("dash.delivery."+f.kind, "Status", f.status)
+				if !strings.Contains(body, want) || !strings.Contains(body, f.text) {
+					t.Errorf("%s: Got(integrations page) lacks %q above %q (status %d)", code, want, f.text, p.status)
+				}
+				if en := i18n.English().T("dash.delivery."+f.kind, "Status", f.status); strings.Contains(body, en) {
+					t.Errorf("%s: Got(integrations page) has the English %q", code, en)
+				}
+			}
+		}
+	})
 }

@@ -81,6 +81,8 @@ func parsePages() pageSet {
 			// page's language, a person's own words as written.
 			"reason": func(s string) string { return commands.ReasonText(l, s, nil) },
 			"choice": func(s string) string { return l.Registration(i18n.SectionChoice, s) },
+			// failure describes a webhook delivery attempt that failed.
+			"failure": func(a ladder.DeliveryAttempt) string { return deliveryFailure(l, a) },
 		}
 		out[code] = map[string]*template.Template{}
 		for _, name := range pageNames {
