@@ -77,21 +77,28 @@ func TestReasonTextInLanguage(t *testing.T) {
 			{"no-show", l.T("reason.no_show"), "no-show"},
 			{reasonCorrectPreview, l.T("reason.correct_preview"), "applied from"},
 		} {
-			got := ReasonText(l, tc.stored, mention)
-			if got != tc.want || strings.Contains(got, tc.english) || got == ReasonText(i18n.English(), tc.stored, mention) {
+			code := ladder.ReasonCodeOf(tc.stored) // as the stores read a row written before codes were
+			got := ReasonText(l, tc.stored, code, mention)
+			if got != tc.want || strings.Contains(got, tc.english) || got == ReasonText(i18n.English(), tc.stored, code, mention) {
 				t.Errorf("%s: Got(ReasonText(%q)) = %q, want %q", code, tc.stored, got, tc.want)
 			}
 		}
-		if got := ReasonText(l, "he left after one game", mention); got != "he left after one game" {
+		if got := ReasonText(l, "he left after one game", "", mention); got != "he left after one game" {
 			t.Errorf("%s: Got(own words) = %q, want them as written", code, got)
 		}
+		// A person's words that read like a reason the ladder writes have
+		// no code, so they stay as written.
+		if got := ReasonText(l, "no-show", "", mention); got != "no-show" {
+			t.Errorf("%s: Got(own words like a ladder reason) = %q, want them as written", code, got)
+		}
 		// The dispute the bot opens reads in the channel's language.
-		v := disputedView(l, ladder.Match{ID: 7, DisputedBy: "123", DisputeReason: "conflicting reports: 123 says loss"})
+		v := disputedView(l, ladder.Match{ID: 7, DisputedBy: "123", DisputeReason: "conflicting reports: 123 says loss",
+			DisputeReasonCode: ladder.ReasonCodeOf("conflicting reports: 123 says loss")})
 		if want := l.T("reason.conflicting_reports", "Player", "<@123>", "Outcome", l.T("outcome.loss")); !strings.Contains(v.Content, want) || strings.Contains(v.Content, "says") {
 			t.Errorf("%s: Got(dispute post) = %q, want %q in it", code, v.Content, want)
 		}
 	}
-	if got := ReasonText(i18n.English(), "conflicting reports: 123 says draw", nil); got != "conflicting reports: 123 says draw" {
+	if got := ReasonText(i18n.English(), "conflicting reports: 123 says draw", ladder.ReasonCodeOf("conflicting reports: 123 says draw"), nil); got != "conflicting reports: 123 says draw" {
 		t.Errorf("Got(English) = %q, want the stored text", got)
 	}
 }
