@@ -10,6 +10,7 @@ import (
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
 )
 
 // TestReasonsAndHelpInLanguage: in German and Portuguese the disputes page
@@ -129,6 +130,45 @@ func TestDeliveryFailuresInLanguage(t *testing.T) {
 				if en := i18n.English().T("dash.delivery."+f.kind, "Status", f.status); strings.Contains(body, en) {
 					t.Errorf("%s: Got(integrations page) has the English %q", code, en)
 				}
+			}
+		}
+	})
+}
+
+// TestReasonCodesOnAuditPage: the audit page words the reasons the ladder
+// wrote from their codes: a moderator's own words that read like one (a
+// queue ban "no-show") stay as written, and a row stored before codes
+// were (NULL) is read from its text, in German and Portuguese.
+func TestReasonCodesOnAuditPage(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		ladderReasons(t, e)
+		mod := ladder.Actor{UserID: userAdmin, Moderator: true}
+		if err := e.svc.BanFromQueue(ctx, mod, guildA, team1[0], time.Time{}, "no-show"); err != nil {
+			t.Fatal(err)
+		}
+		insert := `INSERT INTO audit_log (guild_id, actor_id, action, target, reason, before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+		if e.db.Dialect() == storage.Postgres {
+			insert = `INSERT INTO audit_log (guild_id, actor_id, action, target, reason, before, after, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
+		}
+		if _, err := e.db.SQL().ExecContext(ctx, insert, guildA, ladder.System.UserID, "match.abandon", "", "no report within 3h", "", "", time.Now().UTC()); err != nil {
+			t.Fatal(err)
+		}
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			p := b.get("/admin/guilds/" + guildA + "/audit?lang=" + code)
+			body := html.UnescapeString(p.body)
+			if !strings.Contains(body, `<td class="wide">no-show</td>`) || strings.Contains(body, l.T("reason.no_show")) {
+				t.Errorf("%s: Got(audit page) words the moderator's %q as the ladder's %q (status %d)", code, "no-show", l.T("reason.no_show"), p.status)
+			}
+			if want := l.T("reason.no_report", "After", l.Duration(3*time.Hour)); !strings.Contains(body, want) || strings.Contains(body, "no report within") {
+				t.Errorf("%s: Got(audit page) lacks the older row's reason %q", code, want)
+			}
+			if want := l.N("reason.cancel_vote", 3, "Players", l.Int(4)); !strings.Contains(body, want) {
+				t.Errorf("%s: Got(audit page) lacks the cancel vote's reason %q", code, want)
 			}
 		}
 	})
