@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"context"
 	"html"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -169,6 +170,42 @@ func TestReasonCodesOnAuditPage(t *testing.T) {
 			}
 			if want := l.N("reason.cancel_vote", 3, "Players", l.Int(4)); !strings.Contains(body, want) {
 				t.Errorf("%s: Got(audit page) lacks the cancel vote's reason %q", code, want)
+			}
+		}
+	})
+}
+
+// TestAuditChangesInLanguage: the audit page shows an entry's recorded
+// change as labelled fields in German and Portuguese (audit.field.*, a
+// match's state from state.*), a field without a label as recorded, and
+// the recorded JSON in the cell's title.
+func TestAuditChangesInLanguage(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ladderReasons(t, e)
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		token := b.csrf(queuePath(guildA))
+		b.post(queuePath(guildA), url.Values{"csrf": {token}, "q_start": {"0.77"}})
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			p := b.get("/admin/guilds/" + guildA + "/audit?lang=" + code)
+			body := html.UnescapeString(p.body)
+			for _, want := range []string{
+				"<b>" + l.T("audit.field.state") + "</b> " + l.T("state.cancelled"),
+				"<b>" + l.T("audit.field.teams") + "</b> ",
+				"<b>QStart</b> 0.77", // a field without a label stays as recorded
+				"<b>" + l.T("audit.field.name") + "</b> " + queueName,
+				`"state":"cancelled"`,
+			} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s: Got(audit page) lacks %q (status %d)", code, want, p.status)
+				}
+			}
+			for _, en := range []string{"<b>state</b>", "<b>teams</b>", "<b>winner</b>"} {
+				if strings.Contains(body, en) {
+					t.Errorf("%s: Got(audit page) has the English label %q", code, en)
+				}
 			}
 		}
 	})
