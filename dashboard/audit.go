@@ -96,6 +96,9 @@ func csvSafe(s string) string {
 // audit page shows it.
 type changeField struct {
 	Label, Value string
+	// Labelled is whether Label is from the catalogs rather than the
+	// recorded key.
+	Labelled bool
 }
 
 // changeFields reads an audit entry's recorded change (a JSON object) as
@@ -122,11 +125,11 @@ func changeFields(l *i18n.Lang, text string) []changeField {
 		if err := dec.Decode(&raw); err != nil {
 			return nil
 		}
-		label := key
+		f := changeField{Label: key, Value: changeValue(l, key, raw)}
 		if id := "audit.field." + strings.ToLower(key); l.Has(id) {
-			label = l.T(id)
+			f.Label, f.Labelled = l.T(id), true
 		}
-		out = append(out, changeField{Label: label, Value: changeValue(l, key, raw)})
+		out = append(out, f)
 	}
 	return out
 }

@@ -192,10 +192,10 @@ func TestAuditChangesInLanguage(t *testing.T) {
 			p := b.get("/admin/guilds/" + guildA + "/audit?lang=" + code)
 			body := html.UnescapeString(p.body)
 			for _, want := range []string{
-				"<b>" + l.T("audit.field.state") + "</b> " + l.T("state.cancelled"),
+				"<b>" + l.T("audit.field.state") + `</b> <span class="rec">` + l.T("state.cancelled") + "</span>",
 				"<b>" + l.T("audit.field.teams") + "</b> ",
-				"<b>QStart</b> 0.77", // a field without a label stays as recorded
-				"<b>" + l.T("audit.field.name") + "</b> " + queueName,
+				`<b class="rec">QStart</b> <span class="rec">0.77</span>`, // a field without a label stays as recorded
+				"<b>" + l.T("audit.field.name") + `</b> <span class="rec">` + queueName + "</span>",
 				`"state":"cancelled"`,
 			} {
 				if !strings.Contains(body, want) {
