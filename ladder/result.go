@@ -64,6 +64,7 @@ func (s *Service) RecordResult(ctx context.Context, in ResultInput) (MatchResult
 		// One read finds the ladder and locks the players' rows.
 		users := append(slices.Clone(in.Team1), in.Team2...)
 		slices.Sort(users)
+		expectRated(tx, in.GuildID, in.Queue, [2][]string{in.Team1, in.Team2})
 		l, rows, err := tx.LockLadder(ctx, in.GuildID, in.Queue, users)
 		if isCode(err, CodeNotFound) && in.Queue == "" {
 			// A guild's first result: create it with its default queue.

@@ -112,6 +112,11 @@ func (s *Service) recordBatch(ctx context.Context, ins []ResultInput, batch []in
 		}
 		first := ins[todo[0]]
 		all := slices.Sorted(maps.Keys(users))
+		ahead := make([][2][]string, len(todo))
+		for j, i := range todo {
+			ahead[j] = [2][]string{ins[i].Team1, ins[i].Team2}
+		}
+		expectRated(tx, first.GuildID, first.Queue, ahead...)
 		l, have, err := tx.LockLadder(ctx, first.GuildID, first.Queue, all)
 		if err != nil {
 			return nil, err

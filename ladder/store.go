@@ -114,3 +114,38 @@ type MatchFilter struct {
 	BeforeID int64
 	Limit    int
 }
+
+// RatedAhead is implemented by a Tx that can prepare, in the round trip of
+// the next LockLadder, what the rated writes it is told to expect will
+// need: on PostgreSQL the derived rows' reads and the writes' log
+// positions, taken under the queue's lock, so that the writes can then
+// travel with COMMIT and a result holds the queue's lock for one round
+// trip after the one that takes it. ws are the writes as far as they are
+// known before the lock: each match's guild and teams, its players listed
+// as changes of kind "match". A write that turns out different, or a lock
+// that could not take the reads, costs a round trip more, never a wrong
+// read: the store checks that what it read ahead is what the write needs.
+type RatedAhead interface {
+	ExpectRated(guildID, queue string, ws []RatedWrite)
+}
+
+// expectRated tells tx, when it is a RatedAhead, the results that the
+// transaction will rate in ladder queue of guildID, in order.
+func expectRated(tx Tx, guildID, queue string, teams ...[2][]string) {
+	a, ok := tx.(RatedAhead)
+	if !ok || len(teams) == 0 {
+		return
+	}
+	ws := make([]RatedWrite, len(teams))
+	for i, ts := range teams {
+		m := Match{GuildID: guildID, State: StateConfirmed, Teams: ts}
+		var cs []RatingChange
+		for t, us := range ts {
+			for _, u := range us {
+				cs = append(cs, RatingChange{UserID: u, Team: t + 1, Kind: "match"})
+			}
+		}
+		ws[i] = RatedWrite{Match: m, Changes: cs}
+	}
+	a.ExpectRated(guildID, queue, ws)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -276,5 +277,56 @@ FROM queues q JOIN seasons s ON s.guild_id = q.guild_id, generate_series(1, 1000
 	t.Logf("plan:\n%s", p)
 	if !strings.Contains(p, "user_id = u.user_id") || !strings.Contains(p, "Index Cond") || strings.Contains(p, "Rows Removed by Filter") {
 		t.Errorf("the players' rows are not probed by primary key:\n%s", p)
+	}
+}
+
+// TestAheadReadsProbeKeys: the integrity reads sent ahead with a rated
+// write's lock (ahead.go) look each counter up by the primary key in a
+// ladder of thousands of counters, both the ones given their keys (a
+// result's) and the ones that list their keys from a match's players (a
+// confirm's). A key listed with a collation of its own was compared
+// through a scan of every counter of the ladder.
+func TestAheadReadsProbeKeys(t *testing.T) {
+	ctx := context.Background()
+	db, g := planDB(t)
+	svc := ladder.NewService(db, nil)
+	qs, err := svc.Queues(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := svc.CreateMatch(ctx, ladder.NewMatch{GuildID: g, QueueID: qs[0].ID,
+		Teams: [2][]string{{"200000000000000001", "200000000000000002"}, {"200000000000000010", "200000000000000003"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.sql.ExecContext(ctx, `ANALYZE integrity_counters`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.sql.ExecContext(ctx, `INSERT INTO integrity_counters (queue_id, season_id, guild_id, key, value)
+SELECT $1, $2, $3, 'p:' || a || ':' || b, '{"n":1}' FROM generate_series(1, 100) a, generate_series(1, 90) b`, m.QueueID, m.SeasonID, g); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, query string
+		args        []any
+	}{
+		{"a result's", byName + aheadCounters, []any{g, "", []string{"l", "p:1:2", "p:7:9", "u:200000000000000001"}}},
+		{"a confirm's", byMatch + aheadMatchCounters, []any{m.ID}},
+	} {
+		plan := explain(t, conn, c.query, c.args...)
+		probes := slices.ContainsFunc(plan, func(l string) bool { return strings.Contains(l, "Index Cond") && strings.Contains(l, "key = ") })
+		p := strings.Join(plan, "\n")
+		if !probes || strings.Contains(p, "Seq Scan on integrity_counters") {
+			t.Errorf("%s counters read ahead do not probe the primary key per key:\n%s", c.name, p)
+		}
+		t.Logf("%s plan:\n%s", c.name, p)
 	}
 }

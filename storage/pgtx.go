@@ -36,12 +36,19 @@ type pgTx struct {
 	// loaded are the integrity reads sent with the rated write
 	// (saveRatedPGs), taken by IntegrityLoad in place of a round trip.
 	loaded map[integrity.Ladder]*loaded
+	// ahead is what the transaction expects to rate (ExpectRated), until
+	// the lock that reads ahead for it; reserved are the match IDs and
+	// log positions that lock took (ahead.go).
+	ahead    *ahead
+	reserved []reservation
 }
 
 // queued is a deferred statement in PostgreSQL's numbered placeholders.
 type queued struct {
 	sql  string
 	args []any
+	// check, when set, reads the statement's answer in place of Exec.
+	check func(pgx.BatchResults) error
 }
 
 // lostConn is the error of a transaction whose BEGIN was lost with its
@@ -192,8 +199,12 @@ func (p *pgTx) batch(ctx context.Context, queue func(*pgx.Batch), read func(pgx.
 		if begin {
 			_, err = br.Exec()
 		}
-		for range later {
-			if err == nil {
+		for _, q := range later {
+			switch {
+			case err != nil:
+			case q.check != nil:
+				err = q.check(br)
+			default:
 				_, err = br.Exec()
 			}
 		}

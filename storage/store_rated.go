@@ -216,12 +216,22 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 		dst = append(l.ptrs(), r.ptrs()...)
 		cal *ladder.CalibratorRow
 	)
+	var (
+		reserved []reservation
+		aheadLad *integrity.Ladder
+		aheadLd  *loaded
+	)
 	if t.pg != nil {
 		// BEGIN, when not sent yet, goes in the same round trip, and so
-		// does the queue's calibrator row, locked before the ratings.
+		// does the queue's calibrator row, locked before the ratings, and
+		// what the transaction's rated writes will read (ahead.go).
+		a, loads := t.takeAhead(guildID, queue)
 		err := t.pg.batch(ctx, func(b *pgx.Batch) {
 			b.Queue(lockCalibratorByNamePG, guildID, queue)
 			b.Queue(lockLadderPG, queue, queue, userIDs, guildID)
+			if a != nil {
+				queueAhead(b, a, loads[0])
+			}
 		}, func(br pgx.BatchResults) error {
 			crows, err := br.Query()
 			if err != nil {
@@ -234,14 +244,19 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 			if err != nil {
 				return err
 			}
-			defer rows.Close()
 			for rows.Next() {
 				if err := rows.Scan(dst...); err != nil {
+					rows.Close()
 					return err
 				}
 				rs = append(rs, r.rating())
 			}
-			return rows.Err()
+			rows.Close()
+			if err := rows.Err(); err != nil || a == nil {
+				return err
+			}
+			reserved, aheadLad, aheadLd, err = readAhead(br, loads[0].Keys)
+			return err
 		})
 		if err != nil {
 			return ladder.Ladder{}, nil, wrap("lock ladder", err, "")
@@ -273,10 +288,16 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 		if cal != nil && cal.QueueID == lad.Queue.ID {
 			lad.Cal = cal
 		}
+		if err == nil && aheadLad != nil {
+			t.keepAhead(lad.Cal != nil, lad.Key(), reserved, aheadLad, aheadLd)
+		}
 		return lad, nil, err
 	}
 	lad, err := l.ladder()
 	lad.Cal = cal
+	if err == nil && aheadLad != nil {
+		t.keepAhead(cal != nil && cal.QueueID == lad.Queue.ID, lad.Key(), reserved, aheadLad, aheadLd)
+	}
 	return lad, rs, err
 }
 
@@ -359,10 +380,17 @@ type sqlBuilder struct {
 
 // arg writes a placeholder for v.
 func (b *sqlBuilder) arg(v any) {
+	if e, ok := v.(sqlExpr); ok {
+		b.WriteString(string(e))
+		return
+	}
 	b.args = append(b.args, v)
 	b.WriteByte('$')
 	b.WriteString(strconv.Itoa(len(b.args)))
 }
+
+// sqlExpr is SQL text that arg writes in place of a placeholder.
+type sqlExpr string
 
 // sql writes text whose ? marks are placeholders for args, in order.
 func (b *sqlBuilder) sql(text string, args ...any) {
@@ -425,6 +453,12 @@ func (t *tx) saveRatedPGs(ctx context.Context, ws []ladder.RatedWrite, last bool
 		}
 		bs[i] = b
 	}
+	if t.pg != nil && !last && t.deriving() && t.derive.loads != nil {
+		ms, ok, err := t.deferRated(ws)
+		if ok || err != nil {
+			return ms, err
+		}
+	}
 	outs := make([]struct{ ID, Seq int64 }, len(ws))
 	var err error
 	if t.pg != nil {
@@ -476,11 +510,7 @@ func (t *tx) saveRatedPGs(ctx context.Context, ws []ladder.RatedWrite, last bool
 		}
 	}
 	if err != nil {
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.TableName == "idempotency_keys" {
-			return nil, ladder.Errorf(ladder.CodeConflict, "idempotency key already used")
-		}
-		return nil, wrap("save rated", translate(err), "a player of this match is already in another open match")
+		return nil, ratedErr(err)
 	}
 	ms := make([]ladder.Match, len(ws))
 	for i, out := range outs {
@@ -494,17 +524,35 @@ func (t *tx) saveRatedPGs(ctx context.Context, ws []ladder.RatedWrite, last bool
 	return ms, nil
 }
 
+// ratedErr is the error of a failed rated write.
+func ratedErr(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.TableName == "idempotency_keys" {
+		return ladder.Errorf(ladder.CodeConflict, "idempotency key already used")
+	}
+	return wrap("save rated", translate(err), "a player of this match is already in another open match")
+}
+
 // ratedSQL is the one statement of data-modifying CTEs that saves w on
 // PostgreSQL; it answers the match's ID and seq.
-func ratedSQL(w ladder.RatedWrite) (*sqlBuilder, error) {
+func ratedSQL(w ladder.RatedWrite) (*sqlBuilder, error) { return ratedSQLAt(w, reservation{}) }
+
+// ratedSQLAt is ratedSQL with the match ID (of a new match) and log
+// position reserved by at (deferRated); a zero at takes them from the
+// sequences.
+func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 	m := w.Match
 	r := toMatchRow(m)
 	b := &sqlBuilder{}
+	var id, seq any = sqlExpr("DEFAULT"), sqlExpr("nextval('rating_seq')")
+	if at.id != 0 {
+		id, seq = at.id, at.seq
+	}
 	if m.ID == 0 {
-		b.sql(`WITH m AS (INSERT INTO matches (guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality,
+		b.sql(`WITH m AS (INSERT INTO matches (id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality,
  created_at, played_at, reported_by, reported_winner, deadline, disputed_by, dispute_reason, dispute_reason_code, evidence, rated_at, resolved_by, source, channel_id, map, score)
- VALUES (?, ?, ?, ?, ?, ?, ?, nextval('rating_seq'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
-			r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, r.PTeam1, r.PRaw, r.Quality,
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
+			id, r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, seq, r.PTeam1, r.PRaw, r.Quality,
 			r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy, r.DisputeReason, r.DisputeReasonCode, r.Evidence,
 			r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score)
 		b.sql(`, mp AS (INSERT INTO match_players (match_id, guild_id, user_id, team, seat, active) SELECT m.id, ?, v.u, v.t, v.s, ? FROM m, (VALUES `,
@@ -523,10 +571,10 @@ func ratedSQL(w ladder.RatedWrite) (*sqlBuilder, error) {
 	} else {
 		// As UpdateMatch: every mutable field; a rated match is neither
 		// active nor disputed any more.
-		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = nextval('rating_seq'), p_team1 = ?, p_raw = ?, quality = ?, played_at = ?,
+		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = ?, p_team1 = ?, p_raw = ?, quality = ?, played_at = ?,
  reported_by = ?, reported_winner = ?, deadline = ?, disputed_by = ?, dispute_reason = ?, dispute_reason_code = ?, evidence = ?, rated_at = ?, resolved_by = ?,
  source = ?, channel_id = ?, map = ?, score = ? WHERE id = ? RETURNING id, seq)`,
-			r.State, r.Winner, r.PTeam1, r.PRaw, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
+			r.State, r.Winner, seq, r.PTeam1, r.PRaw, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
 			r.DisputeReason, r.DisputeReasonCode, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score, r.ID)
 		b.sql(`, mp AS (UPDATE match_players SET active = false FROM m WHERE match_players.match_id = m.id AND match_players.active)
 , dp AS (UPDATE disputes SET resolved_at = ? FROM m WHERE disputes.match_id = m.id AND disputes.resolved_at IS NULL)`, dbNow())
@@ -625,10 +673,22 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		dst   = append(l.ptrs(), r.ptrs()...)
 		cal   *ladder.CalibratorRow
 	)
+	// What the match's rated write will read goes with the lock too
+	// (ahead.go): a confirm then holds the queue's lock for one round
+	// trip after this one.
+	ahead := t.deriving() && t.derive.loads != nil
+	var (
+		reserved []reservation
+		aheadLad *integrity.Ladder
+		aheadLd  *loaded
+	)
 	err := t.pg.batch(ctx, func(b *pgx.Batch) {
 		b.Queue(lockMatchPG, id)
 		b.Queue(lockCalibratorOfMatchPG, id)
 		b.Queue(matchLadderPG, id)
+		if ahead {
+			queueMatchAhead(b, id)
+		}
 	}, func(br pgx.BatchResults) error {
 		err := br.QueryRow().Scan(mr.ptrs()...)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -649,14 +709,19 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
 		for rows.Next() {
 			if err := rows.Scan(dst...); err != nil {
+				rows.Close()
 				return err
 			}
 			rs = append(rs, r.rating())
 		}
-		return rows.Err()
+		rows.Close()
+		if err := rows.Err(); err != nil || !ahead {
+			return err
+		}
+		reserved, aheadLad, aheadLd, err = readAhead(br, nil)
+		return err
 	})
 	if err != nil {
 		return ladder.Match{}, ladder.Ladder{}, nil, wrap("lock match ladder", err, "")
@@ -665,6 +730,9 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		return ladder.Match{}, ladder.Ladder{}, nil, ladder.Errorf(ladder.CodeNotFound, "match %d not found", id)
 	}
 	m := mr.match()
+	if aheadLad != nil {
+		t.keepAhead(cal != nil && cal.QueueID == m.QueueID, ladder.Key{QueueID: m.QueueID, SeasonID: m.SeasonID}, reserved, aheadLad, aheadLd)
+	}
 	if len(rs) == 0 {
 		lad, err := t.LadderOf(ctx, m.QueueID, m.SeasonID)
 		lad.Cal = cal
