@@ -228,11 +228,12 @@ func testReadyDeadline(t *testing.T, l *lobbyEnv) {
 			t.Errorf("ready player %d: Got(joined at) = %s, want the original %s", i, st.Ticket.JoinedAt, joined)
 		}
 	}
-	// The missing ones are refused, with the time left.
+	// The missing ones are refused, with the time left in words of the
+	// user's language (English: unit.*).
 	p := userByID(missing[0])
-	wantText(t, "join on cooldown", l.slash(p, "queue join", nil), "5 min left")
+	wantText(t, "join on cooldown", l.slash(p, "queue join", nil), "5 minutes left")
 	l.clock.Add(2*time.Minute + 30*time.Second)
-	wantText(t, "join later on cooldown", l.slash(p, "queue join", nil), "2 min 30 s left")
+	wantText(t, "join later on cooldown", l.slash(p, "queue join", nil), "2 minutes 30 seconds left")
 	if n := l.audited("penalty.cooldown", p.ID); n != 1 {
 		t.Errorf("Got(audit penalty.cooldown of %s) = %d, want 1", p.ID, n)
 	}
@@ -443,7 +444,7 @@ func testNoShow(t *testing.T, l *lobbyEnv) {
 	if got := l.match(m.ID); got.State != ladder.StateCancelled || got.Seq != 0 {
 		t.Errorf("Got(match) = %s seq %d, want cancelled, never rated", got.State, got.Seq)
 	}
-	wantText(t, "absent joins", l.slash(absent, "queue join", nil), "5 min left")
+	wantText(t, "absent joins", l.slash(absent, "queue join", nil), "5 minutes left")
 	wantText(t, "present joins", l.slash(present, "queue join", nil), "You joined queue")
 	l.slash(present, "queue leave", nil)
 	if l.audited("noshow.confirm", "") != 1 || l.audited("penalty.cooldown", absent.ID) != 1 {

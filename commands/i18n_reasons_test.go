@@ -77,21 +77,71 @@ func TestReasonTextInLanguage(t *testing.T) {
 			{"no-show", l.T("reason.no_show"), "no-show"},
 			{reasonCorrectPreview, l.T("reason.correct_preview"), "applied from"},
 		} {
-			got := ReasonText(l, tc.stored, mention)
-			if got != tc.want || strings.Contains(got, tc.english) || got == ReasonText(i18n.English(), tc.stored, mention) {
+			code := ladder.ReasonCodeOf(tc.stored) // as the stores read a row written before codes were
+			got := ReasonText(l, tc.stored, code, mention)
+			if got != tc.want || strings.Contains(got, tc.english) || got == ReasonText(i18n.English(), tc.stored, code, mention) {
 				t.Errorf("%s: Got(ReasonText(%q)) = %q, want %q", code, tc.stored, got, tc.want)
 			}
 		}
-		if got := ReasonText(l, "he left after one game", mention); got != "he left after one game" {
+		if got := ReasonText(l, "he left after one game", "", mention); got != "he left after one game" {
 			t.Errorf("%s: Got(own words) = %q, want them as written", code, got)
 		}
+		// A person's words that read like a reason the ladder writes have
+		// no code, so they stay as written.
+		if got := ReasonText(l, "no-show", "", mention); got != "no-show" {
+			t.Errorf("%s: Got(own words like a ladder reason) = %q, want them as written", code, got)
+		}
 		// The dispute the bot opens reads in the channel's language.
-		v := disputedView(l, ladder.Match{ID: 7, DisputedBy: "123", DisputeReason: "conflicting reports: 123 says loss"})
+		v := disputedView(l, ladder.Match{ID: 7, DisputedBy: "123", DisputeReason: "conflicting reports: 123 says loss",
+			DisputeReasonCode: ladder.ReasonCodeOf("conflicting reports: 123 says loss")})
 		if want := l.T("reason.conflicting_reports", "Player", "<@123>", "Outcome", l.T("outcome.loss")); !strings.Contains(v.Content, want) || strings.Contains(v.Content, "says") {
 			t.Errorf("%s: Got(dispute post) = %q, want %q in it", code, v.Content, want)
 		}
 	}
-	if got := ReasonText(i18n.English(), "conflicting reports: 123 says draw", nil); got != "conflicting reports: 123 says draw" {
+	if got := ReasonText(i18n.English(), "conflicting reports: 123 says draw", ladder.ReasonCodeOf("conflicting reports: 123 says draw"), nil); got != "conflicting reports: 123 says draw" {
 		t.Errorf("Got(English) = %q, want the stored text", got)
+	}
+}
+
+// TestCooldownTimeLeftInLanguage: the refusal of a player on a cooldown
+// words the time left in the player's language with the catalogs' unit.*
+// plurals; the English message, for the log and the JSON API, keeps its
+// short form.
+func TestCooldownTimeLeftInLanguage(t *testing.T) {
+	f := newFixture(t)
+	f.ok(admin("config thresholds", map[string]any{"placement_games": int64(0)}))
+	for i := 1; i <= 4; i++ {
+		f.ok(cmd(user(i), "queue join", nil))
+	}
+	ms, err := f.svc.Matches(t.Context(), ladder.MatchFilter{GuildID: guild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 1})
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("Got(open matches) = %v, %v", ms, err)
+	}
+	decliner := ms[0].Players()[0]
+	f.ok(click(decliner, ID(actNotReady, ms[0].ID)))
+	_, err = f.call(cmd(decliner, "queue join", nil))
+	if ladder.ErrorCode(err) != ladder.CodeForbidden {
+		t.Fatalf("Got(join on a cooldown) = %v, want a refusal", err)
+	}
+	format, args := ladder.ErrorFormat(err)
+	if len(args) != 2 {
+		t.Fatalf("Got(refusal arguments) = %v, want the player and the time left", args)
+	}
+	left, ok := args[1].(ladder.TimeLeft)
+	if !ok {
+		t.Fatalf("Got(time left) = %T, want ladder.TimeLeft", args[1])
+	}
+	if !strings.HasSuffix(err.Error(), ": "+left.String()+" left") || !strings.Contains(left.String(), "min") {
+		t.Errorf("Got(English refusal) = %q, want %q in it", err.Error(), left.String()+" left")
+	}
+	for _, tc := range []struct{ code, words string }{
+		{"de", "Minuten"}, {"pt-BR", "minutos"},
+	} {
+		l := i18n.For(tc.code)
+		got := l.Error(format, args...)
+		want := fmt.Sprintf(l.T("err.cooldown"), decliner, l.Duration(left.Span()))
+		if got != want || !strings.Contains(got, tc.words) {
+			t.Errorf("%s: Got(refusal) = %q, want %q", tc.code, got, want)
+		}
 	}
 }

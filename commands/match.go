@@ -109,7 +109,7 @@ func matchDetailReply(l *i18n.Lang, d ladder.MatchDetail) Reply {
 		e.Fields = append(e.Fields, Field{Name: l.T("match.map"), Value: m.Map})
 	}
 	if m.State == ladder.StateDisputed {
-		e.Fields = append(e.Fields, Field{Name: l.T("match.dispute"), Value: fmt.Sprintf("%s: %s %s", mention(m.DisputedBy), ReasonText(l, m.DisputeReason, mention), m.Evidence)})
+		e.Fields = append(e.Fields, Field{Name: l.T("match.dispute"), Value: fmt.Sprintf("%s: %s %s", mention(m.DisputedBy), ReasonText(l, m.DisputeReason, m.DisputeReasonCode, mention), m.Evidence)})
 	}
 	if m.Quality > 0 {
 		e.Footer = l.T("match.quality") + " " + l.Number(m.Quality, 2)

@@ -333,7 +333,7 @@ func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) 
 	}
 	var b strings.Builder
 	for _, m := range ms {
-		b.WriteString(tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", ReasonText(tr, m.DisputeReason, mention)))
+		b.WriteString(tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", ReasonText(tr, m.DisputeReason, m.DisputeReasonCode, mention)))
 		if m.Evidence != "" {
 			b.WriteString(" · " + m.Evidence)
 		}

@@ -11,19 +11,19 @@ import (
 // button of /mod correct's preview, which has no reason option.
 const reasonCorrectPreview = "applied from the /mod correct preview"
 
-// ReasonText is a stored reason as the reader reads it in language l: a
-// reason the ladder wrote itself (ladder.ParseReason: a dispute it opened
-// for conflicting reports, a failed ready check, a cancel vote, an
-// abandoned match, a no-show) from the catalogs' reason.* texts, naming
-// players with who (nil: their IDs); anything else, a person's own words,
-// as it is.
-func ReasonText(l *i18n.Lang, s string, who func(userID string) string) string {
-	if s == reasonCorrectPreview {
+// ReasonText is a stored reason, its English text and its code, as the
+// reader reads it in language l: a reason the ladder wrote itself (its
+// code, ladder.Reason.Code: a dispute it opened for conflicting reports, a
+// failed ready check, a cancel vote, an abandoned match, a no-show) from
+// the catalogs' reason.* texts, naming players with who (nil: their IDs);
+// anything else, a person's own words, as it is.
+func ReasonText(l *i18n.Lang, text, code string, who func(userID string) string) string {
+	if text == reasonCorrectPreview {
 		return l.T("reason.correct_preview")
 	}
-	r, ok := ladder.ParseReason(s)
+	r, ok := ladder.ReasonFromCode(code)
 	if !ok {
-		return s
+		return text
 	}
 	if who == nil {
 		who = func(id string) string { return id }

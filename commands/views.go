@@ -135,7 +135,7 @@ func resultView(l *i18n.Lang, m ladder.Match, changes []ladder.PlayerDelta, how 
 
 // disputedView says a moderator must settle the match.
 func disputedView(l *i18n.Lang, m ladder.Match) Reply {
-	text := l.T("dispute.posted", "ID", m.ID, "User", mention(m.DisputedBy), "Reason", ReasonText(l, m.DisputeReason, mention))
+	text := l.T("dispute.posted", "ID", m.ID, "User", mention(m.DisputedBy), "Reason", ReasonText(l, m.DisputeReason, m.DisputeReasonCode, mention))
 	if m.Evidence != "" {
 		text += "\n" + l.T("dispute.evidence_line", "Link", m.Evidence)
 	}

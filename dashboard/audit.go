@@ -2,11 +2,13 @@ package dashboard
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -88,4 +90,65 @@ func csvSafe(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+// changeField is one field of an audit entry's recorded change, as the
+// audit page shows it.
+type changeField struct {
+	Label, Value string
+	// Labelled is whether Label is from the catalogs rather than the
+	// recorded key.
+	Labelled bool
+}
+
+// changeFields reads an audit entry's recorded change (a JSON object) as
+// fields in language l, in the order recorded: a field's label is its
+// audit.field.* entry (by the key in lower case) when there is one, else
+// the key itself, so setting names stay as moderators type them; a match
+// state and a yes or no read in the language, any other value as
+// recorded. It is nil when the text is not a JSON object, which the page
+// then shows as it is.
+func changeFields(l *i18n.Lang, text string) []changeField {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var out []changeField
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil
+		}
+		f := changeField{Label: key, Value: changeValue(l, key, raw)}
+		if id := "audit.field." + strings.ToLower(key); l.Has(id) {
+			f.Label, f.Labelled = l.T(id), true
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// changeValue is one recorded value as the audit page shows it.
+func changeValue(l *i18n.Lang, key string, raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if id := "state." + s; strings.EqualFold(key, "state") && l.Has(id) {
+			return l.T(id)
+		}
+		return s
+	}
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		if b {
+			return l.T("dash.yes")
+		}
+		return l.T("dash.no")
+	}
+	return string(raw)
 }

@@ -3,12 +3,15 @@ package dashboard_test
 import (
 	"context"
 	"html"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
 )
 
 // TestReasonsAndHelpInLanguage: in German and Portuguese the disputes page
@@ -77,4 +80,133 @@ func ladderReasons(t *testing.T, e *env) (m, m2 ladder.Match) {
 		}
 	}
 	return m, m2
+}
+
+// TestDeliveryFailuresInLanguage: the integrations page describes each
+// failed webhook delivery in German and Portuguese from dash.delivery.*,
+// with the text the receiver or the network gave kept beneath it.
+func TestDeliveryFailuresInLanguage(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		if _, err := e.svc.CreateWebhook(ctx, ladder.System, guildA, "https://hooks.example.com/a", []string{"match.confirmed"}, ladder.URLPolicy{}); err != nil {
+			t.Fatal(err)
+		}
+		failures := []struct {
+			status     int
+			text, kind string
+		}{
+			{503, "receiver answered 503 Service Unavailable", "status"},
+			{0, `Post "https://hooks.example.com/a": context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, "timeout"},
+			{0, `Post "https://hooks.example.com/a": dial tcp 93.184.215.14:443: connect: connection refused`, "refused"},
+			{0, `Post "https://hooks.example.com/a": dial tcp: lookup hooks.example.com on 127.0.0.53:53: no such host`, "dns"},
+			{0, "webhook address 10.0.0.1 is private", "policy"},
+		}
+		for i := range failures {
+			if _, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Team1: team1, Team2: team2, Winner: 1 + i%2, Source: "test"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, f := range failures {
+			ds, err := e.svc.ClaimDeliveries(ctx, time.Minute, 1)
+			if err != nil || len(ds) != 1 {
+				t.Fatalf("Got(ClaimDeliveries) = %v, %v, want one delivery", ds, err)
+			}
+			if _, err := e.svc.FinishDelivery(ctx, ds[0], f.status, f.text, time.Second); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		path := "/admin/guilds/" + guildA + "/integrations"
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			p := b.get(path + "?lang=" + code)
+			body := html.UnescapeString(p.body)
+			for _, f := range failures {
+				want := l.T("dash.delivery."+f.kind, "Status", f.status)
+				if !strings.Contains(body, want) || !strings.Contains(body, f.text) {
+					t.Errorf("%s: Got(integrations page) lacks %q above %q (status %d)", code, want, f.text, p.status)
+				}
+				if en := i18n.English().T("dash.delivery."+f.kind, "Status", f.status); strings.Contains(body, en) {
+					t.Errorf("%s: Got(integrations page) has the English %q", code, en)
+				}
+			}
+		}
+	})
+}
+
+// TestReasonCodesOnAuditPage: the audit page words the reasons the ladder
+// wrote from their codes: a moderator's own words that read like one (a
+// queue ban "no-show") stay as written, and a row stored before codes
+// were (NULL) is read from its text, in German and Portuguese.
+func TestReasonCodesOnAuditPage(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		ladderReasons(t, e)
+		mod := ladder.Actor{UserID: userAdmin, Moderator: true}
+		if err := e.svc.BanFromQueue(ctx, mod, guildA, team1[0], time.Time{}, "no-show"); err != nil {
+			t.Fatal(err)
+		}
+		insert := `INSERT INTO audit_log (guild_id, actor_id, action, target, reason, before, after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+		if e.db.Dialect() == storage.Postgres {
+			insert = `INSERT INTO audit_log (guild_id, actor_id, action, target, reason, before, after, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
+		}
+		if _, err := e.db.SQL().ExecContext(ctx, insert, guildA, ladder.System.UserID, "match.abandon", "", "no report within 3h", "", "", time.Now().UTC()); err != nil {
+			t.Fatal(err)
+		}
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			p := b.get("/admin/guilds/" + guildA + "/audit?lang=" + code)
+			body := html.UnescapeString(p.body)
+			if !strings.Contains(body, `<td class="wide">no-show</td>`) || strings.Contains(body, l.T("reason.no_show")) {
+				t.Errorf("%s: Got(audit page) words the moderator's %q as the ladder's %q (status %d)", code, "no-show", l.T("reason.no_show"), p.status)
+			}
+			if want := l.T("reason.no_report", "After", l.Duration(3*time.Hour)); !strings.Contains(body, want) || strings.Contains(body, "no report within") {
+				t.Errorf("%s: Got(audit page) lacks the older row's reason %q", code, want)
+			}
+			if want := l.N("reason.cancel_vote", 3, "Players", l.Int(4)); !strings.Contains(body, want) {
+				t.Errorf("%s: Got(audit page) lacks the cancel vote's reason %q", code, want)
+			}
+		}
+	})
+}
+
+// TestAuditChangesInLanguage: the audit page shows an entry's recorded
+// change as labelled fields in German and Portuguese (audit.field.*, a
+// match's state from state.*), a field without a label as recorded, and
+// the recorded JSON in the cell's title.
+func TestAuditChangesInLanguage(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ladderReasons(t, e)
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		token := b.csrf(queuePath(guildA))
+		b.post(queuePath(guildA), url.Values{"csrf": {token}, "q_start": {"0.77"}})
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			p := b.get("/admin/guilds/" + guildA + "/audit?lang=" + code)
+			body := html.UnescapeString(p.body)
+			for _, want := range []string{
+				"<b>" + l.T("audit.field.state") + `</b> <span class="rec">` + l.T("state.cancelled") + "</span>",
+				"<b>" + l.T("audit.field.teams") + "</b> ",
+				`<b class="rec">QStart</b> <span class="rec">0.77</span>`, // a field without a label stays as recorded
+				"<b>" + l.T("audit.field.name") + `</b> <span class="rec">` + queueName + "</span>",
+				`"state":"cancelled"`,
+			} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s: Got(audit page) lacks %q (status %d)", code, want, p.status)
+				}
+			}
+			for _, en := range []string{"<b>state</b>", "<b>teams</b>", "<b>winner</b>"} {
+				if strings.Contains(body, en) {
+					t.Errorf("%s: Got(audit page) has the English label %q", code, en)
+				}
+			}
+		}
+	})
 }

@@ -17,7 +17,10 @@ import (
 var (
 	// styleRE drops what is not text for a reader, and the audit log's
 	// recorded changes, which are data.
-	styleRE = regexp.MustCompile(`(?s)<style>.*?</style>|<td class="wide wrap">.*?</td>`)
+	// styleRE finds what is not text to translate: the style sheet, and
+	// recorded data (an audit entry's change as recorded, a webhook
+	// delivery's error text), marked with the class rec.
+	styleRE = regexp.MustCompile(`(?s)<style>.*?</style>|<(?:b|span|code) class="[^"]*\brec\b[^"]*">.*?</(?:b|span|code)>`)
 	dataRE  = regexp.MustCompile(`^[a-z0-9_.:,/ -]+$|^\d{4}-\d\d-\d\d \d\d:\d\d UTC$`)
 	tagRE   = regexp.MustCompile(`(?s)<[^>]*>`)
 	// attrRE finds the attributes a user reads: placeholders and labels.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -93,4 +94,52 @@ func (d *Dashboard) deleteWebhook(w http.ResponseWriter, r *http.Request, gr gui
 		return
 	}
 	d.back(w, r, guildPath(gr.Guild.ID, "integrations"), pageLang(r).T("dash.webhook_deleted", "ID", r.PathValue("id")))
+}
+
+// deliveryFailure describes why a webhook delivery attempt failed in
+// language l, from the catalogs' dash.delivery.*: the receiver's status,
+// else what the recorded error says went wrong on the way (the text is
+// Go's or the URL policy's English, kept as it is beneath the
+// description). It is "" for an attempt that succeeded.
+func deliveryFailure(l *i18n.Lang, a ladder.DeliveryAttempt) string {
+	if a.Status != 0 {
+		if a.Status >= 200 && a.Status <= 299 {
+			return ""
+		}
+		return l.T("dash.delivery.status", "Status", a.Status)
+	}
+	if a.Error == "" {
+		return ""
+	}
+	return l.T("dash.delivery." + failureKind(a.Error))
+}
+
+// failureKind sorts an attempt's error text without an answer into the
+// kinds dash.delivery.* names. The texts are those of jobs.Deliverer: the
+// URL policy's refusal, or net/http's error of a request that got no
+// answer.
+func failureKind(text string) string {
+	has := func(subs ...string) bool {
+		for _, s := range subs {
+			if strings.Contains(text, s) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case strings.HasPrefix(text, "webhook URL") || strings.HasPrefix(text, "webhook address") || strings.HasPrefix(text, "port "):
+		return "policy"
+	case has("Client.Timeout", "deadline exceeded", "i/o timeout", "TLS handshake timeout"):
+		return "timeout"
+	case has("no such host", "server misbehaving"):
+		return "dns"
+	case has("connection refused"):
+		return "refused"
+	case has("tls:", "x509:", "certificate"):
+		return "tls"
+	case has("connection reset", "broken pipe", "EOF", "server closed"):
+		return "dropped"
+	}
+	return "failed"
 }

@@ -79,8 +79,13 @@ func parsePages() pageSet {
 			},
 			// reason is a stored reason: one the ladder wrote in the
 			// page's language, a person's own words as written.
-			"reason": func(s string) string { return commands.ReasonText(l, s, nil) },
+			"reason": func(text, code string) string { return commands.ReasonText(l, text, code, nil) },
 			"choice": func(s string) string { return l.Registration(i18n.SectionChoice, s) },
+			// changes is an audit entry's recorded change as labelled
+			// fields, nil when it is not a JSON object.
+			"changes": func(text string) []changeField { return changeFields(l, text) },
+			// failure describes a webhook delivery attempt that failed.
+			"failure": func(a ladder.DeliveryAttempt) string { return deliveryFailure(l, a) },
 		}
 		out[code] = map[string]*template.Template{}
 		for _, name := range pageNames {

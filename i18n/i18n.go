@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
@@ -247,6 +248,9 @@ func (l *Lang) render(id string, count any, kv []any) string {
 		if p, ok := kv[i+1].(Phrased); ok {
 			data[k] = p.Phrase(l.T)
 		}
+		if sp, ok := kv[i+1].(Span); ok {
+			data[k] = l.Duration(sp.Span())
+		}
 	}
 	if n, ok := count.(int); ok {
 		data["Count"] = l.Int(n)
@@ -272,6 +276,13 @@ type Phrased interface {
 	Phrase(t func(id string, kv ...any) string) string
 }
 
+// Span is an error's argument or a message's data value that is a length
+// of time (a cooldown's time left): it renders as Lang.Duration, in the
+// units of the catalogs' unit.* plurals. Its String method is the English
+// text for logs and the JSON API; the packages that make it need not
+// import this one.
+type Span interface{ Span() time.Duration }
+
 // Phrase renders p in the language.
 func (l *Lang) Phrase(p Phrased) string { return p.Phrase(l.T) }
 
@@ -279,23 +290,27 @@ func (l *Lang) Phrase(p Phrased) string { return p.Phrase(l.T) }
 // in the language: the catalog's err.* messages are keyed by their English
 // format, and a translation is a format with the same verbs, which may be
 // numbered (%[2]s) to change their order. A format without a translation
-// renders as English. Arguments that are Keyed or Phrased render as their
-// text.
+// renders as English. Arguments that are Keyed, Phrased or a Span render as
+// their text.
 func (l *Lang) Error(format string, args ...any) string {
 	copied := false
 	for i, a := range args {
 		p, phrased := a.(Phrased)
 		k, keyed := a.(Keyed)
-		if !phrased && !keyed {
+		sp, span := a.(Span)
+		if !phrased && !keyed && !span {
 			continue
 		}
 		if !copied { // the caller's arguments stay as they were
 			args, copied = append([]any(nil), args...), true
 		}
-		if phrased {
+		switch {
+		case phrased:
 			args[i] = p.Phrase(l.T)
-		} else {
+		case keyed:
 			args[i] = l.T(k.MessageID())
+		default:
+			args[i] = l.Duration(sp.Span())
 		}
 	}
 	f := format

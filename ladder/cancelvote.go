@@ -79,7 +79,7 @@ func (s *Service) CancelVote(ctx context.Context, actor Actor, guildID string, m
 		}
 		res.Match, res.Cancelled, res.AlreadyDone = m, true, false
 		return audit(ctx, lt, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "match.cancel_vote", MatchID: m.ID,
-			Reason: cancelVoteReason(len(res.Votes), len(m.Players())), At: now}, matchAudit(before), matchAudit(m))
+			At: now}.because(cancelVoteReason(len(res.Votes), len(m.Players()))), matchAudit(before), matchAudit(m))
 	})
 	if err != nil {
 		return CancelVoteResult{}, fmt.Errorf("ladder: cancel vote: %w", err)
@@ -128,7 +128,7 @@ func (s *Service) AbandonMatches(ctx context.Context) ([]Match, error) {
 			}
 			done = &m
 			return audit(ctx, lt, AuditEntry{GuildID: m.GuildID, ActorID: System.UserID, Action: "match.abandon", MatchID: m.ID,
-				Reason: noReportReason(l.AbandonAfter), At: now}, matchAudit(before), matchAudit(m))
+				At: now}.because(noReportReason(l.AbandonAfter)), matchAudit(before), matchAudit(m))
 		})
 		if err != nil {
 			return out, fmt.Errorf("ladder: abandon match %d: %w", c.ID, err)

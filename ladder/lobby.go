@@ -186,14 +186,16 @@ func (rc ReadyCheck) Missing() []string {
 // Cooldown is a penalty: the player may not queue in the guild until
 // Until, unless a moderator clears it (ClearedAt set).
 type Cooldown struct {
-	ID        int64
-	GuildID   string
-	UserID    string
-	MatchID   int64
-	Reason    string
-	CreatedAt time.Time
-	Until     time.Time
-	ClearedAt time.Time
+	ID      int64
+	GuildID string
+	UserID  string
+	MatchID int64
+	Reason  string
+	// ReasonCode is the code of Reason (Reason.Code).
+	ReasonCode string
+	CreatedAt  time.Time
+	Until      time.Time
+	ClearedAt  time.Time
 }
 
 // LobbyStore is the lobby's persistence, one of the concerns of Tx.
@@ -315,13 +317,25 @@ func cooldownCheck(ctx context.Context, tx Tx, guildID, userID string, now time.
 	return nil
 }
 
-// TimeLeft renders a remaining time the way players read it: "4 min 30 s",
-// "1 h 5 min", "45 s". It rounds up, so "0 s" never shows while time is left.
-func TimeLeft(d time.Duration) string {
-	d = d.Round(time.Second)
+// TimeLeft is the time left on a cooldown, as a refusal's argument. Its
+// String is the English text players of the JSON API and the logs read:
+// "4 min 30 s", "1 h 5 min", "45 s"; the edges word it in the reader's
+// language from Span (i18n.Span). It rounds up to a second, so "0 s" never
+// shows while time is left.
+type TimeLeft time.Duration
+
+// Span is the time left, rounded to the second and at least one second.
+func (t TimeLeft) Span() time.Duration {
+	d := time.Duration(t).Round(time.Second)
 	if d <= 0 {
 		d = time.Second
 	}
+	return d
+}
+
+// String is the time left in English.
+func (t TimeLeft) String() string {
+	d := t.Span()
 	h, m, sec := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
 	var parts []string
 	if h > 0 {
@@ -338,20 +352,20 @@ func TimeLeft(d time.Duration) string {
 
 // penalise gives each of users the next cooldown of the escalation and
 // writes it to the audit log.
-func (s *Service) penalise(ctx context.Context, lt Tx, l Lobby, m Match, users []string, reason string, now time.Time) ([]Cooldown, error) {
+func (s *Service) penalise(ctx context.Context, lt Tx, l Lobby, m Match, users []string, reason Reason, now time.Time) ([]Cooldown, error) {
 	var out []Cooldown
 	for _, u := range users {
 		recent, err := lt.Cooldowns(ctx, m.GuildID, u, now.Add(-PenaltyWindow))
 		if err != nil {
 			return nil, err
 		}
-		c, err := lt.AddCooldown(ctx, Cooldown{GuildID: m.GuildID, UserID: u, MatchID: m.ID, Reason: reason,
-			CreatedAt: now, Until: now.Add(l.cooldownFor(len(recent)))})
+		c, err := lt.AddCooldown(ctx, Cooldown{GuildID: m.GuildID, UserID: u, MatchID: m.ID, Reason: reason.Text(),
+			ReasonCode: reason.Code(), CreatedAt: now, Until: now.Add(l.cooldownFor(len(recent)))})
 		if err != nil {
 			return nil, err
 		}
 		err = audit(ctx, lt, AuditEntry{GuildID: m.GuildID, ActorID: System.UserID, Action: "penalty.cooldown", MatchID: m.ID,
-			Target: u, Reason: reason, At: now}, nil, map[string]any{"until": c.Until, "penalties_24h": len(recent) + 1})
+			Target: u, At: now}.because(reason), nil, map[string]any{"until": c.Until, "penalties_24h": len(recent) + 1})
 		if err != nil {
 			return nil, err
 		}
@@ -391,7 +405,7 @@ func (s *Service) ClearCooldown(ctx context.Context, actor Actor, guildID, userI
 // a "set" row of the rating log, the kind a moderator's adjustment is, so
 // replays and verify keep it, audited as penalty.rating beside the
 // rating.set entry the adjustment writes.
-func (s *Service) ratingPenalty(ctx context.Context, tx Tx, l Lobby, m Match, userID, reason string) error {
+func (s *Service) ratingPenalty(ctx context.Context, tx Tx, l Lobby, m Match, userID string, reason Reason) error {
 	if l.RatingPenalty == 0 {
 		return nil
 	}
@@ -399,12 +413,12 @@ func (s *Service) ratingPenalty(ctx context.Context, tx Tx, l Lobby, m Match, us
 	if err != nil {
 		return err
 	}
-	r, err := s.adjustTx(ctx, tx, System, m.GuildID, q.Name, userID, reason, "set", func(_ rating.Model, cur rating.State) (float64, float64, error) {
+	r, err := s.adjustTx(ctx, tx, System, m.GuildID, q.Name, userID, reason.Text(), reason.Code(), "set", func(_ rating.Model, cur rating.State) (float64, float64, error) {
 		return cur.Rating - l.RatingPenalty, cur.Dev, nil
 	})
 	if err != nil {
 		return err
 	}
 	return audit(ctx, tx, AuditEntry{GuildID: m.GuildID, ActorID: System.UserID, Action: "penalty.rating", MatchID: m.ID, Target: userID,
-		Reason: reason, At: s.now()}, r.Before, r.After)
+		At: s.now()}.because(reason), r.Before, r.After)
 }

@@ -56,7 +56,7 @@ func TestTimeLeft(t *testing.T) {
 		{5 * time.Minute, "5 min"}, {270 * time.Second, "4 min 30 s"}, {45 * time.Second, "45 s"},
 		{65 * time.Minute, "1 h 5 min"}, {2 * time.Hour, "2 h"}, {0, "1 s"}, {400 * time.Millisecond, "1 s"},
 	} {
-		if got := ladder.TimeLeft(c.d); got != c.want {
+		if got := ladder.TimeLeft(c.d).String(); got != c.want {
 			t.Errorf("Got(TimeLeft(%s)) = %q, want %q", c.d, got, c.want)
 		}
 	}

@@ -83,7 +83,10 @@ type Match struct {
 	// DisputedBy, DisputeReason and Evidence describe a dispute.
 	DisputedBy    string
 	DisputeReason string
-	Evidence      string
+	// DisputeReasonCode is the code of a dispute the ladder opened
+	// (Reason.Code), "" for a player's own reason.
+	DisputeReasonCode string
+	Evidence          string
 	// RatedAt is when the match was last rated, ResolvedBy the moderator who
 	// resolved, corrected or voided it.
 	RatedAt    time.Time
@@ -191,9 +194,12 @@ type AuditEntry struct {
 	MatchID int64
 	Target  string
 	Reason  string
-	Before  string
-	After   string
-	At      time.Time
+	// ReasonCode is the code of a reason the ladder wrote (Reason.Code),
+	// "" for a person's own words.
+	ReasonCode string
+	Before     string
+	After      string
+	At         time.Time
 }
 
 // MatchStore keeps matches and the rating log.

@@ -363,7 +363,8 @@ func (s *Service) Report(ctx context.Context, actor Actor, guildID string, match
 				return s.prepareExisting(ctx, tx, m)
 			default:
 				m.State, m.DisputedBy = StateDisputed, actor.UserID
-				m.DisputeReason = conflictingReason(actor.UserID, o)
+				r := conflictingReason(actor.UserID, o)
+				m.DisputeReason, m.DisputeReasonCode = r.Text(), r.Code()
 				if err := tx.UpdateMatch(ctx, m); err != nil {
 					return MatchResult{}, nil, err
 				}
@@ -478,7 +479,7 @@ func (s *Service) Dispute(ctx context.Context, actor Actor, guildID string, matc
 		case StateDisputed:
 			return MatchResult{Match: m, AlreadyDone: true}, nil
 		case StateReported, StateOpen:
-			m.State, m.DisputedBy, m.DisputeReason, m.Evidence = StateDisputed, actor.UserID, reason, evidence
+			m.State, m.DisputedBy, m.DisputeReason, m.DisputeReasonCode, m.Evidence = StateDisputed, actor.UserID, reason, "", evidence
 			if m.PlayedAt.IsZero() {
 				m.PlayedAt = s.now()
 			}

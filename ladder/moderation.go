@@ -296,7 +296,7 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 	var out Replayed
 	err = s.store.InTx(ctx, func(tx Tx) error {
 		var err error
-		out, err = s.adjustTx(ctx, tx, actor, guildID, queue, userID, reason, kind, to)
+		out, err = s.adjustTx(ctx, tx, actor, guildID, queue, userID, reason, "", kind, to)
 		return err
 	})
 	if err != nil {
@@ -307,7 +307,9 @@ func (s *Service) adjust(ctx context.Context, actor Actor, guildID, queue, userI
 
 // adjustTx is adjust inside the caller's transaction, so that a lobby
 // penalty's rating change commits with the cooldown it goes with.
-func (s *Service) adjustTx(ctx context.Context, tx Tx, actor Actor, guildID, queue, userID, reason, kind string, to adjustTo) (Replayed, error) {
+// reasonCode is the code of a reason the ladder wrote, "" for a
+// moderator's words.
+func (s *Service) adjustTx(ctx context.Context, tx Tx, actor Actor, guildID, queue, userID, reason, reasonCode, kind string, to adjustTo) (Replayed, error) {
 	var out Replayed
 	err := func() error {
 		g, err := tx.Guild(ctx, guildID)
@@ -369,7 +371,7 @@ func (s *Service) adjustTx(ctx context.Context, tx Tx, actor Actor, guildID, que
 			return err
 		}
 		out = rs[0]
-		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "rating." + kind, Target: userID, Reason: reason, At: s.now()}, out.Before, out.After)
+		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "rating." + kind, Target: userID, Reason: reason, ReasonCode: reasonCode, At: s.now()}, out.Before, out.After)
 	}()
 	return out, err
 }

@@ -149,14 +149,14 @@ func (s *Service) confirmNoShow(ctx context.Context, tx Tx, actor Actor, m Match
 		return err
 	}
 	if err := audit(ctx, tx, AuditEntry{GuildID: m.GuildID, ActorID: actor.UserID, Action: "noshow.confirm", MatchID: m.ID,
-		Reason: noShowOfReason(n.Absent), At: now}, matchAudit(before), matchAudit(m)); err != nil {
+		At: now}.because(noShowOfReason(n.Absent)), matchAudit(before), matchAudit(m)); err != nil {
 		return err
 	}
 	l, err := tx.Lobby(ctx, m.QueueID)
 	if err != nil {
 		return err
 	}
-	res.Penalised, err = s.penalise(ctx, tx, l, m, n.Absent, reasonNoShow, now)
+	res.Penalised, err = s.penalise(ctx, tx, l, m, n.Absent, Reason{Key: ReasonNoShow}, now)
 	res.Match, res.NoShow.State = m, "confirmed"
 	return err
 }

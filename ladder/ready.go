@@ -79,9 +79,9 @@ func (s *Service) Ready(ctx context.Context, actor Actor, guildID string, matchI
 		case !rc.Deadline.After(now):
 			// The deadline passed and the job has not run yet: close the
 			// check as the job would, whatever was clicked.
-			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), reasonReadyMissed, now)
+			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), ReasonReadyMissed, now)
 		case !ready:
-			return s.failReadyCheck(ctx, lt, &res, []string{actor.UserID}, reasonReadyDecline, now)
+			return s.failReadyCheck(ctx, lt, &res, []string{actor.UserID}, ReasonReadyDeclined, now)
 		case rc.IsReady(actor.UserID):
 			res.AlreadyDone = true
 			return nil
@@ -118,9 +118,9 @@ func (s *Service) Ready(ctx context.Context, actor Actor, guildID string, matchI
 // failReadyCheck ends a pending check as failed: the match is cancelled
 // (never rated), the ready players go back to the queue with their
 // original join time, so ahead of everyone who joined after them, and the
-// missing ones get the next cooldown of their escalation. Every step is
-// audited.
-func (s *Service) failReadyCheck(ctx context.Context, lt Tx, res *ReadyResult, missing []string, reason string, now time.Time) error {
+// missing ones get the next cooldown of their escalation. cause is
+// ReasonReadyMissed or ReasonReadyDeclined. Every step is audited.
+func (s *Service) failReadyCheck(ctx context.Context, lt Tx, res *ReadyResult, missing []string, cause string, now time.Time) error {
 	m, rc := res.Match, res.Check
 	won, err := lt.SetReadyState(ctx, m.ID, ReadyFailed)
 	if err != nil {
@@ -136,7 +136,7 @@ func (s *Service) failReadyCheck(ctx context.Context, lt Tx, res *ReadyResult, m
 		return err
 	}
 	if err := audit(ctx, lt, AuditEntry{GuildID: m.GuildID, ActorID: System.UserID, Action: "match.cancel", MatchID: m.ID,
-		Reason: readyFailedReason(missing, reason), At: now}, matchAudit(before), matchAudit(m)); err != nil {
+		At: now}.because(readyFailedReason(missing, cause)), matchAudit(before), matchAudit(m)); err != nil {
 		return err
 	}
 	g, err := lt.Guild(ctx, m.GuildID)
@@ -168,7 +168,7 @@ func (s *Service) failReadyCheck(ctx context.Context, lt Tx, res *ReadyResult, m
 	if err != nil {
 		return err
 	}
-	if res.Penalised, err = s.penalise(ctx, lt, l, m, missing, reason, now); err != nil {
+	if res.Penalised, err = s.penalise(ctx, lt, l, m, missing, Reason{Key: cause}, now); err != nil {
 		return err
 	}
 	res.Match, res.Check = m, rc
@@ -216,7 +216,7 @@ func (s *Service) ExpireReadyChecks(ctx context.Context) ([]ReadyResult, error) 
 				_, err := lt.SetReadyState(ctx, m.ID, ReadyFailed)
 				return err
 			}
-			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), reasonReadyMissed, now)
+			return s.failReadyCheck(ctx, lt, &res, rc.Missing(), ReasonReadyMissed, now)
 		})
 		if err != nil {
 			return out, fmt.Errorf("ladder: expire ready check of match %d: %w", id, err)

@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -10,9 +11,11 @@ import (
 // The ladder writes some reasons itself: the reason of a dispute it opens
 // for conflicting reports, and the reasons of the audit entries and
 // cooldowns its jobs and the ready check make. They are stored as English
-// text, like a moderator's own reason; ParseReason reads them back as
-// data, so the edges show them in the reader's language (a text it did
-// not write is shown as it is).
+// text, like a moderator's own reason, for the JSON API and the command
+// line, and beside it as their code (Reason.Code), from which the edges
+// word them in the reader's language. A person's own words have no code
+// and are shown as written. Rows stored before codes were have none
+// recorded; the stores read their code from the text (ReasonCodeOf).
 
 // The formats of the reasons the ladder writes, one for each Reason.Key.
 const (
@@ -38,37 +41,108 @@ const (
 	ReasonNoShow        = "no_show"      // a cooldown's reason
 )
 
-// Reason is a reason the ladder wrote, as data.
+// Reason is a reason the ladder wrote, as data. Its JSON is its code.
 type Reason struct {
-	Key     string
-	Users   []string
-	Outcome Outcome
+	Key     string   `json:"key"`
+	Users   []string `json:"users,omitempty"`
+	Outcome Outcome  `json:"outcome,omitempty"`
 	// Votes and Players count a cancel vote.
-	Votes, Players int
+	Votes   int `json:"votes,omitempty"`
+	Players int `json:"players,omitempty"`
 	// After is how long a match waited for a report.
-	After time.Duration
+	After time.Duration `json:"after_ns,omitempty"`
 	// Cause is why a ready check failed (ReasonReadyMissed or
 	// ReasonReadyDeclined).
-	Cause string
+	Cause string `json:"cause,omitempty"`
 }
 
-func conflictingReason(userID string, o Outcome) string {
-	return fmt.Sprintf(reasonConflicting, userID, o)
+// Text is the reason in English, as the reason column stores it.
+func (r Reason) Text() string {
+	switch r.Key {
+	case ReasonConflicting:
+		var user string
+		if len(r.Users) > 0 {
+			user = r.Users[0]
+		}
+		return fmt.Sprintf(reasonConflicting, user, r.Outcome)
+	case ReasonReadyMissed:
+		return reasonReadyMissed
+	case ReasonReadyDeclined:
+		return reasonReadyDecline
+	case ReasonReadyFailed:
+		cause := reasonReadyMissed
+		if r.Cause == ReasonReadyDeclined {
+			cause = reasonReadyDecline
+		}
+		return fmt.Sprintf(reasonReadyFailed, r.Users, cause)
+	case ReasonCancelVote:
+		return fmt.Sprintf(reasonCancelVote, r.Votes, r.Players)
+	case ReasonNoReport:
+		return fmt.Sprintf(reasonNoReport, shortDuration(r.After))
+	case ReasonNoShowOf:
+		return fmt.Sprintf(reasonNoShowOf, r.Users)
+	case ReasonNoShow:
+		return reasonNoShow
+	}
+	return r.Key
 }
 
-func readyFailedReason(missing []string, cause string) string {
-	return fmt.Sprintf(reasonReadyFailed, missing, cause)
+// Code is the reason as the reason code column stores it: its JSON.
+func (r Reason) Code() string {
+	b, err := json.Marshal(r)
+	if err != nil { // a struct of strings and numbers always marshals
+		panic(err)
+	}
+	return string(b)
 }
 
-func cancelVoteReason(votes, players int) string {
-	return fmt.Sprintf(reasonCancelVote, votes, players)
+// ReasonFromCode reads a stored reason code; false for "" (a person's own
+// words) or a code that is not a Reason.
+func ReasonFromCode(code string) (Reason, bool) {
+	if code == "" {
+		return Reason{}, false
+	}
+	var r Reason
+	if err := json.Unmarshal([]byte(code), &r); err != nil || r.Key == "" {
+		return Reason{}, false
+	}
+	return r, true
 }
 
-func noReportReason(after time.Duration) string {
-	return fmt.Sprintf(reasonNoReport, shortDuration(after))
+// ReasonCodeOf is the code of a reason stored as text alone, before codes
+// were stored beside it: the code of the reason ParseReason reads from it,
+// "" for a person's own words.
+func ReasonCodeOf(text string) string {
+	if r, ok := ParseReason(text); ok {
+		return r.Code()
+	}
+	return ""
 }
 
-func noShowOfReason(absent []string) string { return fmt.Sprintf(reasonNoShowOf, absent) }
+func conflictingReason(userID string, o Outcome) Reason {
+	return Reason{Key: ReasonConflicting, Users: []string{userID}, Outcome: o}
+}
+
+func readyFailedReason(missing []string, cause string) Reason {
+	return Reason{Key: ReasonReadyFailed, Users: missing, Cause: cause}
+}
+
+func cancelVoteReason(votes, players int) Reason {
+	return Reason{Key: ReasonCancelVote, Votes: votes, Players: players}
+}
+
+func noReportReason(after time.Duration) Reason {
+	return Reason{Key: ReasonNoReport, After: after}
+}
+
+func noShowOfReason(absent []string) Reason { return Reason{Key: ReasonNoShowOf, Users: absent} }
+
+// because sets e's reason to one the ladder wrote: its English text and
+// its code.
+func (e AuditEntry) because(r Reason) AuditEntry {
+	e.Reason, e.ReasonCode = r.Text(), r.Code()
+	return e
+}
 
 var (
 	conflictingRE = regexp.MustCompile(`^conflicting reports: (\d+) says (win|loss|draw)$`)

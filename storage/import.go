@@ -162,7 +162,7 @@ func importRows(ws []ladder.RatedWrite, ids, seqs []int64, byUser bool) []import
 		r := toMatchRow(m)
 		ms.rows = append(ms.rows, []any{r.ID, r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, r.Seq,
 			r.PTeam1, r.PRaw, r.Quality, r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
-			r.DisputeReason, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score})
+			r.DisputeReason, r.DisputeReasonCode, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score})
 		for team, us := range m.Teams {
 			for seat, u := range us {
 				ps.rows = append(ps.rows, []any{m.ID, m.GuildID, u, team + 1, seat, m.State.Active()})

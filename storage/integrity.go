@@ -605,7 +605,7 @@ func (db *DB) DismissFlag(ctx context.Context, guildID string, id int64, by, rea
 		}
 		before, _ := json.Marshal(map[string]any{"kind": r.Kind, "subject": r.Subject, "evidence": evidence})
 		a := auditRow{GuildID: guildID, ActorID: by, Action: "integrity.dismiss", Target: strconv.FormatInt(id, 10), Reason: reason,
-			Before: string(before), After: `{"dismissed":true}`, At: at}
+			ReasonCode: new(string), Before: string(before), After: `{"dismissed":true}`, At: at}
 		return g.Create(&a).Error
 	})
 	if err != nil {

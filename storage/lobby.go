@@ -48,14 +48,17 @@ type readyPlayerRow struct {
 func (readyPlayerRow) TableName() string { return "ready_players" }
 
 type cooldownRow struct {
-	ID        int64 `gorm:"primaryKey"`
-	GuildID   string
-	UserID    string
-	MatchID   int64
-	Reason    string
-	CreatedAt time.Time
-	Until     time.Time
-	ClearedAt *time.Time
+	ID      int64 `gorm:"primaryKey"`
+	GuildID string
+	UserID  string
+	MatchID int64
+	Reason  string
+	// ReasonCode is NULL in rows written before reason codes were
+	// (reasonCode).
+	ReasonCode *string
+	CreatedAt  time.Time
+	Until      time.Time
+	ClearedAt  *time.Time
 }
 
 func (cooldownRow) TableName() string { return "queue_cooldowns" }
@@ -174,7 +177,8 @@ func (t *tx) DueReadyChecks(ctx context.Context, at time.Time, limit int) ([]int
 
 // AddCooldown implements ladder.LobbyStore.
 func (t *tx) AddCooldown(ctx context.Context, c ladder.Cooldown) (ladder.Cooldown, error) {
-	r := cooldownRow{GuildID: c.GuildID, UserID: c.UserID, MatchID: c.MatchID, Reason: c.Reason, CreatedAt: c.CreatedAt.UTC(), Until: c.Until.UTC()}
+	r := cooldownRow{GuildID: c.GuildID, UserID: c.UserID, MatchID: c.MatchID, Reason: c.Reason, ReasonCode: &c.ReasonCode,
+		CreatedAt: c.CreatedAt.UTC(), Until: c.Until.UTC()}
 	if err := t.q(ctx).Create(&r).Error; err != nil {
 		return ladder.Cooldown{}, wrap("add cooldown", err, "")
 	}
@@ -193,7 +197,7 @@ func (t *tx) Cooldowns(ctx context.Context, guildID, userID string, since time.T
 	out := make([]ladder.Cooldown, len(rows))
 	for i, r := range rows {
 		out[i] = ladder.Cooldown{ID: r.ID, GuildID: r.GuildID, UserID: r.UserID, MatchID: r.MatchID, Reason: r.Reason,
-			CreatedAt: r.CreatedAt.UTC(), Until: r.Until.UTC()}
+			ReasonCode: reasonCode(r.ReasonCode, r.Reason), CreatedAt: r.CreatedAt.UTC(), Until: r.Until.UTC()}
 		if r.ClearedAt != nil {
 			out[i].ClearedAt = r.ClearedAt.UTC()
 		}

@@ -78,7 +78,7 @@ func (db *DB) SaveCommunitySettings(ctx context.Context, guildID string, s commu
 		}
 		after, _ := json.Marshal(map[string]bool{"predictions": s.Predictions, "mvp_vote": s.MVPVote})
 		a := auditRow{GuildID: guildID, ActorID: actor.UserID, Action: "queue.community", Target: strconv.FormatInt(s.QueueID, 10),
-			After: string(after), At: at}
+			ReasonCode: new(string), After: string(after), At: at}
 		return g.Create(&a).Error
 	})
 	return wrap("save community settings", err, "queue not found")

@@ -29,13 +29,16 @@ type matchRow struct {
 	Deadline       *time.Time
 	DisputedBy     string
 	DisputeReason  string
-	Evidence       string
-	RatedAt        *time.Time
-	ResolvedBy     string
-	Source         string
-	ChannelID      string
-	Map            string
-	Score          string
+	// DisputeReasonCode is NULL in rows written before reason codes were
+	// (reasonCode).
+	DisputeReasonCode *string
+	Evidence          string
+	RatedAt           *time.Time
+	ResolvedBy        string
+	Source            string
+	ChannelID         string
+	Map               string
+	Score             string
 }
 
 func (matchRow) TableName() string { return "matches" }
@@ -46,7 +49,8 @@ func toMatchRow(m ladder.Match) matchRow {
 		Team1: strings.Join(m.Teams[0], ","), Team2: strings.Join(m.Teams[1], ","),
 		State: string(m.State), Winner: m.Winner, Seq: m.Seq, PTeam1: m.PTeam1, PRaw: m.PRaw, Quality: m.Quality,
 		CreatedAt: m.CreatedAt.UTC(), PlayedAt: nt(m.PlayedAt), ReportedBy: m.ReportedBy, ReportedWinner: m.ReportedWinner,
-		Deadline: nt(m.Deadline), DisputedBy: m.DisputedBy, DisputeReason: m.DisputeReason, Evidence: m.Evidence,
+		Deadline: nt(m.Deadline), DisputedBy: m.DisputedBy, DisputeReason: m.DisputeReason,
+		DisputeReasonCode: &m.DisputeReasonCode, Evidence: m.Evidence,
 		RatedAt: nt(m.RatedAt), ResolvedBy: m.ResolvedBy, Source: m.Source, ChannelID: m.ChannelID, Map: m.Map, Score: m.Score,
 	}
 }
@@ -57,7 +61,8 @@ func (r matchRow) match() ladder.Match {
 		Teams: [2][]string{splitTeam(r.Team1), splitTeam(r.Team2)},
 		State: ladder.MatchState(r.State), Winner: r.Winner, Seq: r.Seq, PTeam1: r.PTeam1, PRaw: r.PRaw, Quality: r.Quality,
 		CreatedAt: r.CreatedAt.UTC(), PlayedAt: tv(r.PlayedAt), ReportedBy: r.ReportedBy, ReportedWinner: r.ReportedWinner,
-		Deadline: tv(r.Deadline), DisputedBy: r.DisputedBy, DisputeReason: r.DisputeReason, Evidence: r.Evidence,
+		Deadline: tv(r.Deadline), DisputedBy: r.DisputedBy, DisputeReason: r.DisputeReason,
+		DisputeReasonCode: reasonCode(r.DisputeReasonCode, r.DisputeReason), Evidence: r.Evidence,
 		RatedAt: tv(r.RatedAt), ResolvedBy: r.ResolvedBy, Source: r.Source, ChannelID: r.ChannelID, Map: r.Map, Score: r.Score,
 	}
 }
@@ -162,6 +167,7 @@ type disputeRow struct {
 	GuildID    string
 	UserID     string
 	Reason     string
+	ReasonCode string
 	Evidence   string
 	CreatedAt  time.Time
 	ResolvedAt *time.Time
@@ -173,10 +179,11 @@ func (disputeRow) TableName() string { return "disputes" }
 // when the match leaves that state.
 func (t *tx) syncDispute(ctx context.Context, m ladder.Match) error {
 	if m.State == ladder.StateDisputed {
-		r := disputeRow{MatchID: m.ID, GuildID: m.GuildID, UserID: m.DisputedBy, Reason: m.DisputeReason, Evidence: m.Evidence, CreatedAt: dbNow()}
-		err := t.q(ctx).Exec("INSERT INTO disputes (match_id, guild_id, user_id, reason, evidence, created_at) VALUES (?, ?, ?, ?, ?, ?) "+
-			"ON CONFLICT (match_id) DO UPDATE SET user_id = excluded.user_id, reason = excluded.reason, evidence = excluded.evidence, created_at = excluded.created_at, resolved_at = NULL",
-			r.MatchID, r.GuildID, r.UserID, r.Reason, r.Evidence, r.CreatedAt).Error
+		r := disputeRow{MatchID: m.ID, GuildID: m.GuildID, UserID: m.DisputedBy, Reason: m.DisputeReason, ReasonCode: m.DisputeReasonCode,
+			Evidence: m.Evidence, CreatedAt: dbNow()}
+		err := t.q(ctx).Exec("INSERT INTO disputes (match_id, guild_id, user_id, reason, reason_code, evidence, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) "+
+			"ON CONFLICT (match_id) DO UPDATE SET user_id = excluded.user_id, reason = excluded.reason, reason_code = excluded.reason_code, evidence = excluded.evidence, created_at = excluded.created_at, resolved_at = NULL",
+			r.MatchID, r.GuildID, r.UserID, r.Reason, r.ReasonCode, r.Evidence, r.CreatedAt).Error
 		return wrap("record dispute", err, "")
 	}
 	err := t.q(ctx).Model(&disputeRow{}).Where("match_id = ? AND resolved_at IS NULL", m.ID).Update("resolved_at", dbNow()).Error

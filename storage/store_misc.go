@@ -17,16 +17,29 @@ type auditRow struct {
 	MatchID *int64
 	Target  string
 	Reason  string
-	Before  string
-	After   string
-	At      time.Time
+	// ReasonCode is NULL in rows written before reason codes were
+	// (reasonCode).
+	ReasonCode *string
+	Before     string
+	After      string
+	At         time.Time
+}
+
+// reasonCode is a row's reason code: the stored one, or for a row written
+// before codes were (NULL) the code of the reason the ladder wrote as its
+// text, "" for a person's own words.
+func reasonCode(code *string, text string) string {
+	if code == nil {
+		return ladder.ReasonCodeOf(text)
+	}
+	return *code
 }
 
 func (auditRow) TableName() string { return "audit_log" }
 
 // AddAudit implements ladder.Tx.
 func (t *tx) AddAudit(ctx context.Context, e ladder.AuditEntry) error {
-	r := auditRow{GuildID: e.GuildID, ActorID: e.ActorID, Action: e.Action, Target: e.Target, Reason: e.Reason, Before: e.Before, After: e.After, At: e.At.UTC()}
+	r := auditRow{GuildID: e.GuildID, ActorID: e.ActorID, Action: e.Action, Target: e.Target, Reason: e.Reason, ReasonCode: &e.ReasonCode, Before: e.Before, After: e.After, At: e.At.UTC()}
 	if e.MatchID != 0 {
 		id := e.MatchID
 		r.MatchID = &id
@@ -43,7 +56,7 @@ func (t *tx) Audit(ctx context.Context, guildID string, limit int) ([]ladder.Aud
 	out := make([]ladder.AuditEntry, len(rows))
 	for i, r := range rows {
 		out[i] = ladder.AuditEntry{ID: r.ID, GuildID: r.GuildID, ActorID: r.ActorID, Action: r.Action, Target: r.Target,
-			Reason: r.Reason, Before: r.Before, After: r.After, At: r.At.UTC()}
+			Reason: r.Reason, ReasonCode: reasonCode(r.ReasonCode, r.Reason), Before: r.Before, After: r.After, At: r.At.UTC()}
 		if r.MatchID != nil {
 			out[i].MatchID = *r.MatchID
 		}

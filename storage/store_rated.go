@@ -48,7 +48,7 @@ ORDER BY r.user_id`
 
 // matchColumns are the columns of matchRow, in matchRow.ptrs order.
 const matchColumns = `id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality, created_at, played_at,
- reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id, map, score`
+ reported_by, reported_winner, deadline, disputed_by, dispute_reason, dispute_reason_code, evidence, rated_at, resolved_by, source, channel_id, map, score`
 
 // lockMatchPG locks a match (LockMatch) for pgx.
 const lockMatchPG = `SELECT ` + matchColumns + ` FROM matches WHERE id = $1 FOR UPDATE`
@@ -550,10 +550,10 @@ func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 	}
 	if m.ID == 0 {
 		b.sql(`WITH m AS (INSERT INTO matches (id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality,
- created_at, played_at, reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id, map, score)
- VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
+ created_at, played_at, reported_by, reported_winner, deadline, disputed_by, dispute_reason, dispute_reason_code, evidence, rated_at, resolved_by, source, channel_id, map, score)
+ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq)`,
 			id, r.GuildID, r.QueueID, r.SeasonID, r.Team1, r.Team2, r.State, r.Winner, seq, r.PTeam1, r.PRaw, r.Quality,
-			r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy, r.DisputeReason, r.Evidence,
+			r.CreatedAt, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy, r.DisputeReason, r.DisputeReasonCode, r.Evidence,
 			r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score)
 		b.sql(`, mp AS (INSERT INTO match_players (match_id, guild_id, user_id, team, seat, active) SELECT m.id, ?, v.u, v.t, v.s, ? FROM m, (VALUES `,
 			m.GuildID, m.State.Active())
@@ -572,10 +572,10 @@ func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 		// As UpdateMatch: every mutable field; a rated match is neither
 		// active nor disputed any more.
 		b.sql(`WITH m AS (UPDATE matches SET state = ?, winner = ?, seq = ?, p_team1 = ?, p_raw = ?, quality = ?, played_at = ?,
- reported_by = ?, reported_winner = ?, deadline = ?, disputed_by = ?, dispute_reason = ?, evidence = ?, rated_at = ?, resolved_by = ?,
+ reported_by = ?, reported_winner = ?, deadline = ?, disputed_by = ?, dispute_reason = ?, dispute_reason_code = ?, evidence = ?, rated_at = ?, resolved_by = ?,
  source = ?, channel_id = ?, map = ?, score = ? WHERE id = ? RETURNING id, seq)`,
 			r.State, r.Winner, seq, r.PTeam1, r.PRaw, r.Quality, r.PlayedAt, r.ReportedBy, r.ReportedWinner, r.Deadline, r.DisputedBy,
-			r.DisputeReason, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score, r.ID)
+			r.DisputeReason, r.DisputeReasonCode, r.Evidence, r.RatedAt, r.ResolvedBy, r.Source, r.ChannelID, r.Map, r.Score, r.ID)
 		b.sql(`, mp AS (UPDATE match_players SET active = false FROM m WHERE match_players.match_id = m.id AND match_players.active)
 , dp AS (UPDATE disputes SET resolved_at = ? FROM m WHERE disputes.match_id = m.id AND disputes.resolved_at IS NULL)`, dbNow())
 	}
@@ -641,7 +641,7 @@ func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 func (r *matchRow) ptrs() []any {
 	return []any{&r.ID, &r.GuildID, &r.QueueID, &r.SeasonID, &r.Team1, &r.Team2, &r.State, &r.Winner, &r.Seq, &r.PTeam1,
 		&r.PRaw, &r.Quality, &r.CreatedAt, &r.PlayedAt, &r.ReportedBy, &r.ReportedWinner, &r.Deadline, &r.DisputedBy, &r.DisputeReason,
-		&r.Evidence, &r.RatedAt, &r.ResolvedBy, &r.Source, &r.ChannelID, &r.Map, &r.Score}
+		&r.DisputeReasonCode, &r.Evidence, &r.RatedAt, &r.ResolvedBy, &r.Source, &r.ChannelID, &r.Map, &r.Score}
 }
 
 // LockMatchLadder implements ladder.RatingStore. In a PostgreSQL
