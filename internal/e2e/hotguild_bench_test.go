@@ -83,6 +83,7 @@ func BenchmarkHotGuild(b *testing.B) {
 		}
 		rates, p99s = append(rates, rate), append(p99s, p99)
 		refs = append(refs, pg.run(b, 8, 5*time.Second))
+		b.Logf("history %5d results: %6.1f results/s, p99 %5.1f ms; the shape %6.1f TPS", key, rate, p99, refs[len(refs)-1])
 	}
 	rate, ref := mean(rates), mean(refs)
 	b.ReportMetric(rate, "results/s")
