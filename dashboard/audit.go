@@ -1,9 +1,11 @@
 package dashboard
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -134,8 +136,16 @@ func changeFields(l *i18n.Lang, text string) []changeField {
 	return out
 }
 
-// changeValue is one recorded value as the audit page shows it.
+// changeValue is one recorded value as the audit page shows it: a
+// setting's value the way people read it in l (a duration in words, a
+// division list as "Bronze 0, Silver 1400", a time per format.datetime, a
+// number with the language's decimal mark, an empty ID as not set), a
+// match state and a yes or no in the language, any other value as
+// recorded.
 func changeValue(l *i18n.Lang, key string, raw json.RawMessage) string {
+	if v, ok := settingValue(l, strings.ToLower(key), raw); ok {
+		return v
+	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		if id := "state." + s; strings.EqualFold(key, "state") && l.Has(id) {
@@ -150,5 +160,95 @@ func changeValue(l *i18n.Lang, key string, raw json.RawMessage) string {
 		}
 		return l.T("dash.no")
 	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var n json.Number
+	if dec.Decode(&n) == nil {
+		return number(l, n)
+	}
 	return string(raw)
+}
+
+// settingValue formats the value of a guild or queue setting (the keys of
+// ladder.Guild and ladder.Queue, in lower case) whose raw JSON no one
+// reads: nanoseconds, RFC 3339 times, division objects, empty IDs.
+func settingValue(l *i18n.Lang, key string, raw json.RawMessage) (string, bool) {
+	switch key {
+	case "confirmwindow", "queuetimeout", "bucket":
+		var d time.Duration
+		if json.Unmarshal(raw, &d) != nil {
+			return "", false
+		}
+		return l.Duration(d), true
+	case "staledays":
+		var n int
+		if json.Unmarshal(raw, &n) != nil {
+			return "", false
+		}
+		return l.N("unit.day", n), true
+	case "createdat":
+		var t time.Time
+		if json.Unmarshal(raw, &t) != nil {
+			return "", false
+		}
+		return l.DateTime(t), true
+	case "moderatorroleid", "announcechannelid", "logchannelid", "channelid", "language", "preferredlocale":
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		if s == "" {
+			return l.T("cfg.not_set"), true
+		}
+		return s, true
+	case "seasonschedule":
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		if s == "" {
+			return l.T("cfg.schedule_off"), true
+		}
+		return s + " (UTC)", true
+	case "divisions":
+		var ds []ladder.Division
+		if json.Unmarshal(raw, &ds) != nil {
+			return "", false
+		}
+		parts := make([]string, len(ds))
+		for i, d := range ds {
+			parts[i] = d.Name + " " + l.Rating(d.Min)
+		}
+		return strings.Join(parts, ", "), true
+	case "params":
+		var ps map[string]float64
+		if json.Unmarshal(raw, &ps) != nil {
+			return "", false
+		}
+		if len(ps) == 0 {
+			return l.T("cfg.not_set"), true
+		}
+		names := make([]string, 0, len(ps))
+		for name := range ps {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for i, name := range names {
+			names[i] = name + " " + l.Float(ps[name])
+		}
+		return strings.Join(names, ", "), true
+	}
+	return "", false
+}
+
+// number formats a recorded number with the language's decimal mark and
+// no grouping: a rating reads 1500 and an ID keeps its digits.
+func number(l *i18n.Lang, n json.Number) string {
+	if _, err := n.Int64(); err == nil {
+		return n.String()
+	}
+	if f, err := n.Float64(); err == nil {
+		return l.Float(f)
+	}
+	return n.String()
 }

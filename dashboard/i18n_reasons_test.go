@@ -4,6 +4,7 @@ import (
 	"context"
 	"html"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -177,8 +178,8 @@ func TestReasonCodesOnAuditPage(t *testing.T) {
 
 // TestAuditChangesInLanguage: the audit page shows an entry's recorded
 // change as labelled fields in German and Portuguese (audit.field.*, a
-// match's state from state.*), a field without a label as recorded, and
-// the recorded JSON in the cell's title.
+// match's state from state.*), a queue's number with the language's
+// decimal mark, and the recorded JSON in the cell's title.
 func TestAuditChangesInLanguage(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		e := newEnv(t, backend)
@@ -194,7 +195,7 @@ func TestAuditChangesInLanguage(t *testing.T) {
 			for _, want := range []string{
 				"<b>" + l.T("audit.field.state") + `</b> <span class="rec">` + l.T("state.cancelled") + "</span>",
 				"<b>" + l.T("audit.field.teams") + "</b> ",
-				`<b class="rec">QStart</b> <span class="rec">0.77</span>`, // a field without a label stays as recorded
+				"<b>" + l.T("audit.field.qstart") + `</b> <span class="rec">` + l.Float(0.77) + "</span>",
 				"<b>" + l.T("audit.field.name") + `</b> <span class="rec">` + queueName + "</span>",
 				`"state":"cancelled"`,
 			} {
@@ -202,9 +203,83 @@ func TestAuditChangesInLanguage(t *testing.T) {
 					t.Errorf("%s: Got(audit page) lacks %q (status %d)", code, want, p.status)
 				}
 			}
-			for _, en := range []string{"<b>state</b>", "<b>teams</b>", "<b>winner</b>"} {
+			for _, en := range []string{"<b>state</b>", "<b>teams</b>", "<b>winner</b>", ">QStart<"} {
 				if strings.Contains(body, en) {
 					t.Errorf("%s: Got(audit page) has the English label %q", code, en)
+				}
+			}
+		}
+	})
+}
+
+// titleAttr matches an HTML title attribute, where the audit page keeps
+// the recorded JSON.
+var titleAttr = regexp.MustCompile(` title="[^"]*"`)
+
+// TestAuditSettingsInLanguage: a server settings change and a queue
+// settings change made through the service read on the audit page in
+// German and Portuguese: every field labelled from audit.field.*, a
+// duration in words, divisions as names and floors, an unset channel as
+// not set, a yes or no, a time per format.datetime and numbers with the
+// language's decimal mark, while the cell's title keeps the recorded JSON.
+func TestAuditSettingsInLanguage(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		mod := ladder.Actor{UserID: userAdmin, Moderator: true}
+		g, err := e.svc.Guild(ctx, guildA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.ModeratorRoleID = "100000000000000001"
+		g.AnnounceChannelID = ""
+		g.ConfirmWindow = 45 * time.Minute
+		g.QueueTimeout = 2 * time.Hour
+		g.SeasonCarry = 0.25
+		g.StaleDays = 21
+		g.Divisions = []ladder.Division{{Name: "Bronze", Min: 0}, {Name: "Silber", Min: 1400}}
+		g.WeeklyTop = true
+		if g, err = e.svc.UpdateGuild(ctx, mod, g); err != nil {
+			t.Fatal(err)
+		}
+		q, _ := lobbyOf(t, e, guildA)
+		q.QFloor, q.Bucket, q.Boost, q.Disabled = 0.45, 90*time.Second, 1.5, true
+		if _, err := e.svc.UpdateQueue(ctx, mod, q); err != nil {
+			t.Fatal(err)
+		}
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		for _, code := range []string{"de", "pt-BR"} {
+			l := i18n.For(code)
+			p := b.get("/admin/guilds/" + guildA + "/audit?lang=" + code)
+			body := html.UnescapeString(p.body)
+			field := func(key, value string) string {
+				return "<b>" + l.T("audit.field."+key) + `</b> <span class="rec">` + value + "</span>"
+			}
+			for _, want := range []string{
+				field("moderatorroleid", "100000000000000001"),
+				field("announcechannelid", l.T("cfg.not_set")),
+				field("confirmwindow", l.Duration(45*time.Minute)),
+				field("queuetimeout", l.Duration(2*time.Hour)),
+				field("staledays", l.N("unit.day", 21)),
+				field("seasoncarry", l.Float(0.25)),
+				field("divisions", "Bronze 0, Silber 1400"),
+				field("weeklytop", l.T("dash.yes")),
+				field("createdat", l.DateTime(g.CreatedAt)),
+				field("qfloor", l.Float(0.45)),
+				field("bucket", l.Duration(90*time.Second)),
+				field("boost", l.Float(1.5)),
+				field("disabled", l.T("dash.yes")),
+				`"ConfirmWindow":2700000000000`, // the recorded JSON, in the title
+			} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s: Got(audit page) lacks %q (status %d)", code, want, p.status)
+				}
+			}
+			shown := html.UnescapeString(titleAttr.ReplaceAllString(p.body, ""))
+			for _, raw := range []string{">ConfirmWindow<", ">QFloor<", "2700000000000", `{"name":"Bronze"`} {
+				if strings.Contains(shown, raw) {
+					t.Errorf("%s: Got(audit page) shows the recorded %q outside the title", code, raw)
 				}
 			}
 		}
