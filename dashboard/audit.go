@@ -174,13 +174,19 @@ func changeValue(l *i18n.Lang, key string, raw json.RawMessage) string {
 // reads: nanoseconds, RFC 3339 times, division objects, empty IDs.
 func settingValue(l *i18n.Lang, key string, raw json.RawMessage) (string, bool) {
 	switch key {
-	case "confirmwindow", "queuetimeout", "bucket":
+	case "confirmwindow", "queuetimeout", "bucket", "linger":
 		var d time.Duration
 		if json.Unmarshal(raw, &d) != nil {
 			return "", false
 		}
 		return l.Duration(d), true
-	case "staledays":
+	case "ready_window_s", "pick_window_s":
+		var secs float64
+		if json.Unmarshal(raw, &secs) != nil {
+			return "", false
+		}
+		return l.Duration(time.Duration(secs * float64(time.Second))), true
+	case "staledays", "min_account_days":
 		var n int
 		if json.Unmarshal(raw, &n) != nil {
 			return "", false
@@ -192,7 +198,8 @@ func settingValue(l *i18n.Lang, key string, raw json.RawMessage) (string, bool) 
 			return "", false
 		}
 		return l.DateTime(t), true
-	case "moderatorroleid", "announcechannelid", "logchannelid", "channelid", "language", "preferredlocale":
+	case "moderatorroleid", "announcechannelid", "logchannelid", "channelid", "language", "preferredlocale",
+		"categoryid", "lobbyvoiceid", "required_role", "excluded_role", "hours", "timezone":
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
 			return "", false

@@ -216,9 +216,9 @@ func TestAuditChangesInLanguage(t *testing.T) {
 // the recorded JSON.
 var titleAttr = regexp.MustCompile(` title="[^"]*"`)
 
-// TestAuditSettingsInLanguage: a server settings change and a queue
-// settings change made through the service read on the audit page in
-// German and Portuguese: every field labelled from audit.field.*, a
+// TestAuditSettingsInLanguage: a server settings change, a queue
+// settings change and a lobby change made through the service read on
+// the audit page in German and Portuguese: every field labelled from audit.field.*, a
 // duration in words, divisions as names and floors, an unset channel as
 // not set, a yes or no, a time per format.datetime and numbers with the
 // language's decimal mark, while the cell's title keeps the recorded JSON.
@@ -242,7 +242,11 @@ func TestAuditSettingsInLanguage(t *testing.T) {
 		if g, err = e.svc.UpdateGuild(ctx, mod, g); err != nil {
 			t.Fatal(err)
 		}
-		q, _ := lobbyOf(t, e, guildA)
+		q, lob := lobbyOf(t, e, guildA)
+		lob.ReadyWindow, lob.CancelShare = 90*time.Second, 0.75
+		if _, err := e.svc.UpdateLobby(ctx, mod, guildA, lob); err != nil {
+			t.Fatal(err)
+		}
 		q.QFloor, q.Bucket, q.Boost, q.Disabled = 0.45, 90*time.Second, 1.5, true
 		if _, err := e.svc.UpdateQueue(ctx, mod, q); err != nil {
 			t.Fatal(err)
@@ -270,6 +274,8 @@ func TestAuditSettingsInLanguage(t *testing.T) {
 				field("bucket", l.Duration(90*time.Second)),
 				field("boost", l.Float(1.5)),
 				field("disabled", l.T("dash.yes")),
+				field("ready_window_s", l.Duration(90*time.Second)),
+				field("cancel_share", l.Float(0.75)),
 				`"ConfirmWindow":2700000000000`, // the recorded JSON, in the title
 			} {
 				if !strings.Contains(body, want) {
@@ -277,7 +283,7 @@ func TestAuditSettingsInLanguage(t *testing.T) {
 				}
 			}
 			shown := html.UnescapeString(titleAttr.ReplaceAllString(p.body, ""))
-			for _, raw := range []string{">ConfirmWindow<", ">QFloor<", "2700000000000", `{"name":"Bronze"`} {
+			for _, raw := range []string{">ConfirmWindow<", ">QFloor<", ">ready_window_s<", "2700000000000", `{"name":"Bronze"`} {
 				if strings.Contains(shown, raw) {
 					t.Errorf("%s: Got(audit page) shows the recorded %q outside the title", code, raw)
 				}
