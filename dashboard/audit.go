@@ -106,9 +106,7 @@ type changeField struct {
 // changeFields reads an audit entry's recorded change (a JSON object) as
 // fields in language l, in the order recorded: a field's label is its
 // audit.field.* entry (by the key in lower case) when there is one, else
-// the key itself, so setting names stay as moderators type them; a match
-// state and a yes or no read in the language, any other value as
-// recorded. It is nil when the text is not a JSON object, which the page
+// the key itself; its value as changeValue reads it. It is nil when the text is not a JSON object, which the page
 // then shows as it is.
 func changeFields(l *i18n.Lang, text string) []changeField {
 	dec := json.NewDecoder(strings.NewReader(text))
