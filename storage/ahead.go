@@ -183,32 +183,15 @@ func readAhead(br pgx.BatchResults, keys []string) ([]reservation, *integrity.La
 	if err := br.QueryRow().Scan(&ld.gaps); err != nil {
 		return nil, nil, nil, err
 	}
-	rs, err := br.Query()
+	listed, counters, err := readCounters(br)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer rs.Close()
-	listed := keys == nil
-	for rs.Next() {
-		var (
-			key   string
-			value *string
-		)
-		if err := rs.Scan(&key, &value); err != nil {
-			return nil, nil, nil, err
-		}
-		if listed {
-			ld.keys = append(ld.keys, key)
-		}
-		if value != nil {
-			ld.rows = append(ld.rows, integrityCounterRow{Key: key, Value: *value})
-		}
-	}
-	if err := rs.Err(); err != nil {
-		return nil, nil, nil, err
-	}
-	if listed {
-		slices.Sort(ld.keys)
+	ld.rows = counters
+	if keys == nil {
+		// The statement listed the keys.
+		slices.Sort(listed)
+		ld.keys = listed
 	}
 	if !found {
 		return res, nil, nil, nil

@@ -294,19 +294,9 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 			if err := br.QueryRow().Scan(&gaps); err != nil {
 				return err
 			}
-			rs, err := br.Query()
-			if err != nil {
-				return err
-			}
-			defer rs.Close()
-			for rs.Next() {
-				var r integrityCounterRow
-				if err := rs.Scan(&r.Key, &r.Value); err != nil {
-					return err
-				}
-				rows = append(rows, r)
-			}
-			return rs.Err()
+			var err error
+			_, rows, err = readCounters(br)
+			return err
 		})
 		if err != nil {
 			return integrity.Progress{}, false, nil, wrap("integrity load", err, "")
@@ -384,19 +374,38 @@ func readLoad(br pgx.BatchResults, l integrity.Load) (*loaded, error) {
 	}
 	// The write's own matches follow the progress; more is a gap.
 	ld.gaps = max(0, n-l.Writes)
+	var err error
+	_, ld.rows, err = readCounters(br)
+	return ld, err
+}
+
+// readCounters reads the answer of a counters read (countersPG, or one
+// read ahead): the keys it answered for, in its order, and the counters
+// that exist (a key without one answers a NULL value, or no row).
+func readCounters(br pgx.BatchResults) ([]string, []integrityCounterRow, error) {
 	rs, err := br.Query()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rs.Close()
+	var (
+		keys []string
+		rows []integrityCounterRow
+	)
 	for rs.Next() {
-		var r integrityCounterRow
-		if err := rs.Scan(&r.Key, &r.Value); err != nil {
-			return nil, err
+		var (
+			key   string
+			value *string
+		)
+		if err := rs.Scan(&key, &value); err != nil {
+			return nil, nil, err
 		}
-		ld.rows = append(ld.rows, r)
+		keys = append(keys, key)
+		if value != nil {
+			rows = append(rows, integrityCounterRow{Key: key, Value: *value})
+		}
 	}
-	return ld, rs.Err()
+	return keys, rows, rs.Err()
 }
 
 // takeLoaded returns, once, the reads of ladder l sent ahead with the
