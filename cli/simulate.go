@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -46,6 +48,13 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	logLevel := fs.String("log-level", "", "log level of the storage: debug, info, warn or error (default: LOG_LEVEL)")
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
+	}
+	// A season is one batch of short-lived allocations (rows read and
+	// dropped per statement) over a small live heap: collecting at 4× the
+	// live heap instead of 2× spends less CPU on the collector, for a peak
+	// of about 100 MB instead of 70 MB. GOGC, when set, still decides.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}
 	// The queue the season plays on, checked by the rules /config applies.
 	q := ladder.NewQueue(sim.GuildID, "simulate", *teamSize)

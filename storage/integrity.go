@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -256,6 +258,12 @@ const (
 	// there, a cost growing with the log (110 ms at 18,000 matches).
 	gapSQL = `SELECT COUNT(*) FROM (SELECT seq FROM matches WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved')
  AND seq < ? ORDER BY seq DESC LIMIT 1) x WHERE x.seq > (SELECT seq FROM integrity_progress WHERE queue_id = ? AND season_id = ?)`
+	// progressGapSQLite is progressLockSQL and gapSQL in one statement
+	// (SQLite, whose write lock the transaction holds from BEGIN): no row
+	// when the ladder has no progress yet.
+	progressGapSQLite = `SELECT p.seq, p.folded, p.live, p.clear, (SELECT COUNT(*) FROM (SELECT seq FROM matches
+ WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved') AND seq < ? ORDER BY seq DESC LIMIT 1) x
+ WHERE x.seq > p.seq) FROM integrity_progress p WHERE p.queue_id = ? AND p.season_id = ?`
 	countersSQL = `SELECT key, value FROM integrity_counters WHERE queue_id = ? AND season_id = ? AND key IN ?`
 	// countersPG is countersSQL for PostgreSQL: one probe of the primary
 	// key per key. With key = ANY($3) the planner, misled by statistics
@@ -303,12 +311,26 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 		}
 	} else {
 		g := t.q(ctx)
-		err := g.Exec(progressInsertSQL, l.QueueID, l.SeasonID, guildID).Error
-		if err == nil {
-			err = g.Raw(lock, l.QueueID, l.SeasonID).Row().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear)
+		var err error
+		found := false
+		if t.dialect == SQLite {
+			// The progress and the gap in one statement: the ladder has its
+			// progress row from its first fold on, so the insert below runs
+			// once per ladder (each statement is a call of its own here).
+			err = g.Raw(progressGapSQLite, l.QueueID, l.SeasonID, before, l.QueueID, l.SeasonID).Row().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear, &gaps)
+			found = err == nil
+			if errors.Is(err, sql.ErrNoRows) {
+				err = nil
+			}
 		}
-		if err == nil {
-			err = g.Raw(gapSQL, l.QueueID, l.SeasonID, before, l.QueueID, l.SeasonID).Row().Scan(&gaps)
+		if err == nil && !found {
+			err = g.Exec(progressInsertSQL, l.QueueID, l.SeasonID, guildID).Error
+			if err == nil {
+				err = g.Raw(lock, l.QueueID, l.SeasonID).Row().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear)
+			}
+			if err == nil {
+				err = g.Raw(gapSQL, l.QueueID, l.SeasonID, before, l.QueueID, l.SeasonID).Row().Scan(&gaps)
+			}
 		}
 		if err == nil {
 			err = g.Raw(countersSQL, l.QueueID, l.SeasonID, keys).Scan(&rows).Error

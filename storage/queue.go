@@ -92,13 +92,39 @@ func (t *tx) withMembers(ctx context.Context, rows []ticketRow) ([]ladder.Ticket
 	return out, nil
 }
 
+// ticketsSQL reads a queue's tickets with their members in one statement
+// (every join's matchmaking pass reads the whole queue): tickets in join
+// order, each ticket's members by user ID. A ticket always has members
+// (AddTicket writes them with it); the outer join keeps one that had none.
+const ticketsSQL = `SELECT e.id, e.guild_id, e.queue_id, e.channel_id, e.joined_at, e.expires_at, m.user_id
+ FROM queue_entries e LEFT JOIN queue_entry_members m ON m.entry_id = e.id
+ WHERE e.queue_id = ? ORDER BY e.joined_at, e.id, m.user_id`
+
 // Tickets implements ladder.QueueStore.
 func (t *tx) Tickets(ctx context.Context, queueID int64) ([]ladder.Ticket, error) {
-	var rows []ticketRow
-	if err := t.q(ctx).Where("queue_id = ?", queueID).Order("joined_at, id").Find(&rows).Error; err != nil {
+	rows, err := t.q(ctx).Raw(ticketsSQL, queueID).Rows()
+	if err != nil {
 		return nil, wrap("queue tickets", err, "")
 	}
-	return t.withMembers(ctx, rows)
+	defer rows.Close()
+	var out []ladder.Ticket
+	for rows.Next() {
+		var (
+			r    ticketRow
+			user *string
+		)
+		if err := rows.Scan(&r.ID, &r.GuildID, &r.QueueID, &r.ChannelID, &r.JoinedAt, &r.ExpiresAt, &user); err != nil {
+			return nil, wrap("queue tickets", err, "")
+		}
+		if n := len(out); n == 0 || out[n-1].ID != r.ID {
+			out = append(out, ladder.Ticket{ID: r.ID, GuildID: r.GuildID, QueueID: r.QueueID, ChannelID: r.ChannelID,
+				JoinedAt: r.JoinedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()})
+		}
+		if user != nil {
+			out[len(out)-1].UserIDs = append(out[len(out)-1].UserIDs, *user)
+		}
+	}
+	return out, wrap("queue tickets", rows.Err(), "")
 }
 
 // TicketOf implements ladder.QueueStore.

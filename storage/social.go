@@ -209,6 +209,22 @@ func (t *tx) Recount(ctx context.Context, matchIDs []int64) error {
 	if len(matchIDs) == 0 {
 		return nil
 	}
+	if t.dialect == SQLite {
+		// On SQLite each statement costs its own call, and most matches
+		// have no prediction or vote (both are off by default): one read
+		// that finds none stands in for the four statements, which would
+		// change nothing. On PostgreSQL they travel with COMMIT, and a
+		// read would cost a round trip more.
+		var n int
+		err := t.q(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM predictions WHERE match_id IN ?) OR EXISTS (SELECT 1 FROM mvp_votes WHERE match_id IN ?)`,
+			matchIDs, matchIDs).Row().Scan(&n)
+		if err != nil {
+			return wrap("recount", err, "")
+		}
+		if n == 0 {
+			return nil
+		}
+	}
 	return t.recount(ctx, `SELECT id FROM matches WHERE id IN ?`, matchIDs)
 }
 
