@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -96,13 +97,37 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 	if res, err := svc.Confirm(ctx, ladder.Actor{UserID: u(2)}, g, m.ID); err != nil || res.Match.State != ladder.StateConfirmed {
 		t.Fatalf("Confirm() = %s, %v; want confirmed, nil", res.Match.State, err)
 	}
-	count("Confirm()", 2, true)
+	// The match had no prediction or vote: its lock says so, and the
+	// confirm recounts nothing.
+	count("Confirm()", 2, false)
+	// One with a prediction is recounted, in the same round trips, and
+	// the caller's points are counted.
+	m, err = svc.CreateMatch(ctx, ladder.NewMatch{GuildID: g, QueueID: qs[0].ID, Teams: [2][]string{{u(1), u(4)}, {u(2), u(3)}}})
+	if err != nil {
+		t.Fatalf("CreateMatch() = %v", err)
+	}
+	caller := u(9)
+	if err := db.SavePrediction(ctx, g, community.Prediction{MatchID: m.ID, UserID: caller, Team: 1, Chance: 0.5, At: m.CreatedAt}); err != nil {
+		t.Fatalf("SavePrediction() = %v", err)
+	}
+	if _, err := svc.Report(ctx, ladder.Actor{UserID: u(1)}, g, m.ID, ladder.Win); err != nil {
+		t.Fatalf("Report() = %v", err)
+	}
+	log.Reset()
+	if res, err := svc.Confirm(ctx, ladder.Actor{UserID: u(2)}, g, m.ID); err != nil || res.Match.State != ladder.StateConfirmed {
+		t.Fatalf("Confirm() = %s, %v; want confirmed, nil", res.Match.State, err)
+	}
+	count("Confirm() of a predicted match", 2, true)
+	ps, err := db.Predictors(ctx, g, qs[0].ID, m.SeasonID, 10)
+	if err != nil || len(ps) != 1 || ps[0].UserID != caller || ps[0].Correct != 1 || ps[0].Points != community.Points(0.5) {
+		t.Errorf("Predictors() = %+v, %v; want %s with 1 correct call of %d points", ps, err, caller, community.Points(0.5))
+	}
 	rep, err := svc.Verify(ctx, g)
 	if err != nil || len(rep.Diffs) != 0 {
 		t.Errorf("Verify() = %d diffs, %v; want 0, nil", len(rep.Diffs), err)
 	}
 	ir, err := integrity.New(db, nil).Verify(ctx, g)
-	if err != nil || len(ir.Diffs) != 0 || ir.Matches != 8 {
-		t.Errorf("integrity Verify() = %d matches, %v, %v; want 8 matches, no differences", ir.Matches, ir.Diffs, err)
+	if err != nil || len(ir.Diffs) != 0 || ir.Matches != 9 {
+		t.Errorf("integrity Verify() = %d matches, %v, %v; want 9 matches, no differences", ir.Matches, ir.Diffs, err)
 	}
 }

@@ -41,6 +41,10 @@ type pgTx struct {
 	// log positions that lock took (ahead.go).
 	ahead    *ahead
 	reserved []reservation
+	// quiet are matches this transaction locked (LockMatchLadder) and
+	// found without predictions or MVP votes: none can be added while the
+	// lock is held, so Recount leaves them out.
+	quiet []int64
 }
 
 // queued is a deferred statement in PostgreSQL's numbered placeholders.

@@ -203,9 +203,13 @@ func (t *tx) recount(ctx context.Context, sel string, args ...any) error {
 // Recount implements community.TallyStore. A match that this transaction
 // inserted with its result has no predictions or votes (they name a match
 // that exists), so its recount is left out: an API result, which creates
-// its match as it rates it, costs the counts nothing.
+// its match as it rates it, costs the counts nothing. So is a match whose
+// lock found none on PostgreSQL (LockMatchLadder): a confirm of a match
+// nobody predicted or voted on recounts nothing.
 func (t *tx) Recount(ctx context.Context, matchIDs []int64) error {
-	matchIDs = slices.DeleteFunc(slices.Clone(matchIDs), func(id int64) bool { return t.created[id] })
+	matchIDs = slices.DeleteFunc(slices.Clone(matchIDs), func(id int64) bool {
+		return t.created[id] || t.pg != nil && slices.Contains(t.pg.quiet, id)
+	})
 	if len(matchIDs) == 0 {
 		return nil
 	}

@@ -50,6 +50,12 @@ ORDER BY r.user_id`
 const matchColumns = `id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality, created_at, played_at,
  reported_by, reported_winner, deadline, disputed_by, dispute_reason, dispute_reason_code, evidence, rated_at, resolved_by, source, channel_id, map, score`
 
+// socialOfMatchPG says whether match $1 has predictions or MVP votes,
+// read after lockMatchPG: both are taken only under the match's lock, so
+// none can appear before the transaction ends, and a rated write of a match
+// without any leaves the recount of the counts out (Recount).
+const socialOfMatchPG = `SELECT EXISTS (SELECT 1 FROM predictions WHERE match_id = $1) OR EXISTS (SELECT 1 FROM mvp_votes WHERE match_id = $1)`
+
 // lockMatchPG locks a match (LockMatch) for pgx.
 const lockMatchPG = `SELECT ` + matchColumns + ` FROM matches WHERE id = $1 FOR UPDATE`
 
@@ -672,6 +678,8 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		rs    []ladder.Rating
 		dst   = append(l.ptrs(), r.ptrs()...)
 		cal   *ladder.CalibratorRow
+		// social: the match has predictions or MVP votes (Recount).
+		social bool
 	)
 	// What the match's rated write will read goes with the lock too
 	// (ahead.go): a confirm then holds the queue's lock for one round
@@ -686,6 +694,7 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		b.Queue(lockMatchPG, id)
 		b.Queue(lockCalibratorOfMatchPG, id)
 		b.Queue(matchLadderPG, id)
+		b.Queue(socialOfMatchPG, id)
 		if ahead {
 			queueMatchAhead(b, id)
 		}
@@ -717,7 +726,10 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 			rs = append(rs, r.rating())
 		}
 		rows.Close()
-		if err := rows.Err(); err != nil || !ahead {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if err := br.QueryRow().Scan(&social); err != nil || !ahead {
 			return err
 		}
 		reserved, aheadLad, aheadLd, err = readAhead(br, nil)
@@ -730,6 +742,9 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		return ladder.Match{}, ladder.Ladder{}, nil, ladder.Errorf(ladder.CodeNotFound, "match %d not found", id)
 	}
 	m := mr.match()
+	if !social {
+		t.pg.quiet = append(t.pg.quiet, id)
+	}
 	if aheadLad != nil {
 		t.keepAhead(cal != nil && cal.QueueID == m.QueueID, ladder.Key{QueueID: m.QueueID, SeasonID: m.SeasonID}, reserved, aheadLad, aheadLd)
 	}
