@@ -86,10 +86,15 @@ func (t *tx) withMembers(ctx context.Context, rows []ticketRow) ([]ladder.Ticket
 	}
 	out := make([]ladder.Ticket, len(rows))
 	for i, r := range rows {
-		out[i] = ladder.Ticket{ID: r.ID, GuildID: r.GuildID, QueueID: r.QueueID, ChannelID: r.ChannelID,
-			UserIDs: users[r.ID], JoinedAt: r.JoinedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()}
+		out[i] = r.ticket(users[r.ID])
 	}
 	return out, nil
+}
+
+// ticket is the ticket of r with its members.
+func (r ticketRow) ticket(users []string) ladder.Ticket {
+	return ladder.Ticket{ID: r.ID, GuildID: r.GuildID, QueueID: r.QueueID, ChannelID: r.ChannelID,
+		UserIDs: users, JoinedAt: r.JoinedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()}
 }
 
 // ticketsSQL reads a queue's tickets with their members in one statement
@@ -117,8 +122,7 @@ func (t *tx) Tickets(ctx context.Context, queueID int64) ([]ladder.Ticket, error
 			return nil, wrap("queue tickets", err, "")
 		}
 		if n := len(out); n == 0 || out[n-1].ID != r.ID {
-			out = append(out, ladder.Ticket{ID: r.ID, GuildID: r.GuildID, QueueID: r.QueueID, ChannelID: r.ChannelID,
-				JoinedAt: r.JoinedAt.UTC(), ExpiresAt: r.ExpiresAt.UTC()})
+			out = append(out, r.ticket(nil))
 		}
 		if user != nil {
 			out[len(out)-1].UserIDs = append(out[len(out)-1].UserIDs, *user)

@@ -220,8 +220,7 @@ func (t *tx) Recount(ctx context.Context, matchIDs []int64) error {
 		// change nothing. On PostgreSQL they travel with COMMIT, and a
 		// read would cost a round trip more.
 		var n int
-		err := t.q(ctx).Raw(`SELECT EXISTS (SELECT 1 FROM predictions WHERE match_id IN ?) OR EXISTS (SELECT 1 FROM mvp_votes WHERE match_id IN ?)`,
-			matchIDs, matchIDs).Row().Scan(&n)
+		err := t.q(ctx).Raw(socialSQL, matchIDs, matchIDs).Row().Scan(&n)
 		if err != nil {
 			return wrap("recount", err, "")
 		}

@@ -50,11 +50,12 @@ ORDER BY r.user_id`
 const matchColumns = `id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality, created_at, played_at,
  reported_by, reported_winner, deadline, disputed_by, dispute_reason, dispute_reason_code, evidence, rated_at, resolved_by, source, channel_id, map, score`
 
-// socialOfMatchPG says whether match $1 has predictions or MVP votes,
-// read after lockMatchPG: both are taken only under the match's lock, so
-// none can appear before the transaction ends, and a rated write of a match
-// without any leaves the recount of the counts out (Recount).
-const socialOfMatchPG = `SELECT EXISTS (SELECT 1 FROM predictions WHERE match_id = $1) OR EXISTS (SELECT 1 FROM mvp_votes WHERE match_id = $1)`
+// socialSQL says whether any of matches ? (twice) has predictions or MVP
+// votes. LockMatchLadder sends it after lockMatchPG: both are taken only
+// under the match's lock, so none can appear before the transaction ends,
+// and a rated write of a match without any leaves the recount out
+// (Recount, which asks it itself on SQLite).
+const socialSQL = `SELECT EXISTS (SELECT 1 FROM predictions WHERE match_id IN ?) OR EXISTS (SELECT 1 FROM mvp_votes WHERE match_id IN ?)`
 
 // lockMatchPG locks a match (LockMatch) for pgx.
 const lockMatchPG = `SELECT ` + matchColumns + ` FROM matches WHERE id = $1 FOR UPDATE`
@@ -694,7 +695,7 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		b.Queue(lockMatchPG, id)
 		b.Queue(lockCalibratorOfMatchPG, id)
 		b.Queue(matchLadderPG, id)
-		b.Queue(socialOfMatchPG, id)
+		b.Queue(pgSQL(socialSQL), []int64{id}, []int64{id})
 		if ahead {
 			queueMatchAhead(b, id)
 		}
