@@ -99,9 +99,21 @@ func (g *Group[K, I, O]) drain(key K, q *queue[I, O]) {
 		// The batch outlives any one caller's request: it runs to its end
 		// once started, with the values of its first caller's context.
 		outs, errs := g.run(context.WithoutCancel(batch[0].ctx), ins)
+		// With nobody waiting, the key is retired before its last batch is
+		// answered, so that a caller that has its answer never finds the
+		// key still held; a call that comes after starts a writer of its own.
+		g.mu.Lock()
+		retired := len(q.pending) == 0
+		if retired {
+			delete(g.queues, key)
+		}
+		g.mu.Unlock()
 		for i, c := range batch {
 			c.out, c.err = outs[i], errs[i]
 			close(c.done)
+		}
+		if retired {
+			return
 		}
 	}
 }
