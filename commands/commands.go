@@ -10,6 +10,7 @@ import (
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/joins"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -65,6 +66,9 @@ type Deps struct {
 // New returns the one explicit list of ladderbot's commands and components.
 func New(d Deps) *Set {
 	h := &handlers{Deps: d}
+	if d.Service != nil {
+		h.confirms = groupcommit.New[string](ConfirmBatch, d.Service.Confirms)
+	}
 	cmds := []Command{
 		h.queueCommand(),
 		h.reportCommand(),
@@ -106,7 +110,16 @@ func New(d Deps) *Set {
 // handlers carries Deps to every handler method.
 type handlers struct {
 	Deps
+	// confirms batches the Confirm buttons of one guild pressed while
+	// its previous confirms are written (Service.Confirms): a busy
+	// queue's confirms share the queue's lock and one commit. It holds
+	// only the presses in flight.
+	confirms *groupcommit.Group[string, ladder.ConfirmInput, ladder.MatchResult]
 }
+
+// ConfirmBatch is the most confirms of one guild written in one
+// transaction.
+const ConfirmBatch = 16
 
 // moderatorRole is the permission check's view of the guild settings.
 func (h *handlers) moderatorRole(ctx context.Context, guildID string) (string, error) {

@@ -91,7 +91,7 @@ func (h *handlers) confirm(ctx context.Context, req Request) (Reply, error) {
 		// always names its match, so this one is forged.
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid; use /report")
 	}
-	res, err := h.Service.Confirm(ctx, actor(req), req.GuildID, req.CustomID.ID)
+	res, err := h.confirms.Do(ctx, req.GuildID, ladder.ConfirmInput{Actor: actor(req), GuildID: req.GuildID, MatchID: req.CustomID.ID})
 	if err != nil {
 		return Reply{}, err
 	}

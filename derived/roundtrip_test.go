@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,12 +123,54 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 	if err != nil || len(ps) != 1 || ps[0].UserID != caller || ps[0].Correct != 1 || ps[0].Points != community.Points(0.5) {
 		t.Errorf("Predictors() = %+v, %v; want %s with 1 correct call of %d points", ps, err, caller, community.Points(0.5))
 	}
+	// Confirms of one queue pressed together (Service.Confirms): the
+	// matches locked with BEGIN, the ladder, the lock of the queue with
+	// the players and the fold's reads, then every write with COMMIT. The
+	// predicted one is recounted in the same round trips.
+	var confirms []ladder.ConfirmInput
+	caller2 := u(30)
+	for k := range 3 {
+		a, b, c, d := u(10+4*k), u(11+4*k), u(12+4*k), u(13+4*k)
+		// The players have rows: a new player's is made first, as for a
+		// single confirm (three round trips more).
+		if _, err := svc.RecordResult(ctx, ladder.ResultInput{GuildID: g, Team1: []string{a, c}, Team2: []string{b, d}, Winner: 1}); err != nil {
+			t.Fatalf("RecordResult() = %v", err)
+		}
+		m, err := svc.CreateMatch(ctx, ladder.NewMatch{GuildID: g, QueueID: qs[0].ID, Teams: [2][]string{{a, b}, {c, d}}})
+		if err != nil {
+			t.Fatalf("CreateMatch() = %v", err)
+		}
+		if k == 1 {
+			if err := db.SavePrediction(ctx, g, community.Prediction{MatchID: m.ID, UserID: caller2, Team: 2, Chance: 0.5, At: m.CreatedAt}); err != nil {
+				t.Fatalf("SavePrediction() = %v", err)
+			}
+		}
+		if _, err := svc.Report(ctx, ladder.Actor{UserID: a}, g, m.ID, ladder.Loss); err != nil {
+			t.Fatalf("Report() = %v", err)
+		}
+		confirms = append(confirms, ladder.ConfirmInput{Actor: ladder.Actor{UserID: d}, GuildID: g, MatchID: m.ID})
+	}
+	log.Reset()
+	res, errs := svc.Confirms(ctx, confirms)
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("Confirms() = %v", err)
+	}
+	for i, r := range res {
+		if r.Match.State != ladder.StateConfirmed || r.Match.Winner != 2 {
+			t.Fatalf("Confirms()[%d] = %s won by %d; want confirmed, won by team 2", i, r.Match.State, r.Match.Winner)
+		}
+	}
+	count("Confirms() of three matches", 4, true)
+	ps, err = db.Predictors(ctx, g, qs[0].ID, m.SeasonID, 10)
+	if err != nil || !slices.ContainsFunc(ps, func(p community.PredictorRow) bool { return p.UserID == caller2 && p.Correct == 1 }) {
+		t.Errorf("Predictors() = %+v, %v; want %s with 1 correct call", ps, err, caller2)
+	}
 	rep, err := svc.Verify(ctx, g)
 	if err != nil || len(rep.Diffs) != 0 {
 		t.Errorf("Verify() = %d diffs, %v; want 0, nil", len(rep.Diffs), err)
 	}
 	ir, err := integrity.New(db, nil).Verify(ctx, g)
-	if err != nil || len(ir.Diffs) != 0 || ir.Matches != 9 {
-		t.Errorf("integrity Verify() = %d matches, %v, %v; want 9 matches, no differences", ir.Matches, ir.Diffs, err)
+	if err != nil || len(ir.Diffs) != 0 || ir.Matches != 15 {
+		t.Errorf("integrity Verify() = %d matches, %v, %v; want 15 matches, no differences", ir.Matches, ir.Diffs, err)
 	}
 }

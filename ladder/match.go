@@ -213,6 +213,10 @@ type MatchStore interface {
 	Match(ctx context.Context, id int64) (Match, error)
 	// LockMatch reads a match and locks it until the transaction ends.
 	LockMatch(ctx context.Context, id int64) (Match, error)
+	// LockMatches is LockMatch of several matches in one read: it locks
+	// those of ids that exist, in ID order, and returns them in that
+	// order.
+	LockMatches(ctx context.Context, ids []int64) ([]Match, error)
 	// UpdateMatch writes every mutable field of m (not its teams).
 	UpdateMatch(ctx context.Context, m Match) error
 	// Matches lists matches by f, newest first.

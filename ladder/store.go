@@ -132,13 +132,23 @@ type RatedAhead interface {
 // expectRated tells tx, when it is a RatedAhead, the results that the
 // transaction will rate in ladder queue of guildID, in order.
 func expectRated(tx Tx, guildID, queue string, teams ...[2][]string) {
+	ms := make([]Match, len(teams))
+	for i, ts := range teams {
+		ms[i] = Match{GuildID: guildID, State: StateConfirmed, Teams: ts}
+	}
+	expectRatedMatches(tx, guildID, queue, ms)
+}
+
+// expectRatedMatches is expectRated of matches as far as they are known
+// before the lock: new ones (ID 0) or stored ones (a batch of confirms).
+func expectRatedMatches(tx Tx, guildID, queue string, ms []Match) {
 	a, ok := tx.(RatedAhead)
-	if !ok || len(teams) == 0 {
+	if !ok || len(ms) == 0 {
 		return
 	}
-	ws := make([]RatedWrite, len(teams))
-	for i, ts := range teams {
-		m := Match{GuildID: guildID, State: StateConfirmed, Teams: ts}
+	ws := make([]RatedWrite, len(ms))
+	for i, m := range ms {
+		ts := m.Teams
 		var cs []RatingChange
 		for t, us := range ts {
 			for _, u := range us {

@@ -117,7 +117,24 @@ SELECT ks.key, c.value FROM l CROSS JOIN ks
 	aheadReserve = `SELECT nextval(pg_get_serial_sequence('matches', 'id')), nextval('rating_seq') FROM generate_series(1, $1)`
 	// aheadReserveMatch takes a log position for stored match $1.
 	aheadReserveMatch = `SELECT id, nextval('rating_seq') FROM matches WHERE id = $1`
+	// aheadReserveStored takes a log position for each of stored matches
+	// $1, answered in $1's order (a batch of confirms).
+	aheadReserveStored = `SELECT u.id, nextval('rating_seq') FROM unnest($1::bigint[]) WITH ORDINALITY AS u(id, n) ORDER BY u.n`
 )
+
+// stored reports whether every write a expects is of a stored match (a
+// batch of confirms), whose IDs it then names; otherwise they are all
+// expected new, as results are.
+func (a *ahead) stored() []int64 {
+	ids := make([]int64, len(a.ws))
+	for i, w := range a.ws {
+		if w.Match.ID == 0 {
+			return nil
+		}
+		ids[i] = w.Match.ID
+	}
+	return ids
+}
 
 // queueMatchAhead queues, after LockMatchLadder's lock, the reads ahead of
 // a rated write of match id.
@@ -131,7 +148,11 @@ func queueMatchAhead(b *pgx.Batch, id int64) {
 
 // queueAhead queues the reads ahead of a's writes, after the lock.
 func queueAhead(b *pgx.Batch, a *ahead, l integrity.Load) {
-	b.Queue(aheadReserve, len(a.ws))
+	if ids := a.stored(); ids != nil {
+		b.Queue(aheadReserveStored, ids)
+	} else {
+		b.Queue(aheadReserve, len(a.ws))
+	}
 	b.Queue(byName+aheadProgressInsert, a.guildID, a.queue)
 	b.Queue(byName+aheadProgressLock, a.guildID, a.queue)
 	b.Queue(byName+aheadUnseen, a.guildID, a.queue)
@@ -141,8 +162,11 @@ func queueAhead(b *pgx.Batch, a *ahead, l integrity.Load) {
 // readAhead reads the answers of queueAhead's (or queueMatchAhead's)
 // statements: the reservations in log order, and the reads, with the
 // ladder they resolved (nil when it has no progress row: no such ladder).
-// keys are the keys read, nil when the statement listed them.
-func readAhead(br pgx.BatchResults, keys []string) ([]reservation, *integrity.Ladder, *loaded, error) {
+// keys are the keys read, nil when the statement listed them (one stored
+// match's, LockMatchLadder). stored says the reservations name stored
+// matches, in the writes' order (aheadReserveStored): they keep that
+// order and take the positions in it.
+func readAhead(br pgx.BatchResults, keys []string, stored bool) ([]reservation, *integrity.Ladder, *loaded, error) {
 	rows, err := br.Query()
 	if err != nil {
 		return nil, nil, nil, err
@@ -165,10 +189,12 @@ func readAhead(br pgx.BatchResults, keys []string) ([]reservation, *integrity.La
 	for i, r := range res {
 		ids[i], seqs[i] = r.id, r.seq
 	}
-	slices.Sort(ids)
+	if !stored {
+		slices.Sort(ids)
+	}
 	slices.Sort(seqs)
 	for i := range res {
-		res[i] = reservation{id: ids[i], seq: seqs[i], stored: keys == nil}
+		res[i] = reservation{id: ids[i], seq: seqs[i], stored: stored || keys == nil}
 	}
 	if _, err := br.Exec(); err != nil {
 		return nil, nil, nil, err

@@ -3,8 +3,11 @@ package storage_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/commands"
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -15,12 +18,33 @@ const confirmPlayers = 40000
 
 // BenchmarkConfirm is a Discord confirm of a reported 2v2 on PostgreSQL:
 // 8 concurrent writers each confirm a distinct match that the
-// other side reported, through the Service as the Confirm button does. Only
+// other side reported, through the Service as the Confirm button does
+// (commands' group commit: the confirms of one guild that arrive while
+// its batch is written go together in the next, Service.Confirms). Only
 // the confirms are timed; the matches are created and reported first.
 // confirms/s is meant to be compared with pgbench -c 8 TPS run beside it
 // in one session (docs/spec.md 5's write path against the server's own transaction
 // rate). Run it with -benchtime=Nx, N ≤ confirmPlayers/4.
 func BenchmarkConfirm(b *testing.B) {
+	svc, ms := reportedMatches(b, true)
+	var batches atomic.Int64
+	g := groupcommit.New[string](commands.ConfirmBatch, func(ctx context.Context, ins []ladder.ConfirmInput) ([]ladder.MatchResult, []error) {
+		batches.Add(1)
+		return svc.Confirms(ctx, ins)
+	})
+	b.ResetTimer()
+	parallel(b, b.N, func(i int) error {
+		res, err := g.Do(context.Background(), guild, ladder.ConfirmInput{Actor: ladder.Actor{UserID: ms[i].Teams[1][0]}, GuildID: guild, MatchID: ms[i].ID})
+		return checkConfirmed(b, ms[i], res, err)
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "confirms/s")
+	b.ReportMetric(float64(b.N)/float64(batches.Load()), "confirms/batch")
+}
+
+// BenchmarkConfirmAlone is BenchmarkConfirm with each confirm in a
+// transaction of its own (Service.Confirm), as the group commit runs a
+// confirm that arrives while nothing else of its guild is written.
+func BenchmarkConfirmAlone(b *testing.B) {
 	svc, ms := reportedMatches(b, true)
 	b.ResetTimer()
 	parallel(b, b.N, func(i int) error { return confirm(b, svc, ms[i]) })
@@ -112,6 +136,11 @@ func report(svc *ladder.Service, m ladder.Match) error {
 // that this confirm rated it.
 func confirm(b *testing.B, svc *ladder.Service, m ladder.Match) error {
 	res, err := svc.Confirm(context.Background(), ladder.Actor{UserID: m.Teams[1][0]}, guild, m.ID)
+	return checkConfirmed(b, m, res, err)
+}
+
+// checkConfirmed fails b unless res newly confirmed m.
+func checkConfirmed(b *testing.B, m ladder.Match, res ladder.MatchResult, err error) error {
 	if err == nil && (res.AlreadyDone || res.Match.State != ladder.StateConfirmed || len(res.Changes) != 4) {
 		b.Errorf("Confirm(%d) = %s, AlreadyDone %v, %d changes, want newly confirmed with 4 changes",
 			m.ID, res.Match.State, res.AlreadyDone, len(res.Changes))

@@ -2,11 +2,13 @@ package storage
 
 import (
 	"context"
-	"github.com/ladderbot/ladderbot/ladder/rating"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 type matchRow struct {
@@ -133,6 +135,79 @@ func (t *tx) LockMatch(ctx context.Context, id int64) (ladder.Match, error) {
 	}
 	return rows[0].match(), nil
 }
+
+// LockMatches implements ladder.Tx. On PostgreSQL the same round trip
+// asks which of the matches have predictions or MVP votes, as
+// LockMatchLadder does for one, so that the rated write of a match
+// without any leaves the recount out.
+func (t *tx) LockMatches(ctx context.Context, ids []int64) ([]ladder.Match, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var ms []ladder.Match
+	if t.pg == nil {
+		var rows []matchRow
+		if err := t.q(ctx).Raw("SELECT * FROM matches WHERE id IN ? ORDER BY id"+t.forUpdate(), ids).Scan(&rows).Error; err != nil {
+			return nil, wrap("lock matches", err, "")
+		}
+		for _, r := range rows {
+			ms = append(ms, r.match())
+		}
+		return ms, nil
+	}
+	social := map[int64]bool{}
+	err := t.pg.batch(ctx, func(b *pgx.Batch) {
+		b.Queue(lockMatchesPG, ids)
+		b.Queue(socialMatchesPG, ids)
+	}, func(br pgx.BatchResults) error {
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		var mr matchRow
+		for rows.Next() {
+			if err := rows.Scan(mr.ptrs()...); err != nil {
+				rows.Close()
+				return err
+			}
+			ms = append(ms, mr.match())
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if rows, err = br.Query(); err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			social[id] = true
+		}
+		rows.Close()
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, wrap("lock matches", err, "")
+	}
+	for _, m := range ms {
+		if !social[m.ID] {
+			t.pg.quiet = append(t.pg.quiet, m.ID)
+		}
+	}
+	return ms, nil
+}
+
+// lockMatchesPG locks matches (LockMatches) in ID order for pgx;
+// socialMatchesPG, sent after it, lists those of them with predictions or
+// MVP votes (socialSQL).
+const (
+	lockMatchesPG   = `SELECT ` + matchColumns + ` FROM matches WHERE id = ANY($1) ORDER BY id FOR UPDATE`
+	socialMatchesPG = `SELECT m.id FROM matches m WHERE m.id = ANY($1) AND (EXISTS (SELECT 1 FROM predictions p WHERE p.match_id = m.id) OR EXISTS (SELECT 1 FROM mvp_votes v WHERE v.match_id = m.id))`
+)
 
 // UpdateMatch implements ladder.Tx. It also frees the players when the
 // match stops being active, and keeps the disputes table in step; the

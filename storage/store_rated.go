@@ -262,7 +262,7 @@ func (t *tx) LockLadder(ctx context.Context, guildID, queue string, userIDs []st
 			if err := rows.Err(); err != nil || a == nil {
 				return err
 			}
-			reserved, aheadLad, aheadLd, err = readAhead(br, loads[0].Keys)
+			reserved, aheadLad, aheadLd, err = readAhead(br, loads[0].Keys, a.stored() != nil)
 			return err
 		})
 		if err != nil {
@@ -733,7 +733,7 @@ func (t *tx) LockMatchLadder(ctx context.Context, id int64) (ladder.Match, ladde
 		if err := br.QueryRow().Scan(&social); err != nil || !ahead {
 			return err
 		}
-		reserved, aheadLad, aheadLd, err = readAhead(br, nil)
+		reserved, aheadLad, aheadLd, err = readAhead(br, nil, true)
 		return err
 	})
 	if err != nil {
