@@ -2,6 +2,7 @@ package integrity_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -144,6 +145,63 @@ func TestWinTradeFlag(t *testing.T) {
 		for i, want := range []bool{true, false} {
 			if got, err := e.in.MarkPosted(e.ctx, guild, f.ID); err != nil || got != want {
 				t.Errorf("MarkPosted(#%d) = %v, %v, want %v", i+1, got, err, want)
+			}
+		}
+	})
+}
+
+// TestFlagsOfABatchKeepTheFirst: twenty meetings rated in one transaction
+// (a batch of results) write their flags in one statement; the flags kept
+// are exactly those of rating the meetings one by one, whose later
+// meetings return the flags again: raised by the same match, with the
+// same evidence.
+func TestFlagsOfABatchKeepTheFirst(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		var batch []ladder.ResultInput
+		for i := range 20 {
+			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
+			batch = append(batch, ladder.ResultInput{GuildID: other, Team1: []string{user(1), user(2)},
+				Team2: []string{user(3), user(4)}, Winner: 1 + i%2, PlayedAt: time.Now().Add(-time.Hour)})
+		}
+		// Each guild's first result makes its ladder; the rest go together.
+		if _, err := e.svc.RecordResult(e.ctx, batch[0]); err != nil {
+			t.Fatalf("RecordResult() = %v", err)
+		}
+		if _, errs := e.svc.RecordResults(e.ctx, batch[1:]); errors.Join(errs...) != nil {
+			t.Fatalf("RecordResults() = %v", errs)
+		}
+		e.settle(t, guild)
+		e.settle(t, other)
+		one, together := flagsOf(t, e, guild, true), flagsOf(t, e, other, true)
+		if len(one) != 4 || len(together) != 4 {
+			t.Fatalf("Got(%d flags one by one, %d in a batch), want 4 each", len(one), len(together))
+		}
+		// The logs are alike but for their match IDs and log positions:
+		// compare each flag's place in its own log.
+		first := func(g string) (id, seq int64) {
+			ms, err := e.svc.Matches(e.ctx, ladder.MatchFilter{GuildID: g, Limit: 100})
+			if err != nil || len(ms) != 20 {
+				t.Fatalf("Matches(%s) = %d, %v", g, len(ms), err)
+			}
+			return ms[len(ms)-1].ID, ms[len(ms)-1].Seq
+		}
+		id1, seq1 := first(guild)
+		id2, seq2 := first(other)
+		for k, f := range one {
+			g, ok := together[k]
+			if !ok {
+				t.Fatalf("flag %s raised one by one, not in a batch", k)
+			}
+			if f.Seq-seq1 != g.Seq-seq2 || f.Score != g.Score || len(f.Matches) != len(g.Matches) {
+				t.Errorf("flag %s: one by one at %d (score %v, %d matches), in a batch at %d (score %v, %d matches)",
+					k, f.Seq-seq1, f.Score, len(f.Matches), g.Seq-seq2, g.Score, len(g.Matches))
+			}
+			for i := range f.Matches {
+				if i < len(g.Matches) && f.Matches[i]-id1 != g.Matches[i]-id2 {
+					t.Errorf("flag %s: evidence matches %v one by one, %v in a batch", k, f.Matches, g.Matches)
+					break
+				}
 			}
 		}
 	})

@@ -481,12 +481,23 @@ func (t *tx) saveCounters(ctx context.Context, guildID string, l integrity.Ladde
 			return err
 		}
 	}
-	for _, f := range flags {
-		r := flagRow(f)
-		err := t.later(ctx, `INSERT INTO integrity_flags (guild_id, queue_id, season_id, kind, subject, matches, evidence, score, seq, raised_at)
- VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, queue_id, season_id, kind, subject) DO NOTHING`,
-			r.GuildID, r.QueueID, r.SeasonID, r.Kind, r.Subject, r.Matches, r.Evidence, r.Score, r.Seq, r.RaisedAt)
-		if err != nil {
+	// The flags go in one statement a chunk. A flag already raised is
+	// returned again by later matches still over its threshold (Fold):
+	// the row of the first is the one kept.
+	for chunk := range slices.Chunk(flags, 200) {
+		var b strings.Builder
+		args := make([]any, 0, 10*len(chunk))
+		b.WriteString(`INSERT INTO integrity_flags (guild_id, queue_id, season_id, kind, subject, matches, evidence, score, seq, raised_at) VALUES `)
+		for i, f := range chunk {
+			r := flagRow(f)
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			args = append(args, r.GuildID, r.QueueID, r.SeasonID, r.Kind, r.Subject, r.Matches, r.Evidence, r.Score, r.Seq, r.RaisedAt)
+		}
+		b.WriteString(` ON CONFLICT (guild_id, queue_id, season_id, kind, subject) DO NOTHING`)
+		if err := t.later(ctx, b.String(), args...); err != nil {
 			return err
 		}
 	}
