@@ -29,14 +29,24 @@ func (matchMessageRow) TableName() string { return "match_messages" }
 
 // SaveAnnouncement implements ladder.Tx: a later post of the same match
 // (and kind) replaces the message, whose buttons are then live again.
+// Later means a later message: Discord's message IDs are snowflakes, which
+// grow with time, so a record that arrives late for an older post (the
+// post to a match's room, recorded after the room was deleted and the
+// message posted again in the queue's channel) does not replace the newer
+// one. Snowflakes are compared as numbers: by length, then digit by digit.
 func (t *tx) SaveAnnouncement(ctx context.Context, a ladder.Announcement) error {
 	var row any = &announcementRow{MatchID: a.MatchID, ChannelID: a.ChannelID, MessageID: a.MessageID}
+	table := "match_announcements"
 	cols := []clause.Column{{Name: "match_id"}}
 	if a.Kind != "" {
 		row = &matchMessageRow{MatchID: a.MatchID, Kind: a.Kind, ChannelID: a.ChannelID, MessageID: a.MessageID}
+		table = "match_messages"
 		cols = append(cols, clause.Column{Name: "kind"})
 	}
-	err := t.q(ctx).Clauses(clause.OnConflict{Columns: cols, UpdateAll: true}).Create(row).Error
+	newer := clause.Expr{SQL: "length(excluded.message_id) > length(" + table + ".message_id) OR (length(excluded.message_id) = length(" +
+		table + ".message_id) AND excluded.message_id >= " + table + ".message_id)"}
+	err := t.q(ctx).Clauses(clause.OnConflict{Columns: cols, DoUpdates: clause.AssignmentColumns([]string{"channel_id", "message_id", "closed"}),
+		Where: clause.Where{Exprs: []clause.Expression{newer}}}).Create(row).Error
 	return wrap("save announcement", err, "match %d not found", a.MatchID)
 }
 
