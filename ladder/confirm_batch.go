@@ -143,17 +143,8 @@ func (s *Service) confirmBatch(ctx context.Context, ins []ConfirmInput, batch []
 			// queue renamed): Confirm rates it in its own ladder.
 			return nil, nil
 		}
-		if l.Cal == nil {
-			// As recordBatch: every confirm of the batch moves this one
-			// row in memory, in order.
-			row, err := tx.LockCalibrator(ctx, l.Queue.ID)
-			if err != nil {
-				return nil, err
-			}
-			if row.Model != l.Queue.Model || !maps.Equal(row.Params, l.Queue.Params) {
-				return nil, ErrRetry
-			}
-			l.Cal = &row
+		if err := l.lockCalibrator(ctx, tx); err != nil {
+			return nil, err
 		}
 		// Every player of the batch gets its row before the first match
 		// is rated (new players' rows made at once), so that each match

@@ -241,15 +241,8 @@ func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m
 	// which takes it too. The constants read with it are the ones in force
 	// until this write commits; if new ones were adopted since the ladder
 	// was read, the transaction runs again (ErrRetry) and rates with them.
-	if l.Cal == nil {
-		row, err := tx.LockCalibrator(ctx, l.Queue.ID)
-		if err != nil {
-			return MatchResult{}, nil, err
-		}
-		if row.Model != l.Queue.Model || !maps.Equal(row.Params, l.Queue.Params) {
-			return MatchResult{}, nil, ErrRetry
-		}
-		l.Cal = &row
+	if err := l.lockCalibrator(ctx, tx); err != nil {
+		return MatchResult{}, nil, err
 	}
 	model, err := modelFor(l.Queue)
 	if err != nil {
@@ -275,6 +268,28 @@ func (s *Service) prepare(ctx context.Context, tx Tx, l Ladder, rows []Rating, m
 		w.Event = EventMatchResolved
 	}
 	return MatchResult{Match: m, Changes: deltas(model, changes)}, w, nil
+}
+
+// lockCalibrator locks the queue's calibrator row when the ladder's read
+// did not (l.Cal nil), as prepare, recordBatch and confirmBatch need it:
+// it orders the queue's results in the log, one at a time, and fences an
+// adoption of new constants, which takes it too. If constants other than
+// l's were adopted since the ladder was read, the transaction runs again
+// (ErrRetry) and rates with them. A batch moves the one row it sets in
+// memory, result by result, in order.
+func (l *Ladder) lockCalibrator(ctx context.Context, tx Tx) error {
+	if l.Cal != nil {
+		return nil
+	}
+	row, err := tx.LockCalibrator(ctx, l.Queue.ID)
+	if err != nil {
+		return err
+	}
+	if row.Model != l.Queue.Model || !maps.Equal(row.Params, l.Queue.Params) {
+		return ErrRetry
+	}
+	l.Cal = &row
+	return nil
 }
 
 // save writes a prepared rating in tx, for the paths that go on after it

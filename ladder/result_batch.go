@@ -121,17 +121,8 @@ func (s *Service) recordBatch(ctx context.Context, ins []ResultInput, batch []in
 		if err != nil {
 			return nil, err
 		}
-		if l.Cal == nil {
-			// As prepare does when LockLadder did not lock it: every result
-			// of the batch moves this one row in memory, in order.
-			row, err := tx.LockCalibrator(ctx, l.Queue.ID)
-			if err != nil {
-				return nil, err
-			}
-			if row.Model != l.Queue.Model || !maps.Equal(row.Params, l.Queue.Params) {
-				return nil, ErrRetry
-			}
-			l.Cal = &row
+		if err := l.lockCalibrator(ctx, tx); err != nil {
+			return nil, err
 		}
 		model, err := modelFor(l.Queue)
 		if err != nil {
