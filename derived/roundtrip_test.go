@@ -124,9 +124,9 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 		t.Errorf("Predictors() = %+v, %v; want %s with 1 correct call of %d points", ps, err, caller, community.Points(0.5))
 	}
 	// Confirms of one queue pressed together (Service.Confirms): the
-	// matches locked with BEGIN, the ladder, the lock of the queue with
-	// the players and the fold's reads, then every write with COMMIT. The
-	// predicted one is recounted in the same round trips.
+	// matches locked with BEGIN and their ladder read beside them, the lock
+	// of the queue with the players and the fold's reads, then every write
+	// with COMMIT. The predicted one is recounted in the same round trips.
 	var confirms []ladder.ConfirmInput
 	caller2 := u(30)
 	for k := range 3 {
@@ -160,7 +160,7 @@ func TestRatedWriteRoundTrips(t *testing.T) {
 			t.Fatalf("Confirms()[%d] = %s won by %d; want confirmed, won by team 2", i, r.Match.State, r.Match.Winner)
 		}
 	}
-	count("Confirms() of three matches", 4, true)
+	count("Confirms() of three matches", 3, true)
 	ps, err = db.Predictors(ctx, g, qs[0].ID, m.SeasonID, 10)
 	if err != nil || !slices.ContainsFunc(ps, func(p community.PredictorRow) bool { return p.UserID == caller2 && p.Correct == 1 }) {
 		t.Errorf("Predictors() = %+v, %v; want %s with 1 correct call", ps, err, caller2)

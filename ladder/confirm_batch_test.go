@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/derived"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -16,12 +18,30 @@ import (
 // named twice in one batch, a match already confirmed, an open match, a
 // confirm by the reporting team, a stranger's, a moderator's, a match of
 // another guild and a match that does not exist among them; and verify
-// is clean after.
+// is clean after. It runs as the ladder alone and with the rows derived
+// from the log written in every rated write, as `serve` runs it. On
+// PostgreSQL a rated write then takes its log position with the queue's
+// lock, before the confirm is checked (docs/storage.md, reads ahead), so
+// a refused confirm leaves a gap in the positions: there they are
+// compared in order, not as numbers.
 func TestConfirmsEqualsOneByOne(t *testing.T) {
+	for _, wired := range []bool{false, true} {
+		name := "ladder"
+		if wired {
+			name = "derived"
+		}
+		t.Run(name, func(t *testing.T) { confirmsEqualsOneByOne(t, wired) })
+	}
+}
+
+func confirmsEqualsOneByOne(t *testing.T, wired bool) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		e, one := newEnv(t, backend), newEnv(t, backend)
 		const other = "100000000000000078"
 		for _, x := range []*env{e, one} {
+			if wired {
+				derived.Wire(x.db, integrity.New(x.db, nil))
+			}
 			if _, err := x.svc.EnsureGuild(x.ctx, other); err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +118,7 @@ func TestConfirmsEqualsOneByOne(t *testing.T) {
 				}
 				if got[i].AlreadyDone != want.AlreadyDone || !reflect.DeepEqual(got[i].Changes, want.Changes) ||
 					got[i].Match.ID != want.Match.ID || got[i].Match.State != want.Match.State ||
-					got[i].Match.Winner != want.Match.Winner || got[i].Match.Seq != want.Match.Seq {
+					got[i].Match.Winner != want.Match.Winner || !wired && got[i].Match.Seq != want.Match.Seq {
 					t.Fatalf("batch %d confirm %d:\n got %+v\nwant %+v", bi, i, got[i], want)
 				}
 			}
@@ -108,7 +128,8 @@ func TestConfirmsEqualsOneByOne(t *testing.T) {
 		for _, q := range []string{
 			`SELECT user_id, rating, dev, games, wins, losses, streak FROM ratings ORDER BY queue_id, user_id`,
 			`SELECT c.match_id, c.user_id, c.before_rating, c.after_rating, c.after_dev FROM rating_changes c ORDER BY c.seq, c.user_id`,
-			`SELECT id, seq, state, winner, p_team1, p_raw FROM matches ORDER BY id`,
+			// A match's place in the log, counted from its start.
+			`SELECT id, (SELECT count(*) FROM matches m2 WHERE m2.seq <= matches.seq), state, winner, p_team1, p_raw FROM matches ORDER BY id`,
 			`SELECT state FROM calibrators ORDER BY queue_id`,
 		} {
 			if a, b := rows(t, e, q), rows(t, one, q); !reflect.DeepEqual(a, b) {

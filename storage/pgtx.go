@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/ladder"
 	"strings"
 	"time"
 
@@ -45,6 +46,10 @@ type pgTx struct {
 	// found without predictions or MVP votes: none can be added while the
 	// lock is held, so Recount leaves them out.
 	quiet []int64
+	// ladderOf is the ladder of the first match LockMatches locked, read
+	// in its round trip: LadderOf answers from it rather than read it
+	// again in a round trip of its own.
+	ladderOf *ladder.Ladder
 }
 
 // queued is a deferred statement in PostgreSQL's numbered placeholders.

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -156,9 +157,14 @@ func (t *tx) LockMatches(ctx context.Context, ids []int64) ([]ladder.Match, erro
 		return ms, nil
 	}
 	social := map[int64]bool{}
+	var (
+		lad  ladderRow
+		have bool
+	)
 	err := t.pg.batch(ctx, func(b *pgx.Batch) {
 		b.Queue(lockMatchesPG, ids)
 		b.Queue(socialMatchesPG, ids)
+		b.Queue(ladderOfMatchPG, ids[0])
 	}, func(br pgx.BatchResults) error {
 		rows, err := br.Query()
 		if err != nil {
@@ -188,10 +194,26 @@ func (t *tx) LockMatches(ctx context.Context, ids []int64) ([]ladder.Match, erro
 			social[id] = true
 		}
 		rows.Close()
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		switch err := br.QueryRow().Scan(lad.ptrs()...); {
+		case err == nil:
+			have = true
+		case !errors.Is(err, pgx.ErrNoRows):
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, wrap("lock matches", err, "")
+	}
+	if have {
+		l, err := lad.ladder()
+		if err != nil {
+			return nil, err
+		}
+		t.pg.ladderOf = &l
 	}
 	for _, m := range ms {
 		if !social[m.ID] {
@@ -204,7 +226,18 @@ func (t *tx) LockMatches(ctx context.Context, ids []int64) ([]ladder.Match, erro
 // lockMatchesPG locks matches (LockMatches) in ID order for pgx;
 // socialMatchesPG, sent after it, lists those of them with predictions or
 // MVP votes (socialSQL).
+//
+// ladderOfMatchPG, sent after them, is LadderOf for the queue and season
+// of the first of them: a batch of one queue's confirms then has its
+// ladder without a round trip of its own (LadderOf answers from it). It
+// takes no lock, as LadderOf takes none.
 const (
+	ladderOfMatchPG = `SELECT ` + ladderColumns + `
+FROM matches m
+JOIN queues q ON q.id = m.queue_id
+JOIN guilds g ON g.id = q.guild_id
+JOIN seasons s ON s.id = m.season_id AND s.guild_id = g.id
+WHERE m.id = $1`
 	lockMatchesPG   = `SELECT ` + matchColumns + ` FROM matches WHERE id = ANY($1) ORDER BY id FOR UPDATE`
 	socialMatchesPG = `SELECT m.id FROM matches m WHERE m.id = ANY($1) AND (EXISTS (SELECT 1 FROM predictions p WHERE p.match_id = m.id) OR EXISTS (SELECT 1 FROM mvp_votes v WHERE v.match_id = m.id))`
 )

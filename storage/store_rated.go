@@ -181,8 +181,15 @@ func (t *tx) Ladder(ctx context.Context, guildID, queue string) (ladder.Ladder, 
 	return l.ladder()
 }
 
-// LadderOf implements ladder.RatingStore in one read.
+// LadderOf implements ladder.RatingStore in one read, or none when
+// LockMatches read it already.
 func (t *tx) LadderOf(ctx context.Context, queueID, seasonID int64) (ladder.Ladder, error) {
+	if t.pg != nil && t.pg.ladderOf != nil {
+		// Read with the matches this transaction locked (LockMatches).
+		if l := *t.pg.ladderOf; l.Queue.ID == queueID && l.Season.ID == seasonID {
+			return l, nil
+		}
+	}
 	rows, err := t.q(ctx).Raw(`SELECT `+ladderColumns+`
 FROM queues q
 JOIN guilds g ON g.id = q.guild_id
