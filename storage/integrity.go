@@ -342,7 +342,7 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 	st := integrity.State{}
 	for _, r := range rows {
 		var c integrity.Counter
-		if err := json.Unmarshal([]byte(r.Value), &c); err != nil {
+		if err := integrity.DecodeCounter([]byte(r.Value), &c); err != nil {
 			return integrity.Progress{}, false, nil, fmt.Errorf("storage: integrity counter %s: %w", r.Key, err)
 		}
 		st[r.Key] = &c
@@ -466,7 +466,7 @@ func (t *tx) saveCounters(ctx context.Context, guildID string, l integrity.Ladde
 		args := make([]any, 0, 5*len(chunk))
 		b.WriteString(`INSERT INTO integrity_counters (queue_id, season_id, guild_id, key, value) VALUES `)
 		for i, k := range chunk {
-			v, err := json.Marshal(st[k])
+			v, err := integrity.EncodeCounter(st[k])
 			if err != nil {
 				return err
 			}
@@ -526,7 +526,7 @@ func loadCounters(g *gorm.DB, l integrity.Ladder, keys []string) (integrity.Stat
 		}
 		for _, r := range rows {
 			var c integrity.Counter
-			if err := json.Unmarshal([]byte(r.Value), &c); err != nil {
+			if err := integrity.DecodeCounter([]byte(r.Value), &c); err != nil {
 				return nil, fmt.Errorf("counter %s: %w", r.Key, err)
 			}
 			st[r.Key] = &c
@@ -550,7 +550,7 @@ func (db *DB) IntegrityCounters(ctx context.Context, guildID string, l integrity
 	st := integrity.State{}
 	for _, r := range rows {
 		var c integrity.Counter
-		if err := json.Unmarshal([]byte(r.Value), &c); err != nil {
+		if err := integrity.DecodeCounter([]byte(r.Value), &c); err != nil {
 			return nil, fmt.Errorf("storage: integrity counter %s: %w", r.Key, err)
 		}
 		st[r.Key] = &c
