@@ -4,14 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"github.com/ladderbot/ladderbot/integrity"
-	"github.com/ladderbot/ladderbot/ladder"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/ladderbot/ladderbot/integrity"
+	"github.com/ladderbot/ladderbot/ladder"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 )
