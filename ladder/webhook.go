@@ -65,16 +65,25 @@ type eventEnvelope struct {
 	Data    any       `json:"data"`
 }
 
-// NewEvent builds an event with a fresh random ID ("evt_" and 32 hex
-// digits) whose body carries data. Receivers deduplicate by the ID: a
-// delivery is retried until it is acknowledged, so a crash between the
-// receiver's 2xx and our record of it sends the same ID again.
+// NewEvent builds an event with a fresh ID ("evt_" and 32 hex digits)
+// whose body carries data. Receivers deduplicate by the ID: a delivery is
+// retried until it is acknowledged, so a crash between the receiver's 2xx
+// and our record of it sends the same ID again.
+//
+// The ID's first 12 digits are the event's time in Unix milliseconds and
+// the other 20 are random (80 bits), as a UUIDv7 orders its bits: IDs
+// sort by their events' times, and the events table's primary key takes
+// each new one at its right edge instead of on a random page of the
+// index, which a random ID would dirty (and, the first time after a
+// checkpoint, log whole) in every rated write.
 func NewEvent(t EventType, guildID string, at time.Time, data any) (Event, error) {
-	// The ID only has to be unique, not secret (receivers deduplicate by
-	// it), so the runtime's per-thread ChaCha8 generator, seeded from the
-	// OS, serves without pulling crypto/rand into ladder.
+	// The random part only has to be unique, not secret (receivers
+	// deduplicate by the ID), so the runtime's per-thread ChaCha8
+	// generator, seeded from the OS, serves without pulling crypto/rand
+	// into ladder.
 	var raw [16]byte
-	binary.BigEndian.PutUint64(raw[:8], rand.Uint64())
+	ms := uint64(max(at.UnixMilli(), 0)) & (1<<48 - 1)
+	binary.BigEndian.PutUint64(raw[:8], ms<<16|rand.Uint64()&0xffff)
 	binary.BigEndian.PutUint64(raw[8:], rand.Uint64())
 	e := Event{ID: "evt_" + hex.EncodeToString(raw[:]), Type: t, GuildID: guildID, At: at.UTC()}
 	body, err := json.Marshal(eventEnvelope{ID: e.ID, Type: t, GuildID: guildID, At: e.At, Data: data})

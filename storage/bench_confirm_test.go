@@ -9,6 +9,7 @@ import (
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
 )
 
 // confirmPlayers is the size of BenchmarkConfirm's ladder; a player is in
@@ -26,26 +27,57 @@ const confirmPlayers = 40000
 // in one session (docs/spec.md 5's write path against the server's own transaction
 // rate). Run it with -benchtime=Nx, N ≤ confirmPlayers/4.
 func BenchmarkConfirm(b *testing.B) {
-	svc, ms := reportedMatches(b, true)
+	svc, ms, db := reportedMatches(b, true)
 	var batches atomic.Int64
 	g := groupcommit.New[string](commands.ConfirmBatch, func(ctx context.Context, ins []ladder.ConfirmInput) ([]ladder.MatchResult, []error) {
 		batches.Add(1)
 		return svc.Confirms(ctx, ins)
 	})
+	from := walLSN(b, db)
 	b.ResetTimer()
 	parallel(b, b.N, func(i int) error {
 		res, err := g.Do(context.Background(), guild, ladder.ConfirmInput{Actor: ladder.Actor{UserID: ms[i].Teams[1][0]}, GuildID: guild, MatchID: ms[i].ID})
 		return checkConfirmed(b, ms[i], res, err)
 	})
+	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "confirms/s")
 	b.ReportMetric(float64(b.N)/float64(batches.Load()), "confirms/batch")
+	b.ReportMetric(walSince(b, db, from)/float64(b.N), "WAL-B/confirm")
+	// The timed confirms' log range, for pg_walinspect's
+	// pg_get_wal_records_info(from, to): which tables and indexes the
+	// bytes went to.
+	b.Logf("write-ahead log of the confirms: %s to %s", from, walLSN(b, db))
+}
+
+// walLSN is the server's current write-ahead log position.
+func walLSN(b *testing.B, db *storage.DB) string {
+	b.Helper()
+	var lsn string
+	if err := db.Gorm().Raw("SELECT pg_current_wal_lsn()::text").Scan(&lsn).Error; err != nil {
+		b.Fatal(err)
+	}
+	return lsn
+}
+
+// walSince is how many bytes of write-ahead log the server wrote since
+// position from: the confirms' own, and any other client's of the same
+// server (run the benchmark alone to read it as the confirms'). A page's
+// first change after a checkpoint is logged whole, so the figure is
+// highest right after one (CHECKPOINT before a run to compare two).
+func walSince(b *testing.B, db *storage.DB, from string) float64 {
+	b.Helper()
+	var n float64
+	if err := db.Gorm().Raw("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), ?::pg_lsn)::float8", from).Scan(&n).Error; err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 // BenchmarkConfirmAlone is BenchmarkConfirm with each confirm in a
 // transaction of its own (Service.Confirm), as the group commit runs a
 // confirm that arrives while nothing else of its guild is written.
 func BenchmarkConfirmAlone(b *testing.B) {
-	svc, ms := reportedMatches(b, true)
+	svc, ms, _ := reportedMatches(b, true)
 	b.ResetTimer()
 	parallel(b, b.N, func(i int) error { return confirm(b, svc, ms[i]) })
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "confirms/s")
@@ -55,7 +87,7 @@ func BenchmarkConfirmAlone(b *testing.B) {
 // each of the 8 writers reports a distinct open match and has the other
 // side confirm it, two transactions a match; tx/s counts both.
 func BenchmarkReportConfirm(b *testing.B) {
-	svc, ms := reportedMatches(b, false)
+	svc, ms, _ := reportedMatches(b, false)
 	b.ResetTimer()
 	parallel(b, b.N, func(i int) error {
 		if err := report(svc, ms[i]); err != nil {
@@ -71,7 +103,7 @@ func BenchmarkReportConfirm(b *testing.B) {
 // by team 1 when reported, in a ladder whose players all have rating rows,
 // kept in a schema that survives the run. Matches a failed run left active
 // are cancelled first, so that their players are free again.
-func reportedMatches(b *testing.B, reported bool) (*ladder.Service, []ladder.Match) {
+func reportedMatches(b *testing.B, reported bool) (*ladder.Service, []ladder.Match, *storage.DB) {
 	b.Helper()
 	db := benchDB(b, "bench_confirm_v1")
 	svc := ladder.NewService(db, nil)
@@ -123,7 +155,7 @@ func reportedMatches(b *testing.B, reported bool) (*ladder.Service, []ladder.Mat
 			b.Fatal(err)
 		}
 	}
-	return svc, ms
+	return svc, ms, db
 }
 
 // report reports m won by team 1, as its first player.
