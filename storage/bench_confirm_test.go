@@ -32,7 +32,7 @@ func BenchmarkConfirm(b *testing.B) {
 	g := groupcommit.New[string](commands.ConfirmBatch, func(ctx context.Context, ins []ladder.ConfirmInput) ([]ladder.MatchResult, []error) {
 		batches.Add(1)
 		return svc.Confirms(ctx, ins)
-	})
+	}).Linger(commands.ConfirmLinger)
 	from := walLSN(b, db)
 	b.ResetTimer()
 	parallel(b, b.N, func(i int) error {

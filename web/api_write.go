@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/ladderbot/ladderbot/internal/groupcommit"
-	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 	"net/http"
 	"slices"
 	"strconv"
 	"time"
 	"unicode"
 
+	"github.com/ladderbot/ladderbot/internal/groupcommit"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/matchmaking"
 )
 
 // recordRequest is the body of POST /api/v1/guilds/{guild}/matches (docs/spec.md 7).

@@ -4,6 +4,18 @@
 // together as the next batch, in arrival order. With nobody else writing a
 // key, a call runs at once, alone, so nothing waits for company.
 //
+// A Group may also linger (Linger): after a batch of two or more, its
+// writer waits a moment, before it writes the next, for as many calls as
+// that batch had plus those that were already waiting, as PostgreSQL's
+// commit_delay waits for the commits of other busy sessions. Callers that
+// write again as soon as they are answered (an API client posting its
+// results one after another, people confirming their matches in a busy
+// queue) otherwise fall into alternating batches: the calls that arrived
+// during a batch are written as the next while that batch's callers,
+// answered, queue behind them, so every round of callers pays for two
+// transactions. A lone call is never held: the wait follows only a batch
+// of two or more, and ends as soon as the calls expected have arrived.
+//
 // The ladder uses it for the results of one guild's queue, which must be
 // applied one after another in log order: taking the queue's lock once per
 // batch rather than once per result is what lets a busy queue keep up
@@ -14,12 +26,17 @@ package groupcommit
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // Group batches calls by key. The zero value is not usable; use New.
 type Group[K comparable, I, O any] struct {
-	run func(ctx context.Context, ins []I) ([]O, []error)
-	max int
+	run    func(ctx context.Context, ins []I) ([]O, []error)
+	max    int
+	linger time.Duration
+	// after is time.After; a test may replace it to end a linger when it
+	// chooses.
+	after func(time.Duration) <-chan time.Time
 
 	mu     sync.Mutex
 	queues map[K]*queue[I, O]
@@ -27,6 +44,8 @@ type Group[K comparable, I, O any] struct {
 
 type queue[I, O any] struct {
 	pending []*call[I, O]
+	// arrived wakes a lingering writer when a call is queued.
+	arrived chan struct{}
 }
 
 type call[I, O any] struct {
@@ -43,7 +62,16 @@ func New[K comparable, I, O any](max int, run func(ctx context.Context, ins []I)
 	if max < 1 {
 		max = 1
 	}
-	return &Group[K, I, O]{run: run, max: max, queues: map[K]*queue[I, O]{}}
+	return &Group[K, I, O]{run: run, max: max, after: time.After, queues: map[K]*queue[I, O]{}}
+}
+
+// Linger sets how long, at most, the writer of a key waits after a batch
+// of two or more for as many calls before it writes the next batch or
+// retires the key (0, New's default: it does not wait). Set it before the
+// first Do.
+func (g *Group[K, I, O]) Linger(d time.Duration) *Group[K, I, O] {
+	g.linger = max(d, 0)
+	return g
 }
 
 // Do writes in under key, in a batch with the other calls of that key that
@@ -56,11 +84,17 @@ func (g *Group[K, I, O]) Do(ctx context.Context, key K, in I) (O, error) {
 	g.mu.Lock()
 	q, busy := g.queues[key]
 	if !busy {
-		q = &queue[I, O]{}
+		q = &queue[I, O]{arrived: make(chan struct{}, 1)}
 		g.queues[key] = q
 	}
 	q.pending = append(q.pending, c)
 	g.mu.Unlock()
+	if busy {
+		select {
+		case q.arrived <- struct{}{}:
+		default: // the writer has a wake-up waiting already
+		}
+	}
 	if !busy {
 		// The first call of an idle key starts its writer, which writes
 		// batches until nobody is waiting; every caller only waits for
@@ -102,8 +136,12 @@ func (g *Group[K, I, O]) drain(key K, q *queue[I, O]) {
 		// With nobody waiting, the key is retired before its last batch is
 		// answered, so that a caller that has its answer never finds the
 		// key still held; a call that comes after starts a writer of its own.
+		// A lingering writer keeps the key through its wait instead, and
+		// retires it after, if nobody came.
+		lingers := g.linger > 0 && len(batch) > 1
 		g.mu.Lock()
-		retired := len(q.pending) == 0
+		waiting := len(q.pending)
+		retired := !lingers && waiting == 0
 		if retired {
 			delete(g.queues, key)
 		}
@@ -114,6 +152,36 @@ func (g *Group[K, I, O]) drain(key K, q *queue[I, O]) {
 		}
 		if retired {
 			return
+		}
+		// The callers just answered and those already waiting are the
+		// ones a busy key expects next.
+		if lingers && g.wait(key, q, min(len(batch)+waiting, g.max)) {
+			return
+		}
+	}
+}
+
+// wait lingers until q has n calls waiting or the linger ends; it retires
+// the key and reports true when by then nobody is waiting.
+func (g *Group[K, I, O]) wait(key K, q *queue[I, O], n int) bool {
+	timeout := g.after(g.linger)
+	for {
+		g.mu.Lock()
+		have := len(q.pending)
+		g.mu.Unlock()
+		if have >= n {
+			return false
+		}
+		select {
+		case <-q.arrived: // count again (a wake-up may be left from the batch's run)
+		case <-timeout:
+			g.mu.Lock()
+			idle := len(q.pending) == 0
+			if idle {
+				delete(g.queues, key)
+			}
+			g.mu.Unlock()
+			return idle
 		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestBatchesInOrder: calls of one key that arrive while a batch runs are
@@ -142,5 +144,136 @@ func TestCancelledBeforeBatch(t *testing.T) {
 	defer mu.Unlock()
 	if fmt.Sprint(got) != "[[0]]" {
 		t.Fatalf("batches = %v: the cancelled call was written", got)
+	}
+}
+
+// TestLinger: after a batch of two or more, a lingering writer waits for
+// as many calls as that batch had plus those already waiting before it
+// writes the next batch, so calls that arrive one by one after it are
+// written together; when the linger ends it writes what came, or retires
+// the key if nothing did. A batch of one is not
+// followed by a wait. The linger's end is the test's to choose.
+func TestLinger(t *testing.T) {
+	release := make(chan struct{})
+	end := make(chan time.Time)
+	var mu sync.Mutex
+	var batches [][]int
+	g := New[string, int, int](8, func(ctx context.Context, ins []int) ([]int, []error) {
+		if ins[0]%10 == 0 {
+			<-release // 0 and 10 hold the key while others queue
+		}
+		mu.Lock()
+		batches = append(batches, slices.Clone(ins))
+		mu.Unlock()
+		return slices.Clone(ins), make([]error, len(ins))
+	}).Linger(time.Hour)
+	g.after = func(time.Duration) <-chan time.Time { return end }
+	ctx := context.Background()
+	pending := func() int {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if q := g.queues["a"]; q != nil {
+			return len(q.pending)
+		}
+		return -1
+	}
+	written := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return fmt.Sprint(batches)
+	}
+	// until polls cond, failing the test after 10 s.
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); runtime.Gosched() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not after 10 s (batches %s, pending %d)", what, written(), pending())
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	calls := make(chan int, 10) // the answered calls of 20 and 21
+	do := func(in int) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if out, err := g.Do(ctx, "a", in); out != in || err != nil {
+				t.Errorf("Do(%d) = %d, %v", in, out, err)
+			}
+			if in == 20 || in == 21 {
+				calls <- in
+			}
+		}()
+	}
+	// queue starts calls one at a time, each once the one before waits.
+	queue := func(ins ...int) {
+		for _, in := range ins {
+			n := pending()
+			do(in)
+			until(fmt.Sprintf("call %d queued", in), func() bool { return pending() == n+1 })
+		}
+	}
+
+	do(0)
+	until("the first batch running", func() bool { return pending() == 0 })
+	queue(1, 2, 3)
+	release <- struct{}{}
+	wg.Wait() // [0] alone, then [1 2 3] with no wait between
+	if got := written(); got != "[[0] [1 2 3]]" {
+		t.Fatalf("batches = %s, want [[0] [1 2 3]]", got)
+	}
+	// The writer now waits for three: two are not enough.
+	queue(4, 5)
+	if got := written(); got != "[[0] [1 2 3]]" {
+		t.Fatalf("batches = %s: the writer did not wait for a third call", got)
+	}
+	do(6) // the third: the writer takes all three at once
+	wg.Wait()
+	if got := written(); got != "[[0] [1 2 3] [4 5 6]]" {
+		t.Fatalf("batches = %s, want [4 5 6] written together", got)
+	}
+	// One call, then the linger ends: it is written alone, and a batch of
+	// one retires the key at once.
+	queue(7)
+	end <- time.Time{}
+	wg.Wait()
+	if got := written(); got != "[[0] [1 2 3] [4 5 6] [7]]" {
+		t.Fatalf("batches = %s, want [7] written when the linger ended", got)
+	}
+	if n := pending(); n != -1 {
+		t.Fatalf("the key is still held (%d waiting) after a batch of one was answered", n)
+	}
+	// A batch of two answered while one more call waits: the writer waits
+	// for three (the two answered and the one waiting), not two.
+	do(10)
+	until("the batch of 10 running", func() bool { return pending() == 0 })
+	queue(20, 21)
+	release <- struct{}{} // [10] alone, then [20 21], which holds the key
+	until("the batch of 20 running", func() bool { return pending() == 0 })
+	queue(22)
+	answered := make(chan struct{})
+	go func() {
+		for range 2 {
+			<-calls // 20 and 21 answered
+		}
+		close(answered)
+	}()
+	release <- struct{}{}
+	<-answered
+	queue(23)
+	if got := written(); got != "[[0] [1 2 3] [4 5 6] [7] [10] [20 21]]" {
+		t.Fatalf("batches = %s: the writer did not wait for a third call after [20 21] with 22 waiting", got)
+	}
+	do(24)
+	wg.Wait()
+	// Then nobody: the key is kept through the linger and retired when it
+	// ends.
+	if n := pending(); n != 0 {
+		t.Fatalf("after a batch of three the key's queue has %d waiting, want 0 while the writer lingers", n)
+	}
+	end <- time.Time{}
+	until("the key retired after the linger", func() bool { return pending() == -1 })
+	if got := written(); got != "[[0] [1 2 3] [4 5 6] [7] [10] [20 21] [22 23 24]]" {
+		t.Fatalf("batches = %s", got)
 	}
 }
