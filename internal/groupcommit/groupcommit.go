@@ -16,11 +16,13 @@
 // transactions. A lone call is never held: the wait follows only a batch
 // of two or more, and ends as soon as the calls expected have arrived.
 //
-// The ladder uses it for the results of one guild's queue, which must be
-// applied one after another in log order: taking the queue's lock once per
-// batch rather than once per result is what lets a busy queue keep up
-// (docs/operating.md, "Cost and sizing"). It holds only the calls in
-// flight, never domain state.
+// The ladder uses it for the results of one guild's queue and for its
+// confirms, which must be applied one after another in log order: taking
+// the queue's lock once per batch rather than once per result is what lets
+// a busy queue keep up (docs/operating.md, "Cost and sizing"). The
+// confirms linger; the API's results do not, since a game server's next
+// result comes over HTTP later than the linger would wait. It holds only
+// the calls in flight, never domain state.
 package groupcommit
 
 import (
@@ -66,9 +68,10 @@ func New[K comparable, I, O any](max int, run func(ctx context.Context, ins []I)
 }
 
 // Linger sets how long, at most, the writer of a key waits after a batch
-// of two or more for as many calls before it writes the next batch or
-// retires the key (0, New's default: it does not wait). Set it before the
-// first Do.
+// of two or more for the calls it expects (as many as that batch had plus
+// those already waiting) before it writes the next batch, or retires the
+// key if none came (0, New's default: it does not wait). Set it before
+// the first Do.
 func (g *Group[K, I, O]) Linger(d time.Duration) *Group[K, I, O] {
 	g.linger = max(d, 0)
 	return g
