@@ -340,17 +340,8 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 		}
 	}
 	st := integrity.State{}
-	for _, r := range rows {
-		var c integrity.Counter
-		if err := integrity.DecodeCounter([]byte(r.Value), &c); err != nil {
-			return integrity.Progress{}, false, nil, fmt.Errorf("storage: integrity counter %s: %w", r.Key, err)
-		}
-		st[r.Key] = &c
-	}
-	for _, k := range keys {
-		if st[k] == nil {
-			st[k] = &integrity.Counter{}
-		}
+	if err := decodeCounters(st, rows, keys); err != nil {
+		return integrity.Progress{}, false, nil, err
 	}
 	return integrity.Progress{Seq: p.Seq, Folded: p.Folded, Live: p.Live, Clear: p.Clear}, gaps > 0, st, nil
 }
@@ -524,20 +515,11 @@ func loadCounters(g *gorm.DB, l integrity.Ladder, keys []string) (integrity.Stat
 		if err := g.Where("queue_id = ? AND season_id = ? AND key IN ?", l.QueueID, l.SeasonID, chunk).Find(&rows).Error; err != nil {
 			return nil, err
 		}
-		for _, r := range rows {
-			var c integrity.Counter
-			if err := integrity.DecodeCounter([]byte(r.Value), &c); err != nil {
-				return nil, fmt.Errorf("counter %s: %w", r.Key, err)
-			}
-			st[r.Key] = &c
+		if err := decodeCounters(st, rows, nil); err != nil {
+			return nil, err
 		}
 	}
-	for _, k := range keys {
-		if st[k] == nil {
-			st[k] = &integrity.Counter{}
-		}
-	}
-	return st, nil
+	return st, decodeCounters(st, nil, keys)
 }
 
 // IntegrityCounters implements integrity.Store.
@@ -548,14 +530,28 @@ func (db *DB) IntegrityCounters(ctx context.Context, guildID string, l integrity
 		return nil, wrap("integrity counters", err, "ladder not found")
 	}
 	st := integrity.State{}
+	if err := decodeCounters(st, rows, nil); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// decodeCounters adds the counters of rows to st, then a zero counter for
+// each of keys that has none.
+func decodeCounters(st integrity.State, rows []integrityCounterRow, keys []string) error {
 	for _, r := range rows {
 		var c integrity.Counter
 		if err := integrity.DecodeCounter([]byte(r.Value), &c); err != nil {
-			return nil, fmt.Errorf("storage: integrity counter %s: %w", r.Key, err)
+			return fmt.Errorf("storage: integrity counter %s: %w", r.Key, err)
 		}
 		st[r.Key] = &c
 	}
-	return st, nil
+	for _, k := range keys {
+		if st[k] == nil {
+			st[k] = &integrity.Counter{}
+		}
+	}
+	return nil
 }
 
 // IntegrityProgress implements integrity.Store.

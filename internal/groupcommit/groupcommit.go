@@ -94,11 +94,10 @@ func (g *Group[K, I, O]) Do(ctx context.Context, key K, in I) (O, error) {
 	g.mu.Unlock()
 	if busy {
 		select {
-		case q.arrived <- struct{}{}:
+		case q.arrived <- struct{}{}: // wakes a lingering writer
 		default: // the writer has a wake-up waiting already
 		}
-	}
-	if !busy {
+	} else {
 		// The first call of an idle key starts its writer, which writes
 		// batches until nobody is waiting; every caller only waits for
 		// its own batch.
