@@ -30,7 +30,9 @@ import (
 // newcomer's wins say little). A game the account's rating has not caught
 // up with yet tells little (both hypotheses expect a win); a game once it
 // is rated among the best tells most. The sum never falls below
-// SmurfFloor (0: a CUSUM, so early losses do not bury what follows), and
+// SmurfFloor (−2: a CUSUM whose losses count against what follows up to
+// about 7 times, so early losses do not bury it, while an ordinary
+// newcomer's lucky run after losses must pay them back first), and
 // the account is flagged when it reaches SmurfLLR, from its
 // SmurfMinGames-th game on. A newcomer who plays below the midpoint of the
 // two hypotheses drifts down; a smurf, above it, drifts up. Each game costs
