@@ -41,7 +41,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	partyMed := fs.Float64("party-median-weight", 0, "the queue's party rating: weight of its median player (0-10)")
 	ordDev := fs.Float64("ordinal-deviations", 3, "the queue's party rating: RDs taken off (0-10)")
 	cheaters := fs.String("cheaters", "", "inject cheaters kind=N,… (kinds win-trade: rings of 2×team-size accounts, smurf, boost) and score the integrity flags")
-	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary SQLite file, removed at the end")
+	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary database removed at the end: in memory, or a SQLite file for a season of more than 60,000 player-days (players × days)")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
 	bestOf := fs.Int("best-of", 1, "play each match as a best-of-N series (1, 3 or 5), rated once; above 1, the same season in single games is played too, to compare")

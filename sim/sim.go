@@ -38,7 +38,9 @@ type Config struct {
 	Seed   uint64
 	// QStart and QFloor are the queue's quality thresholds (docs/spec.md 3).
 	QStart, QFloor float64
-	// DSN is the database; "" makes a temporary SQLite file, removed after.
+	// DSN is the database; "" makes a temporary one, removed after: held
+	// in memory for a season of up to memorySeason player-days, else a
+	// SQLite file.
 	DSN string
 	// SkillSD is the spread of true skill around 1500, on the Elo scale:
 	// P(A beats B) = 1/(1 + 10^(−(mean skill A − mean skill B)/400)).
@@ -170,6 +172,12 @@ type player struct {
 	cheat string
 }
 
+// memorySeason is the most player-days (players × days) a temporary season
+// is held in memory for: the default season (200 × 30) takes about 15 MB,
+// so this one about 150 MB. A longer or larger season goes to a file.
+// (A variable: tests lower it to run the file's path.)
+var memorySeason = 60000
+
 // Run simulates a season and returns its measurements.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.fill(); err != nil {
@@ -177,8 +185,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	var db *storage.DB
 	var err error
-	if cfg.DSN == "" {
-		// A temporary season is thrown away at the end: no fsync per commit.
+	if cfg.DSN == "" && cfg.Players*cfg.Days <= memorySeason {
+		// A temporary season small enough to hold is held in memory: it
+		// is thrown away at the end, so no commit need reach a disk.
+		if db, err = storage.OpenMemory(ctx, cfg.Log); err != nil {
+			return nil, fmt.Errorf("sim: %w", err)
+		}
+	} else if cfg.DSN == "" {
+		// A larger one goes to a temporary file, without an fsync per commit.
 		dir, err := os.MkdirTemp("", "ladderbot-sim-")
 		if err != nil {
 			return nil, fmt.Errorf("sim: %w", err)

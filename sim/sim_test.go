@@ -202,3 +202,26 @@ func TestParseCheaters(t *testing.T) {
 		}
 	}
 }
+
+// TestTemporarySeasonMemoryOrFile plays one season on each temporary
+// database the simulator chooses from, in memory and in a file, and
+// checks that both play it alike.
+func TestTemporarySeasonMemoryOrFile(t *testing.T) {
+	cfg := Defaults()
+	cfg.Players, cfg.Days = 40, 4
+	mem, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	was := memorySeason
+	memorySeason = cfg.Players*cfg.Days - 1
+	defer func() { memorySeason = was }()
+	file, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mem.Verified || !file.Verified || mem.Matches != file.Matches || mem.Brier != file.Brier || mem.WaitP95 != file.WaitP95 || mem.Spearman != file.Spearman {
+		t.Errorf("Got(in memory, in a file) = (%v, %d, %v, %v, %v), (%v, %d, %v, %v, %v), want verified and equal",
+			mem.Verified, mem.Matches, mem.Brier, mem.WaitP95, mem.Spearman, file.Verified, file.Matches, file.Brier, file.WaitP95, file.Spearman)
+	}
+}

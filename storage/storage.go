@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 	sqlitedriver "github.com/ncruces/go-sqlite3/driver"
 	"github.com/ncruces/go-sqlite3/gormlite"
+	"github.com/ncruces/go-sqlite3/vfs/memdb"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -36,6 +38,8 @@ type DB struct {
 	// retryWait is the pause before retry attempt n (1, 2, …) of a
 	// conflicting transaction; nil is retryBackoff. Tests lengthen it.
 	retryWait func(attempt int) time.Duration
+	// memory names the memdb database of OpenMemory, deleted by Close.
+	memory string
 }
 
 // retryBackoff waits a little longer before each retry, so that the
@@ -73,21 +77,43 @@ func Open(ctx context.Context, dsn string, log *slog.Logger) (*DB, error) {
 // acknowledged to players against a power loss — nothing a scratch file
 // holds. Everything else, transactions and locking included, is as Open.
 func OpenScratch(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
-	return openWith(ctx, "sqlite:"+path, log, nil, "off")
+	return openWith(ctx, "sqlite:"+path, log, nil, "off", false)
+}
+
+// OpenMemory is OpenScratch for a database held in this process's memory
+// (SQLite's memdb VFS, shared by the pool's connections): no file, so no
+// commit writes to a disk. The database lives until Close. memdb keeps no
+// write-ahead log, so SQLite journals each transaction in memory instead,
+// and a writer waits for open reads to end as in a rollback journal;
+// transactions, rollback and the busy timeout are otherwise as Open. It
+// holds the whole database in memory, about 15 MB for the simulator's
+// default season of 200 players and 30 days, so it suits a season that
+// is thrown away and small enough to hold.
+func OpenMemory(ctx context.Context, log *slog.Logger) (*DB, error) {
+	name := "ladderbot-" + rand.Text()
+	memdb.Create(name, nil)
+	db, err := openWith(ctx, "sqlite:/"+name, log, nil, "off", true) // "/": shared by the pool
+	if err != nil {
+		memdb.Delete(name)
+		return nil, err
+	}
+	db.memory = name
+	return db, nil
 }
 
 // open is Open with an optional pgx tracer on every PostgreSQL connection
 // (tests count the statements, hence round trips, of an operation).
 func open(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTracer) (*DB, error) {
-	return openWith(ctx, dsn, log, tracer, "full")
+	return openWith(ctx, dsn, log, tracer, "full", false)
 }
 
-// openWith is open with SQLite's synchronous setting.
-func openWith(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTracer, synchronous string) (*DB, error) {
+// openWith is open with SQLite's synchronous setting, on a file or, with
+// memory, on the memdb database the path names.
+func openWith(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.QueryTracer, synchronous string, memory bool) (*DB, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	dialect, conn, err := dialector(dsn, tracer, synchronous)
+	dialect, conn, err := dialector(dsn, tracer, synchronous, memory)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +146,11 @@ func openWith(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.Quer
 		return nil, fmt.Errorf("storage: connect %s: %w", dialect, err)
 	}
 	db := &DB{tx: tx{db: g, dialect: dialect, derive: &derivers{}}, sql: sqlDB, log: log}
-	if err := migrate(ctx, sqlDB, dialect, sqlitePath(dsn), log); err != nil {
+	lockPath := sqlitePath(dsn)
+	if memory {
+		lockPath = "" // one process: no file to lock migrations with
+	}
+	if err := migrate(ctx, sqlDB, dialect, lockPath, log); err != nil {
 		sqlDB.Close()
 		return nil, err
 	}
@@ -128,7 +158,7 @@ func openWith(ctx context.Context, dsn string, log *slog.Logger, tracer pgx.Quer
 }
 
 // dialector maps a DATABASE_URL to a gorm dialector.
-func dialector(dsn string, tracer pgx.QueryTracer, synchronous string) (string, gorm.Dialector, error) {
+func dialector(dsn string, tracer pgx.QueryTracer, synchronous string, memory bool) (string, gorm.Dialector, error) {
 	switch {
 	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
 		cfg, err := pgx.ParseConfig(dsn)
@@ -152,6 +182,9 @@ func dialector(dsn string, tracer pgx.QueryTracer, synchronous string) (string, 
 		q := url.Values{}
 		q.Set("_txlock", "immediate")
 		q["_pragma"] = []string{"busy_timeout(10000)", "journal_mode(wal)", "foreign_keys(on)", "synchronous(" + synchronous + ")"}
+		if memory {
+			q.Set("vfs", "memdb")
+		}
 		conn, err := (&sqlitedriver.SQLite{}).OpenConnector("file:" + path + "?" + q.Encode())
 		if err != nil {
 			return "", nil, fmt.Errorf("storage: %q: %w", dsn, err)
@@ -183,7 +216,13 @@ func (db *DB) Dialect() string { return db.dialect }
 func (db *DB) Ping(ctx context.Context) error { return db.sql.PingContext(ctx) }
 
 // Close closes the connection pool.
-func (db *DB) Close() error { return db.sql.Close() }
+func (db *DB) Close() error {
+	err := db.sql.Close()
+	if db.memory != "" {
+		memdb.Delete(db.memory)
+	}
+	return err
+}
 
 // Gorm returns the gorm handle, for the storage of other features (the
 // queue, jobs) that live beside this package's tables.
