@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/ladderbot/ladderbot/derived"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -45,15 +47,17 @@ func atpHistory(b *testing.B) []rating.MatchRecord {
 
 // BenchmarkImport imports the ATP doubles history into a fresh database
 // (ladderbot import without the file reading): the check of every record,
-// the rating replay and the bulk writes of 52 batches. Compare it with
-// BenchmarkImportBare, which writes the same rows and nothing else.
+// the rating replay, the bulk writes of 13 batches and, in each batch's
+// transaction, the integrity counters the batch moves, wired as the
+// command wires them. Compare it with BenchmarkImportBare, which writes
+// the same rows and nothing else.
 func BenchmarkImport(b *testing.B) {
 	recs := atpHistory(b)
 	testdb.ForEach(b, func(b *testing.B, be string) {
 		ctx := context.Background()
 		for range b.N {
 			b.StopTimer()
-			svc := ladder.NewService(open(b, be), nil)
+			svc := ladder.NewService(openDerived(b, be), nil)
 			b.StartTimer()
 			rep, err := svc.ImportMatches(ctx, guild, "", recs, nil)
 			if err != nil || rep.Imported != len(recs) {
@@ -76,11 +80,22 @@ var importedTables = []struct{ name, columns string }{
 	{"rating_changes", "seq, queue_id, season_id, match_id, user_id, team, kind, before_rating, before_dev, before_games, " +
 		"before_last_at, before_recent, after_rating, after_dev, after_games, after_last_at, after_recent, wins, losses, draws, streak, at"},
 	{"idempotency_keys", "guild_id, key, match_id, created_at"},
+	{"integrity_counters", "queue_id, season_id, guild_id, key, value"},
+	{"integrity_flags", "guild_id, queue_id, season_id, kind, subject, matches, evidence, score, seq, raised_at"},
+}
+
+// openDerived is open with the derived rows wired, as every command that
+// writes results wires them.
+func openDerived(b *testing.B, be string) *storage.DB {
+	db := open(b, be)
+	derived.Wire(db, integrity.New(db, nil))
+	return db
 }
 
 // BenchmarkImportBare is the floor BenchmarkImport is measured against:
 // the rows an import of the ATP history leaves (players, final ratings,
-// matches, their players, log rows and keys), read back from one import
+// matches, their players, log rows, keys, integrity counters and flags),
+// read back from one import
 // and written into a fresh database with its guild in one transaction, by
 // COPY on PostgreSQL and by INSERTs of 500 rows on SQLite, with no
 // reading, checking or rating.
@@ -88,7 +103,7 @@ func BenchmarkImportBare(b *testing.B) {
 	recs := atpHistory(b)
 	testdb.ForEach(b, func(b *testing.B, be string) {
 		ctx := context.Background()
-		src := open(b, be)
+		src := openDerived(b, be)
 		if _, err := ladder.NewService(src, nil).ImportMatches(ctx, guild, "", recs, nil); err != nil {
 			b.Fatal(err)
 		}
