@@ -23,9 +23,7 @@ func BenchmarkSimulate(b *testing.B) {
 		limit int
 	}{{"memory", memorySeason}, {"file", 0}} {
 		b.Run(bc.name, func(b *testing.B) {
-			was := memorySeason
-			memorySeason = bc.limit
-			defer func() { memorySeason = was }()
+			useMemorySeason(b, bc.limit)
 			for b.Loop() {
 				res, err := Run(context.Background(), Defaults())
 				if err != nil {

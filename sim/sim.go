@@ -178,34 +178,44 @@ type player struct {
 // (A variable: tests lower it to run the file's path.)
 var memorySeason = 60000
 
+// openSeason opens the season's database: cfg.DSN, or a temporary one
+// that done removes. A temporary season small enough to hold
+// (memorySeason) is held in memory, since it is thrown away at the end and
+// no commit need reach a disk; a larger one goes to a scratch file without
+// an fsync per commit. done closes the database.
+func openSeason(ctx context.Context, cfg Config) (db *storage.DB, done func(), err error) {
+	switch {
+	case cfg.DSN != "":
+		db, err = storage.Open(ctx, cfg.DSN, cfg.Log)
+	case cfg.Players*cfg.Days <= memorySeason:
+		db, err = storage.OpenMemory(ctx, cfg.Log)
+	default:
+		dir, err := os.MkdirTemp("", "ladderbot-sim-")
+		if err != nil {
+			return nil, nil, err
+		}
+		if db, err = storage.OpenScratch(ctx, filepath.Join(dir, "sim.db"), cfg.Log); err != nil {
+			os.RemoveAll(dir)
+			return nil, nil, err
+		}
+		return db, func() { db.Close(); os.RemoveAll(dir) }, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, func() { db.Close() }, nil
+}
+
 // Run simulates a season and returns its measurements.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	var db *storage.DB
-	var err error
-	if cfg.DSN == "" && cfg.Players*cfg.Days <= memorySeason {
-		// A temporary season small enough to hold is held in memory: it
-		// is thrown away at the end, so no commit need reach a disk.
-		if db, err = storage.OpenMemory(ctx, cfg.Log); err != nil {
-			return nil, fmt.Errorf("sim: %w", err)
-		}
-	} else if cfg.DSN == "" {
-		// A larger one goes to a temporary file, without an fsync per commit.
-		dir, err := os.MkdirTemp("", "ladderbot-sim-")
-		if err != nil {
-			return nil, fmt.Errorf("sim: %w", err)
-		}
-		defer os.RemoveAll(dir)
-		db, err = storage.OpenScratch(ctx, filepath.Join(dir, "sim.db"), cfg.Log)
-		if err != nil {
-			return nil, fmt.Errorf("sim: %w", err)
-		}
-	} else if db, err = storage.Open(ctx, cfg.DSN, cfg.Log); err != nil {
+	db, done, err := openSeason(ctx, cfg)
+	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	defer db.Close()
+	defer done()
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clk := ladder.NewManualClock(start)
 	// The integrity flags are folded by the rated writes, as the bot does.

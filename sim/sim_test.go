@@ -213,9 +213,7 @@ func TestTemporarySeasonMemoryOrFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	was := memorySeason
-	memorySeason = cfg.Players*cfg.Days - 1
-	defer func() { memorySeason = was }()
+	useMemorySeason(t, cfg.Players*cfg.Days-1)
 	file, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -224,4 +222,12 @@ func TestTemporarySeasonMemoryOrFile(t *testing.T) {
 		t.Errorf("Got(in memory, in a file) = (%v, %d, %v, %v, %v), (%v, %d, %v, %v, %v), want verified and equal",
 			mem.Verified, mem.Matches, mem.Brier, mem.WaitP95, mem.Spearman, file.Verified, file.Matches, file.Brier, file.WaitP95, file.Spearman)
 	}
+}
+
+// useMemorySeason sets the most player-days a temporary season is held in
+// memory for to n until tb ends (0: every temporary season in a file).
+func useMemorySeason(tb testing.TB, n int) {
+	was := memorySeason
+	memorySeason = n
+	tb.Cleanup(func() { memorySeason = was })
 }
