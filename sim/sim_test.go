@@ -231,3 +231,26 @@ func useMemorySeason(tb testing.TB, n int) {
 	memorySeason = n
 	tb.Cleanup(func() { memorySeason = was })
 }
+
+// TestOpenSeasonChoosesByPlayerDays checks which database a temporary
+// season gets: in memory up to memorySeason player-days (no journal file),
+// a scratch file in WAL mode beyond.
+func TestOpenSeasonChoosesByPlayerDays(t *testing.T) {
+	for _, tc := range []struct {
+		players, days int
+		want          string
+	}{{200, 30, "memory"}, {2001, 30, "wal"}} {
+		cfg := Defaults()
+		cfg.Players, cfg.Days = tc.players, tc.days
+		db, done, err := openSeason(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mode string
+		err = db.SQL().QueryRow("PRAGMA journal_mode").Scan(&mode)
+		done()
+		if err != nil || mode != tc.want {
+			t.Errorf("Got(journal mode of a %d × %d season) = %q, %v, want %q", tc.players, tc.days, mode, err, tc.want)
+		}
+	}
+}
