@@ -264,8 +264,12 @@ const (
 	progressGapSQLite = `SELECT p.seq, p.folded, p.live, p.clear, (SELECT COUNT(*) FROM (SELECT seq FROM matches
  WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved') AND seq < ? ORDER BY seq DESC LIMIT 1) x
  WHERE x.seq > p.seq) FROM integrity_progress p WHERE p.queue_id = ? AND p.season_id = ?`
-	countersSQL = `SELECT key, value FROM integrity_counters WHERE queue_id = ? AND season_id = ? AND key IN ?`
-	// countersPG is countersSQL for PostgreSQL: one probe of the primary
+	// countersSQLite reads the counters of the keys of a JSON array, one
+	// probe of the primary key per key (CROSS JOIN keeps SQLite's planner
+	// from putting the counters in the outer loop).
+	countersSQLite = `SELECT c.key, c.value FROM json_each(?) AS k
+ CROSS JOIN integrity_counters c ON c.queue_id = ? AND c.season_id = ? AND c.key = k.value`
+	// countersPG reads the counters of keys on PostgreSQL: one probe of the primary
 	// key per key. With key = ANY($3) the planner, misled by statistics
 	// taken while the ladder was young, scanned every counter of the
 	// ladder (all its players, partners and opponents: a cost growing with
@@ -274,6 +278,17 @@ const (
 	countersPG = `SELECT c.key, c.value FROM unnest($3::text[]) AS k(key)
  CROSS JOIN LATERAL (SELECT key, value FROM integrity_counters WHERE queue_id = $1 AND season_id = $2 AND key = k.key LIMIT 1) c`
 )
+
+// countersUpsertPG writes counters given as arrays of keys and values.
+const countersUpsertPG = `INSERT INTO integrity_counters (queue_id, season_id, guild_id, key, value)
+ SELECT ?, ?, ?, u.key, u.value FROM unnest(?::text[], ?::text[]) AS u(key, value)
+ ON CONFLICT (queue_id, season_id, key) DO UPDATE SET value = excluded.value`
+
+// countersUpsertSQLite writes n counters on SQLite.
+func countersUpsertSQLite(n int) string {
+	return insertRowsSQL("integrity_counters", []string{"queue_id", "season_id", "guild_id", "key", "value"}, n) +
+		` ON CONFLICT (queue_id, season_id, key) DO UPDATE SET value = excluded.value`
+}
 
 // IntegrityLoad implements integrity.FoldStore. On PostgreSQL its four
 // statements travel in one round trip.
@@ -333,7 +348,7 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 			}
 		}
 		if err == nil {
-			err = g.Raw(countersSQL, l.QueueID, l.SeasonID, keys).Scan(&rows).Error
+			rows, err = t.sqliteCounters(ctx, l, keys)
 		}
 		if err != nil {
 			return integrity.Progress{}, false, nil, wrap("integrity load", err, "")
@@ -344,6 +359,31 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 		return integrity.Progress{}, false, nil, err
 	}
 	return integrity.Progress{Seq: p.Seq, Folded: p.Folded, Live: p.Live, Clear: p.Clear}, gaps > 0, st, nil
+}
+
+// sqliteCounters reads the counters of keys that exist. The keys travel
+// as one JSON array, so the statement's text is the same for any count
+// (an import's batch asks for some 25,000 keys; a rated write a dozen)
+// and the connection parses it once.
+func (t *tx) sqliteCounters(ctx context.Context, l integrity.Ladder, keys []string) ([]integrityCounterRow, error) {
+	list, err := json.Marshal(keys)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := t.q(ctx).Statement.ConnPool.QueryContext(ctx, countersSQLite, string(list), l.QueueID, l.SeasonID)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	var out []integrityCounterRow
+	for rs.Next() {
+		var r integrityCounterRow
+		if err := rs.Scan(&r.Key, &r.Value); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rs.Err()
 }
 
 // unseenSQL counts the rated matches of a ladder after its progress
@@ -446,30 +486,47 @@ func (t *tx) IntegritySave(ctx context.Context, guildID string, l integrity.Ladd
 }
 
 // saveCounters upserts the counters of st and inserts the new flags.
+// On PostgreSQL the counters go as two arrays in one statement whose text
+// is the same for any count, so each connection prepares it once: an
+// import's batch moves some 15,000 counters, a rated write a dozen.
 func (t *tx) saveCounters(ctx context.Context, guildID string, l integrity.Ladder, st integrity.State, flags []integrity.Flag) error {
 	keys := make([]string, 0, len(st))
 	for k := range st {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	for chunk := range slices.Chunk(keys, 200) {
-		var b strings.Builder
-		args := make([]any, 0, 5*len(chunk))
-		b.WriteString(`INSERT INTO integrity_counters (queue_id, season_id, guild_id, key, value) VALUES `)
-		for i, k := range chunk {
-			v, err := integrity.EncodeCounter(st[k])
-			if err != nil {
+	values := make([]string, len(keys))
+	for i, k := range keys {
+		v, err := integrity.EncodeCounter(st[k])
+		if err != nil {
+			return err
+		}
+		values[i] = string(v)
+	}
+	switch {
+	case t.pg != nil:
+		if err := t.later(ctx, countersUpsertPG, l.QueueID, l.SeasonID, guildID, keys, values); err != nil {
+			return err
+		}
+	case t.dialect == Postgres:
+		// Straight to the connection: the ORM would spread the arrays
+		// into lists.
+		if _, err := t.q(ctx).Statement.ConnPool.ExecContext(ctx, pgSQL(countersUpsertPG), l.QueueID, l.SeasonID, guildID, keys, values); err != nil {
+			return err
+		}
+	case len(keys) > 0:
+		// Straight to the connection, in statements of importInsertRows
+		// rows: all but the last have the same text, parsed once.
+		conn := t.q(ctx).Statement.ConnPool
+		for start := 0; start < len(keys); start += importInsertRows {
+			end := min(start+importInsertRows, len(keys))
+			args := make([]any, 0, 5*(end-start))
+			for i := start; i < end; i++ {
+				args = append(args, l.QueueID, l.SeasonID, guildID, keys[i], values[i])
+			}
+			if _, err := conn.ExecContext(ctx, countersUpsertSQLite(end-start), args...); err != nil {
 				return err
 			}
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`(?, ?, ?, ?, ?)`)
-			args = append(args, l.QueueID, l.SeasonID, guildID, k, string(v))
-		}
-		b.WriteString(` ON CONFLICT (queue_id, season_id, key) DO UPDATE SET value = excluded.value`)
-		if err := t.later(ctx, b.String(), args...); err != nil {
-			return err
 		}
 	}
 	// The flags go in one statement a chunk. A flag already raised is

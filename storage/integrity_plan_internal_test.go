@@ -330,3 +330,41 @@ SELECT $1, $2, $3, 'p:' || a || ':' || b, '{"n":1}' FROM generate_series(1, 100)
 		t.Logf("%s plan:\n%s", c.name, p)
 	}
 }
+
+// TestSQLiteCountersProbeByKey: the fold's read of counters on SQLite
+// probes the primary key once per asked key (an import's batch asks for
+// some 25,000), never scans the ladder's counters.
+func TestSQLiteCountersProbeByKey(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, testdb.DSN(t, testdb.SQLite), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+countersSQLite, `["u:1","o:1:2"]`, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	probes := false
+	for _, d := range plan {
+		if strings.HasPrefix(d, "SCAN c") {
+			t.Errorf("Got(plan) = %q, want no scan of the counters", plan)
+		}
+		if strings.HasPrefix(d, "SEARCH c USING") && strings.Contains(d, "key=?") {
+			probes = true
+		}
+	}
+	if !probes {
+		t.Errorf("Got(plan) = %q, want a search of the counters by key", plan)
+	}
+}
