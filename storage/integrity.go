@@ -504,6 +504,7 @@ func (t *tx) saveCounters(ctx context.Context, guildID string, l integrity.Ladde
 		values[i] = string(v)
 	}
 	switch {
+	case len(keys) == 0:
 	case t.pg != nil:
 		if err := t.later(ctx, countersUpsertPG, l.QueueID, l.SeasonID, guildID, keys, values); err != nil {
 			return err
@@ -514,7 +515,7 @@ func (t *tx) saveCounters(ctx context.Context, guildID string, l integrity.Ladde
 		if _, err := t.q(ctx).Statement.ConnPool.ExecContext(ctx, pgSQL(countersUpsertPG), l.QueueID, l.SeasonID, guildID, keys, values); err != nil {
 			return err
 		}
-	case len(keys) > 0:
+	default:
 		// Straight to the connection, in statements of importInsertRows
 		// rows: all but the last have the same text, parsed once.
 		conn := t.q(ctx).Statement.ConnPool
