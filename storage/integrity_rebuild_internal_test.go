@@ -29,7 +29,9 @@ func TestRebuildMigrationsResetIntegrity(t *testing.T) {
 			if _, err := p.DownTo(ctx, v[0]); err != nil {
 				t.Fatalf("down to %d: %v", v[0], err)
 			}
-			db.db.Exec("DELETE FROM integrity_progress")
+			if err := db.db.Exec("DELETE FROM integrity_progress").Error; err != nil {
+				t.Fatal(err)
+			}
 			for q := range int64(3) {
 				row := integrityProgressRow{QueueID: q + 1, SeasonID: 1, GuildID: "1", Seq: 900 + q, Folded: 40, Live: true}
 				if err := db.db.Create(&row).Error; err != nil {
