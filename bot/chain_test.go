@@ -496,15 +496,23 @@ func TestReidentifiesAfterInvalidSession(t *testing.T) {
 	// loaded CI machine (-race, the e2e processes beside it) the re-identify
 	// alone can take most of waitCtx's 15 s: each phase gets its own
 	// deadline, and the log says how long each took when it fails.
+	//
+	// When the gateway drops, discordgo's reader and heartbeat may both
+	// see it and each close the session and reconnect; the later close can
+	// land on the connection the earlier reconnect just opened, so the
+	// client may go round a few times (each a new identify, since the
+	// forgotten session cannot resume) before it stays connected. What a
+	// guild relies on is that it ends connected under a new session and
+	// answers, not how many identifies that took.
 	reconnect, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	start := time.Now()
 	fake.ForgetSessions()
 	fake.Drop()
-	if err := fake.WaitGateway(reconnect, "a new identify", func(s fakediscord.GatewayStats) bool { return s.Identifies == 2 && s.Connected == 1 }); err != nil {
-		t.Fatal(err)
+	if err := fake.WaitGateway(reconnect, "a new identify", func(s fakediscord.GatewayStats) bool { return s.Identifies >= 2 && s.Connected == 1 }); err != nil {
+		t.Fatalf("%v (gateway %+v)", err, fake.Gateway())
 	}
-	t.Logf("re-identified after %v", time.Since(start))
+	t.Logf("re-identified after %v (gateway %+v)", time.Since(start), fake.Gateway())
 	p, err := fake.Slash(at(alice), "ping", nil)
 	if err != nil {
 		t.Fatal(err)
