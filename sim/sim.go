@@ -190,8 +190,9 @@ func openSeason(ctx context.Context, cfg Config) (db *storage.DB, done func(), e
 	case cfg.Players*cfg.Days <= memorySeason:
 		db, err = storage.OpenMemory(ctx, cfg.Log)
 	default:
-		dir, err := os.MkdirTemp("", "ladderbot-sim-")
-		if err != nil {
+		// A scratch file, removed with the season.
+		var dir string
+		if dir, err = os.MkdirTemp("", "ladderbot-sim-"); err != nil {
 			return nil, nil, err
 		}
 		if db, err = storage.OpenScratch(ctx, filepath.Join(dir, "sim.db"), cfg.Log); err != nil {

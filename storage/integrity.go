@@ -226,12 +226,12 @@ func (db *DB) IntegrityStep(ctx context.Context, guildID string, l integrity.Lad
 		}
 		slices.Sort(keys)
 		keys = slices.Compact(keys)
-		st, err := loadCounters(g, l, keys)
+		t := &tx{db: g, dialect: db.dialect}
+		st, err := loadCounters(ctx, t, l, keys)
 		if err != nil {
 			return err
 		}
 		flags, np := fn(integrity.Progress{Seq: p.Seq, Folded: p.Folded}, es, st)
-		t := &tx{db: g, dialect: db.dialect}
 		if err := t.saveCounters(ctx, guildID, l, st, flags); err != nil {
 			return err
 		}
@@ -348,7 +348,7 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 			}
 		}
 		if err == nil {
-			rows, err = t.sqliteCounters(ctx, l, keys)
+			rows, err = t.counterRows(ctx, l, keys)
 		}
 		if err != nil {
 			return integrity.Progress{}, false, nil, wrap("integrity load", err, "")
@@ -361,16 +361,28 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 	return integrity.Progress{Seq: p.Seq, Folded: p.Folded, Live: p.Live, Clear: p.Clear}, gaps > 0, st, nil
 }
 
-// sqliteCounters reads the counters of keys that exist. The keys travel
-// as one JSON array, so the statement's text is the same for any count
-// (an import's batch asks for some 25,000 keys; a rated write a dozen)
-// and the connection parses it once.
-func (t *tx) sqliteCounters(ctx context.Context, l integrity.Ladder, keys []string) ([]integrityCounterRow, error) {
-	list, err := json.Marshal(keys)
-	if err != nil {
-		return nil, err
+// counterRows reads the counters of keys that exist, outside a pgx
+// batch: the rated write's fold on SQLite and the integrity job's step on
+// either backend. The keys travel as one value (a JSON array on SQLite,
+// a text array on PostgreSQL), so the statement's text is the same for
+// any count (an import's batch or a job's step asks for some 25,000 keys;
+// a rated write a dozen) and the connection parses it once. It goes
+// straight to the connection: the ORM would spread an array into a list.
+func (t *tx) counterRows(ctx context.Context, l integrity.Ladder, keys []string) ([]integrityCounterRow, error) {
+	conn := t.q(ctx).Statement.ConnPool
+	var (
+		rs  *sql.Rows
+		err error
+	)
+	if t.dialect == Postgres {
+		rs, err = conn.QueryContext(ctx, countersPG, l.QueueID, l.SeasonID, keys)
+	} else {
+		var list []byte
+		if list, err = json.Marshal(keys); err != nil {
+			return nil, err
+		}
+		rs, err = conn.QueryContext(ctx, countersSQLite, string(list), l.QueueID, l.SeasonID)
 	}
-	rs, err := t.q(ctx).Statement.ConnPool.QueryContext(ctx, countersSQLite, string(list), l.QueueID, l.SeasonID)
 	if err != nil {
 		return nil, err
 	}
@@ -566,18 +578,15 @@ func (t *tx) IntegrityStale(ctx context.Context, l integrity.Ladder, fromStart b
 	return wrap("integrity stale", err, "")
 }
 
-func loadCounters(g *gorm.DB, l integrity.Ladder, keys []string) (integrity.State, error) {
-	st := integrity.State{}
-	for chunk := range slices.Chunk(keys, 500) {
-		var rows []integrityCounterRow
-		if err := g.Where("queue_id = ? AND season_id = ? AND key IN ?", l.QueueID, l.SeasonID, chunk).Find(&rows).Error; err != nil {
-			return nil, err
-		}
-		if err := decodeCounters(st, rows, nil); err != nil {
-			return nil, err
-		}
+// loadCounters reads the counters of keys, a zero counter for each that
+// has none.
+func loadCounters(ctx context.Context, t *tx, l integrity.Ladder, keys []string) (integrity.State, error) {
+	rows, err := t.counterRows(ctx, l, keys)
+	if err != nil {
+		return nil, err
 	}
-	return st, decodeCounters(st, nil, keys)
+	st := integrity.State{}
+	return st, decodeCounters(st, rows, keys)
 }
 
 // IntegrityCounters implements integrity.Store.
