@@ -204,14 +204,27 @@ func (db *DB) playerCounts(ctx context.Context, op, query string, args ...any) (
 	return rows, nil
 }
 
+// The season's reads of the community pages write the rated states out
+// (ratedIn), as the integrity job's read does (entriesSQL): SQLite can
+// then take the season's matches from matches_log, a partial index of
+// rated matches, instead of every match of the guild, all seasons, from
+// matches_guild.
+const (
+	// upsetsSQL lists a season's won matches, lowest shown chance first.
+	upsetsSQL = `SELECT ` + summaryColumns + `,
+		CASE WHEN m.winner = 1 THEN m.p_team1 ELSE 1 - m.p_team1 END AS chance
+		FROM matches m
+		WHERE m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND ` + ratedIn + ` AND m.winner IN (1, 2)
+		ORDER BY chance, m.id DESC LIMIT ?`
+	// hoursSQL reads when a season's rated matches were played.
+	hoursSQL = `SELECT m.created_at, m.played_at FROM matches m
+		WHERE m.queue_id = ? AND m.season_id = ? AND ` + ratedIn + ` AND m.guild_id = ?`
+)
+
 // CommunityUpsets implements community.Store.
 func (db *DB) CommunityUpsets(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]community.MatchSummary, error) {
 	var rows []summaryRow
-	err := db.q(ctx).Raw(`SELECT `+summaryColumns+`,
-		CASE WHEN m.winner = 1 THEN m.p_team1 ELSE 1 - m.p_team1 END AS chance
-		FROM matches m
-		WHERE m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND m.state IN ? AND m.winner IN (1, 2)
-		ORDER BY chance, m.id DESC LIMIT ?`, guildID, queueID, seasonID, ratedStates, limit).Scan(&rows).Error
+	err := db.q(ctx).Raw(upsetsSQL, guildID, queueID, seasonID, limit).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("community upsets", err, "matches not found")
 	}
@@ -234,14 +247,14 @@ func (db *DB) CommunityPartnerships(ctx context.Context, guildID string, queueID
 			FROM matches m
 			JOIN match_players a ON a.match_id = m.id
 			JOIN match_players b ON b.match_id = m.id AND b.team = a.team AND b.user_id > a.user_id
-			WHERE m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND m.state IN ?
+			WHERE m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND `+ratedIn+`
 			GROUP BY a.user_id, b.user_id
 			HAVING COUNT(*) >= ?
 		) x
 		JOIN players pa ON pa.guild_id = ? AND pa.user_id = x.a
 		JOIN players pb ON pb.guild_id = ? AND pb.user_id = x.b
 		ORDER BY (x.wins + 0.5 * x.draws) / (x.wins + x.losses + x.draws) DESC, x.wins + x.losses + x.draws DESC, x.a, x.b
-		LIMIT ?`, guildID, queueID, seasonID, ratedStates, minGames, guildID, guildID, limit).Scan(&rows).Error
+		LIMIT ?`, guildID, queueID, seasonID, minGames, guildID, guildID, limit).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("community partnerships", err, "matches not found")
 	}
@@ -323,8 +336,7 @@ func (db *DB) CommunityHours(ctx context.Context, guildID string, queueID, seaso
 		PlayedAt  *time.Time
 	}
 	var h community.Hours
-	err := db.q(ctx).Raw(`SELECT created_at, played_at FROM matches
-		WHERE queue_id = ? AND season_id = ? AND state IN ? AND guild_id = ?`, queueID, seasonID, ratedStates, guildID).Scan(&rows).Error
+	err := db.q(ctx).Raw(hoursSQL, queueID, seasonID, guildID).Scan(&rows).Error
 	if err != nil {
 		return h, wrap("community hours", err, "ladder not found")
 	}

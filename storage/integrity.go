@@ -130,14 +130,23 @@ func (db *DB) IntegrityEntries(ctx context.Context, guildID string, l integrity.
 	return integrityEntries(ctx, db.db.WithContext(ctx), guildID, l, afterSeq, limit)
 }
 
+// entriesSQL reads a ladder's rated matches after a position, in order,
+// from matches_log. The states are written out (ratedIn): that index
+// holds only rated matches, and SQLite uses such a partial index only when
+// the query's own test implies the index's, which a bound parameter
+// cannot. With `state IN ?` SQLite read every match of the guild (by
+// matches_guild) and sorted them, at each step of the integrity job: a
+// cost growing with the guild's history.
+const entriesSQL = `SELECT m.id, m.seq, m.winner, m.p_team1, m.created_at, m.played_at, m.reported_by, m.reported_winner,
+ m.disputed_by, m.resolved_by FROM matches m WHERE m.queue_id = ? AND m.season_id = ? AND ` + ratedIn + ` AND m.seq > ?
+ AND m.guild_id = ? ORDER BY m.seq LIMIT ?`
+
 func integrityEntries(ctx context.Context, g *gorm.DB, guildID string, l integrity.Ladder, afterSeq int64, limit int) ([]integrity.Entry, error) {
 	if limit <= 0 {
 		limit = math.MaxInt32
 	}
 	var ms []integrityMatchRow
-	err := g.Raw(`SELECT id, seq, winner, p_team1, created_at, played_at, reported_by, reported_winner, disputed_by, resolved_by
-		FROM matches WHERE queue_id = ? AND season_id = ? AND state IN ? AND seq > ? AND guild_id = ?
-		ORDER BY seq LIMIT ?`, l.QueueID, l.SeasonID, ratedStates, afterSeq, guildID, limit).Scan(&ms).Error
+	err := g.Raw(entriesSQL, l.QueueID, l.SeasonID, afterSeq, guildID, limit).Scan(&ms).Error
 	if err != nil || len(ms) == 0 {
 		return nil, wrap("integrity entries", err, "matches not found")
 	}

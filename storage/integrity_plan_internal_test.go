@@ -341,7 +341,58 @@ func TestSQLiteCountersProbeByKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.sql.QueryContext(ctx, "EXPLAIN QUERY PLAN "+countersSQLite, `["u:1","o:1:2"]`, 1, 1)
+	plan := sqlitePlan(t, db, countersSQLite, `["u:1","o:1:2"]`, 1, 1)
+	probes := false
+	for _, d := range plan {
+		if strings.HasPrefix(d, "SCAN c") {
+			t.Errorf("Got(plan) = %q, want no scan of the counters", plan)
+		}
+		if strings.HasPrefix(d, "SEARCH c USING") && strings.Contains(d, "key=?") {
+			probes = true
+		}
+	}
+	if !probes {
+		t.Errorf("Got(plan) = %q, want a search of the counters by key", plan)
+	}
+}
+
+// TestSQLiteSeasonReadsUseTheLog: the integrity job's step reads a
+// ladder's next rated matches, and the community pages (upsets, busiest
+// hours) a season's. On SQLite each must take them from matches_log,
+// which holds only rated matches by ladder and position, so that its cost
+// is the ladder's or the batch's, not the guild's whole history: with the
+// states bound as parameters SQLite could not use that partial index and
+// read every match of the guild by matches_guild (and sorted them, at
+// each step of the job).
+func TestSQLiteSeasonReadsUseTheLog(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, testdb.DSN(t, testdb.SQLite), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, c := range []struct {
+		name, query, want string
+		args              []any
+	}{
+		{"integrity entries", entriesSQL, "USING INDEX matches_log (queue_id=? AND season_id=? AND seq>?)", []any{1, 1, 10, "g", 500}},
+		{"upsets", upsetsSQL, "USING INDEX matches_log (queue_id=? AND season_id=?)", []any{"g", 1, 1, 10}},
+		{"hours", hoursSQL, "USING INDEX matches_log (queue_id=? AND season_id=?)", []any{1, 1, "g"}},
+	} {
+		plan := sqlitePlan(t, db, c.query, c.args...)
+		if len(plan) == 0 || !strings.Contains(plan[0], c.want) {
+			t.Errorf("Got(plan of the %s) = %q, want it to start with a search of matches_log (%s)", c.name, plan, c.want)
+		}
+		if c.name == "integrity entries" && len(plan) != 1 {
+			t.Errorf("Got(plan of the %s) = %q, want the log's order, without a sort", c.name, plan)
+		}
+	}
+}
+
+// sqlitePlan returns the details of SQLite's EXPLAIN QUERY PLAN of query.
+func sqlitePlan(t *testing.T, db *DB, query string, args ...any) []string {
+	t.Helper()
+	rows, err := db.sql.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,16 +406,8 @@ func TestSQLiteCountersProbeByKey(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	probes := false
-	for _, d := range plan {
-		if strings.HasPrefix(d, "SCAN c") {
-			t.Errorf("Got(plan) = %q, want no scan of the counters", plan)
-		}
-		if strings.HasPrefix(d, "SEARCH c USING") && strings.Contains(d, "key=?") {
-			probes = true
-		}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
-	if !probes {
-		t.Errorf("Got(plan) = %q, want a search of the counters by key", plan)
-	}
+	return plan
 }
