@@ -92,6 +92,18 @@ func openDerived(b *testing.B, be string) *storage.DB {
 	return db
 }
 
+// importedATP opens a database with the derived rows wired and the ATP
+// doubles history imported into guild, for the benchmarks of what runs
+// over a long history.
+func importedATP(b *testing.B, be string, recs []rating.MatchRecord) *storage.DB {
+	b.Helper()
+	db := openDerived(b, be)
+	if _, err := ladder.NewService(db, nil).ImportMatches(context.Background(), guild, "", recs, nil); err != nil {
+		b.Fatal(err)
+	}
+	return db
+}
+
 // BenchmarkImportBare is the floor BenchmarkImport is measured against:
 // the rows an import of the ATP history leaves (players, final ratings,
 // matches, their players, log rows, keys, integrity counters and flags),

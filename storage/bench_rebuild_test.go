@@ -6,7 +6,6 @@ import (
 
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
-	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // BenchmarkIntegrityRebuild rebuilds the integrity counters of the
@@ -22,10 +21,7 @@ func BenchmarkIntegrityRebuild(b *testing.B) {
 	recs := atpHistory(b)
 	testdb.ForEach(b, func(b *testing.B, be string) {
 		ctx := context.Background()
-		db := openDerived(b, be)
-		if _, err := ladder.NewService(db, nil).ImportMatches(ctx, guild, "", recs, nil); err != nil {
-			b.Fatal(err)
-		}
+		db := importedATP(b, be, recs)
 		in := integrity.New(db, nil)
 		in.Budget = 1 << 30
 		b.ResetTimer()

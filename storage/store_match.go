@@ -313,15 +313,21 @@ func (t *tx) Matches(ctx context.Context, f ladder.MatchFilter) ([]ladder.Match,
 	if f.SeasonID != 0 {
 		q = q.Where("season_id = ?", f.SeasonID)
 	}
+	// The states are written out, not bound: SQLite uses a partial index
+	// (matches_due, matches_state) only when the query's own test implies
+	// the index's, which a list of bound parameters cannot, and would scan
+	// every match of the database for the auto-confirm job's due matches.
 	if len(f.States) > 0 {
 		ss := make([]string, len(f.States))
 		for i, s := range f.States {
 			ss[i] = string(s)
 		}
-		q = q.Where("state IN ?", ss)
+		q = q.Where("state IN (" + sqlStrings(ss) + ")")
 	}
 	if !f.DueBefore.IsZero() {
-		q = q.Where("state = ? AND deadline < ?", string(ladder.StateReported), f.DueBefore.UTC())
+		// From matches_due, then by ID: with the test on matches itself,
+		// SQLite walked every match in ID order to skip the sort.
+		q = q.Where("id IN (SELECT id FROM matches WHERE state = "+sqlStrings([]string{string(ladder.StateReported)})+" AND deadline < ?)", f.DueBefore.UTC())
 	}
 	if f.BeforeID > 0 {
 		q = q.Where("id < ?", f.BeforeID)
