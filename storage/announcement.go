@@ -72,23 +72,28 @@ func (t *tx) MatchMessage(ctx context.Context, matchID int64, kind string) (ladd
 // buttons, announcements (an empty kind) and the others alike, oldest match
 // first. A rematch offer (in the match's channel, or on the results
 // channel's post) is open until its window ends or its rematch is formed.
-const openMessagesSQL = `
+// The messages still open are read from their partial indexes
+// (match_announcements_open, match_messages_open): a closed row is never
+// read, so a run costs the open messages, not every match's.
+var openMessagesSQL = `
 SELECT a.match_id, '' AS kind, a.channel_id, a.message_id
   FROM match_announcements a JOIN matches m ON m.id = a.match_id
- WHERE NOT a.closed AND m.state IN ?
+ WHERE NOT a.closed AND m.state IN (` + endedStates + `)
 UNION ALL
 SELECT x.match_id, x.kind, x.channel_id, x.message_id
   FROM match_messages x JOIN matches m ON m.id = x.match_id
- WHERE NOT x.closed AND m.state IN ? AND (x.kind NOT IN ('rematch', 'rematch:results') OR m.rated_at <= ?
+ WHERE NOT x.closed AND m.state IN (` + endedStates + `) AND (x.kind NOT IN ('rematch', 'rematch:results') OR m.rated_at <= ?
        OR EXISTS (SELECT 1 FROM rematches r WHERE r.match_id = x.match_id AND r.formed_match_id <> 0))
 ORDER BY match_id, kind
 LIMIT ?`
 
+// endedStates are the states of a match that has ended, written out.
+var endedStates = sqlStrings([]string{string(ladder.StateConfirmed), string(ladder.StateResolved), string(ladder.StateCancelled), string(ladder.StateVoided)})
+
 // OpenMessages implements ladder.Tx.
 func (t *tx) OpenMessages(ctx context.Context, limit int, offersBefore time.Time) ([]ladder.Announcement, error) {
-	ended := []string{string(ladder.StateConfirmed), string(ladder.StateResolved), string(ladder.StateCancelled), string(ladder.StateVoided)}
 	var rows []matchMessageRow
-	if err := t.q(ctx).Raw(openMessagesSQL, ended, ended, offersBefore.UTC(), limit).Scan(&rows).Error; err != nil {
+	if err := t.q(ctx).Raw(openMessagesSQL, offersBefore.UTC(), limit).Scan(&rows).Error; err != nil {
 		return nil, wrap("open messages", err, "")
 	}
 	out := make([]ladder.Announcement, len(rows))

@@ -8,21 +8,29 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// BenchmarkConfirmExpired is one run of the auto-confirm job over a
-// database holding the imported ATP doubles history (25,782 rated
-// matches) and no reported match: what every guild's database pays each
-// minute when nothing is due. Its cost must be that of the due matches,
-// not of the history.
-func BenchmarkConfirmExpired(b *testing.B) {
+// BenchmarkMinuteJobs runs the reads of the jobs that sweep every guild
+// each minute over a database holding the imported ATP doubles history
+// (25,782 rated matches) and nothing for them to do: the auto-confirm
+// job's due matches and the abandon job's open matches. Their cost must be
+// that of the due and open matches, not of the history.
+func BenchmarkMinuteJobs(b *testing.B) {
 	recs := atpHistory(b)
 	testdb.ForEach(b, func(b *testing.B, be string) {
 		ctx := context.Background()
 		svc := ladder.NewService(importedATP(b, be, recs), nil)
-		b.ResetTimer()
-		for range b.N {
-			if rs, err := svc.ConfirmExpired(ctx); err != nil || len(rs) != 0 {
-				b.Fatalf("Got(ConfirmExpired() = %d results, %v), want none", len(rs), err)
+		b.Run("auto-confirm", func(b *testing.B) {
+			for range b.N {
+				if rs, err := svc.ConfirmExpired(ctx); err != nil || len(rs) != 0 {
+					b.Fatalf("Got(ConfirmExpired() = %d results, %v), want none", len(rs), err)
+				}
 			}
-		}
+		})
+		b.Run("abandon", func(b *testing.B) {
+			for range b.N {
+				if ms, err := svc.AbandonMatches(ctx); err != nil || len(ms) != 0 {
+					b.Fatalf("Got(AbandonMatches() = %d matches, %v), want none", len(ms), err)
+				}
+			}
+		})
 	})
 }

@@ -3,48 +3,12 @@ package storage
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
-	"gorm.io/gorm"
 )
-
-// captured is a statement the ORM sent, with its arguments.
-type captured struct {
-	sql  string
-	vars []any
-}
-
-// captureQueries records every query the ORM runs on db (its query and
-// raw-row callbacks) as sent: its text with placeholders and its bound
-// arguments, so that a test can ask SQLite for the plan of the very
-// statement a method sends.
-func captureQueries(t *testing.T, db *DB) func() []captured {
-	t.Helper()
-	var (
-		mu  sync.Mutex
-		got []captured
-	)
-	rec := func(g *gorm.DB) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, captured{g.Statement.SQL.String(), append([]any(nil), g.Statement.Vars...)})
-	}
-	if err := db.db.Callback().Query().After("gorm:query").Register("test:capture", rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.db.Callback().Row().After("gorm:row").Register("test:capture", rec); err != nil {
-		t.Fatal(err)
-	}
-	return func() []captured {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]captured(nil), got...)
-	}
-}
 
 // TestSQLiteDueReadsUsePartialIndexes: the jobs that run every few
 // seconds over every guild (auto-confirm, rooms, map-pick deadlines) and
@@ -62,7 +26,7 @@ func TestSQLiteDueReadsUsePartialIndexes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	sent := captureQueries(t, db)
+	sent := testdb.CaptureStatements(t, db.db)
 	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		name, index string
@@ -101,9 +65,9 @@ func TestSQLiteDueReadsUsePartialIndexes(t *testing.T) {
 			t.Fatalf("%s: no statement captured", c.name)
 		}
 		q := qs[len(qs)-1]
-		plan := strings.Join(sqlitePlan(t, db, q.sql, q.vars...), "; ")
+		plan := strings.Join(testdb.SQLitePlan(t, db.sql, q.SQL, q.Vars...), "; ")
 		if !strings.Contains(plan, "INDEX "+c.index+" ") || strings.Contains(plan, "SCAN ") {
-			t.Errorf("Got(plan of the %s) = %q for %s, want a search of %s and no scan", c.name, plan, q.sql, c.index)
+			t.Errorf("Got(plan of the %s) = %q for %s, want a search of %s and no scan", c.name, plan, q.SQL, c.index)
 		}
 	}
 }

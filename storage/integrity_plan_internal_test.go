@@ -341,7 +341,7 @@ func TestSQLiteCountersProbeByKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	plan := sqlitePlan(t, db, countersSQLite, `["u:1","o:1:2"]`, 1, 1)
+	plan := testdb.SQLitePlan(t, db.sql, countersSQLite, `["u:1","o:1:2"]`, 1, 1)
 	probes := false
 	for _, d := range plan {
 		if strings.HasPrefix(d, "SCAN c") {
@@ -379,7 +379,7 @@ func TestSQLiteSeasonReadsUseTheLog(t *testing.T) {
 		{"upsets", upsetsSQL, "USING INDEX matches_log (queue_id=? AND season_id=?)", []any{"g", 1, 1, 10}},
 		{"hours", hoursSQL, "USING INDEX matches_log (queue_id=? AND season_id=?)", []any{1, 1, "g"}},
 	} {
-		plan := sqlitePlan(t, db, c.query, c.args...)
+		plan := testdb.SQLitePlan(t, db.sql, c.query, c.args...)
 		if len(plan) == 0 || !strings.Contains(plan[0], c.want) {
 			t.Errorf("Got(plan of the %s) = %q, want it to start with a search of matches_log (%s)", c.name, plan, c.want)
 		}
@@ -387,27 +387,4 @@ func TestSQLiteSeasonReadsUseTheLog(t *testing.T) {
 			t.Errorf("Got(plan of the %s) = %q, want the log's order, without a sort", c.name, plan)
 		}
 	}
-}
-
-// sqlitePlan returns the details of SQLite's EXPLAIN QUERY PLAN of query.
-func sqlitePlan(t *testing.T, db *DB, query string, args ...any) []string {
-	t.Helper()
-	rows, err := db.sql.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return plan
 }

@@ -232,6 +232,9 @@ func (t *tx) CancelVotes(ctx context.Context, matchID int64) ([]string, error) {
 // OpenMatchesBefore implements ladder.LobbyStore.
 func (t *tx) OpenMatchesBefore(ctx context.Context, at time.Time, limit int) ([]ladder.Match, error) {
 	var rows []matchRow
+	// Read from matches_open, the partial index of open matches in this
+	// order (00620): before it, each run of the abandon job read every
+	// match of the database on SQLite.
 	err := t.q(ctx).Where("state = ? AND created_at < ?", string(ladder.StateOpen), at.UTC()).Order("created_at, id").Limit(max(limit, 1)).Find(&rows).Error
 	if err != nil {
 		return nil, wrap("open matches", err, "")
