@@ -87,9 +87,6 @@ SELECT x.match_id, x.kind, x.channel_id, x.message_id
 ORDER BY match_id, kind
 LIMIT ?`
 
-// endedStates are the states of a match that has ended, written out.
-var endedStates = sqlStrings([]string{string(ladder.StateConfirmed), string(ladder.StateResolved), string(ladder.StateCancelled), string(ladder.StateVoided)})
-
 // OpenMessages implements ladder.Tx.
 func (t *tx) OpenMessages(ctx context.Context, limit int, offersBefore time.Time) ([]ladder.Announcement, error) {
 	var rows []matchMessageRow

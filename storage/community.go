@@ -16,23 +16,6 @@ import (
 
 var _ community.Store = (*DB)(nil)
 
-// sqlStrings writes ss as a list of SQL string literals, each quote
-// doubled: for values of the code's own (match and room states) that a
-// partial index's test must see written out.
-func sqlStrings(ss []string) string {
-	var b strings.Builder
-	for i, s := range ss {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("'" + strings.ReplaceAll(s, "'", "''") + "'")
-	}
-	return b.String()
-}
-
-// ratedStates are the match states whose results are rated.
-var ratedStates = []string{"confirmed", "resolved"}
-
 type communityRatingRow struct {
 	UserID     string
 	Rating     float64

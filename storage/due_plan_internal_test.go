@@ -21,11 +21,7 @@ import (
 // its partial index.
 func TestSQLiteDueReadsUsePartialIndexes(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, testdb.DSN(t, testdb.SQLite), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sqlitePlanDB(t)
 	sent := testdb.CaptureStatements(t, db.db)
 	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	for _, c := range []struct {

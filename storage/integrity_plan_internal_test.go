@@ -28,6 +28,18 @@ func planDB(t *testing.T) (db *DB, g string) {
 	return db, g
 }
 
+// sqlitePlanDB opens an empty SQLite ladder for a plan test: SQLite plans
+// from the schema alone, so no rows are needed.
+func sqlitePlanDB(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), testdb.DSN(t, testdb.SQLite), nil)
+	if err != nil {
+		t.Fatalf("Open() = %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 // querier is a connection, transaction or pool to explain a query on.
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -335,12 +347,7 @@ SELECT $1, $2, $3, 'p:' || a || ':' || b, '{"n":1}' FROM generate_series(1, 100)
 // probes the primary key once per asked key (an import's batch asks for
 // some 25,000), never scans the ladder's counters.
 func TestSQLiteCountersProbeByKey(t *testing.T) {
-	ctx := context.Background()
-	db, err := Open(ctx, testdb.DSN(t, testdb.SQLite), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sqlitePlanDB(t)
 	plan := testdb.SQLitePlan(t, db.sql, countersSQLite, `["u:1","o:1:2"]`, 1, 1)
 	probes := false
 	for _, d := range plan {
@@ -365,12 +372,7 @@ func TestSQLiteCountersProbeByKey(t *testing.T) {
 // read every match of the guild by matches_guild (and sorted them, at
 // each step of the job).
 func TestSQLiteSeasonReadsUseTheLog(t *testing.T) {
-	ctx := context.Background()
-	db, err := Open(ctx, testdb.DSN(t, testdb.SQLite), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := sqlitePlanDB(t)
 	for _, c := range []struct {
 		name, query, want string
 		args              []any

@@ -142,9 +142,6 @@ func (db *DB) SaveMVPVote(ctx context.Context, guildID string, matchID int64, vo
 	return wrap("save mvp vote", err, "match not found")
 }
 
-// ratedIn is the SQL test that a match m is rated (ratedStates).
-const ratedIn = `m.state IN ('confirmed', 'resolved')`
-
 // recountSQL are the statements of Recount for the matches whose IDs
 // the subquery sel (with its arguments) selects: each moves the stored
 // counts by the difference between what a prediction or vote counts for
