@@ -105,12 +105,16 @@ const summaryColumns = `m.id, m.queue_id, m.season_id, m.state, m.winner, m.p_te
 func (db *DB) CommunityMatches(ctx context.Context, f community.MatchFilter) ([]community.MatchSummary, error) {
 	g := db.q(ctx).Table("matches AS m").Select(summaryColumns).
 		Where("m.guild_id = ? AND m.state IN ?", f.GuildID, ratedStates)
+	id := "m.id"
 	if f.UserID != "" {
 		// A player's matches are walked from their match_players rows
 		// (index match_players_user), newest first, rather than by
-		// filtering every match of the guild.
+		// filtering every match of the guild. Order and cursors name
+		// p.match_id, the index's own column, so that the walk stops at
+		// the page's end instead of sorting all the player's matches.
 		g = db.q(ctx).Table("match_players AS p").Select(summaryColumns).Joins("JOIN matches m ON m.id = p.match_id").
 			Where("p.guild_id = ? AND p.user_id = ? AND m.guild_id = ? AND m.state IN ?", f.GuildID, f.UserID, f.GuildID, ratedStates)
+		id = "p.match_id"
 	}
 	if f.QueueID != 0 {
 		g = g.Where("m.queue_id = ?", f.QueueID)
@@ -124,13 +128,13 @@ func (db *DB) CommunityMatches(ctx context.Context, f community.MatchFilter) ([]
 	if !f.To.IsZero() {
 		g = g.Where("COALESCE(m.played_at, m.created_at) < ?", f.To.UTC())
 	}
-	order := "m.id DESC"
+	order := id + " DESC"
 	if f.Before > 0 {
-		g = g.Where("m.id < ?", f.Before)
+		g = g.Where(id+" < ?", f.Before)
 	}
 	if f.After > 0 {
-		g = g.Where("m.id > ?", f.After)
-		order = "m.id ASC"
+		g = g.Where(id+" > ?", f.After)
+		order = id + " ASC"
 	}
 	var rows []summaryRow
 	if err := g.Order(order).Limit(f.Limit).Scan(&rows).Error; err != nil {
@@ -161,8 +165,13 @@ func (db *DB) summaries(ctx context.Context, guildID string, rows []summaryRow) 
 		UserID  string
 		Team    int
 	}
-	err := db.q(ctx).Raw(`SELECT match_id, user_id, team FROM match_players
-		WHERE guild_id = ? AND match_id IN ? ORDER BY match_id, team, seat`, guildID, ids).Scan(&ps).Error
+	// The players are read by their primary key (match_id) from the
+	// page's matches, which name the guild: with `guild_id = ?` on
+	// match_players itself SQLite (and PostgreSQL before it has
+	// statistics) read every match_players row of the guild through
+	// match_players_user, the guild's whole history for a page of 20.
+	err := db.q(ctx).Raw(`SELECT p.match_id, p.user_id, p.team FROM matches m JOIN match_players p ON p.match_id = m.id
+		WHERE m.id IN ? AND m.guild_id = ? ORDER BY p.match_id, p.team, p.seat`, ids, guildID).Scan(&ps).Error
 	if err != nil {
 		return nil, wrap("community match players", err, "matches not found")
 	}

@@ -3,6 +3,8 @@ package testdb
 import (
 	"context"
 	"database/sql"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -72,4 +74,90 @@ func SQLitePlan(t testing.TB, db *sql.DB, query string, args ...any) []string {
 		t.Fatal(err)
 	}
 	return plan
+}
+
+// HistoryTables are the tables that grow with a ladder's history: one or
+// more rows for every match, result, vote or delivery ever made.
+// webhook_events is not among them: its rows are kept for a week
+// (ladder.EventRetention), so it holds a week's results, and the one
+// statement that scans it is the daily prune of the week before.
+var HistoryTables = []string{"matches", "match_players", "rating_changes", "disputes", "audit_log", "idempotency_keys",
+	"ready_checks", "ready_players", "cancel_votes", "sub_requests", "no_shows", "webhook_deliveries",
+	"webhook_attempts", "match_announcements", "match_rooms", "room_warnings", "match_messages", "result_posts",
+	"map_picks", "map_votes", "map_bans", "series_games", "queue_joins", "rematches", "rematch_votes",
+	"integrity_audit", "predictions", "mvp_votes", "drafts", "draft_seats"}
+
+// liveIndexes are the partial indexes that hold only the few rows a
+// statement looks for (open or due matches, live rooms, open messages, the
+// rated log of one ladder): a scan through one of them costs the live
+// rows, not the history.
+var liveIndexes = []string{"matches_open", "matches_due", "match_rooms_live", "map_picks_due",
+	"match_announcements_open", "match_messages_open", "matches_log"}
+
+// ScansHistory reports whether d, a line of SQLite's plan of query,
+// scans a history table other than through a partial index of live rows.
+func ScansHistory(d, query string) bool {
+	if !strings.HasPrefix(d, "SCAN ") {
+		return false
+	}
+	for _, partial := range liveIndexes {
+		if strings.Contains(d, "INDEX "+partial+" ") || strings.HasSuffix(d, "INDEX "+partial) {
+			return false
+		}
+	}
+	return historyTable(strings.Fields(d)[1], query)
+}
+
+// SearchesGuildHistory reports whether d, a line of SQLite's plan of
+// query, reads a history table by the guild alone (an index searched with
+// `guild_id=?` and nothing more): every row the guild ever wrote there.
+// That is the cost of a page only when the rows come in the index's order
+// and a LIMIT stops the walk (the newest matches of a guild), which the
+// caller tells by the whole plan: ordered is false when SQLite sorts.
+func SearchesGuildHistory(d, query string, ordered bool) bool {
+	if !strings.HasPrefix(d, "SEARCH ") || !strings.HasSuffix(d, "(guild_id=?)") {
+		return false
+	}
+	if ordered && strings.Contains(strings.ToUpper(query), " LIMIT ") {
+		return false
+	}
+	return historyTable(strings.Fields(d)[1], query)
+}
+
+// historyTable reports whether name, a table or its alias in a plan of
+// query, is a history table.
+func historyTable(name, query string) bool {
+	q := " " + strings.Join(strings.Fields(strings.ReplaceAll(query, "`", "")), " ") + " "
+	for _, h := range HistoryTables {
+		// A table scanned under an alias is named by it in the plan.
+		if name == h || strings.Contains(q, " "+h+" "+name+" ") || strings.Contains(q, " "+h+" AS "+name+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// NoHistoryScans asks SQLite for the plan of each distinct statement of
+// sent and fails t for every one that scans a history table
+// (ScansHistory) or reads one by the guild alone (SearchesGuildHistory).
+// It returns the number of distinct statements planned.
+func NoHistoryScans(t testing.TB, db *sql.DB, sent []Statement) int {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, s := range sent {
+		if seen[s.SQL] {
+			continue
+		}
+		seen[s.SQL] = true
+		plan := SQLitePlan(t, db, s.SQL, s.Vars...)
+		ordered := !slices.ContainsFunc(plan, func(d string) bool { return strings.HasPrefix(d, "USE TEMP B-TREE FOR ORDER BY") })
+		for _, d := range plan {
+			if ScansHistory(d, s.SQL) || SearchesGuildHistory(d, s.SQL, ordered) {
+				t.Errorf("Got(plan of %s) = %q, want no scan of a history table (nor a read of all the guild's rows) but through a partial index of live rows",
+					strings.Join(strings.Fields(s.SQL), " "), plan)
+				break
+			}
+		}
+	}
+	return len(seen)
 }
