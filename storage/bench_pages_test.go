@@ -10,17 +10,19 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// BenchmarkHistoryPage reads one page (20 matches, with their teams) of
-// the match history that the web page and /history show, over the
-// imported ATP doubles history (25,782 rated matches): the guild's newest
-// matches and one player's. A page must cost its 20 matches, not the
+// BenchmarkHistoryPage reads one page of matches over the imported ATP
+// doubles history (25,782 rated matches): 20 matches with their teams of
+// the match history that the web page and /history show, the guild's
+// newest and one player's, and the disputed matches that the dashboard
+// and /mod disputes list (none here). A page must cost its matches, not the
 // guild's history.
 func BenchmarkHistoryPage(b *testing.B) {
 	recs := atpHistory(b)
 	testdb.ForEach(b, func(b *testing.B, be string) {
 		ctx := context.Background()
 		db := importedATP(b, be, recs)
-		comm := community.New(db, ladder.NewService(db, nil))
+		svc := ladder.NewService(db, nil)
+		comm := community.New(db, svc)
 		// The player with the most matches.
 		games, player := map[string]int{}, ""
 		for _, r := range recs {
@@ -30,21 +32,25 @@ func BenchmarkHistoryPage(b *testing.B) {
 				}
 			}
 		}
-		for _, c := range []struct {
-			name string
-			q    community.HistoryQuery
-		}{
-			{"guild", community.HistoryQuery{GuildID: guild, Limit: 20}},
-			{"player", community.HistoryQuery{GuildID: guild, Player: player, Limit: 20}},
-		} {
-			b.Run(c.name, func(b *testing.B) {
+		history := func(q community.HistoryQuery) func(b *testing.B) {
+			return func(b *testing.B) {
 				for range b.N {
-					p, err := comm.History(ctx, c.q)
+					p, err := comm.History(ctx, q)
 					if err != nil || len(p.Matches) != 20 || len(p.Matches[0].Team1) == 0 {
 						b.Fatalf("Got(History() = %d matches, %v), want 20 with their teams", len(p.Matches), err)
 					}
 				}
-			})
+			}
 		}
+		b.Run("guild", history(community.HistoryQuery{GuildID: guild, Limit: 20}))
+		b.Run("player", history(community.HistoryQuery{GuildID: guild, Player: player, Limit: 20}))
+		b.Run("disputed", func(b *testing.B) {
+			for range b.N {
+				ms, err := svc.Matches(ctx, ladder.MatchFilter{GuildID: guild, States: []ladder.MatchState{ladder.StateDisputed}, Limit: 100})
+				if err != nil || len(ms) != 0 {
+					b.Fatalf("Got(Matches(disputed) = %d matches, %v), want none", len(ms), err)
+				}
+			}
+		})
 	})
 }

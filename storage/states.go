@@ -27,6 +27,16 @@ const ratedIn = `m.state IN ('` + string(ladder.StateConfirmed) + `', '` + strin
 // endedStates are the states of a match that has ended, written out.
 var endedStates = sqlStrings([]string{string(ladder.StateConfirmed), string(ladder.StateResolved), string(ladder.StateCancelled), string(ladder.StateVoided)})
 
+// pendingStates are the states of matches_state, the partial index of a
+// guild's matches still in play or awaiting a moderator, and
+// pendingTest its test as the index writes it. SQLite uses a partial
+// index only when the statement's WHERE holds one of the index's terms as
+// it is: `state IN ('disputed')` alone does not let it, so a read of
+// some of these states states the index's own test beside its own.
+var pendingStates = []string{string(ladder.StateOpen), string(ladder.StateReported), string(ladder.StateDisputed)}
+
+var pendingTest = "state IN (" + sqlStrings(pendingStates) + ")"
+
 // sqlStrings writes ss as a list of SQL string literals, each quote
 // doubled: for values of the code's own (match and room states) that a
 // partial index's test must see written out.

@@ -11,9 +11,9 @@ import (
 )
 
 // TestRatedStatesAgree checks the storage's two forms of "rated" against
-// the ladder's own rule and against the partial index matches_log on both
-// backends: a statement that writes ratedIn out must name exactly the
-// states that index was built on, or SQLite would not read it.
+// the ladder's own rule, and the states written out for the partial
+// indexes matches_log and matches_state against those indexes on both
+// backends.
 func TestRatedStatesAgree(t *testing.T) {
 	all := []ladder.MatchState{ladder.StateOpen, ladder.StateReported, ladder.StateConfirmed, ladder.StateDisputed,
 		ladder.StateResolved, ladder.StateCancelled, ladder.StateVoided}
@@ -28,30 +28,41 @@ func TestRatedStatesAgree(t *testing.T) {
 	if want := "m.state IN (" + sqlStrings(ratedStates) + ")"; ratedIn != want {
 		t.Errorf("ratedIn = %q, want %q", ratedIn, want)
 	}
-	index := "CREATE INDEX matches_log ON matches (queue_id, season_id, seq) WHERE state IN (" + sqlStrings(ratedStates) + ");"
-	for name, fsys := range map[string]fs.FS{"postgres": migrations.Postgres, "sqlite": migrations.SQLite} {
-		found := false
-		err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".sql") {
-				return err
-			}
-			b, err := fs.ReadFile(fsys, path)
-			if err != nil {
-				return err
-			}
-			if strings.Contains(string(b), "INDEX matches_log ") {
-				found = found || strings.Contains(string(b), index)
-				if !strings.Contains(string(b), index) {
-					t.Errorf("%s %s: matches_log is not %q", name, path, index)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+	for _, pending := range pendingStates {
+		if s := ladder.MatchState(pending); !s.Valid() || s.Rated() || s == ladder.StateCancelled || s == ladder.StateVoided {
+			t.Errorf("pendingStates holds %q, which is not a state still in play or awaiting a moderator", s)
 		}
-		if !found {
-			t.Errorf("%s: no migration creates matches_log as %q", name, index)
+	}
+	// Each statement that writes these tests out must name what the
+	// partial index was built on, or SQLite would not read it.
+	for name, index := range map[string]string{
+		"matches_log":   "CREATE INDEX matches_log ON matches (queue_id, season_id, seq) WHERE state IN (" + sqlStrings(ratedStates) + ");",
+		"matches_state": "CREATE INDEX matches_state ON matches (guild_id, state, id DESC) WHERE " + pendingTest + ";",
+	} {
+		for backend, fsys := range map[string]fs.FS{"postgres": migrations.Postgres, "sqlite": migrations.SQLite} {
+			found := false
+			err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() || !strings.HasSuffix(path, ".sql") {
+					return err
+				}
+				b, err := fs.ReadFile(fsys, path)
+				if err != nil {
+					return err
+				}
+				if strings.Contains(string(b), "INDEX "+name+" ") {
+					found = found || strings.Contains(string(b), index)
+					if !strings.Contains(string(b), index) {
+						t.Errorf("%s %s: %s is not %q", backend, path, name, index)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !found {
+				t.Errorf("%s: no migration creates %s as %q", backend, name, index)
+			}
 		}
 	}
 }

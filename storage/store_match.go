@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -317,12 +318,18 @@ func (t *tx) Matches(ctx context.Context, f ladder.MatchFilter) ([]ladder.Match,
 	// (matches_due, matches_state) only when the query's own test implies
 	// the index's, which a list of bound parameters cannot, and would scan
 	// every match of the database for the auto-confirm job's due matches.
+	// A guild's matches in some of matches_state's states also state that
+	// index's own test (pendingTest), or SQLite would walk every match of
+	// the guild for its disputed ones.
 	if len(f.States) > 0 {
 		ss := make([]string, len(f.States))
 		for i, s := range f.States {
 			ss[i] = string(s)
 		}
 		q = q.Where("state IN (" + sqlStrings(ss) + ")")
+		if f.GuildID != "" && !slices.Equal(ss, pendingStates) && !slices.ContainsFunc(ss, func(s string) bool { return !slices.Contains(pendingStates, s) }) {
+			q = q.Where(pendingTest)
+		}
 	}
 	if !f.DueBefore.IsZero() {
 		// From matches_due, then by ID: with the test on matches itself,
