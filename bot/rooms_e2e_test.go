@@ -14,6 +14,7 @@ import (
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
+	"github.com/ladderbot/ladderbot/storage"
 )
 
 // roomEnv is a lobby env whose matches get rooms: the commands and the
@@ -32,11 +33,21 @@ type lateBot struct{ rooms.Discord }
 
 func newRoomEnv(t testing.TB, dsn string) *roomEnv {
 	t.Helper()
+	return newRoomEnvOver(t, dsn, nil)
+}
+
+// newRoomEnvOver is newRoomEnv with opened called on the database before
+// anything uses it.
+func newRoomEnvOver(t testing.TB, dsn string, opened func(*storage.DB)) *roomEnv {
+	t.Helper()
 	db, err := openDB(dsn)
 	if err != nil {
 		t.Fatalf("storage.Open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
+	if opened != nil {
+		opened(db)
+	}
 	c := ladder.NewManualClock(lobbyStart)
 	e := &env{t: t, transport: TransportGateway, ctx: waitCtx(t), fake: newFake(t), db: db, svc: ladder.NewService(db, c)}
 	late := &lateBot{}
