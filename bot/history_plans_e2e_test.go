@@ -11,47 +11,64 @@ import (
 
 // TestSQLiteLadderNightReadsNoHistory plays ladder nights through the fake
 // Discord by buttons (a room played by Ready, We won and Confirm, a
-// substitute, a cancelled match, a match formed by the matchmaking job)
-// on a SQLite ladder whose players already have a history, recording
-// every statement the bot, the rooms and the jobs send, and asks SQLite
-// for each one's plan: none may scan a table that grows with the history,
-// nor read one by the guild alone (testdb.NoHistoryScans). What a night
-// costs must be its own work, however long the guild has played.
+// substitute, a cancelled match, a match formed by the matchmaking job,
+// map bans in turn with one timed out) on a SQLite ladder whose players already
+// have a history, recording every statement the bot, the rooms, the
+// formats and the jobs send, and asks SQLite for each one's plan: none may
+// scan a table that grows with the history, nor read one by the guild
+// alone (testdb.NoHistoryScans). What a night costs must be its own work,
+// however long the guild has played.
 func TestSQLiteLadderNightReadsNoHistory(t *testing.T) {
+	rooms := func(run func(*testing.T, *roomEnv)) func(*testing.T, func(*storage.DB)) (*ladder.Service, *storage.DB, func()) {
+		return func(t *testing.T, opened func(*storage.DB)) (*ladder.Service, *storage.DB, func()) {
+			r := newRoomEnvOver(t, freshDSN(t, testdb.SQLite), opened)
+			return r.svc, r.db, func() { run(t, r) }
+		}
+	}
+	lobby := func(run func(*testing.T, *lobbyEnv)) func(*testing.T, func(*storage.DB)) (*ladder.Service, *storage.DB, func()) {
+		return func(t *testing.T, opened func(*storage.DB)) (*ladder.Service, *storage.DB, func()) {
+			l := newLobbyEnvOpened(t, freshDSN(t, testdb.SQLite), TransportGateway, opened)
+			return l.svc, l.db, func() { run(t, l) }
+		}
+	}
 	for _, sc := range []struct {
 		name string
-		run  func(t *testing.T, r *roomEnv)
+		env  func(*testing.T, func(*storage.DB)) (*ladder.Service, *storage.DB, func())
 	}{
-		{"thread room played by buttons", testThreadRoom},
-		{"substitute admitted to the thread", testRoomSub},
-		{"a cancelled match's room closes too", testRoomCancelled},
-		{"formed by the matchmaking job", testRoomScheduled},
+		{"thread room played by buttons", rooms(testThreadRoom)},
+		{"substitute admitted to the thread", rooms(testRoomSub)},
+		{"a cancelled match's room closes too", rooms(testRoomCancelled)},
+		{"formed by the matchmaking job", rooms(testRoomScheduled)},
+		{"map bans in turn", lobby(testMapBans)},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			var sent func() []testdb.Statement
-			r := newRoomEnvOver(t, freshDSN(t, testdb.SQLite), func(db *storage.DB) {
+			svc, db, play := sc.env(t, func(db *storage.DB) {
 				// Before the bot starts, so that no query runs while
 				// the callbacks are registered.
 				sent = testdb.CaptureStatements(t, db.Gorm())
 			})
-			// A history: 60 rated results of the queue among the
+			// A history: 60 rated results of the default queue among the
 			// night's players and 12 others.
 			others := make([]string, 12)
 			for i := range others {
 				others[i] = fmt.Sprintf("6000000000000000%02d", i+1)
 			}
+			if _, err := svc.EnsureGuild(t.Context(), testGuild); err != nil {
+				t.Fatalf("EnsureGuild() = %v", err)
+			}
 			ids := append([]string{players[0].ID, players[1].ID, players[2].ID, players[3].ID}, others...)
 			for i := range 60 {
 				a, b, c, d := ids[i%16], ids[(i+5)%16], ids[(i+9)%16], ids[(i+14)%16]
-				if _, err := r.svc.RecordResult(r.ctx, ladder.ResultInput{GuildID: testGuild, Queue: "2v2",
+				if _, err := svc.RecordResult(t.Context(), ladder.ResultInput{GuildID: testGuild,
 					Team1: []string{a, b}, Team2: []string{c, d}, Winner: 1 + i%2}); err != nil {
 					t.Fatalf("RecordResult(%d) = %v", i, err)
 				}
 			}
-			sc.run(t, r)
+			play()
 			// The guild's history page walks its matches newest first and
 			// keeps the rated ones, nearly all of a guild's.
-			n := testdb.NoHistoryScans(t, r.db.SQL(), sent(),
+			n := testdb.NoHistoryScans(t, db.SQL(), sent(),
 				"FROM matches AS m WHERE m.guild_id = ? AND m.state IN (?,?) ORDER BY m.id DESC LIMIT")
 			if n < 40 {
 				t.Errorf("Got(%d distinct statements), want a night's reads and writes (at least 40)", n)

@@ -13,6 +13,7 @@ import (
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
 )
 
 // carol is one more player, a substitute in the lobby scenarios.
@@ -38,11 +39,21 @@ func newLobbyEnv(t *testing.T, dsn string) *lobbyEnv {
 // newLobbyEnvOver is newLobbyEnv with interactions delivered over transport.
 func newLobbyEnvOver(t *testing.T, dsn, transport string) *lobbyEnv {
 	t.Helper()
+	return newLobbyEnvOpened(t, dsn, transport, nil)
+}
+
+// newLobbyEnvOpened is newLobbyEnvOver with opened called on the database
+// before anything uses it.
+func newLobbyEnvOpened(t *testing.T, dsn, transport string, opened func(*storage.DB)) *lobbyEnv {
+	t.Helper()
 	db, err := openDB(dsn)
 	if err != nil {
 		t.Fatalf("storage.Open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
+	if opened != nil {
+		opened(db)
+	}
 	c := ladder.NewManualClock(lobbyStart)
 	e := &env{t: t, transport: transport, ctx: waitCtx(t), fake: newFake(t), db: db, svc: ladder.NewService(db, c)}
 	e.start()

@@ -233,6 +233,9 @@ func (t *tx) DuePicks(ctx context.Context, at time.Time, limit int) ([][2]int64,
 // have none: their queue picks maps from a pool, their ready check (if
 // any) passed and their draft (if any) is done. A crash between a match
 // going on and its pick starting leaves such a match; the job starts it.
+// The matches come in matches_open's order (formed, then ID): ordered by
+// ID alone, SQLite walked every match of the database in ID order, on
+// every tick of the job, to spare itself a sort of the few open ones.
 const unstartedPicksSQL = `SELECT m.id FROM matches m
 JOIN queue_formats f ON f.queue_id = m.queue_id AND f.map_pick <> 'none'
 WHERE m.state = 'open' AND m.created_at <= ?
@@ -240,7 +243,7 @@ WHERE m.state = 'open' AND m.created_at <= ?
  AND NOT EXISTS (SELECT 1 FROM map_picks p WHERE p.match_id = m.id)
  AND NOT EXISTS (SELECT 1 FROM ready_checks r WHERE r.match_id = m.id AND r.state <> 'passed')
  AND NOT EXISTS (SELECT 1 FROM drafts d WHERE d.match_id = m.id AND d.state <> 'done')
-ORDER BY m.id LIMIT ?`
+ORDER BY m.created_at, m.id LIMIT ?`
 
 // UnstartedPicks implements formats.Tx.
 func (t *tx) UnstartedPicks(ctx context.Context, before time.Time, limit int) ([]int64, error) {
