@@ -219,7 +219,9 @@ type MatchStore interface {
 	LockMatches(ctx context.Context, ids []int64) ([]Match, error)
 	// UpdateMatch writes every mutable field of m (not its teams).
 	UpdateMatch(ctx context.Context, m Match) error
-	// Matches lists matches by f, newest first.
+	// Matches lists matches by f, newest first: by ID, except a ladder's
+	// rated matches (States only rated, with QueueID and SeasonID, no
+	// UserID, BeforeID or DueBefore), which come latest in the log first.
 	Matches(ctx context.Context, f MatchFilter) ([]Match, error)
 	// RatedMatches returns ladder k's rated matches with Seq ≥ fromSeq in Seq order.
 	RatedMatches(ctx context.Context, k Key, fromSeq int64) ([]Match, error)

@@ -44,6 +44,14 @@ func BenchmarkHistoryPage(b *testing.B) {
 		}
 		b.Run("guild", history(community.HistoryQuery{GuildID: guild, Limit: 20}))
 		b.Run("player", history(community.HistoryQuery{GuildID: guild, Player: player, Limit: 20}))
+		b.Run("pool-health", func(b *testing.B) {
+			for range b.N {
+				h, err := svc.PoolHealth(ctx, guild, "", 100)
+				if err != nil || h.Matches != 100 {
+					b.Fatalf("Got(PoolHealth() = %d matches, %v), want 100", h.Matches, err)
+				}
+			}
+		})
 		b.Run("disputed", func(b *testing.B) {
 			for range b.N {
 				ms, err := svc.Matches(ctx, ladder.MatchFilter{GuildID: guild, States: []ladder.MatchState{ladder.StateDisputed}, Limit: 100})

@@ -321,14 +321,26 @@ func (t *tx) Matches(ctx context.Context, f ladder.MatchFilter) ([]ladder.Match,
 	// A guild's matches in some of matches_state's states also state that
 	// index's own test (pendingTest), or SQLite would walk every match of
 	// the guild for its disputed ones.
+	//
+	// A ladder's latest rated matches (the pool's health) are read from
+	// matches_log, latest in the log first: by ID, SQLite walked the
+	// guild's matches of every queue and season newest first until it had
+	// found them.
+	order := "id DESC"
 	if len(f.States) > 0 {
 		ss := make([]string, len(f.States))
 		for i, s := range f.States {
 			ss[i] = string(s)
 		}
 		q = q.Where("state IN (" + sqlStrings(ss) + ")")
-		if f.GuildID != "" && !slices.Equal(ss, pendingStates) && !slices.ContainsFunc(ss, func(s string) bool { return !slices.Contains(pendingStates, s) }) {
+		switch {
+		case f.GuildID != "" && subset(ss, pendingStates) && !slices.Equal(ss, pendingStates):
 			q = q.Where(pendingTest)
+		case f.QueueID != 0 && f.SeasonID != 0 && f.UserID == "" && f.DueBefore.IsZero() && f.BeforeID == 0 && subset(ss, ratedStates):
+			if !slices.Equal(ss, ratedStates) {
+				q = q.Where("state IN (" + sqlStrings(ratedStates) + ")")
+			}
+			order = "seq DESC"
 		}
 	}
 	if !f.DueBefore.IsZero() {
@@ -340,10 +352,15 @@ func (t *tx) Matches(ctx context.Context, f ladder.MatchFilter) ([]ladder.Match,
 		q = q.Where("id < ?", f.BeforeID)
 	}
 	var rows []matchRow
-	if err := q.Order("id DESC").Limit(max(f.Limit, 1)).Find(&rows).Error; err != nil {
+	if err := q.Order(order).Limit(max(f.Limit, 1)).Find(&rows).Error; err != nil {
 		return nil, wrap("matches", err, "")
 	}
 	return matches(rows), nil
+}
+
+// subset reports whether every one of ss is in of.
+func subset(ss, of []string) bool {
+	return !slices.ContainsFunc(ss, func(s string) bool { return !slices.Contains(of, s) })
 }
 
 // RatedMatches implements ladder.Tx. It reads only the columns a replay
