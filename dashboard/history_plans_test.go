@@ -1,0 +1,60 @@
+package dashboard_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// TestSQLiteDashboardReadsNoHistory logs a moderator in and opens every
+// page of the dashboard over a SQLite ladder with a history (a disputed
+// match among them), recording every statement the ORM sends, and asks
+// SQLite for each one's plan: none may scan a table that grows with the
+// history, nor read one by the guild alone (testdb.NoHistoryScans). A
+// moderator's page costs its rows, not the guild's past.
+func TestSQLiteDashboardReadsNoHistory(t *testing.T) {
+	e := newEnv(t, testdb.SQLite)
+	ctx := t.Context()
+	ids := make([]string, 16)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("7000000000000000%02d", i+1)
+	}
+	for i := range 60 {
+		if _, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Winner: 1 + i%2,
+			Team1: []string{ids[i%16], ids[(i+5)%16]}, Team2: []string{ids[(i+9)%16], ids[(i+14)%16]}}); err != nil {
+			t.Fatalf("RecordResult(%d) = %v", i, err)
+		}
+	}
+	qs, err := e.svc.Queues(ctx, guildA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := e.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guildA, QueueID: qs[0].ID, Teams: [2][]string{{ids[0], ids[1]}, {ids[2], ids[3]}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Report(ctx, ladder.Actor{UserID: ids[0]}, guildA, m.ID, ladder.Win); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Dispute(ctx, ladder.Actor{UserID: ids[2]}, guildA, m.ID, "they left", ""); err != nil {
+		t.Fatal(err)
+	}
+	sent := testdb.CaptureStatements(t, e.db.Gorm())
+	b := e.browser(t)
+	b.login(userAdmin, "/admin")
+	g := "/admin/guilds/" + guildA
+	for _, path := range []string{"/admin", g + "/", queuePath(guildA), g + "/settings", g + "/integrations", g + "/audit",
+		g + "/disputes", fmt.Sprintf("%s/matches/%d", g, m.ID), g + "/players", g + "/players/" + ids[0]} {
+		if p := b.get(path); p.status != http.StatusOK {
+			t.Errorf("GET %s = %d, want 200: %.300s", path, p.status, p.body)
+		}
+	}
+	n := testdb.NoHistoryScans(t, e.db.SQL(), sent())
+	if n < 20 {
+		t.Errorf("Got(%d distinct statements), want the pages' reads (at least 20)", n)
+	}
+	t.Logf("%d distinct statements planned", n)
+}
