@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -12,7 +13,8 @@ import (
 // TestSQLiteLadderNightReadsNoHistory plays ladder nights through the fake
 // Discord by buttons (a room played by Ready, We won and Confirm, a
 // substitute, a cancelled match, a match formed by the matchmaking job,
-// map bans in turn with one timed out) on a SQLite ladder whose players already
+// map bans in turn with one timed out, and the commands that read the
+// ladder) on a SQLite ladder whose players already
 // have a history, recording every statement the bot, the rooms, the
 // formats and the jobs send, and asks SQLite for each one's plan: none may
 // scan a table that grows with the history, nor read one by the guild
@@ -40,6 +42,7 @@ func TestSQLiteLadderNightReadsNoHistory(t *testing.T) {
 		{"a cancelled match's room closes too", rooms(testRoomCancelled)},
 		{"formed by the matchmaking job", rooms(testRoomScheduled)},
 		{"map bans in turn", lobby(testMapBans)},
+		{"the read commands", rooms(testReadCommands)},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			var sent func() []testdb.Statement
@@ -75,5 +78,32 @@ func TestSQLiteLadderNightReadsNoHistory(t *testing.T) {
 			}
 			t.Logf("%d distinct statements planned", n)
 		})
+	}
+}
+
+// testReadCommands runs the commands that read the ladder, as a player and
+// as the server's owner, and wants an answer from each.
+func testReadCommands(t *testing.T, r *roomEnv) {
+	p1, p2 := players[0], players[1]
+	for _, c := range []struct {
+		u    fakediscord.User
+		path string
+		opts map[string]any
+	}{
+		{p1, "leaderboard", nil},
+		{p1, "profile", nil},
+		{p1, "profile", map[string]any{"player": p2.ID}},
+		{p1, "match show", nil},
+		{p1, "queue status", nil},
+		{p1, "history", nil},
+		{p1, "history", map[string]any{"player": p2.ID}},
+		{p1, "stats", nil},
+		{p1, "compare", map[string]any{"a": p1.ID, "b": p2.ID}},
+		{owner, "mod disputes", nil},
+		{owner, "mod flags", map[string]any{"player": p2.ID}},
+	} {
+		if res := r.slash(c.u, c.path, c.opts); res.Message.Text() == "" {
+			t.Errorf("Got(/%s) = an empty answer, want one", c.path)
+		}
 	}
 }

@@ -89,22 +89,29 @@ var HistoryTables = []string{"matches", "match_players", "rating_changes", "disp
 	"integrity_audit", "predictions", "mvp_votes", "drafts", "draft_seats"}
 
 // liveIndexes are the partial indexes that hold only the few rows a
-// statement looks for (open or due matches, live rooms, open messages, the
-// rated log of one ladder): a scan through one of them costs the live
-// rows, not the history.
-var liveIndexes = []string{"matches_open", "matches_due", "match_rooms_live", "map_picks_due",
-	"match_announcements_open", "match_messages_open", "matches_log"}
+// statement looks for (open, due or disputed matches, live rooms, open
+// messages, pending deliveries, the rated log of one ladder): a read
+// through one of them costs the live rows, not the history.
+var liveIndexes = []string{"matches_open", "matches_due", "matches_state", "match_rooms_live", "match_rooms_channel",
+	"map_picks_due", "match_announcements_open", "match_messages_open", "matches_log", "match_players_active",
+	"disputes_open", "series_games_disputed", "webhook_deliveries_due", "webhook_deliveries_pending"}
+
+// throughLive reports whether d, a line of SQLite's plan, reads through
+// one of liveIndexes.
+func throughLive(d string) bool {
+	for _, partial := range liveIndexes {
+		if strings.Contains(d, "INDEX "+partial+" ") || strings.HasSuffix(d, "INDEX "+partial) {
+			return true
+		}
+	}
+	return false
+}
 
 // ScansHistory reports whether d, a line of SQLite's plan of query,
 // scans a history table other than through a partial index of live rows.
 func ScansHistory(d, query string) bool {
-	if !strings.HasPrefix(d, "SCAN ") {
+	if !strings.HasPrefix(d, "SCAN ") || throughLive(d) {
 		return false
-	}
-	for _, partial := range liveIndexes {
-		if strings.Contains(d, "INDEX "+partial+" ") || strings.HasSuffix(d, "INDEX "+partial) {
-			return false
-		}
 	}
 	return historyTable(strings.Fields(d)[1], query)
 }
@@ -119,7 +126,7 @@ func ScansHistory(d, query string) bool {
 // say) the walk goes on until it has found the page, which for a rare
 // state is the guild's whole history.
 func SearchesGuildHistory(d, query string, ordered bool) bool {
-	if !strings.HasPrefix(d, "SEARCH ") || !strings.HasSuffix(d, "(guild_id=?)") {
+	if !strings.HasPrefix(d, "SEARCH ") || !strings.HasSuffix(d, "(guild_id=?)") || throughLive(d) {
 		return false
 	}
 	if ordered && guildOnlyWalk.MatchString(strings.Join(strings.Fields(strings.ReplaceAll(query, "`", "")), " ")) {
