@@ -52,6 +52,14 @@ func BenchmarkHistoryPage(b *testing.B) {
 				}
 			}
 		})
+		b.Run("stats", func(b *testing.B) {
+			for range b.N {
+				st, err := comm.Stats(ctx, guild, "", 0, 10)
+				if err != nil || len(st.Partnerships) == 0 {
+					b.Fatalf("Got(Stats() = %d partnerships, %v), want some", len(st.Partnerships), err)
+				}
+			}
+		})
 		b.Run("disputed", func(b *testing.B) {
 			for range b.N {
 				ms, err := svc.Matches(ctx, ladder.MatchFilter{GuildID: guild, States: []ladder.MatchState{ladder.StateDisputed}, Limit: 100})

@@ -257,8 +257,8 @@ func (db *DB) CommunityPartnerships(ctx context.Context, guildID string, queueID
 			GROUP BY a.user_id, b.user_id
 			HAVING COUNT(*) >= ?
 		) x
-		JOIN players pa ON pa.guild_id = ? AND pa.user_id = x.a
-		JOIN players pb ON pb.guild_id = ? AND pb.user_id = x.b
+		CROSS JOIN players pa CROSS JOIN players pb
+		WHERE pa.guild_id = ? AND pa.user_id = x.a AND pb.guild_id = ? AND pb.user_id = x.b
 		ORDER BY (x.wins + 0.5 * x.draws) / (x.wins + x.losses + x.draws) DESC, x.wins + x.losses + x.draws DESC, x.a, x.b
 		LIMIT ?`, guildID, queueID, seasonID, minGames, guildID, guildID, limit).Scan(&rows).Error
 	if err != nil {
