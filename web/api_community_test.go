@@ -23,7 +23,10 @@ func newCommunityEnv(t *testing.T, dsn string) *env {
 	e := newEnv(t, dsn, Options{})
 	e.srv = New(Options{Service: e.svc, Community: community.New(e.db, e.svc)})
 	ctx := context.Background()
-	start := time.Now().UTC().Add(-24 * time.Hour)
+	// Noon (UTC) of the day before: the seven matches, a minute apart,
+	// fall on one day whenever the test runs (from now − 24 h they
+	// straddled midnight when run in the minutes after it).
+	start := time.Now().UTC().Add(-24 * time.Hour).Truncate(24 * time.Hour).Add(12 * time.Hour)
 	var recs []rating.MatchRecord
 	for i, w := range []int{1, 1, 1, 1, 1, 2, 2} {
 		recs = append(recs, rating.MatchRecord{Date: start.Add(time.Duration(i) * time.Minute),
