@@ -18,9 +18,10 @@ import (
 func TestSQLiteDashboardReadsNoHistory(t *testing.T) {
 	e := newEnv(t, testdb.SQLite)
 	ctx := t.Context()
-	ids := make([]string, 16)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("7000000000000000%02d", i+1)
+	// The disputed match's four players (disputedMatch) and 12 others.
+	ids := append(append([]string{}, team1...), team2...)
+	for i := range 12 {
+		ids = append(ids, fmt.Sprintf("7000000000000000%02d", i+1))
 	}
 	for i := range 60 {
 		if _, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Winner: 1 + i%2,
@@ -28,26 +29,13 @@ func TestSQLiteDashboardReadsNoHistory(t *testing.T) {
 			t.Fatalf("RecordResult(%d) = %v", i, err)
 		}
 	}
-	qs, err := e.svc.Queues(ctx, guildA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := e.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guildA, QueueID: qs[0].ID, Teams: [2][]string{{ids[0], ids[1]}, {ids[2], ids[3]}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.svc.Report(ctx, ladder.Actor{UserID: ids[0]}, guildA, m.ID, ladder.Win); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.svc.Dispute(ctx, ladder.Actor{UserID: ids[2]}, guildA, m.ID, "they left", ""); err != nil {
-		t.Fatal(err)
-	}
+	id := disputedMatch(t, e)
 	sent := testdb.CaptureStatements(t, e.db.Gorm())
 	b := e.browser(t)
 	b.login(userAdmin, "/admin")
 	g := "/admin/guilds/" + guildA
 	for _, path := range []string{"/admin", g + "/", queuePath(guildA), g + "/settings", g + "/integrations", g + "/audit",
-		g + "/disputes", fmt.Sprintf("%s/matches/%d", g, m.ID), g + "/players", g + "/players/" + ids[0]} {
+		g + "/disputes", fmt.Sprintf("%s/matches/%d", g, id), g + "/players", g + "/players/" + ids[0]} {
 		if p := b.get(path); p.status != http.StatusOK {
 			t.Errorf("GET %s = %d, want 200: %.300s", path, p.status, p.body)
 		}
