@@ -128,8 +128,12 @@ func TestStatsCommand(t *testing.T) {
 		for _, fl := range r.Embeds[0].Fields {
 			fields[fl.Name] = fl.Value
 		}
-		if got := fields["Longest win streaks"]; strings.Count(got, "3 wins in a row") != 2 {
+		if got := fields["Current win streaks"]; strings.Count(got, "3 wins in a row") != 2 || strings.Contains(got, "9 wins") {
 			t.Errorf("Got(streaks) = %q, want users 3 and 4 on 3", got)
+		}
+		// 1 and 2 won the first nine, then lost their run.
+		if got := fields["Longest win streaks of the season"]; !strings.HasPrefix(got, "1. ") || strings.Count(got, "9 wins in a row") != 2 || strings.Count(got, "3 wins in a row") != 2 {
+			t.Errorf("Got(best streaks) = %q, want users 1 and 2 on 9, then 3 and 4 on 3", got)
 		}
 		if got := fields["Best partnerships (5+ games together)"]; !strings.HasPrefix(got, "1. ") || !strings.Contains(got, "12 games · 9-3") {
 			t.Errorf("Got(partnerships) = %q, want 1+2 at 9-3 first", got)

@@ -60,6 +60,10 @@ func statsReply(l *i18n.Lang, st community.Stats) Reply {
 		p := st.Streaks[i]
 		return l.N("stats.streak_line", p.Count, "Name", playerName(p.UserID, p.Name))
 	})
+	best := list(len(st.BestStreaks), func(i int) string {
+		p := st.BestStreaks[i]
+		return l.N("stats.streak_line", p.Count, "Name", playerName(p.UserID, p.Name))
+	})
 	upsets := list(len(st.Upsets), func(i int) string {
 		u := st.Upsets[i]
 		won, lost := u.Team1, u.Team2
@@ -91,6 +95,7 @@ func statsReply(l *i18n.Lang, st community.Stats) Reply {
 		Fields: []Field{
 			{Name: l.T("stats.active"), Value: active, Inline: true},
 			{Name: l.T("stats.streaks"), Value: streaks, Inline: true},
+			{Name: l.T("stats.best_streaks"), Value: best, Inline: true},
 			{Name: l.T("stats.upsets"), Value: upsets},
 			{Name: l.T("stats.improved"), Value: improved},
 			{Name: l.T("stats.partnerships", "Min", l.Int(community.MinPartnerGames)), Value: pairs},

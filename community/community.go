@@ -37,6 +37,10 @@ type Store interface {
 	// CommunityStreaks returns the players of a ladder on the longest
 	// current win streaks (streak > 0), longest first.
 	CommunityStreaks(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]PlayerCount, error)
+	// CommunityBestStreaks returns the players of a ladder with the
+	// longest runs of wins this season, a run still going included,
+	// longest first.
+	CommunityBestStreaks(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]PlayerCount, error)
 	// CommunityUpsets returns a ladder's won matches whose winning side had
 	// the lowest pre-match win chance, lowest first, with their teams.
 	CommunityUpsets(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]MatchSummary, error)

@@ -130,11 +130,71 @@ func TestStats(t *testing.T) {
 				t.Errorf("Got(partnership %d) = %+v, want %+v", i, g, w)
 			}
 		}
+		// Everyone's longest run of the season: 1, 2 and 4 won two in a
+		// row (1's run has ended), 3 won one.
+		wantBest := []community.PlayerCount{{UserID: user(1), Count: 2}, {UserID: user(2), Count: 2}, {UserID: user(4), Count: 2}, {UserID: user(3), Count: 1}}
+		if !sameCounts(st.BestStreaks, wantBest) {
+			t.Errorf("Got(best streaks) = %+v, want %+v", st.BestStreaks, wantBest)
+		}
 		if _, err := e.com.Stats(e.ctx, guild, "", 0, 0); ladder.ErrorCode(err) != ladder.CodeInvalid {
 			t.Errorf("Got(Stats limit 0) = %v, want invalid", err)
 		}
 		if _, err := e.com.Stats(e.ctx, "100000000000000001", "", 0, 5); ladder.ErrorCode(err) != ladder.CodeNotFound {
 			t.Errorf("Got(Stats of an unknown guild) = %v, want not found", err)
 		}
+	})
+}
+
+// sameCounts reports whether got lists want's players and counts, in order.
+func sameCounts(got, want []community.PlayerCount) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range want {
+		if got[i].UserID != want[i].UserID || got[i].Count != want[i].Count {
+			return false
+		}
+	}
+	return true
+}
+
+// TestBestStreaksFollowCorrections: the season's longest runs of wins
+// are kept with the record, so a moderator's correction of an early
+// match, which replays the ladder, moves them at once (up, and back down
+// when the match is voided), and verify finds the stored rows equal to a
+// replay of the log.
+func TestBestStreaksFollowCorrections(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		all, err := e.com.History(e.ctx, community.HistoryQuery{GuildID: guild, Player: user(1), Limit: 10})
+		if err != nil || len(all.Matches) != 8 {
+			t.Fatalf("History() = %d matches, %v; want 8", len(all.Matches), err)
+		}
+		// The third match, 1+2's only loss to 3+4: won instead, 1 and 2
+		// win five in a row.
+		third := all.Matches[len(all.Matches)-3]
+		best := func(step string, want []community.PlayerCount) {
+			t.Helper()
+			st, err := e.com.Stats(e.ctx, guild, "", 0, 10)
+			if err != nil {
+				t.Fatalf("%s: Stats() = %v", step, err)
+			}
+			if !sameCounts(st.BestStreaks, want) {
+				t.Errorf("%s: Got(best streaks) = %+v, want %+v", step, st.BestStreaks, want)
+			}
+			rep, err := e.svc.Verify(e.ctx, guild)
+			if err != nil || len(rep.Diffs) != 0 {
+				t.Errorf("%s: Verify() = %v, %v; want no differences", step, rep.Diffs, err)
+			}
+		}
+		if _, err := e.svc.Correct(e.ctx, moderator, guild, third.ID, 1, "1 and 2 won it"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		best("corrected", []community.PlayerCount{{UserID: user(1), Count: 5}, {UserID: user(2), Count: 5}, {UserID: user(4), Count: 2}})
+		if _, err := e.svc.Void(e.ctx, moderator, guild, third.ID, "never played"); err != nil {
+			t.Fatalf("Void() = %v", err)
+		}
+		// Without it, 1 and 2 won four in a row; 3 never won.
+		best("voided", []community.PlayerCount{{UserID: user(1), Count: 4}, {UserID: user(2), Count: 4}, {UserID: user(4), Count: 2}})
 	})
 }

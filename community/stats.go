@@ -16,8 +16,10 @@ type Stats struct {
 	Ladder
 	// Active are the players with the most rated matches this season.
 	Active []PlayerCount
-	// Streaks are the longest current win streaks.
-	Streaks []PlayerCount
+	// Streaks are the longest current win streaks; BestStreaks the
+	// longest runs of wins of the season, ended or not.
+	Streaks     []PlayerCount
+	BestStreaks []PlayerCount
 	// Upsets are the won matches whose winners had the lowest pre-match
 	// chance; Chance is that chance.
 	Upsets []Upset
@@ -61,6 +63,9 @@ func (s *Service) Stats(ctx context.Context, guildID, queue string, season, limi
 		return Stats{}, err
 	}
 	if st.Streaks, err = s.store.CommunityStreaks(ctx, guildID, q, se, limit); err != nil {
+		return Stats{}, err
+	}
+	if st.BestStreaks, err = s.store.CommunityBestStreaks(ctx, guildID, q, se, limit); err != nil {
 		return Stats{}, err
 	}
 	ups, err := s.store.CommunityUpsets(ctx, guildID, q, se, limit)

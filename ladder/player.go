@@ -44,12 +44,14 @@ type Key struct {
 }
 
 // Record is a player's wins, losses and draws in one ladder, and the streak:
-// +n after n wins in a row, −n after n losses, 0 after a draw.
+// +n after n wins in a row, −n after n losses, 0 after a draw. Best is the
+// longest run of wins in the ladder so far, the current one included.
 type Record struct {
 	Wins   int
 	Losses int
 	Draws  int
 	Streak int
+	Best   int
 }
 
 // IsProvisional reports docs/spec.md 4's placement rule: fewer than placement rated
@@ -65,6 +67,7 @@ func (r *Record) add(score float64) {
 	case 1:
 		r.Wins++
 		r.Streak = max(r.Streak, 0) + 1
+		r.Best = max(r.Best, r.Streak)
 	case 0:
 		r.Losses++
 		r.Streak = min(r.Streak, 0) - 1

@@ -202,6 +202,15 @@ func (db *DB) CommunityStreaks(ctx context.Context, guildID string, queueID, sea
 		ORDER BY r.streak DESC, r.user_id LIMIT ?`, guildID, queueID, seasonID, limit)
 }
 
+// CommunityBestStreaks implements community.Store from the rating rows'
+// best_streak, which every rated write and replay keeps with the record.
+func (db *DB) CommunityBestStreaks(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]community.PlayerCount, error) {
+	return db.playerCounts(ctx, "community best streaks", `SELECT r.user_id, p.name, r.best_streak AS count
+		FROM ratings r JOIN players p ON p.guild_id = r.guild_id AND p.user_id = r.user_id
+		WHERE r.guild_id = ? AND r.queue_id = ? AND r.season_id = ? AND r.best_streak > 0
+		ORDER BY r.best_streak DESC, r.user_id LIMIT ?`, guildID, queueID, seasonID, limit)
+}
+
 func (db *DB) playerCounts(ctx context.Context, op, query string, args ...any) ([]community.PlayerCount, error) {
 	var rows []community.PlayerCount
 	if err := db.q(ctx).Raw(query, args...).Scan(&rows).Error; err != nil {

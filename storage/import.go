@@ -39,7 +39,7 @@ var (
 	importChangeColumns = []string{"seq", "queue_id", "season_id", "match_id", "user_id", "team", "kind",
 		"before_rating", "before_dev", "before_games", "before_last_at", "before_recent",
 		"after_rating", "after_dev", "after_games", "after_last_at", "after_recent",
-		"wins", "losses", "draws", "streak", "at"}
+		"wins", "losses", "draws", "streak", "best_streak", "at"}
 	importKeyColumns = []string{"guild_id", "key", "match_id", "created_at"}
 )
 
@@ -178,7 +178,7 @@ func importRows(ws []ladder.RatedWrite, ids, seqs []int64, byUser bool) []import
 			cs.rows = append(cs.rows, []any{cr.Seq, cr.QueueID, cr.SeasonID, m.ID, cr.UserID, cr.Team, cr.Kind,
 				cr.BeforeRating, cr.BeforeDev, cr.BeforeGames, cr.BeforeLastAt, cr.BeforeRecent,
 				cr.AfterRating, cr.AfterDev, cr.AfterGames, cr.AfterLastAt, cr.AfterRecent,
-				cr.Wins, cr.Losses, cr.Draws, cr.Streak, cr.At})
+				cr.Wins, cr.Losses, cr.Draws, cr.Streak, cr.BestStreak, cr.At})
 		}
 		if w.IdempotencyKey != "" {
 			ks.rows = append(ks.rows, []any{m.GuildID, w.IdempotencyKey, m.ID, w.At.UTC()})

@@ -411,6 +411,7 @@ type changeRow struct {
 	Losses       int
 	Draws        int
 	Streak       int
+	BestStreak   int
 	At           time.Time
 }
 
@@ -426,7 +427,7 @@ func toChangeRow(c ladder.RatingChange) changeRow {
 		Seq: c.Seq, QueueID: c.QueueID, SeasonID: c.SeasonID, MatchID: mid, UserID: c.UserID, Team: c.Team, Kind: c.Kind,
 		BeforeRating: c.Before.Rating, BeforeDev: c.Before.Dev, BeforeGames: c.Before.Games, BeforeLastAt: nt(c.Before.Last), BeforeRecent: int64(c.Before.Recent),
 		AfterRating: c.After.Rating, AfterDev: c.After.Dev, AfterGames: c.After.Games, AfterLastAt: nt(c.After.Last), AfterRecent: int64(c.After.Recent),
-		Wins: c.Record.Wins, Losses: c.Record.Losses, Draws: c.Record.Draws, Streak: c.Record.Streak, At: c.At.UTC(),
+		Wins: c.Record.Wins, Losses: c.Record.Losses, Draws: c.Record.Draws, Streak: c.Record.Streak, BestStreak: c.Record.Best, At: c.At.UTC(),
 	}
 }
 
@@ -435,7 +436,7 @@ func (r changeRow) change() ladder.RatingChange {
 		Seq: r.Seq, QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID, Team: r.Team, Kind: r.Kind,
 		Before: rating.State{Rating: r.BeforeRating, Dev: r.BeforeDev, Games: r.BeforeGames, Last: tv(r.BeforeLastAt), Recent: uint64(r.BeforeRecent)},
 		After:  rating.State{Rating: r.AfterRating, Dev: r.AfterDev, Games: r.AfterGames, Last: tv(r.AfterLastAt), Recent: uint64(r.AfterRecent)},
-		Record: ladder.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak},
+		Record: ladder.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak, Best: r.BestStreak},
 		At:     r.At.UTC(),
 	}
 	if r.MatchID != nil {

@@ -31,7 +31,7 @@ ORDER BY q.id LIMIT 1`
 // lockedRatingColumns are the columns of the rating rows r that the lock
 // queries read beside the ladder, in ratingRow.ptrs order.
 const lockedRatingColumns = `, r.queue_id, r.season_id, r.user_id, r.guild_id, r.rating, r.dev, r.games, r.last_at, r.recent,
- r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, r.stale,
+ r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, r.best_streak, r.stale,
  r.display, r.display_dev, r.provisional`
 
 // lockLadderSQL reads the ladder and locks its rating rows in one
@@ -150,7 +150,7 @@ func (l *ladderRow) ladder() (ladder.Ladder, error) {
 // ptrs returns the scan targets of ratingColumns.
 func (r *ratingRow) ptrs() []any {
 	return []any{&r.QueueID, &r.SeasonID, &r.UserID, &r.GuildID, &r.Rating, &r.Dev, &r.Games, &r.LastAt, &r.Recent,
-		&r.BaseRating, &r.BaseDev, &r.BaseGames, &r.BaseLastAt, &r.BaseRecent, &r.Wins, &r.Losses, &r.Draws, &r.Streak, &r.Stale,
+		&r.BaseRating, &r.BaseDev, &r.BaseGames, &r.BaseLastAt, &r.BaseRecent, &r.Wins, &r.Losses, &r.Draws, &r.Streak, &r.BestStreak, &r.Stale,
 		&r.Display, &r.DisplayDev, &r.Provisional}
 }
 
@@ -437,10 +437,10 @@ func (b *sqlBuilder) values(casts []string, args ...any) {
 var (
 	playerCasts = []string{"text", "int", "int"}
 	changeCasts = []string{"text", "int", "double precision", "double precision", "int", "timestamptz", "bigint",
-		"double precision", "double precision", "int", "timestamptz", "bigint", "int", "int", "int", "int", "timestamptz"}
+		"double precision", "double precision", "int", "timestamptz", "bigint", "int", "int", "int", "int", "int", "timestamptz"}
 	ratingCasts = []string{"bigint", "bigint", "text", "text", "double precision", "double precision", "int", "timestamptz", "bigint",
 		"double precision", "double precision", "int", "timestamptz", "bigint",
-		"int", "int", "int", "int", "boolean", "double precision", "double precision", "boolean"}
+		"int", "int", "int", "int", "int", "boolean", "double precision", "double precision", "boolean"}
 )
 
 // saveRatedPG is SaveRated on PostgreSQL in one statement of data-modifying
@@ -596,8 +596,8 @@ func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 	if len(w.Changes) > 0 {
 		b.sql(`, c AS (INSERT INTO rating_changes (seq, queue_id, season_id, match_id, user_id, team, kind,
  before_rating, before_dev, before_games, before_last_at, before_recent, after_rating, after_dev, after_games, after_last_at, after_recent,
- wins, losses, draws, streak, at)
- SELECT m.seq, ?, ?, m.id, v.u, v.team, 'match', v.br, v.bd, v.bg, v.bl, v.brc, v.ar, v.ad, v.ag, v.al, v.arc, v.w, v.l, v.d, v.s, v.at FROM m, (VALUES `,
+ wins, losses, draws, streak, best_streak, at)
+ SELECT m.seq, ?, ?, m.id, v.u, v.team, 'match', v.br, v.bd, v.bg, v.bl, v.brc, v.ar, v.ad, v.ag, v.al, v.arc, v.w, v.l, v.d, v.s, v.bs, v.at FROM m, (VALUES `,
 			m.QueueID, m.SeasonID)
 		for i, c := range w.Changes {
 			if i > 0 {
@@ -605,9 +605,9 @@ func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 			}
 			cr := toChangeRow(c)
 			b.values(changeCasts, cr.UserID, cr.Team, cr.BeforeRating, cr.BeforeDev, cr.BeforeGames, cr.BeforeLastAt, cr.BeforeRecent,
-				cr.AfterRating, cr.AfterDev, cr.AfterGames, cr.AfterLastAt, cr.AfterRecent, cr.Wins, cr.Losses, cr.Draws, cr.Streak, cr.At)
+				cr.AfterRating, cr.AfterDev, cr.AfterGames, cr.AfterLastAt, cr.AfterRecent, cr.Wins, cr.Losses, cr.Draws, cr.Streak, cr.BestStreak, cr.At)
 		}
-		b.WriteString(`) v(u, team, br, bd, bg, bl, brc, ar, ad, ag, al, arc, w, l, d, s, at) ORDER BY v.u)`)
+		b.WriteString(`) v(u, team, br, bd, bg, bl, brc, ar, ad, ag, al, arc, w, l, d, s, bs, at) ORDER BY v.u)`)
 	}
 	if len(w.Ratings) > 0 {
 		// An upsert finds each row through the primary key whatever the
@@ -619,7 +619,7 @@ func ratedSQLAt(w ladder.RatedWrite, at reservation) (*sqlBuilder, error) {
 			}
 			rr := toRatingRow(m.GuildID, rt)
 			b.values(ratingCasts, rr.QueueID, rr.SeasonID, rr.UserID, rr.GuildID, rr.Rating, rr.Dev, rr.Games, rr.LastAt, rr.Recent,
-				rr.BaseRating, rr.BaseDev, rr.BaseGames, rr.BaseLastAt, rr.BaseRecent, rr.Wins, rr.Losses, rr.Draws, rr.Streak,
+				rr.BaseRating, rr.BaseDev, rr.BaseGames, rr.BaseLastAt, rr.BaseRecent, rr.Wins, rr.Losses, rr.Draws, rr.Streak, rr.BestStreak,
 				rr.Stale, rr.Display, rr.DisplayDev, rr.Provisional)
 		}
 		b.WriteString(` ON CONFLICT (queue_id, season_id, user_id) DO UPDATE SET `)

@@ -31,6 +31,7 @@ type ratingRow struct {
 	Losses      int
 	Draws       int
 	Streak      int
+	BestStreak  int
 	Stale       bool
 	Display     float64
 	DisplayDev  float64
@@ -46,7 +47,7 @@ func toRatingRow(guildID string, r ladder.Rating) ratingRow {
 		QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID, GuildID: guildID,
 		Rating: r.State.Rating, Dev: r.State.Dev, Games: r.State.Games, LastAt: nt(r.State.Last), Recent: int64(r.State.Recent),
 		BaseRating: r.Base.Rating, BaseDev: r.Base.Dev, BaseGames: r.Base.Games, BaseLastAt: nt(r.Base.Last), BaseRecent: int64(r.Base.Recent),
-		Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak, Stale: r.Stale,
+		Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak, BestStreak: r.Best, Stale: r.Stale,
 		Display: r.Display, DisplayDev: r.DisplayDev, Provisional: r.Provisional,
 	}
 }
@@ -56,7 +57,7 @@ func (r ratingRow) rating() ladder.Rating {
 		QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID,
 		State:  rating.State{Rating: r.Rating, Dev: r.Dev, Games: r.Games, Last: tv(r.LastAt), Recent: uint64(r.Recent)},
 		Base:   rating.State{Rating: r.BaseRating, Dev: r.BaseDev, Games: r.BaseGames, Last: tv(r.BaseLastAt), Recent: uint64(r.BaseRecent)},
-		Record: ladder.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak},
+		Record: ladder.Record{Wins: r.Wins, Losses: r.Losses, Draws: r.Draws, Streak: r.Streak, Best: r.BestStreak},
 		Stale:  r.Stale, Display: r.Display, DisplayDev: r.DisplayDev, Provisional: r.Provisional,
 	}
 }
@@ -69,7 +70,7 @@ func ratings(rows []ratingRow) []ladder.Rating {
 	return out
 }
 
-const ratingColumns = "queue_id, season_id, user_id, guild_id, rating, dev, games, last_at, recent, base_rating, base_dev, base_games, base_last_at, base_recent, wins, losses, draws, streak, stale, display, display_dev, provisional"
+const ratingColumns = "queue_id, season_id, user_id, guild_id, rating, dev, games, last_at, recent, base_rating, base_dev, base_games, base_last_at, base_recent, wins, losses, draws, streak, best_streak, stale, display, display_dev, provisional"
 
 // LockRatings implements ladder.Tx.
 func (t *tx) LockRatings(ctx context.Context, k ladder.Key, userIDs []string) ([]ladder.Rating, error) {
@@ -145,7 +146,7 @@ func (t *tx) InsertRatings(ctx context.Context, guildID string, rs []ladder.Rati
 	return wrap("insert ratings", err, "rating conflict")
 }
 
-var savedRatingColumns = []string{"rating", "dev", "games", "last_at", "recent", "wins", "losses", "draws", "streak", "stale", "display", "display_dev", "provisional"}
+var savedRatingColumns = []string{"rating", "dev", "games", "last_at", "recent", "wins", "losses", "draws", "streak", "best_streak", "stale", "display", "display_dev", "provisional"}
 
 // SaveRatings implements ladder.Tx as one upsert of existing rows, in key
 // order; the insert half never runs because every row exists.
@@ -207,7 +208,7 @@ func (t *tx) Ratings(ctx context.Context, k ladder.Key, userIDs []string) ([]lad
 // ratings_board, so any page costs the same.
 func (t *tx) Board(ctx context.Context, bq ladder.BoardQuery) ([]ladder.BoardRow, error) {
 	sql := "SELECT r.queue_id, r.season_id, r.user_id, r.guild_id, r.rating, r.dev, r.games, r.last_at, r.recent, " +
-		"r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, " +
+		"r.base_rating, r.base_dev, r.base_games, r.base_last_at, r.base_recent, r.wins, r.losses, r.draws, r.streak, r.best_streak, " +
 		"r.stale, r.display, r.display_dev, r.provisional, p.name " +
 		"FROM ratings r JOIN players p ON p.guild_id = r.guild_id AND p.user_id = r.user_id " +
 		"WHERE r.queue_id = ? AND r.season_id = ? AND " + t.listedAs("r") + " AND r.display >= ? AND r.display < ?"

@@ -204,10 +204,12 @@ type partnershipJSON struct {
 }
 
 type statsJSON struct {
-	Queue        string            `json:"queue"`
-	Season       int               `json:"season"`
-	MostActive   []countJSON       `json:"most_active"`
-	WinStreaks   []countJSON       `json:"win_streaks"`
+	Queue      string      `json:"queue"`
+	Season     int         `json:"season"`
+	MostActive []countJSON `json:"most_active"`
+	WinStreaks []countJSON `json:"win_streaks"`
+	// BestStreaks are the season's longest runs of wins, ended or not.
+	BestStreaks  []countJSON       `json:"best_win_streaks"`
 	Upsets       []upsetJSON       `json:"upsets"`
 	Partnerships []partnershipJSON `json:"partnerships"`
 	MinPartner   int               `json:"partnership_min_games"`
@@ -264,7 +266,7 @@ func (s *Server) apiStats(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, r, err)
 		return
 	}
-	out := statsJSON{Queue: st.Queue.Name, Season: st.Season.Number, MostActive: []countJSON{}, WinStreaks: []countJSON{},
+	out := statsJSON{Queue: st.Queue.Name, Season: st.Season.Number, MostActive: []countJSON{}, WinStreaks: []countJSON{}, BestStreaks: []countJSON{},
 		Upsets: []upsetJSON{}, Partnerships: []partnershipJSON{}, MinPartner: community.MinPartnerGames,
 		Predictors: []predictorJSON{}, MVPs: []mvpJSON{}, Improved: []improvedJSON{}, Hours: st.Hours}
 	for _, p := range st.Improved {
@@ -281,6 +283,9 @@ func (s *Server) apiStats(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, p := range st.Streaks {
 		out.WinStreaks = append(out.WinStreaks, countJSON{ID: p.UserID, Name: p.Name, Streak: p.Count})
+	}
+	for _, p := range st.BestStreaks {
+		out.BestStreaks = append(out.BestStreaks, countJSON{ID: p.UserID, Name: p.Name, Streak: p.Count})
 	}
 	for _, u := range st.Upsets {
 		out.Upsets = append(out.Upsets, upsetJSON{matchSummaryJSON: summaryOf(u.MatchSummary, st.Queue.Name, st.Season.Number), Chance: u.Chance})

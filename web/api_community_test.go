@@ -175,6 +175,10 @@ func TestStatsAPI(t *testing.T) {
 		if len(st.WinStreaks) != 2 || st.WinStreaks[0].ID != "503" || st.WinStreaks[0].Streak != 2 {
 			t.Errorf("Got(streaks) = %+v, want 503 and 504 on 2", st.WinStreaks)
 		}
+		// 501 and 502 won five in a row before their two losses.
+		if len(st.BestStreaks) != 4 || st.BestStreaks[0].ID != "501" || st.BestStreaks[0].Streak != 5 || st.BestStreaks[3].Streak != 2 {
+			t.Errorf("Got(best streaks) = %+v, want 501 and 502 on 5, 503 and 504 on 2", st.BestStreaks)
+		}
 		if len(st.Upsets) != 7 || st.Upsets[0].Chance > st.Upsets[6].Chance {
 			t.Errorf("Got(upsets) = %+v, want all seven, lowest chance first", st.Upsets)
 		}
