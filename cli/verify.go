@@ -57,7 +57,7 @@ func runVerify(ctx context.Context, e invocation, args []string) error {
 		}
 	}
 	var irep integrity.VerifyReport
-	var cdiffs []string
+	var cdiffs, sdiffs []string
 	for _, g := range gs {
 		r, err := in.Verify(ctx, g)
 		if err != nil {
@@ -78,13 +78,24 @@ func runVerify(ctx context.Context, e invocation, args []string) error {
 			fmt.Fprintf(e.stdout, "DIFF guild %s %s\n", g, d)
 		}
 		cdiffs = append(cdiffs, ds...)
+		// The seasons' partnerships and busiest hours, recounted from
+		// the rated matches.
+		ds, err = community.VerifyCounts(ctx, db, g)
+		if err != nil {
+			return err
+		}
+		for _, d := range ds {
+			fmt.Fprintf(e.stdout, "DIFF guild %s %s\n", g, d)
+		}
+		sdiffs = append(sdiffs, ds...)
 	}
 	if irep.Ladders > 0 || irep.Pending > 0 {
 		fmt.Fprintf(e.stdout, "integrity counters: refolded %s, %s (%s being rebuilt after a correction): %s\n",
 			count(irep.Ladders, "ladder"), count(irep.Matches, "match"), count(irep.Pending, "ladder"), count(len(irep.Diffs), "difference"))
 	}
 	fmt.Fprintf(e.stdout, "predictions and MVP counts: recounted %s: %s\n", count(len(gs), "guild"), count(len(cdiffs), "difference"))
-	if len(rep.Diffs) > 0 || len(irep.Diffs) > 0 || len(cdiffs) > 0 {
+	fmt.Fprintf(e.stdout, "partnerships and busiest hours: recounted %s: %s\n", count(len(gs), "guild"), count(len(sdiffs), "difference"))
+	if len(rep.Diffs) > 0 || len(irep.Diffs) > 0 || len(cdiffs) > 0 || len(sdiffs) > 0 {
 		return errDifferences
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/derived"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -24,6 +26,8 @@ func newCommunityFixture(t *testing.T, b string) *fixture {
 		t.Fatalf("storage.Open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
+	// The rows derived from the log, wired as the bot wires them.
+	derived.Wire(db, integrity.New(db, nil))
 	svc := ladder.NewService(db, nil)
 	start := time.Now().UTC().Add(-24 * time.Hour)
 	var recs []rating.MatchRecord

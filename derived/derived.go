@@ -1,7 +1,8 @@
 // Package derived wires the rows derived from the rated log into
 // storage's extension point of the rated write: the integrity counters and
 // flags (package integrity), the predictors' points and the MVP counts
-// (package community). Each process that writes results calls Wire once at
+// (package community), and the seasons' partnerships and busiest hours
+// (community's counts). Each process that writes results calls Wire once at
 // start-up (cli does, for every command that opens the database to write);
 // the functions then run inside the transaction of every rated write,
 // replay and correction, so the derived rows commit or roll back with the
@@ -25,13 +26,19 @@ func Wire(db *storage.DB, in *integrity.Service) {
 		if err := in.Rated(ctx, tx, ws); err != nil {
 			return err
 		}
+		if err := community.RatedCounts(ctx, tx, ws); err != nil {
+			return err
+		}
 		return community.Rated(ctx, tx, ws)
 	})
 	db.OnRatedLoads(integrity.Loads)
 	db.OnRewrite(func(ctx context.Context, tx storage.DerivedTx, k ladder.Key, fromSeq int64) error {
 		return in.Rewritten(ctx, tx, k, fromSeq)
 	})
-	db.OnMatchUpdate(func(ctx context.Context, tx storage.DerivedTx, m ladder.Match) error {
+	db.OnMatchUpdate(func(ctx context.Context, tx storage.DerivedTx, old, m ladder.Match) error {
+		if err := community.UpdatedCounts(ctx, tx, old, m); err != nil {
+			return err
+		}
 		return community.Updated(ctx, tx, m)
 	})
 }

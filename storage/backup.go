@@ -35,6 +35,7 @@ var backupTables = []string{
 	"queue_joins", "rematches", "rematch_votes",
 	"integrity_counters", "integrity_progress", "integrity_flags",
 	"community_settings", "predictions", "mvp_votes", "predictor_points", "mvp_counts",
+	"season_pairs", "season_hours",
 }
 
 // notBackedUp are the tables a backup leaves out: the dashboard's login

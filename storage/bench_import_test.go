@@ -73,15 +73,17 @@ func BenchmarkImport(b *testing.B) {
 var importedTables = []struct{ name, columns string }{
 	{"players", "guild_id, user_id, name, created_at"},
 	{"ratings", "queue_id, season_id, user_id, guild_id, rating, dev, games, last_at, recent, base_rating, base_dev, base_games, " +
-		"base_last_at, base_recent, wins, losses, draws, streak, stale, display, display_dev, provisional"},
+		"base_last_at, base_recent, wins, losses, draws, streak, best_streak, stale, display, display_dev, provisional"},
 	{"matches", "id, guild_id, queue_id, season_id, team1, team2, state, winner, seq, p_team1, p_raw, quality, created_at, played_at, " +
 		"reported_by, reported_winner, deadline, disputed_by, dispute_reason, evidence, rated_at, resolved_by, source, channel_id"},
 	{"match_players", "match_id, guild_id, user_id, team, seat, active"},
 	{"rating_changes", "seq, queue_id, season_id, match_id, user_id, team, kind, before_rating, before_dev, before_games, " +
-		"before_last_at, before_recent, after_rating, after_dev, after_games, after_last_at, after_recent, wins, losses, draws, streak, at"},
+		"before_last_at, before_recent, after_rating, after_dev, after_games, after_last_at, after_recent, wins, losses, draws, streak, best_streak, at"},
 	{"idempotency_keys", "guild_id, key, match_id, created_at"},
 	{"integrity_counters", "queue_id, season_id, guild_id, key, value"},
 	{"integrity_flags", "guild_id, queue_id, season_id, kind, subject, matches, evidence, score, seq, raised_at"},
+	{"season_pairs", "queue_id, season_id, a, b, guild_id, wins, losses, draws"},
+	{"season_hours", "queue_id, season_id, slot, guild_id, matches"},
 }
 
 // openDerived is open with the derived rows wired, as every command that

@@ -18,11 +18,7 @@ import (
 func TestBestStreakMigrationFillsTheLog(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		ctx := context.Background()
-		db, err := Open(ctx, testdb.DSN(t, backend), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
+		db := openPlain(t, backend)
 		svc := ladder.NewService(db, nil)
 		u := func(i int) string { return fmt.Sprintf("80000000000000%04d", i) }
 		start := time.Date(2026, 3, 1, 18, 0, 0, 0, time.UTC)
@@ -57,22 +53,44 @@ func TestBestStreakMigrationFillsTheLog(t *testing.T) {
 		if len(wantChanges) != 40 || len(wantRatings) != 4 || wantRatings[0].Best != 3 || wantRatings[1].Best != 5 {
 			t.Fatalf("Got(before) = %d log rows, ratings %+v; want 40 rows, the best runs of users 1 and 2 at 3 and 5", len(wantChanges), wantRatings)
 		}
-		p, err := provider(db.sql, db.dialect, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.DownTo(ctx, 630); err != nil {
-			t.Fatalf("down to 630: %v", err)
-		}
-		if _, err := p.UpTo(ctx, 640); err != nil {
-			t.Fatalf("up to 640: %v", err)
-		}
+		remigrate(t, db, 630, 640)
 		gotChanges, gotRatings := read()
 		if fmt.Sprint(gotChanges) != fmt.Sprint(wantChanges) || fmt.Sprint(gotRatings) != fmt.Sprint(wantRatings) {
 			t.Errorf("Got(after the migration) = %v, %v; want %v, %v", gotChanges, gotRatings, wantChanges, wantRatings)
 		}
+	})
+}
+
+// remigrate takes db's schema down to version down and up to version up,
+// as an operator's older database meets a newer binary, and brings it to
+// the newest version at the test's end.
+func remigrate(t *testing.T, db *DB, down, up int64) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := provider(db.sql, db.dialect, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, down); err != nil {
+		t.Fatalf("down to %d: %v", down, err)
+	}
+	if _, err := p.UpTo(ctx, up); err != nil {
+		t.Fatalf("up to %d: %v", up, err)
+	}
+	t.Cleanup(func() {
 		if _, err := p.Up(ctx); err != nil {
-			t.Fatal(err)
+			t.Error(err)
 		}
 	})
+}
+
+// openPlain opens a database of backend b for a test, with nothing wired.
+func openPlain(t *testing.T, b string) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), testdb.DSN(t, b), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -219,34 +219,29 @@ func (db *DB) playerCounts(ctx context.Context, op, query string, args ...any) (
 	return rows, nil
 }
 
-// The season's reads of the community pages write the rated states out
-// (ratedIn), as the integrity job's read does (entriesSQL): SQLite can
-// then take the season's matches from matches_log, a partial index of
-// rated matches, instead of every match of the guild, all seasons, from
-// matches_guild.
-const (
-	// upsetsSQL lists a season's won matches, lowest shown chance first.
-	upsetsSQL = `SELECT ` + summaryColumns + `,
+// upsetsSQL lists a season's won matches, lowest shown chance first,
+// from the front of matches_upsets, a partial index of the rated won
+// matches by that chance: its test and its order are written as the
+// index's own, the rated states written out (ratedIn), so that SQLite and
+// PostgreSQL read the page's rows and stop instead of sorting the season.
+const upsetsSQL = `SELECT ` + summaryColumns + `,
 		CASE WHEN m.winner = 1 THEN m.p_team1 ELSE 1 - m.p_team1 END AS chance
 		FROM matches m
-		WHERE m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND ` + ratedIn + ` AND m.winner IN (1, 2)
-		ORDER BY chance, m.id DESC LIMIT ?`
-	// hoursSQL reads when a season's rated matches were played.
-	hoursSQL = `SELECT m.created_at, m.played_at FROM matches m
-		WHERE m.queue_id = ? AND m.season_id = ? AND ` + ratedIn + ` AND m.guild_id = ?`
-)
+		WHERE m.queue_id = ? AND m.season_id = ? AND ` + ratedIn + ` AND m.winner IN (1, 2) AND m.guild_id = ?
+		ORDER BY CASE WHEN m.winner = 1 THEN m.p_team1 ELSE 1 - m.p_team1 END, m.id DESC LIMIT ?`
 
 // CommunityUpsets implements community.Store.
 func (db *DB) CommunityUpsets(ctx context.Context, guildID string, queueID, seasonID int64, limit int) ([]community.MatchSummary, error) {
 	var rows []summaryRow
-	err := db.q(ctx).Raw(upsetsSQL, guildID, queueID, seasonID, limit).Scan(&rows).Error
+	err := db.q(ctx).Raw(upsetsSQL, queueID, seasonID, guildID, limit).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("community upsets", err, "matches not found")
 	}
 	return db.summaries(ctx, guildID, rows)
 }
 
-// CommunityPartnerships implements community.Store.
+// CommunityPartnerships implements community.Store from season_pairs,
+// the counts the rated write keeps.
 func (db *DB) CommunityPartnerships(ctx context.Context, guildID string, queueID, seasonID int64, minGames, limit int) ([]community.Partnership, error) {
 	var rows []struct {
 		A, B         string
@@ -254,22 +249,7 @@ func (db *DB) CommunityPartnerships(ctx context.Context, guildID string, queueID
 		Wins, Losses int
 		Draws        int
 	}
-	err := db.q(ctx).Raw(`SELECT x.a, x.b, pa.name AS name_a, pb.name AS name_b, x.wins, x.losses, x.draws FROM (
-			SELECT a.user_id AS a, b.user_id AS b,
-				SUM(CASE WHEN m.winner = a.team THEN 1 ELSE 0 END) AS wins,
-				SUM(CASE WHEN m.winner <> a.team AND m.winner <> 0 THEN 1 ELSE 0 END) AS losses,
-				SUM(CASE WHEN m.winner = 0 THEN 1 ELSE 0 END) AS draws
-			FROM matches m
-			JOIN match_players a ON a.match_id = m.id
-			JOIN match_players b ON b.match_id = m.id AND b.team = a.team AND b.user_id > a.user_id
-			WHERE m.guild_id = ? AND m.queue_id = ? AND m.season_id = ? AND `+ratedIn+`
-			GROUP BY a.user_id, b.user_id
-			HAVING COUNT(*) >= ?
-		) x
-		CROSS JOIN players pa CROSS JOIN players pb
-		WHERE pa.guild_id = ? AND pa.user_id = x.a AND pb.guild_id = ? AND pb.user_id = x.b
-		ORDER BY (x.wins + 0.5 * x.draws) / (x.wins + x.losses + x.draws) DESC, x.wins + x.losses + x.draws DESC, x.a, x.b
-		LIMIT ?`, guildID, queueID, seasonID, minGames, guildID, guildID, limit).Scan(&rows).Error
+	err := db.q(ctx).Raw(partnershipsSQL(minGames), queueID, seasonID, guildID, guildID, guildID, limit).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("community partnerships", err, "matches not found")
 	}
@@ -343,12 +323,15 @@ func (db *DB) CommunityImproved(ctx context.Context, guildID string, queueID, se
 	return out, nil
 }
 
-// CommunityHours implements community.Store: the season's rated matches
-// binned by the weekday and hour they were played, UTC.
+// hoursSQL reads a season's matches by the hour of the week.
+const hoursSQL = `SELECT slot, matches FROM season_hours WHERE queue_id = ? AND season_id = ? AND guild_id = ?`
+
+// CommunityHours implements community.Store from season_hours, the
+// counts the rated write keeps.
 func (db *DB) CommunityHours(ctx context.Context, guildID string, queueID, seasonID int64) (community.Hours, error) {
 	var rows []struct {
-		CreatedAt time.Time
-		PlayedAt  *time.Time
+		Slot    int
+		Matches int
 	}
 	var h community.Hours
 	err := db.q(ctx).Raw(hoursSQL, queueID, seasonID, guildID).Scan(&rows).Error
@@ -356,8 +339,9 @@ func (db *DB) CommunityHours(ctx context.Context, guildID string, queueID, seaso
 		return h, wrap("community hours", err, "ladder not found")
 	}
 	for _, r := range rows {
-		t := playedAt(r.CreatedAt, r.PlayedAt).UTC()
-		h[t.Weekday()][t.Hour()]++
+		if r.Slot >= 0 && r.Slot < 7*24 {
+			h[r.Slot/24][r.Slot%24] += r.Matches
+		}
 	}
 	return h, nil
 }

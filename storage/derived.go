@@ -22,6 +22,7 @@ import (
 type DerivedTx interface {
 	integrity.FoldStore
 	community.TallyStore
+	community.CountsStore
 }
 
 // RatedFunc is called after a transaction saved rated writes, with the
@@ -37,8 +38,9 @@ type RewriteFunc func(ctx context.Context, tx DerivedTx, k ladder.Key, fromSeq i
 
 // MatchFunc is called when UpdateMatch changes a match that has a place
 // in the log (Seq > 0) outside a rated write — a moderator's correction
-// or void — in that transaction, with the match as saved.
-type MatchFunc func(ctx context.Context, tx DerivedTx, m ladder.Match) error
+// or void — in that transaction, with the match as it was (old) and as
+// saved (m).
+type MatchFunc func(ctx context.Context, tx DerivedTx, old, m ladder.Match) error
 
 // derivers are the registered functions.
 type derivers struct {
@@ -114,13 +116,20 @@ func (t *tx) rewritten(ctx context.Context, k ladder.Key, fromSeq int64) error {
 	return nil
 }
 
-// updated calls the registered functions for an update of logged match m.
-func (t *tx) updated(ctx context.Context, m ladder.Match) error {
-	if t.derive == nil || m.Seq == 0 {
+// updating reports whether functions are registered for an update of
+// match m: the update then reads the match as it was first.
+func (t *tx) updating(m ladder.Match) bool {
+	return t.derive != nil && len(t.derive.update) > 0 && m.Seq != 0
+}
+
+// updated calls the registered functions for an update of logged match m
+// from old.
+func (t *tx) updated(ctx context.Context, old, m ladder.Match) error {
+	if !t.updating(m) {
 		return nil
 	}
 	for _, f := range t.derive.update {
-		if err := f(ctx, t, m); err != nil {
+		if err := f(ctx, t, old, m); err != nil {
 			return err
 		}
 	}

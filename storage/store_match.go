@@ -247,10 +247,23 @@ WHERE m.id = $1`
 // match stops being active, and keeps the disputes table in step; the
 // rows derived from a logged match follow it (derived.go).
 func (t *tx) UpdateMatch(ctx context.Context, m ladder.Match) error {
+	var old ladder.Match
+	if t.updating(m) {
+		// Only a moderator's correction or void updates a logged match:
+		// the read of it as it was costs those alone.
+		var rows []matchRow
+		if err := t.q(ctx).Raw("SELECT * FROM matches WHERE id = ?", m.ID).Scan(&rows).Error; err != nil {
+			return wrap("update match", err, "")
+		}
+		if len(rows) == 0 {
+			return ladder.Errorf(ladder.CodeNotFound, "match %d not found", m.ID)
+		}
+		old = rows[0].match()
+	}
 	if err := t.updateMatch(ctx, m); err != nil {
 		return err
 	}
-	return t.updated(ctx, m)
+	return t.updated(ctx, old, m)
 }
 
 // updateMatch is UpdateMatch for the rated write, whose own functions

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -19,8 +18,7 @@ import (
 func TestIntegrityAPI(t *testing.T) {
 	forEachDB(t, func(t *testing.T, dsn string) {
 		e := newEnv(t, dsn, Options{})
-		in := integrity.New(e.db, nil)
-		derived.Wire(e.db, in) // the rated writes raise the flags
+		in := e.in // the rated writes raise the flags
 		e.srv = New(Options{Service: e.svc, Integrity: in})
 		ctx := context.Background()
 		for i := range 20 {

@@ -8,9 +8,7 @@ import (
 	"testing"
 
 	"github.com/ladderbot/ladderbot/community"
-	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/formats"
-	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -24,10 +22,9 @@ import (
 // The CSV export is left out: it writes the whole history by design.
 func TestSQLitePagesReadNoHistory(t *testing.T) {
 	e := newEnv(t, testdb.DSN(t, testdb.SQLite), Options{})
-	// As ladderbot serve has it: the derived rows in the rated write, the
-	// community pages and the integrity flags served.
-	in := integrity.New(e.db, nil)
-	derived.Wire(e.db, in)
+	// As ladderbot serve has it: the derived rows in the rated write
+	// (newEnv), the community pages and the integrity flags served.
+	in := e.in
 	e.srv = New(Options{Service: e.svc, Ping: e.db.Ping, Rates: e.db, Rooms: rooms.New(e.db, nil, e.svc, nil),
 		Formats: formats.New(e.db, e.svc), Community: community.New(e.db, e.svc), Integrity: in})
 	ctx := t.Context()

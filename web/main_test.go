@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -24,6 +26,8 @@ type env struct {
 	db  *storage.DB
 	svc *ladder.Service
 	srv *Server
+	// in folds the integrity counters of the rated writes.
+	in *integrity.Service
 }
 
 func newEnv(t testing.TB, dsn string, opts Options) *env {
@@ -34,6 +38,9 @@ func newEnv(t testing.TB, dsn string, opts Options) *env {
 		t.Fatalf("storage.Open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
+	// The rows derived from the log, wired as ladderbot serve wires them.
+	in := integrity.New(db, nil)
+	derived.Wire(db, in)
 	svc := ladder.NewService(db, nil)
 	opts.Service = svc
 	if opts.Ping == nil {
@@ -48,7 +55,7 @@ func newEnv(t testing.TB, dsn string, opts Options) *env {
 	if opts.Formats == nil {
 		opts.Formats = formats.New(db, svc)
 	}
-	return &env{db: db, svc: svc, srv: New(opts)}
+	return &env{db: db, svc: svc, srv: New(opts), in: in}
 }
 
 // forEachDB runs fn once per real database (SQLite always, PostgreSQL from

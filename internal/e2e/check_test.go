@@ -108,7 +108,7 @@ var derivedLine = regexp.MustCompile(`integrity counters: refolded (\d+) ladders
 
 // checkDerived asserts that verify compared the rows the rated writes
 // derive from the log (integrity counters, predictors' points, MVP
-// counts) with their rebuild: a result committed with its rated write
+// counts, the seasons' partnerships and busiest hours) with their rebuild: a result committed with its rated write
 // folded its counters in the same transaction, and a process killed
 // mid-write left neither.
 func checkDerived(t *testing.T, out string) {
@@ -123,6 +123,9 @@ func checkDerived(t *testing.T, out string) {
 	}
 	if !strings.Contains(out, "predictions and MVP counts: recounted") {
 		t.Errorf("Got(verify output) without the predictions' line:\n%s", out)
+	}
+	if !strings.Contains(out, "partnerships and busiest hours: recounted") {
+		t.Errorf("Got(verify output) without the season counts' line:\n%s", out)
 	}
 }
 

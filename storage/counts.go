@@ -1,0 +1,145 @@
+package storage
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/ladder"
+)
+
+// The season counts of package community (season_pairs, season_hours):
+// moved by the transaction that changes a match's result, read by the
+// stats page, recounted from the rated matches by verify.
+
+var _ community.CountsReader = (*DB)(nil)
+
+// countsChunk bounds the rows of one upsert (8 parameters a row).
+const countsChunk = 1000
+
+// AddCounts implements community.CountsStore: one upsert per table and
+// chunk, in key order, deferred (later): it reads nothing back, so on
+// PostgreSQL it travels with the transaction's next round trip.
+func (t *tx) AddCounts(ctx context.Context, c community.Counts) error {
+	for start := 0; start < len(c.Pairs); start += countsChunk {
+		part := c.Pairs[start:min(start+countsChunk, len(c.Pairs))]
+		var b strings.Builder
+		b.WriteString(`INSERT INTO season_pairs (queue_id, season_id, a, b, guild_id, wins, losses, draws) VALUES `)
+		args := make([]any, 0, 8*len(part))
+		for i, p := range part {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, p.QueueID, p.SeasonID, p.A, p.B, p.GuildID, p.Wins, p.Losses, p.Draws)
+		}
+		b.WriteString(` ON CONFLICT (queue_id, season_id, a, b) DO UPDATE SET wins = season_pairs.wins + excluded.wins,
+ losses = season_pairs.losses + excluded.losses, draws = season_pairs.draws + excluded.draws`)
+		if err := t.later(ctx, b.String(), args...); err != nil {
+			return wrap("season pairs", err, "")
+		}
+	}
+	for start := 0; start < len(c.Hours); start += countsChunk {
+		part := c.Hours[start:min(start+countsChunk, len(c.Hours))]
+		var b strings.Builder
+		b.WriteString(`INSERT INTO season_hours (queue_id, season_id, slot, guild_id, matches) VALUES `)
+		args := make([]any, 0, 5*len(part))
+		for i, h := range part {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("(?, ?, ?, ?, ?)")
+			args = append(args, h.QueueID, h.SeasonID, h.Slot, h.GuildID, h.Matches)
+		}
+		b.WriteString(` ON CONFLICT (queue_id, season_id, slot) DO UPDATE SET matches = season_hours.matches + excluded.matches`)
+		if err := t.later(ctx, b.String(), args...); err != nil {
+			return wrap("season hours", err, "")
+		}
+	}
+	return nil
+}
+
+// SeasonCounts implements community.CountsReader. The recount folds the
+// guild's rated matches through the same function as the writes
+// (community.CountsOf), so the two can differ only where a write was
+// lost or doubled.
+func (db *DB) SeasonCounts(ctx context.Context, guildID string, fromLog bool) (community.Counts, error) {
+	if fromLog {
+		ms, err := db.ratedMatches(ctx, guildID)
+		if err != nil {
+			return community.Counts{}, err
+		}
+		return community.CountsOf(ms), nil
+	}
+	var c community.Counts
+	err := db.q(ctx).Raw(`SELECT queue_id, season_id, guild_id, a, b, wins, losses, draws FROM season_pairs
+		WHERE guild_id = ? AND (wins <> 0 OR losses <> 0 OR draws <> 0)`, guildID).Scan(&c.Pairs).Error
+	if err != nil {
+		return c, wrap("season counts", err, "")
+	}
+	err = db.q(ctx).Raw(`SELECT queue_id, season_id, guild_id, slot, matches FROM season_hours
+		WHERE guild_id = ? AND matches <> 0`, guildID).Scan(&c.Hours).Error
+	if err != nil {
+		return c, wrap("season counts", err, "")
+	}
+	community.SortCounts(c)
+	return c, nil
+}
+
+// ratedMatches reads a guild's rated matches with their teams, in ID
+// order: the whole log, for verify.
+func (db *DB) ratedMatches(ctx context.Context, guildID string) ([]ladder.Match, error) {
+	var rows []struct {
+		ID, QueueID, SeasonID int64
+		Winner                int
+		State                 string
+		CreatedAt             time.Time
+		PlayedAt              *time.Time
+	}
+	err := db.q(ctx).Raw(`SELECT m.id, m.queue_id, m.season_id, m.winner, m.state, m.created_at, m.played_at FROM matches m
+		WHERE m.guild_id = ? AND `+ratedIn+` ORDER BY m.id`, guildID).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("rated matches", err, "")
+	}
+	var ps []struct {
+		MatchID int64
+		UserID  string
+		Team    int
+	}
+	err = db.q(ctx).Raw(`SELECT p.match_id, p.user_id, p.team FROM matches m JOIN match_players p ON p.match_id = m.id
+		WHERE m.guild_id = ? AND `+ratedIn+` ORDER BY p.match_id, p.team, p.seat`, guildID).Scan(&ps).Error
+	if err != nil {
+		return nil, wrap("rated matches", err, "")
+	}
+	out := make([]ladder.Match, len(rows))
+	at := make(map[int64]int, len(rows))
+	for i, r := range rows {
+		out[i] = ladder.Match{ID: r.ID, GuildID: guildID, QueueID: r.QueueID, SeasonID: r.SeasonID, Winner: r.Winner,
+			State: ladder.MatchState(r.State), CreatedAt: r.CreatedAt.UTC()}
+		if r.PlayedAt != nil {
+			out[i].PlayedAt = r.PlayedAt.UTC()
+		}
+		at[r.ID] = i
+	}
+	for _, p := range ps {
+		if i, ok := at[p.MatchID]; ok && p.Team >= 1 && p.Team <= 2 {
+			out[i].Teams[p.Team-1] = append(out[i].Teams[p.Team-1], p.UserID)
+		}
+	}
+	return out, nil
+}
+
+// partnershipsSQL ranks a season's pairs from season_pairs, walking
+// season_pairs_best from its front: the ORDER BY and the minimum of games
+// are written as that index's own expressions (the minimum as a literal,
+// which a partial index needs to be chosen).
+func partnershipsSQL(minGames int) string {
+	return `SELECT x.a, x.b, pa.name AS name_a, pb.name AS name_b, x.wins, x.losses, x.draws
+		FROM season_pairs x CROSS JOIN players pa CROSS JOIN players pb
+		WHERE x.queue_id = ? AND x.season_id = ? AND x.wins + x.losses + x.draws >= ` + strconv.Itoa(minGames) + ` AND x.guild_id = ?
+		AND pa.guild_id = ? AND pa.user_id = x.a AND pb.guild_id = ? AND pb.user_id = x.b
+		ORDER BY ((x.wins + 0.5 * x.draws) / (x.wins + x.losses + x.draws)) DESC, (x.wins + x.losses + x.draws) DESC, x.a, x.b
+		LIMIT ?`
+}
