@@ -2,8 +2,8 @@ package storage
 
 import (
 	"context"
+	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
@@ -16,49 +16,86 @@ import (
 
 var _ community.CountsReader = (*DB)(nil)
 
-// countsChunk bounds the rows of one upsert (8 parameters a row).
-const countsChunk = 1000
+// The upserts of the season counts: on PostgreSQL one statement a table
+// whatever the rows, given as arrays (its text is the same for a result
+// as for an import batch of thousands, parsed once per connection); on
+// SQLite statements of importInsertRows rows, straight to the connection
+// (all but the last of an import's have the same text, parsed once).
+const (
+	pairsUpsertPG = `INSERT INTO season_pairs (queue_id, season_id, a, b, guild_id, wins, losses, draws)
+ SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[])
+ ON CONFLICT (queue_id, season_id, a, b) DO UPDATE SET wins = season_pairs.wins + excluded.wins,
+ losses = season_pairs.losses + excluded.losses, draws = season_pairs.draws + excluded.draws`
+	hoursUpsertPG = `INSERT INTO season_hours (queue_id, season_id, slot, guild_id, matches)
+ SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::text[], ?::int[])
+ ON CONFLICT (queue_id, season_id, slot) DO UPDATE SET matches = season_hours.matches + excluded.matches`
+	pairsConflict = ` ON CONFLICT (queue_id, season_id, a, b) DO UPDATE SET wins = season_pairs.wins + excluded.wins,
+ losses = season_pairs.losses + excluded.losses, draws = season_pairs.draws + excluded.draws`
+	hoursConflict = ` ON CONFLICT (queue_id, season_id, slot) DO UPDATE SET matches = season_hours.matches + excluded.matches`
+)
 
-// AddCounts implements community.CountsStore: one upsert per table and
-// chunk, in key order, deferred (later): it reads nothing back, so on
-// PostgreSQL it travels with the transaction's next round trip.
+var (
+	pairsColumns = []string{"queue_id", "season_id", "a", "b", "guild_id", "wins", "losses", "draws"}
+	hoursColumns = []string{"queue_id", "season_id", "slot", "guild_id", "matches"}
+)
+
+// AddCounts implements community.CountsStore, the rows in key order.
+// Deferred (later): it reads nothing back, so on PostgreSQL it travels
+// with the transaction's next round trip.
 func (t *tx) AddCounts(ctx context.Context, c community.Counts) error {
-	for start := 0; start < len(c.Pairs); start += countsChunk {
-		part := c.Pairs[start:min(start+countsChunk, len(c.Pairs))]
-		var b strings.Builder
-		b.WriteString(`INSERT INTO season_pairs (queue_id, season_id, a, b, guild_id, wins, losses, draws) VALUES `)
-		args := make([]any, 0, 8*len(part))
-		for i, p := range part {
-			if i > 0 {
-				b.WriteByte(',')
+	if t.dialect == Postgres {
+		if n := len(c.Pairs); n > 0 {
+			qs, ss, as, bs, gs := make([]int64, n), make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
+			ws, ls, ds := make([]int32, n), make([]int32, n), make([]int32, n)
+			for i, p := range c.Pairs {
+				qs[i], ss[i], as[i], bs[i], gs[i] = p.QueueID, p.SeasonID, p.A, p.B, p.GuildID
+				ws[i], ls[i], ds[i] = int32(p.Wins), int32(p.Losses), int32(p.Draws)
 			}
-			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+			if err := t.arrays(ctx, pairsUpsertPG, qs, ss, as, bs, gs, ws, ls, ds); err != nil {
+				return wrap("season pairs", err, "")
+			}
+		}
+		if n := len(c.Hours); n > 0 {
+			qs, ss, sl, gs, ms := make([]int64, n), make([]int64, n), make([]int32, n), make([]string, n), make([]int32, n)
+			for i, h := range c.Hours {
+				qs[i], ss[i], sl[i], gs[i], ms[i] = h.QueueID, h.SeasonID, int32(h.Slot), h.GuildID, int32(h.Matches)
+			}
+			if err := t.arrays(ctx, hoursUpsertPG, qs, ss, sl, gs, ms); err != nil {
+				return wrap("season hours", err, "")
+			}
+		}
+		return nil
+	}
+	for part := range slices.Chunk(c.Pairs, importInsertRows) {
+		args := make([]any, 0, len(pairsColumns)*len(part))
+		for _, p := range part {
 			args = append(args, p.QueueID, p.SeasonID, p.A, p.B, p.GuildID, p.Wins, p.Losses, p.Draws)
 		}
-		b.WriteString(` ON CONFLICT (queue_id, season_id, a, b) DO UPDATE SET wins = season_pairs.wins + excluded.wins,
- losses = season_pairs.losses + excluded.losses, draws = season_pairs.draws + excluded.draws`)
-		if err := t.later(ctx, b.String(), args...); err != nil {
+		if _, err := t.q(ctx).Statement.ConnPool.ExecContext(ctx, insertRowsSQL("season_pairs", pairsColumns, len(part))+pairsConflict, args...); err != nil {
 			return wrap("season pairs", err, "")
 		}
 	}
-	for start := 0; start < len(c.Hours); start += countsChunk {
-		part := c.Hours[start:min(start+countsChunk, len(c.Hours))]
-		var b strings.Builder
-		b.WriteString(`INSERT INTO season_hours (queue_id, season_id, slot, guild_id, matches) VALUES `)
-		args := make([]any, 0, 5*len(part))
-		for i, h := range part {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString("(?, ?, ?, ?, ?)")
+	for part := range slices.Chunk(c.Hours, importInsertRows) {
+		args := make([]any, 0, len(hoursColumns)*len(part))
+		for _, h := range part {
 			args = append(args, h.QueueID, h.SeasonID, h.Slot, h.GuildID, h.Matches)
 		}
-		b.WriteString(` ON CONFLICT (queue_id, season_id, slot) DO UPDATE SET matches = season_hours.matches + excluded.matches`)
-		if err := t.later(ctx, b.String(), args...); err != nil {
+		if _, err := t.q(ctx).Statement.ConnPool.ExecContext(ctx, insertRowsSQL("season_hours", hoursColumns, len(part))+hoursConflict, args...); err != nil {
 			return wrap("season hours", err, "")
 		}
 	}
 	return nil
+}
+
+// arrays runs a PostgreSQL statement whose arguments include arrays:
+// deferred in a pgx transaction (later), else straight to the
+// connection, since the ORM would spread the arrays into lists.
+func (t *tx) arrays(ctx context.Context, text string, args ...any) error {
+	if t.pg != nil {
+		return t.later(ctx, text, args...)
+	}
+	_, err := t.q(ctx).Statement.ConnPool.ExecContext(ctx, pgSQL(text), args...)
+	return err
 }
 
 // SeasonCounts implements community.CountsReader. The recount folds the
