@@ -268,14 +268,19 @@ type improvedRow struct {
 	AfterRating  float64
 }
 
+// improvedSQL reads a ladder's log rows of matches played since a time,
+// in log order: from rating_changes_at, so the read costs the window's
+// rows, not the season's.
+const improvedSQL = `SELECT rc.user_id, rc.seq, rc.before_rating, rc.after_rating
+		FROM rating_changes rc JOIN matches m ON m.id = rc.match_id
+		WHERE rc.queue_id = ? AND rc.season_id = ? AND rc.kind = 'match' AND rc.at >= ? AND m.guild_id = ?
+		ORDER BY rc.seq`
+
 // CommunityImproved implements community.Store: the ladder's log rows of
 // the window in seq order, first and last per player.
 func (db *DB) CommunityImproved(ctx context.Context, guildID string, queueID, seasonID int64, since time.Time, limit int) ([]community.Improvement, error) {
 	var rows []improvedRow
-	err := db.q(ctx).Raw(`SELECT rc.user_id, rc.seq, rc.before_rating, rc.after_rating
-		FROM rating_changes rc JOIN matches m ON m.id = rc.match_id
-		WHERE rc.queue_id = ? AND rc.season_id = ? AND rc.kind = 'match' AND rc.at >= ? AND m.guild_id = ?
-		ORDER BY rc.seq`, queueID, seasonID, since.UTC(), guildID).Scan(&rows).Error
+	err := db.q(ctx).Raw(improvedSQL, queueID, seasonID, since.UTC(), guildID).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("community improved", err, "ladder not found")
 	}
