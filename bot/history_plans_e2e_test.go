@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
+	"github.com/ladderbot/ladderbot/internal/laddertest"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -61,18 +62,12 @@ func TestSQLiteLadderNightReadsNoHistory(t *testing.T) {
 				t.Fatalf("EnsureGuild() = %v", err)
 			}
 			ids := append([]string{players[0].ID, players[1].ID, players[2].ID, players[3].ID}, others...)
-			for i := range 60 {
-				a, b, c, d := ids[i%16], ids[(i+5)%16], ids[(i+9)%16], ids[(i+14)%16]
-				if _, err := svc.RecordResult(t.Context(), ladder.ResultInput{GuildID: testGuild,
-					Team1: []string{a, b}, Team2: []string{c, d}, Winner: 1 + i%2}); err != nil {
-					t.Fatalf("RecordResult(%d) = %v", i, err)
-				}
-			}
+			laddertest.RecordHistory(t, svc, testGuild, ids, 60)
 			play()
 			// The guild's history page walks its matches newest first and
 			// keeps the rated ones, nearly all of a guild's.
 			n := testdb.NoHistoryScans(t, db.SQL(), sent(),
-				"FROM matches AS m WHERE m.guild_id = ? AND m.state IN (?,?) ORDER BY m.id DESC LIMIT")
+				testdb.HistoryPageWalk)
 			if n < 40 {
 				t.Errorf("Got(%d distinct statements), want a night's reads and writes (at least 40)", n)
 			}

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/ladderbot/ladderbot/internal/laddertest"
 	"github.com/ladderbot/ladderbot/internal/testdb"
-	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // TestSQLiteDashboardReadsNoHistory logs a moderator in and opens every
@@ -17,18 +17,12 @@ import (
 // moderator's page costs its rows, not the guild's past.
 func TestSQLiteDashboardReadsNoHistory(t *testing.T) {
 	e := newEnv(t, testdb.SQLite)
-	ctx := t.Context()
 	// The disputed match's four players (disputedMatch) and 12 others.
 	ids := append(append([]string{}, team1...), team2...)
 	for i := range 12 {
 		ids = append(ids, fmt.Sprintf("7000000000000000%02d", i+1))
 	}
-	for i := range 60 {
-		if _, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Winner: 1 + i%2,
-			Team1: []string{ids[i%16], ids[(i+5)%16]}, Team2: []string{ids[(i+9)%16], ids[(i+14)%16]}}); err != nil {
-			t.Fatalf("RecordResult(%d) = %v", i, err)
-		}
-	}
+	laddertest.RecordHistory(t, e.svc, guildA, ids, 60)
 	id := disputedMatch(t, e)
 	sent := testdb.CaptureStatements(t, e.db.Gorm())
 	b := e.browser(t)

@@ -32,12 +32,11 @@ func TestSQLitePlayerPathsReadNoHistory(t *testing.T) {
 	comm := community.New(db, svc)
 	e := &env{db: db, svc: svc, clock: clock, ctx: t.Context()}
 	ctx := e.ctx
-	for i := range 48 {
-		a, b, c, d := user(i%16), user((i+5)%16), user((i+9)%16), user((i+14)%16)
-		if _, err := svc.RecordResult(ctx, result([]string{a, b}, []string{c, d}, 1+i%2)); err != nil {
-			t.Fatalf("RecordResult(%d) = %v", i, err)
-		}
+	ids := make([]string, 16)
+	for i := range ids {
+		ids[i] = user(i)
 	}
+	laddertest.RecordHistory(t, svc, guild, ids, 48)
 	if _, err := comm.SetSettings(ctx, mod, guild, "", new(true), new(true)); err != nil {
 		t.Fatalf("SetSettings() = %v", err)
 	}
@@ -130,7 +129,7 @@ func TestSQLitePlayerPathsReadNoHistory(t *testing.T) {
 	// the few cancelled, voided or still in play), so the walk stops about
 	// a page's length in (BenchmarkHistoryPage/*/guild).
 	n := testdb.NoHistoryScans(t, db.SQL(), sent(),
-		"FROM matches AS m WHERE m.guild_id = ? AND m.state IN (?,?) ORDER BY m.id DESC LIMIT")
+		testdb.HistoryPageWalk)
 	if n < 40 {
 		t.Errorf("Got(%d distinct statements), want the paths' reads and writes (at least 40)", n)
 	}

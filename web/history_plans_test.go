@@ -9,6 +9,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/internal/laddertest"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/rooms"
@@ -35,15 +36,7 @@ func TestSQLitePagesReadNoHistory(t *testing.T) {
 	for i := range ids {
 		ids[i] = fmt.Sprint(1001 + i)
 	}
-	var last int64
-	for i := range 60 {
-		r, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildG, Winner: 1 + i%2,
-			Team1: []string{ids[i%16], ids[(i+5)%16]}, Team2: []string{ids[(i+9)%16], ids[(i+14)%16]}})
-		if err != nil {
-			t.Fatalf("RecordResult(%d) = %v", i, err)
-		}
-		last = r.Match.ID
-	}
+	last := laddertest.RecordHistory(t, e.svc, guildG, ids, 60)
 	token, _, err := e.svc.CreateToken(ctx, ladder.System, guildG, "plans")
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +71,7 @@ func TestSQLitePagesReadNoHistory(t *testing.T) {
 	// The guild's history page walks its matches newest first and keeps
 	// the rated ones, nearly all of a guild's.
 	n := testdb.NoHistoryScans(t, e.db.SQL(), sent(),
-		"FROM matches AS m WHERE m.guild_id = ? AND m.state IN (?,?) ORDER BY m.id DESC LIMIT")
+		testdb.HistoryPageWalk)
 	if n < 30 {
 		t.Errorf("Got(%d distinct statements), want the pages' reads (at least 30)", n)
 	}

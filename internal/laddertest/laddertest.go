@@ -113,3 +113,23 @@ func OpenDerived(t testing.TB, backend string, now func() time.Time) (*storage.D
 	derived.Wire(db, in)
 	return db, in
 }
+
+// RecordHistory records n 2v2 results in guild, rotating through ids as
+// (i, i+5) against (i+9, i+14) with the winner alternating, so that every
+// player has partners and opponents of all kinds behind them; it returns
+// the last match's ID. The plan tests give their ladders such a history
+// before they watch what a night's reads cost.
+func RecordHistory(t testing.TB, svc *ladder.Service, guild string, ids []string, n int) int64 {
+	t.Helper()
+	k := len(ids)
+	var last int64
+	for i := range n {
+		r, err := svc.RecordResult(context.Background(), ladder.ResultInput{GuildID: guild, Winner: 1 + i%2,
+			Team1: []string{ids[i%k], ids[(i+5)%k]}, Team2: []string{ids[(i+9)%k], ids[(i+14)%k]}})
+		if err != nil {
+			t.Fatalf("RecordResult(%d) = %v", i, err)
+		}
+		last = r.Match.ID
+	}
+	return last
+}

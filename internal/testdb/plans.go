@@ -86,7 +86,12 @@ var HistoryTables = []string{"matches", "match_players", "rating_changes", "disp
 	"ready_checks", "ready_players", "cancel_votes", "sub_requests", "no_shows", "webhook_deliveries",
 	"webhook_attempts", "match_announcements", "match_rooms", "room_warnings", "match_messages", "result_posts",
 	"map_picks", "map_votes", "map_bans", "series_games", "queue_joins", "rematches", "rematch_votes",
-	"integrity_audit", "predictions", "mvp_votes", "drafts", "draft_seats"}
+	"integrity_audit", "predictions", "mvp_votes", "drafts", "draft_seats", "season_pairs"}
+
+// HistoryPageWalk is the statement of the guild's match history page, which
+// the plan tests accept: it walks the guild's matches newest first and
+// keeps the rated ones, nearly all of a guild's, up to its LIMIT.
+const HistoryPageWalk = "FROM matches AS m WHERE m.guild_id = ? AND m.state IN (?,?) ORDER BY m.id DESC LIMIT"
 
 // liveIndexes are the partial indexes that hold only the few rows a
 // statement looks for (open, due or disputed matches, live rooms, open
