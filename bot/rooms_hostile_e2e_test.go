@@ -85,6 +85,15 @@ func (r *roomEnv) second(t *testing.T) (ladder.Match, rooms.Room) {
 func hostileRoomPresses(t *testing.T, r *roomEnv) {
 	m, room := r.formRoom()
 	ann := r.message(room.ChannelID, fmt.Sprintf("**Match #%d** formed", m.ID))
+	// The bot records the announcement after Discord has it: wait for the
+	// row too, or the snapshot below may be taken before it and count it
+	// as a change made by the refused presses.
+	if err := r.fake.Wait(r.ctx, "the announcement recorded", func() bool {
+		_, ok, err := r.svc.AnnouncementOf(r.ctx, m.ID)
+		return err == nil && ok
+	}); err != nil {
+		t.Fatal(err)
+	}
 	m2, room2 := r.second(t)
 	if _, err := r.svc.EnsureGuild(r.ctx, foreignGuild); err != nil {
 		t.Fatal(err)
