@@ -60,14 +60,6 @@ func SlotOf(t time.Time) int {
 	return int(t.Weekday())*24 + t.Hour()
 }
 
-// MatchTime is when a match was played: its PlayedAt, else its creation.
-func MatchTime(m ladder.Match) time.Time {
-	if !m.PlayedAt.IsZero() {
-		return m.PlayedAt.UTC()
-	}
-	return m.CreatedAt.UTC()
-}
-
 // tally sums changes of the season counts.
 type tally struct {
 	pairs map[pairKey]*PairCount
@@ -119,7 +111,7 @@ func (t *tally) add(m ladder.Match, sign int) {
 			}
 		}
 	}
-	slot := SlotOf(MatchTime(m))
+	slot := SlotOf(m.When())
 	k := hourKey{m.QueueID, m.SeasonID, slot}
 	h := t.hours[k]
 	if h == nil {
@@ -199,21 +191,6 @@ func VerifyCounts(ctx context.Context, store CountsReader, guildID string) ([]st
 	if err != nil {
 		return nil, fmt.Errorf("community: verify counts: %w", err)
 	}
-	var diffs []string
-	diff := func(what string, stored, recount map[string]string) {
-		for k, g := range stored {
-			if w, ok := recount[k]; !ok {
-				diffs = append(diffs, fmt.Sprintf("community: %s %s: stored %s, recount none", what, k, g))
-			} else if w != g {
-				diffs = append(diffs, fmt.Sprintf("community: %s %s: stored %s, recount %s", what, k, g, w))
-			}
-		}
-		for k, w := range recount {
-			if _, ok := stored[k]; !ok {
-				diffs = append(diffs, fmt.Sprintf("community: %s %s: not stored, recount %s", what, k, w))
-			}
-		}
-	}
 	pairs := func(c Counts) map[string]string {
 		out := map[string]string{}
 		for _, p := range c.Pairs {
@@ -228,10 +205,29 @@ func VerifyCounts(ctx context.Context, store CountsReader, guildID string) ([]st
 		}
 		return out
 	}
-	diff("partnership", pairs(got), pairs(want))
-	diff("busiest hours", hours(got), hours(want))
+	diffs := append(diffKeyed("partnership ", pairs(got), pairs(want)), diffKeyed("busiest hours ", hours(got), hours(want))...)
 	slices.Sort(diffs)
 	return diffs, nil
+}
+
+// diffKeyed lists how stored rows differ from their recount, both by key
+// (named by what and the key in each line) to the row written as text,
+// in no particular order.
+func diffKeyed(what string, stored, recount map[string]string) []string {
+	var diffs []string
+	for k, g := range stored {
+		if w, ok := recount[k]; !ok {
+			diffs = append(diffs, fmt.Sprintf("community: %s%s: stored %s, recount none", what, k, g))
+		} else if w != g {
+			diffs = append(diffs, fmt.Sprintf("community: %s%s: stored %s, recount %s", what, k, g, w))
+		}
+	}
+	for k, w := range recount {
+		if _, ok := stored[k]; !ok {
+			diffs = append(diffs, fmt.Sprintf("community: %s%s: not stored, recount %s", what, k, w))
+		}
+	}
+	return diffs
 }
 
 // CountsReader reads a guild's stored season counts (rows of zeros left

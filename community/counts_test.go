@@ -1,6 +1,8 @@
 package community_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/community"
@@ -92,5 +94,35 @@ func TestSeasonCountsFollowTheResult(t *testing.T) {
 			t.Fatalf("Correct(voided) = %v", err)
 		}
 		check("restored", community.Record{Wins: 4, Losses: 3, Draws: 1}, community.Record{Wins: 3, Losses: 4, Draws: 1}, 10)
+		// VerifyCounts names the rows that differ from the recount: a win
+		// added by hand, a partnership that never played and an hour's
+		// row taken away.
+		var slot int
+		if err := e.db.SQL().QueryRowContext(e.ctx, `SELECT MIN(slot) FROM season_hours WHERE guild_id = '`+guild+`'`).Scan(&slot); err != nil {
+			t.Fatal(err)
+		}
+		tamper(t, e, `UPDATE season_pairs SET wins = wins + 1 WHERE guild_id = '`+guild+`' AND a = '`+user(1)+`' AND b = '`+user(2)+`'`,
+			`INSERT INTO season_pairs (queue_id, season_id, a, b, guild_id, wins, losses, draws)
+			 SELECT queue_id, season_id, '`+user(1)+`', '`+user(4)+`', guild_id, 1, 0, 0 FROM season_pairs
+			 WHERE guild_id = '`+guild+`' AND a = '`+user(1)+`' AND b = '`+user(2)+`'`,
+			`DELETE FROM season_hours WHERE guild_id = '`+guild+`' AND slot = `+fmt.Sprint(slot))
+		season := fmt.Sprintf("queue %d season %d", qs[0].ID, m.SeasonID)
+		want := []string{
+			"community: busiest hours " + season + " hour " + fmt.Sprint(slot) + ": not stored, recount ",
+			"community: partnership " + season + " " + user(1) + "+" + user(2) + ": stored 5-3-1, recount 4-3-1",
+			"community: partnership " + season + " " + user(1) + "+" + user(4) + ": stored 1-0-0, recount none",
+		}
+		diffs, err := community.VerifyCounts(e.ctx, e.db, guild)
+		if err != nil || len(diffs) != len(want) {
+			t.Fatalf("VerifyCounts(tampered) = %q, %v, want %d differences", diffs, err, len(want))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(diffs[i], w) {
+				t.Errorf("VerifyCounts(tampered)[%d] = %q, want %q", i, diffs[i], w)
+			}
+		}
+		if diffs, err := community.VerifyCounts(e.ctx, e.db, other); err != nil || len(diffs) > 0 {
+			t.Errorf("VerifyCounts(other guild) = %q, %v, want no difference", diffs, err)
+		}
 	})
 }

@@ -142,24 +142,14 @@ func Verify(ctx context.Context, store SocialStore, guildID string) ([]string, e
 	if err != nil {
 		return nil, fmt.Errorf("community: verify: %w", err)
 	}
-	key := func(t Tally) string {
-		return fmt.Sprintf("queue %d season %d player %s", t.QueueID, t.SeasonID, t.UserID)
-	}
-	byKey := map[string]Tally{}
-	for _, t := range want {
-		byKey[key(t)] = t
-	}
-	var diffs []string
-	for _, g := range got {
-		k := key(g)
-		if w := byKey[k]; w != g {
-			diffs = append(diffs, fmt.Sprintf("community: %s: stored %+v, recount %+v", k, g, w))
+	byKey := func(ts []Tally) map[string]string {
+		out := make(map[string]string, len(ts))
+		for _, t := range ts {
+			out[fmt.Sprintf("queue %d season %d player %s", t.QueueID, t.SeasonID, t.UserID)] = fmt.Sprintf("%+v", t)
 		}
-		delete(byKey, k)
+		return out
 	}
-	for k, w := range byKey {
-		diffs = append(diffs, fmt.Sprintf("community: %s: not stored, recount %+v", k, w))
-	}
+	diffs := diffKeyed("", byKey(got), byKey(want))
 	slices.Sort(diffs)
 	return diffs, nil
 }

@@ -1,6 +1,7 @@
 package community_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/community"
@@ -99,5 +100,47 @@ func TestTalliesFollowTheResult(t *testing.T) {
 			t.Fatalf("Correct(voided) = %v", err)
 		}
 		check("restored", map[string]community.PredictorRow{user(21): {Called: 1}, user(22): right2}, map[string]int{user(1): 1})
+		// Verify names the rows that differ from the recount: a point
+		// added by hand and an MVP title taken away.
+		tamper(t, e, `UPDATE predictor_points SET points = points + 1 WHERE guild_id = '`+guild+`' AND user_id = '`+user(22)+`'`,
+			`DELETE FROM mvp_counts WHERE guild_id = '`+guild+`' AND user_id = '`+user(1)+`'`)
+		recount, err := e.db.Tallies(e.ctx, guild, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, r := range recount {
+			k := fmt.Sprintf("community: queue %d season %d player %s: ", r.QueueID, r.SeasonID, r.UserID)
+			switch r.UserID {
+			case user(1):
+				want = append(want, k+fmt.Sprintf("not stored, recount %+v", r))
+			case user(22):
+				g := r
+				g.Points++
+				want = append(want, k+fmt.Sprintf("stored %+v, recount %+v", g, r))
+			}
+		}
+		diffs, err := community.Verify(e.ctx, e.db, guild)
+		if err != nil || len(diffs) != len(want) {
+			t.Fatalf("Verify(tampered) = %q, %v, want %d differences", diffs, err, len(want))
+		}
+		for i, w := range want {
+			if diffs[i] != w {
+				t.Errorf("Verify(tampered)[%d] = %q, want %q", i, diffs[i], w)
+			}
+		}
+		if diffs, err := community.Verify(e.ctx, e.db, other); err != nil || len(diffs) > 0 {
+			t.Errorf("Verify(other guild) = %q, %v, want no difference", diffs, err)
+		}
 	})
+}
+
+// tamper runs statements on the database behind e, as a hand edit would.
+func tamper(t *testing.T, e env, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := e.db.SQL().ExecContext(e.ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 }

@@ -119,6 +119,16 @@ func (m Match) Team(userID string) int {
 	return 0
 }
 
+// When is when the match was played, in UTC: its PlayedAt, or its
+// creation while it is unplayed. The pages, the season's busiest hours and
+// the integrity fold all place a match by it.
+func (m Match) When() time.Time {
+	if m.PlayedAt.IsZero() {
+		return m.CreatedAt.UTC()
+	}
+	return m.PlayedAt.UTC()
+}
+
 // Players returns every player of the match, team 1 first.
 func (m Match) Players() []string {
 	return append(slices.Clone(m.Teams[0]), m.Teams[1]...)

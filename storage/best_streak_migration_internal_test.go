@@ -16,10 +16,8 @@ import (
 // log row and rating row: a log recorded now, taken down below the
 // migration (the columns dropped) and up again, reads back the same.
 func TestBestStreakMigrationFillsTheLog(t *testing.T) {
-	testdb.ForEach(t, func(t *testing.T, backend string) {
-		ctx := context.Background()
-		db := openPlain(t, backend)
-		svc := ladder.NewService(db, nil)
+	const guild = "100000000000000640"
+	fill := func(t *testing.T, db *DB) {
 		u := func(i int) string { return fmt.Sprintf("80000000000000%04d", i) }
 		start := time.Date(2026, 3, 1, 18, 0, 0, 0, time.UTC)
 		var recs []rating.MatchRecord
@@ -30,33 +28,45 @@ func TestBestStreakMigrationFillsTheLog(t *testing.T) {
 			}
 			recs = append(recs, rating.MatchRecord{Date: start.Add(time.Duration(i) * time.Hour), Team1: t1, Team2: t2, Winner: w})
 		}
-		const guild = "100000000000000640"
-		if _, err := svc.ImportMatches(ctx, guild, "", recs, nil); err != nil {
+		if _, err := ladder.NewService(db, nil).ImportMatches(context.Background(), guild, "", recs, nil); err != nil {
 			t.Fatal(err)
 		}
-		type best struct {
-			UserID string
-			Seq    int64
-			Best   int `gorm:"column:best_streak"`
+	}
+	type best struct {
+		UserID string
+		Seq    int64
+		Best   int `gorm:"column:best_streak"`
+	}
+	read := func(t *testing.T, db *DB) string {
+		t.Helper()
+		var changes, ratings []best
+		if err := db.db.Raw("SELECT user_id, seq, best_streak FROM rating_changes ORDER BY seq, user_id").Scan(&changes).Error; err != nil {
+			t.Fatal(err)
 		}
-		read := func() (changes, ratings []best) {
-			t.Helper()
-			if err := db.db.Raw("SELECT user_id, seq, best_streak FROM rating_changes ORDER BY seq, user_id").Scan(&changes).Error; err != nil {
-				t.Fatal(err)
-			}
-			if err := db.db.Raw("SELECT user_id, 0 AS seq, best_streak FROM ratings WHERE guild_id = ? ORDER BY user_id", guild).Scan(&ratings).Error; err != nil {
-				t.Fatal(err)
-			}
-			return changes, ratings
+		if err := db.db.Raw("SELECT user_id, 0 AS seq, best_streak FROM ratings WHERE guild_id = ? ORDER BY user_id", guild).Scan(&ratings).Error; err != nil {
+			t.Fatal(err)
 		}
-		wantChanges, wantRatings := read()
-		if len(wantChanges) != 40 || len(wantRatings) != 4 || wantRatings[0].Best != 3 || wantRatings[1].Best != 5 {
-			t.Fatalf("Got(before) = %d log rows, ratings %+v; want 40 rows, the best runs of users 1 and 2 at 3 and 5", len(wantChanges), wantRatings)
+		if len(changes) != 40 || len(ratings) != 4 || ratings[0].Best != 3 || ratings[1].Best != 5 {
+			t.Fatalf("Got(best streaks) = %d log rows, ratings %+v; want 40 rows, the best runs of users 1 and 2 at 3 and 5", len(changes), ratings)
 		}
-		remigrate(t, db, 630, 640)
-		gotChanges, gotRatings := read()
-		if fmt.Sprint(gotChanges) != fmt.Sprint(wantChanges) || fmt.Sprint(gotRatings) != fmt.Sprint(wantRatings) {
-			t.Errorf("Got(after the migration) = %v, %v; want %v, %v", gotChanges, gotRatings, wantChanges, wantRatings)
+		return fmt.Sprint(changes, ratings)
+	}
+	refills(t, 630, 640, fill, read)
+}
+
+// refills is the shape of a test of a migration that fills derived rows
+// from the log: on each backend, write a ladder with fill, read what the
+// rated write kept with read (fill's checks of it included), take the
+// schema down to version down (the migration's rows dropped) and up to
+// version up, and read back the same.
+func refills(t *testing.T, down, up int64, fill func(t *testing.T, db *DB), read func(t *testing.T, db *DB) string) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		db := openPlain(t, backend)
+		fill(t, db)
+		want := read(t, db)
+		remigrate(t, db, down, up)
+		if got := read(t, db); got != want {
+			t.Errorf("Got(after migration %d) = %s;\nwant %s", up, got, want)
 		}
 	})
 }

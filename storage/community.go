@@ -3,10 +3,12 @@ package storage
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
@@ -80,12 +82,13 @@ func (db *DB) CommunityMeetings(ctx context.Context, guildID string, queueID, se
 	return out, nil
 }
 
-// playedAt is when a match was played: its played_at, else its creation.
+// playedAt is ladder.Match.When of a row whose played_at may be NULL.
 func playedAt(created time.Time, played *time.Time) time.Time {
-	if played != nil && !played.IsZero() {
-		return played.UTC()
+	m := ladder.Match{CreatedAt: created}
+	if played != nil {
+		m.PlayedAt = *played
 	}
-	return created.UTC()
+	return m.When()
 }
 
 type summaryRow struct {
@@ -123,6 +126,7 @@ func (db *DB) CommunityMatches(ctx context.Context, f community.MatchFilter) ([]
 		g = g.Where("m.season_id = ?", f.SeasonID)
 	}
 	if !f.From.IsZero() {
+		// COALESCE(played_at, created_at) is ladder.Match.When in SQL.
 		g = g.Where("COALESCE(m.played_at, m.created_at) >= ?", f.From.UTC())
 	}
 	if !f.To.IsZero() {
@@ -238,6 +242,19 @@ func (db *DB) CommunityUpsets(ctx context.Context, guildID string, queueID, seas
 		return nil, wrap("community upsets", err, "matches not found")
 	}
 	return db.summaries(ctx, guildID, rows)
+}
+
+// partnershipsSQL ranks a season's pairs from season_pairs, walking
+// season_pairs_best from its front: the ORDER BY and the minimum of games
+// are written as that index's own expressions (the minimum as a literal,
+// which a partial index needs to be chosen).
+func partnershipsSQL(minGames int) string {
+	return `SELECT x.a, x.b, pa.name AS name_a, pb.name AS name_b, x.wins, x.losses, x.draws
+		FROM season_pairs x CROSS JOIN players pa CROSS JOIN players pb
+		WHERE x.queue_id = ? AND x.season_id = ? AND x.wins + x.losses + x.draws >= ` + strconv.Itoa(minGames) + ` AND x.guild_id = ?
+		AND pa.guild_id = ? AND pa.user_id = x.a AND pb.guild_id = ? AND pb.user_id = x.b
+		ORDER BY ((x.wins + 0.5 * x.draws) / (x.wins + x.losses + x.draws)) DESC, (x.wins + x.losses + x.draws) DESC, x.a, x.b
+		LIMIT ?`
 }
 
 // CommunityPartnerships implements community.Store from season_pairs,

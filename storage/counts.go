@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/ladderbot/ladderbot/community"
@@ -166,17 +165,4 @@ func (db *DB) ratedMatches(ctx context.Context, guildID string) ([]ladder.Match,
 		}
 	}
 	return out, nil
-}
-
-// partnershipsSQL ranks a season's pairs from season_pairs, walking
-// season_pairs_best from its front: the ORDER BY and the minimum of games
-// are written as that index's own expressions (the minimum as a literal,
-// which a partial index needs to be chosen).
-func partnershipsSQL(minGames int) string {
-	return `SELECT x.a, x.b, pa.name AS name_a, pb.name AS name_b, x.wins, x.losses, x.draws
-		FROM season_pairs x CROSS JOIN players pa CROSS JOIN players pb
-		WHERE x.queue_id = ? AND x.season_id = ? AND x.wins + x.losses + x.draws >= ` + strconv.Itoa(minGames) + ` AND x.guild_id = ?
-		AND pa.guild_id = ? AND pa.user_id = x.a AND pb.guild_id = ? AND pb.user_id = x.b
-		ORDER BY ((x.wins + 0.5 * x.draws) / (x.wins + x.losses + x.draws)) DESC, (x.wins + x.losses + x.draws) DESC, x.a, x.b
-		LIMIT ?`
 }

@@ -437,7 +437,7 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 }
 
 func recentRowOf(l *i18n.Lang, m ladder.Match, self string, person func(string) personLink) recentRow {
-	row := recentRow{ID: m.ID, When: l.Date(playedAt(m)), Time: playedAt(m).UTC().Format(time.RFC3339)}
+	row := recentRow{ID: m.ID, When: l.Date(m.When()), Time: m.When().Format(time.RFC3339)}
 	t := m.Team(self)
 	for i, team := range m.Teams {
 		for _, u := range team {
@@ -461,14 +461,6 @@ func recentRowOf(l *i18n.Lang, m ladder.Match, self string, person func(string) 
 		row.Result, row.Class = l.T("outcome.loss"), "loss"
 	}
 	return row
-}
-
-// playedAt is when m was played, or made while it is unplayed.
-func playedAt(m ladder.Match) time.Time {
-	if m.PlayedAt.IsZero() {
-		return m.CreatedAt
-	}
-	return m.PlayedAt
 }
 
 func streak(l *i18n.Lang, n int) string {
@@ -540,7 +532,7 @@ func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
 	}
 	m := d.Match
 	l := pageLang(r)
-	p := matchPage{GuildID: m.GuildID, Match: m, QueueName: d.Queue.Name, When: l.DateTime(playedAt(m)), State: l.T("state." + string(m.State))}
+	p := matchPage{GuildID: m.GuildID, Match: m, QueueName: d.Queue.Name, When: l.DateTime(m.When()), State: l.T("state." + string(m.State))}
 	gs, err := s.seriesGames(r.Context(), m)
 	if err != nil {
 		s.pageError(w, r, err)
