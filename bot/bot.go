@@ -65,6 +65,10 @@ type Config struct {
 	Deliveries Deliveries
 	// Now is the clock for signature timestamps (default time.Now).
 	Now func() time.Time
+	// GatewayTimeout bounds how long a gateway connection may take from
+	// its dial to the READY or RESUMED that opens it (default 60 s); a
+	// connection still waiting then is cut and dialed again (watchdog.go).
+	GatewayTimeout time.Duration
 }
 
 // Bot is one Discord shard serving a command set.
@@ -94,6 +98,8 @@ type Bot struct {
 	httpSeen dedupe
 	// chain is the dispatch chain every interaction runs (chain.go).
 	chain handler
+	// watch cuts gateway connections that never open (watchdog.go).
+	watch *gatewayWatch
 }
 
 // New returns a bot for cfg serving set. It does not connect; Run does.
@@ -136,6 +142,9 @@ func New(cfg Config, set *commands.Set, log *slog.Logger) (*Bot, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.GatewayTimeout <= 0 {
+		cfg.GatewayTimeout = time.Minute
+	}
 	if log == nil {
 		log = slog.Default()
 	}
@@ -160,13 +169,15 @@ func New(cfg Config, set *commands.Set, log *slog.Logger) (*Bot, error) {
 	s.StateEnabled = false
 	s.ShouldReconnectOnError = true
 	s.ShouldRetryOnRateLimit = true
-	s.Dialer = &websocket.Dialer{HandshakeTimeout: 15 * time.Second, Proxy: websocket.DefaultDialer.Proxy}
 	b := &Bot{cfg: cfg, set: set, log: log, session: s, ready: make(chan struct{}), workers: make(chan struct{}, cfg.Workers)}
+	b.watch = &gatewayWatch{session: s, timeout: cfg.GatewayTimeout, log: log, shard: cfg.ShardID}
+	s.Dialer = &websocket.Dialer{HandshakeTimeout: 15 * time.Second, Proxy: websocket.DefaultDialer.Proxy, NetDialContext: b.watch.dial}
 	b.appID.Store("")
 	// The handlers' context exists from the start: HTTP interactions may
 	// arrive (through the web server) before Run.
 	b.base, b.stop = context.WithCancel(context.Background())
 	b.chain = b.dispatch()
+	s.AddHandler(b.watch.connected)
 	s.AddHandler(b.onReady)
 	s.AddHandler(b.onInteraction)
 	// A match room deleted by a moderator: its match goes on in the

@@ -98,8 +98,16 @@ func startBot(t testing.TB, fake *fakediscord.Server, set *commands.Set) *harnes
 // startBotLog is startBot logging to log.
 func startBotLog(t testing.TB, fake *fakediscord.Server, set *commands.Set, log *slog.Logger) *harness {
 	t.Helper()
+	return startBotConfig(t, fake, set, Config{}, log)
+}
+
+// startBotConfig is startBotLog with cfg's settings beside the test's
+// token, fake Discord and guild.
+func startBotConfig(t testing.TB, fake *fakediscord.Server, set *commands.Set, cfg Config, log *slog.Logger) *harness {
+	t.Helper()
 	logs := &syncBuffer{}
-	b, err := New(Config{Token: "test-token", APIBase: fake.URL(), DevGuildID: testGuild, DrainTimeout: 5 * time.Second}, set, log)
+	cfg.Token, cfg.APIBase, cfg.DevGuildID, cfg.DrainTimeout = "test-token", fake.URL(), testGuild, 5*time.Second
+	b, err := New(cfg, set, log)
 	if err != nil {
 		t.Fatalf("New() error = %v", err)
 	}
@@ -111,8 +119,15 @@ func startBotLog(t testing.TB, fake *fakediscord.Server, set *commands.Set, log 
 	h.stop = func() {
 		once.Do(func() {
 			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("Run() error = %v", err)
+			// A Run stuck (in a gateway connect, say) fails the test
+			// instead of hanging it.
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run() error = %v", err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Errorf("Run() did not return 30 s after its context ended")
 			}
 		})
 	}

@@ -48,6 +48,42 @@ func (s *Server) serveLost(w http.ResponseWriter, r *http.Request, next http.Han
 	}
 }
 
+// GatewaySilence is how a gateway connection that SilenceGateway makes
+// silent behaves.
+type GatewaySilence int
+
+const (
+	// SilentHello accepts the websocket and never sends Hello.
+	SilentHello GatewaySilence = iota + 1
+	// SilentReady sends Hello, then never answers the identify or the
+	// resume: no READY, no RESUMED, no heartbeat ACK.
+	SilentReady
+)
+
+// SilenceGateway makes the next gateway connections, one per fault given,
+// hang as a gateway in trouble does: the connection is accepted, then the
+// answer the client waits for never comes. It stays open until the client
+// closes it.
+func (s *Server) SilenceGateway(faults ...GatewaySilence) {
+	s.mu.Lock()
+	s.silent = append(s.silent, faults...)
+	s.mu.Unlock()
+}
+
+// nextSilence takes the fault of a new gateway connection; 0 is none.
+func (s *Server) nextSilence() GatewaySilence {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.silent) == 0 {
+		return 0
+	}
+	f := s.silent[0]
+	s.silent = s.silent[1:]
+	s.silenced++
+	s.notify()
+	return f
+}
+
 // restFaults is SetRESTFaults' state.
 type restFaults struct {
 	share429, share500 float64

@@ -126,10 +126,13 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	}
 	c := newConn(ws)
 	defer c.close()
+	silence := s.nextSilence()
 	s.mu.Lock()
 	hb := s.heartbeatMS
 	s.mu.Unlock()
-	c.write(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": hb}})
+	if silence != SilentHello {
+		c.write(map[string]any{"op": 10, "d": map[string]any{"heartbeat_interval": hb}})
+	}
 	var ss *session
 	defer func() {
 		s.mu.Lock()
@@ -143,6 +146,9 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		var op gatewayOp
 		if err := ws.ReadJSON(&op); err != nil {
 			return
+		}
+		if silence != 0 {
+			continue
 		}
 		switch op.Op {
 		case 1:
@@ -262,6 +268,8 @@ func (s *Server) ForgetSessions() {
 // GatewayStats counts identifies, resumes and heartbeats so far.
 type GatewayStats struct {
 	Identifies, Resumes, Heartbeats, Connected int
+	// Silenced counts the connections SilenceGateway made silent.
+	Silenced int
 }
 
 // Gateway returns the gateway counters.
@@ -272,7 +280,7 @@ func (s *Server) Gateway() GatewayStats {
 }
 
 func (s *Server) gatewayStats() GatewayStats {
-	st := GatewayStats{Identifies: s.identifies, Resumes: s.resumes, Heartbeats: s.heartbeats}
+	st := GatewayStats{Identifies: s.identifies, Resumes: s.resumes, Heartbeats: s.heartbeats, Silenced: s.silenced}
 	for _, ss := range s.sessions {
 		if ss.conn != nil {
 			st.Connected++

@@ -37,6 +37,7 @@ type Server struct {
 	identifies   int
 	resumes      int
 	heartbeats   int
+	silenced     int
 	commands     map[string][]CommandDef // "" for global, else guild ID
 	overwrites   []Overwrite
 	interactions map[string]*Interaction // by ID
@@ -49,6 +50,9 @@ type Server struct {
 	fanOut       bool // see SetFanOut
 	failures     []failure
 	lost         []failure // see LoseResponses (faults.go)
+	// silent are the faults of the next gateway connections, in order
+	// (SilenceGateway, faults.go).
+	silent []GatewaySilence
 
 	// Guild roles and member roles (roles.go).
 	roleGuilds   map[string]*roleGuild
