@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -491,7 +492,7 @@ func (w *scaleWorld) bench(b *testing.B, busy int, job string) {
 		// PostgreSQL allows 100 connections for every test running on it.
 		d := jobs.NewDeliverer(svc, nil, jobs.DelivererOptions{Policy: testPolicy, Parallel: 8})
 		w.flushStats(b)
-		before := w.tupRead(b)
+		before, tables0 := w.tupRead(b), w.tablesRead(b)
 		w.resetStatements()
 		calls0, hits0 := w.roles.calls.Load(), w.hits.Load()
 		tr.reset()
@@ -525,6 +526,9 @@ func (w *scaleWorld) bench(b *testing.B, busy int, job string) {
 		queries += float64(q)
 		rows += float64(r)
 		tupRead += float64(w.tupRead(b) - before)
+		if i == 0 {
+			b.Logf("tables read most by the pass (pg_stat_user_tables):\n%s", topTables(tables0, w.tablesRead(b)))
+		}
 		if ss, ok := w.statements(b); ok {
 			pages += float64(ss.pages)
 			if i == 0 {
@@ -584,6 +588,56 @@ FROM pg_stat_user_tables WHERE schemaname = current_schema()`).Scan(&n)
 		b.Fatalf("pg_stat_user_tables: %v", err)
 	}
 	return n
+}
+
+// tableRead is what PostgreSQL read of one table: rows by sequential
+// scans and through indexes, and the sequential scans.
+type tableRead struct{ seqRows, idxRows, seqScans int64 }
+
+// tablesRead is tupRead by table.
+func (w *scaleWorld) tablesRead(b *testing.B) map[string]tableRead {
+	b.Helper()
+	rows, err := w.db.QueryContext(context.Background(), `SELECT relname, coalesce(seq_tup_read, 0), coalesce(idx_tup_fetch, 0), coalesce(seq_scan, 0)
+FROM pg_stat_user_tables WHERE schemaname = current_schema()`)
+	if err != nil {
+		b.Fatalf("pg_stat_user_tables: %v", err)
+	}
+	defer rows.Close()
+	out := map[string]tableRead{}
+	for rows.Next() {
+		var name string
+		var r tableRead
+		if err := rows.Scan(&name, &r.seqRows, &r.idxRows, &r.seqScans); err != nil {
+			b.Fatal(err)
+		}
+		out[name] = r
+	}
+	return out
+}
+
+// topTables lists the five tables whose reads grew most from before to
+// after, with their sequential scans.
+func topTables(before, after map[string]tableRead) string {
+	type grown struct {
+		name string
+		d    tableRead
+	}
+	var gs []grown
+	for name, a := range after {
+		p := before[name]
+		d := tableRead{a.seqRows - p.seqRows, a.idxRows - p.idxRows, a.seqScans - p.seqScans}
+		if d.seqRows+d.idxRows > 0 {
+			gs = append(gs, grown{name, d})
+		}
+	}
+	sort.Slice(gs, func(i, j int) bool {
+		return gs[i].d.seqRows+gs[i].d.idxRows > gs[j].d.seqRows+gs[j].d.idxRows
+	})
+	var sb strings.Builder
+	for _, g := range gs[:min(5, len(gs))] {
+		fmt.Fprintf(&sb, "%12d rows by %d sequential scans, %12d through indexes  %s\n", g.d.seqRows, g.d.seqScans, g.d.idxRows, g.name)
+	}
+	return sb.String()
 }
 
 // resetStatements empties pg_stat_statements when the server keeps it

@@ -130,6 +130,13 @@ func (db *DB) ReleasePanel(ctx context.Context, queueID int64, holder string) er
 	return wrap("release panel", err, "")
 }
 
+// waitingSQL reads a queue's tickets and their members for its panel.
+func waitingSQL(dialect string) string {
+	return `SELECT e.id, e.joined_at, m.user_id FROM queue_entries e
+` + membersJoin(dialect, "JOIN") + `
+WHERE e.queue_id = ? ORDER BY e.joined_at, e.id, m.user_id`
+}
+
 // Waiting implements panel.Store: a queue's tickets, oldest first, each
 // with its members in the order they joined.
 func (db *DB) Waiting(ctx context.Context, queueID int64) ([]row.Party, error) {
@@ -138,9 +145,7 @@ func (db *DB) Waiting(ctx context.Context, queueID int64) ([]row.Party, error) {
 		JoinedAt time.Time
 		UserID   string
 	}
-	err := db.db.WithContext(ctx).Raw(`SELECT e.id, e.joined_at, m.user_id FROM queue_entries e
-JOIN queue_entry_members m ON m.entry_id = e.id
-WHERE e.queue_id = ? ORDER BY e.joined_at, e.id, m.user_id`, queueID).Scan(&rows).Error
+	err := db.db.WithContext(ctx).Raw(waitingSQL(db.dialect), queueID).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("waiting", err, "")
 	}
