@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -38,11 +39,19 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	}
 	defer db.Close()
 	svc := ladder.NewService(db, nil)
+	target, create := *queue, (*ladder.Queue)(nil)
+	if target == "" {
+		if target, create, err = importQueue(ctx, svc, *guild, recs); err != nil {
+			return err
+		}
+	}
 	// The whole file is checked before anything is written: the
 	// rows the reader could not parse and the rows that break a ladder rule
 	// (dates, IDs, names, the queue's team size), listed together by line.
-	broken, err := svc.CheckImport(ctx, *guild, *queue, recs)
-	if err != nil {
+	var broken []ladder.InvalidRow
+	if create != nil {
+		broken = ladder.CheckImportRecords(recs, create.TeamSize, time.Now())
+	} else if broken, err = svc.CheckImport(ctx, *guild, target, recs); err != nil {
 		return err
 	}
 	bad := mergeInvalid(unreadable, broken)
@@ -55,8 +64,20 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 		recs = withoutLines(recs, bad)
 		fmt.Fprintf(e.stderr, "ladderbot %s: %s: skipped %s, importing %s\n", e.name, *data, count(len(bad), "invalid row"), count(len(recs), "match"))
 	}
+	if create != nil {
+		if _, err := svc.EnsureGuild(ctx, *guild); err != nil {
+			return err
+		}
+		if _, err := svc.CreateQueue(ctx, ladder.System, *create); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "created queue %s (%dv%d) for the file's matches\n", create.Name, create.TeamSize, create.TeamSize)
+	}
+	if target != *queue {
+		fmt.Fprintf(e.stdout, "importing into queue %s: the file's matches are %s and the default queue's are not\n", target, teamsOf(recs))
+	}
 	bar := progress(e, len(recs), "importing")
-	rep, err := svc.ImportMatches(ctx, *guild, *queue, recs, func(done int) {
+	rep, err := svc.ImportMatches(ctx, *guild, target, recs, func(done int) {
 		if bar != nil {
 			bar.Set(done)
 		}
@@ -68,12 +89,55 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "imported %s, skipped %d imported before\n", count(rep.Imported, "match"), rep.Skipped)
-	u, err := svc.Unlisted(ctx, *guild, *queue, 0)
+	u, err := svc.Unlisted(ctx, *guild, target, 0)
 	if err != nil {
 		return err
 	}
 	importSummary(e.stdout, u)
 	return nil
+}
+
+// importQueue picks the queue a file goes into when --queue is not given.
+// The default queue takes it when its team size is the file's, as before;
+// otherwise the guild's first queue of the file's size takes it, or else a
+// queue named after that size ("1v1", "5v5"), which is returned to be made
+// once the whole file has passed its checks (create). So a history in the
+// match CSV format of a sport of singles (team1_p2 and team2_p2 left
+// empty) or of fives imports into a new guild without a trip through
+// Discord. A file whose matches are not all of one size is judged against
+// the default queue, as before, and so is one whose size's name is taken
+// by a queue of another size.
+func importQueue(ctx context.Context, svc *ladder.Service, guild string, recs []rating.MatchRecord) (string, *ladder.Queue, error) {
+	k := 0
+	for _, r := range recs {
+		if len(r.Team1) != len(r.Team2) || (k != 0 && len(r.Team1) != k) {
+			return "", nil, nil
+		}
+		k = len(r.Team1)
+	}
+	qs, err := svc.Queues(ctx, guild)
+	if err != nil && ladder.ErrorCode(err) != ladder.CodeNotFound {
+		return "", nil, err
+	}
+	if k == 0 || k > rating.MaxTeamSize || (len(qs) == 0 && k == ladder.DefaultTeamSize) || (len(qs) > 0 && qs[0].TeamSize == k) {
+		return "", nil, nil
+	}
+	name := fmt.Sprintf("%dv%d", k, k)
+	for _, q := range qs {
+		if q.TeamSize == k {
+			return q.Name, nil, nil
+		}
+		if q.Name == name {
+			return "", nil, nil
+		}
+	}
+	q := ladder.NewQueue(guild, name, k)
+	return name, &q, nil
+}
+
+// teamsOf names the team size of recs, all of one size: "1v1".
+func teamsOf(recs []rating.MatchRecord) string {
+	return fmt.Sprintf("%dv%d", len(recs[0].Team1), len(recs[0].Team1))
 }
 
 // maxSkippedListed caps the skipped rows import lists with --skip-invalid;

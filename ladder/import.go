@@ -55,7 +55,7 @@ func (s *Service) CheckImport(ctx context.Context, guildID, queue string, recs [
 			return nil, err
 		}
 	}
-	teamSize := defaultTeamSize
+	teamSize := DefaultTeamSize
 	if _, err := s.store.Guild(ctx, guildID); err == nil {
 		q, err := resolveQueue(ctx, s.store, guildID, queue)
 		if err != nil {
@@ -67,14 +67,19 @@ func (s *Service) CheckImport(ctx context.Context, guildID, queue string, recs [
 	} else if queue != "" {
 		return nil, Errorf(CodeNotFound, "guild %s has no queue %q yet; import into its default queue or create the queue first", guildID, queue)
 	}
-	now := s.now()
+	return CheckImportRecords(recs, teamSize, s.now()), nil
+}
+
+// CheckImportRecords is CheckImport's check of the records alone, against
+// a queue of teamSize players a side that need not exist yet, at now.
+func CheckImportRecords(recs []rating.MatchRecord, teamSize int, now time.Time) []InvalidRow {
 	var bad []InvalidRow
 	for i, r := range recs {
 		if err := checkImportRecord(r, teamSize, now); err != nil {
 			bad = append(bad, InvalidRow{Line: recordLine(i, r), Reason: ErrorMessage(err)})
 		}
 	}
-	return bad, nil
+	return bad
 }
 
 // checkImportRecord is one record's part of CheckImport.

@@ -53,9 +53,9 @@ func (s *Service) EnsureGuild(ctx context.Context, id string) (Guild, error) {
 	return g, nil
 }
 
-// defaultTeamSize is the team size of a new guild's default queue: 2v2
+// DefaultTeamSize is the team size of a new guild's default queue: 2v2
 // (docs/spec.md 3).
-const defaultTeamSize = 2
+const DefaultTeamSize = 2
 
 func ensureGuild(ctx context.Context, tx Tx, id string, now time.Time) (Guild, error) {
 	g := NewGuild(id, now)
@@ -66,7 +66,7 @@ func ensureGuild(ctx context.Context, tx Tx, id string, now time.Time) (Guild, e
 	if !created {
 		return tx.Guild(ctx, id)
 	}
-	q := NewQueue(id, DefaultQueueName, defaultTeamSize)
+	q := NewQueue(id, DefaultQueueName, DefaultTeamSize)
 	q.CreatedAt = now
 	if _, err := tx.CreateQueue(ctx, q); err != nil {
 		return Guild{}, err
