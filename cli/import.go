@@ -68,10 +68,13 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 		if _, err := svc.EnsureGuild(ctx, *guild); err != nil {
 			return err
 		}
-		if _, err := svc.CreateQueue(ctx, ladder.System, *create); err != nil {
+		// An import of the same file running beside this one may have
+		// made the queue first; the import then checks its size.
+		if _, err := svc.CreateQueue(ctx, ladder.System, *create); err == nil {
+			fmt.Fprintf(e.stdout, "created queue %s (%dv%d) for the file's matches\n", create.Name, create.TeamSize, create.TeamSize)
+		} else if ladder.ErrorCode(err) != ladder.CodeConflict {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "created queue %s (%dv%d) for the file's matches\n", create.Name, create.TeamSize, create.TeamSize)
 	}
 	if target != *queue {
 		fmt.Fprintf(e.stdout, "importing into queue %s: the file's matches are %s and the default queue's are not\n", target, teamsOf(recs))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -85,6 +86,25 @@ func TestImportOtherTeamSizes(t *testing.T) {
 					t.Errorf("ladderbot %s: stdout %q, want no %q", strings.Join(s.args, " "), out, w)
 				}
 			}
+		}
+		// Two imports of the singles into a new guild at once: one makes
+		// the queue, and the other finds it; the matches are recorded once.
+		var wg sync.WaitGroup
+		outs := make([]string, 2)
+		for i := range outs {
+			wg.Go(func() {
+				code, out, errOut := run("import", "--guild", "323456789012345678", "--data", singles)
+				if code != 0 {
+					t.Errorf("concurrent import %d = %d, stdout %q, stderr %q; want 0", i, code, out, errOut)
+				}
+				outs[i] = out
+			})
+		}
+		wg.Wait()
+		both := strings.Join(outs, "")
+		if strings.Count(both, "created queue 1v1") != 1 || strings.Count(both, "importing into queue 1v1") != 2 ||
+			!(strings.Contains(both, "imported 3 matches, skipped 0") && strings.Contains(both, "imported 0 matches, skipped 3")) {
+			t.Errorf("Got(concurrent imports) = %q, want the queue made once and the 3 matches recorded once", outs)
 		}
 		for _, s := range []struct {
 			name, file, want string
