@@ -64,6 +64,10 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 		recs = withoutLines(recs, bad)
 		fmt.Fprintf(e.stderr, "ladderbot %s: %s: skipped %s, importing %s\n", e.name, *data, count(len(bad), "invalid row"), count(len(recs), "match"))
 	}
+	if create != nil && len(recs) == 0 {
+		// --skip-invalid left nothing to import: make no queue for it.
+		target, create = *queue, nil
+	}
 	if create != nil {
 		if _, err := svc.EnsureGuild(ctx, *guild); err != nil {
 			return err
@@ -76,8 +80,9 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 			return err
 		}
 	}
-	if target != *queue {
-		fmt.Fprintf(e.stdout, "importing into queue %s: the file's matches are %s and the default queue's are not\n", target, teamsOf(recs))
+	if target != *queue && len(recs) > 0 {
+		k := len(recs[0].Team1)
+		fmt.Fprintf(e.stdout, "importing into queue %s: the file's matches are %dv%d and the default queue's are not\n", target, k, k)
 	}
 	bar := progress(e, len(recs), "importing")
 	rep, err := svc.ImportMatches(ctx, *guild, target, recs, func(done int) {
@@ -136,11 +141,6 @@ func importQueue(ctx context.Context, svc *ladder.Service, guild string, recs []
 	}
 	q := ladder.NewQueue(guild, name, k)
 	return name, &q, nil
-}
-
-// teamsOf names the team size of recs, all of one size: "1v1".
-func teamsOf(recs []rating.MatchRecord) string {
-	return fmt.Sprintf("%dv%d", len(recs[0].Team1), len(recs[0].Team1))
 }
 
 // maxSkippedListed caps the skipped rows import lists with --skip-invalid;

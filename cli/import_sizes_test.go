@@ -57,6 +57,7 @@ func TestImportOtherTeamSizes(t *testing.T) {
 			"2024-02-01,a,b,c,d,e,f,g,h,i,j,1\n2024-02-02,a,b,c,d,f,e,g,h,i,j,2\n")
 		doubles := write("doubles.csv", "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n2024-03-01,a,b,c,d,1\n")
 		mixed := write("mixed.csv", "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n2024-03-01,a,b,c,d,1\n2024-03-02,a,,c,,1\n")
+		badOnly := write("badonly.csv", "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n2024-03-01,a,,c,,3\n")
 		badSingles := write("bad.csv", "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n2024-03-01,a,,c,,1\n2024-03-02,a,,c,,3\n")
 		for _, s := range []struct {
 			args      []string
@@ -69,6 +70,10 @@ func TestImportOtherTeamSizes(t *testing.T) {
 				[]string{"importing into queue 1v1", "imported 0 matches, skipped 3"}, []string{"created queue"}},
 			{[]string{"import", "--guild", g, "--data", fives}, 0, []string{"created queue 5v5 (5v5)", "imported 2 matches"}, nil},
 			{[]string{"import", "--guild", g, "--data", doubles}, 0, []string{"imported 1 match,"}, []string{"created queue", "importing into queue"}},
+			{[]string{"import", "--guild", g, "--data", badOnly, "--skip-invalid"}, 0,
+				[]string{"imported 0 matches, skipped 0"}, nil},
+			{[]string{"import", "--guild", "423456789012345678", "--data", badOnly, "--skip-invalid"}, 0,
+				[]string{"imported 0 matches, skipped 0"}, []string{"created queue", "importing into queue"}},
 			{[]string{"export", "--guild", g, "--queue", "1v1"}, 0, []string{singlesCSV}, nil},
 			{[]string{"verify", "--guild", g}, 0, []string{"3 ladders, 6 matches", "0 differences"}, nil},
 		} {
