@@ -47,7 +47,7 @@ func atpHistory(b *testing.B) []rating.MatchRecord {
 
 // BenchmarkImport imports the ATP doubles history into a fresh database
 // (ladderbot import without the file reading): the check of every record,
-// the rating replay, the bulk writes of 13 batches and, in each batch's
+// the rating replay, the bulk writes of 6 batches and, in each batch's
 // transaction, the integrity counters the batch moves, wired as the
 // command wires them. Compare it with BenchmarkImportBare, which writes
 // the same rows and nothing else.

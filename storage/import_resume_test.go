@@ -57,9 +57,9 @@ func placeholder(e *env) string {
 
 // importBatch is how many matches one import transaction records (the
 // ladder package's importBatch).
-const importBatch = 2000
+const importBatch = 5000
 
-// TestImportResume cuts an import of 4,800 matches short in its second
+// TestImportResume cuts an import of 10,800 matches short in its second
 // batch (the context is cancelled as a kill would stop the process: the
 // open transaction is rolled back) and runs it again, on both backends.
 // Only whole batches are left behind, the second run records exactly the
