@@ -46,6 +46,41 @@ func hostileFile() (string, map[int]string) {
 	return b.String(), reasons
 }
 
+// importEnv is a test's CLI on a fresh database of backend: run runs
+// `ladderbot ARGS` in-process and returns its exit code, stdout and
+// stderr; write puts a file in the test's directory; snapshot reads every
+// table, to show what a command changed.
+func importEnv(t *testing.T, backend string) (run func(args ...string) (int, string, string), write func(name, content string) string, snapshot func() testdb.Snapshot) {
+	dir := t.TempDir()
+	dsn := testdb.DSN(t, backend)
+	env := []string{"DATABASE_URL=" + dsn, "LOG_LEVEL=error"}
+	run = func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := Main(args, env, &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+	write = func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	snapshot = func() testdb.Snapshot {
+		db, err := storage.Open(context.Background(), dsn, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		s, err := testdb.TakeSnapshot(context.Background(), db.SQL(), db.Dialect())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	return run, write, snapshot
+}
+
 // TestImportHostileFiles runs `ladderbot import` on hostile files on both
 // backends: without --skip-invalid the whole file is checked,
 // every bad row is listed on its own `ladderbot import:` line with its file
@@ -54,33 +89,7 @@ func hostileFile() (string, map[int]string) {
 // is refused by its header.
 func TestImportHostileFiles(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
-		dir := t.TempDir()
-		dsn := testdb.DSN(t, backend)
-		env := []string{"DATABASE_URL=" + dsn, "LOG_LEVEL=error"}
-		run := func(args ...string) (int, string, string) {
-			var stdout, stderr bytes.Buffer
-			code := Main(args, env, &stdout, &stderr)
-			return code, stdout.String(), stderr.String()
-		}
-		write := func(name, content string) string {
-			p := filepath.Join(dir, name)
-			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
-		snapshot := func() testdb.Snapshot {
-			db, err := storage.Open(context.Background(), dsn, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			s, err := testdb.TakeSnapshot(context.Background(), db.SQL(), db.Dialect())
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}
+		run, write, snapshot := importEnv(t, backend)
 		const g = "123456789012345678"
 		seed := write("seed.csv", "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n2025-01-01,a,b,c,d,1\n")
 		if code, out, errOut := run("import", "--guild", g, "--data", seed); code != 0 {

@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // TestImportOtherTeamSizes: a history of singles (the match CSV format
@@ -22,33 +17,7 @@ import (
 // verify and export as they came in.
 func TestImportOtherTeamSizes(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
-		dir := t.TempDir()
-		dsn := testdb.DSN(t, backend)
-		env := []string{"DATABASE_URL=" + dsn, "LOG_LEVEL=error"}
-		run := func(args ...string) (int, string, string) {
-			var stdout, stderr bytes.Buffer
-			code := Main(args, env, &stdout, &stderr)
-			return code, stdout.String(), stderr.String()
-		}
-		write := func(name, content string) string {
-			p := filepath.Join(dir, name)
-			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			return p
-		}
-		snapshot := func() testdb.Snapshot {
-			db, err := storage.Open(context.Background(), dsn, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			s, err := testdb.TakeSnapshot(context.Background(), db.SQL(), db.Dialect())
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}
+		run, write, snapshot := importEnv(t, backend)
 		const g, fresh = "123456789012345678", "223456789012345678"
 		singlesCSV := "seq,date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n" +
 			"0,2024-01-01,ann,,bob,,1\n1,2024-01-02,bob,,cat,,2\n2,2024-01-03,cat,,ann,,0\n"

@@ -41,6 +41,21 @@ func sqlitePlanDB(t *testing.T) *DB {
 	return db
 }
 
+// genericPlanConn is a connection of db whose prepared statements use
+// their generic plan, the one a busy ladder runs; it closes with the test.
+func genericPlanConn(t *testing.T, db *DB) *sql.Conn {
+	t.Helper()
+	conn, err := db.sql.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := conn.ExecContext(context.Background(), `SET plan_cache_mode = force_generic_plan`); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
 // querier is a connection, transaction or pool to explain a query on.
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -88,15 +103,7 @@ SELECT 1, 1, 'g', 'p:' || a || ':' || b, '{"n":1}' FROM generate_series(1, 100) 
 	for a := range 150 {
 		keys = append(keys, fmt.Sprintf("p:%d:%d", a+1, a%90+1))
 	}
-	conn, err := db.sql.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	// A prepared statement's generic plan is the one a busy ladder runs.
-	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
-		t.Fatal(err)
-	}
+	conn := genericPlanConn(t, db)
 	plan := explain(t, conn, countersPG, 1, 1, keys)
 	p := strings.Join(plan, "\n")
 	if !strings.Contains(p, "key = k.key") || !strings.Contains(p, "Index Cond") || strings.Contains(p, "Rows Removed by Filter") {
@@ -319,14 +326,7 @@ func TestAheadReadsProbeKeys(t *testing.T) {
 SELECT $1, $2, $3, 'p:' || a || ':' || b, '{"n":1}' FROM generate_series(1, 100) a, generate_series(1, 90) b`, m.QueueID, m.SeasonID, g); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := db.sql.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
-		t.Fatal(err)
-	}
+	conn := genericPlanConn(t, db)
 	for _, c := range []struct {
 		name, query string
 		args        []any

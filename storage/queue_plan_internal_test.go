@@ -34,15 +34,7 @@ SELECT $1, q.id, now() - n * interval '1 second', now() + interval '1 hour' FROM
 	if err := db.sql.QueryRowContext(ctx, `SELECT id FROM queues WHERE guild_id = $1 AND name = 'busy500'`, g).Scan(&queue); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := db.sql.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	// A prepared statement's generic plan is the one a busy bot runs.
-	if _, err := conn.ExecContext(ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
-		t.Fatal(err)
-	}
+	conn := genericPlanConn(t, db)
 	for name, query := range map[string]string{"tickets": ticketsSQL(Postgres), "panel": waitingSQL(Postgres)} {
 		plan := explain(t, conn, strings.Replace(query, "?", "$1", 1), queue)
 		p := strings.Join(plan, "\n")
