@@ -18,7 +18,7 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	fs := newFlagSet(e, "--guild ID --data FILE.csv [--queue NAME] [--skip-invalid]")
 	guild := fs.String("guild", "", "Discord guild ID; required")
 	data := fs.String("data", "", "match CSV with a header date,team1_p1,team1_p2,team2_p1,team2_p2,winner (docs/ratings.md); required")
-	queue := fs.String("queue", "", "queue name; default the guild's default queue")
+	queue := fs.String("queue", "", "queue name; default the guild's default queue, or for a file whose matches are all of another team size a queue of that size, made as \"1v1\" if the guild has none")
 	skipInvalid := skipInvalidFlag(fs)
 	if err := parseNoArgs(e, fs, args); err != nil {
 		return err
