@@ -268,6 +268,9 @@ func (b *Bot) drain() <-chan struct{} {
 // open connects to the gateway, retrying transient failures with capped
 // exponential backoff until ctx ends.
 func (b *Bot) open(ctx context.Context) error {
+	// Open does not watch ctx: when it ends, a connection still waiting
+	// for Discord is cut, so that shutting down does not wait on it.
+	defer context.AfterFunc(ctx, b.watch.abort)()
 	wait := time.Second
 	for {
 		err := b.session.Open()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,6 +40,9 @@ type gatewayWatch struct {
 	opened atomic.Uint64
 	// cut counts the connections the watch has cut, for tests and logs.
 	cut atomic.Int64
+	// mu guards last, the newest connection dialed, for abort.
+	mu   sync.Mutex
+	last net.Conn
 }
 
 // dial is the websocket dialer's NetDialContext.
@@ -48,9 +52,23 @@ func (w *gatewayWatch) dial(ctx context.Context, network, addr string) (net.Conn
 	if err != nil {
 		return nil, err
 	}
+	w.mu.Lock()
 	g := w.gen.Add(1)
+	w.last = c
+	w.mu.Unlock()
 	time.AfterFunc(w.timeout, func() { w.check(g, c) })
 	return c, nil
+}
+
+// abort cuts the newest connection if it has not opened: Run's context
+// ended while Open waited on it, and shutting down must not wait for the
+// timeout.
+func (w *gatewayWatch) abort() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.last != nil && w.opened.Load() < w.gen.Load() {
+		w.last.Close()
+	}
 }
 
 // check cuts connection g, c if the Open that dialed it is still waiting.

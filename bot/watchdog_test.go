@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"log/slog"
 	"strings"
 	"testing"
@@ -49,5 +50,37 @@ func TestGatewayWatchdog(t *testing.T) {
 	}
 	if st, cut := fake.Gateway(), h.bot.watch.cut.Load(); cut != 3 || st.Identifies != 1 {
 		t.Errorf("Got(gateway after the resume) = %+v, %d cut; want 3 cut, still 1 identify", st, cut)
+	}
+}
+
+// TestStopWhileGatewaySilent: a bot asked to stop while its first gateway
+// connection waits on a silent gateway stops at once, not after the
+// watchdog's timeout (here a minute).
+func TestStopWhileGatewaySilent(t *testing.T) {
+	fake := newFake(t)
+	fake.SilenceGateway(fakediscord.SilentHello)
+	b, err := New(Config{Token: "test-token", APIBase: fake.URL(), DevGuildID: testGuild, GatewayTimeout: time.Minute}, testSet(""), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	if err := fake.WaitGateway(waitCtx(t), "the silent connection", func(s fakediscord.GatewayStats) bool { return s.Silenced == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // Open is reading by now
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run() = %v, want nil", err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("Run() returned %v after its context ended, want at once", d)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run() did not return 30 s after its context ended")
 	}
 }

@@ -46,6 +46,9 @@ type Config struct {
 	// DiscordTransport "" means gateway; see Transport.
 	DiscordTransport string `env:"DISCORD_TRANSPORT" help:"gateway (the default), or http: take interactions only at POST /interactions, no gateway"`
 	DiscordPublicKey string `env:"DISCORD_PUBLIC_KEY" help:"the application's Ed25519 public key in hex; required with DISCORD_TRANSPORT=http"`
+	// DiscordGatewayTimeout bounds a gateway connection from its dial to
+	// the READY or RESUMED that opens it (the bot's gateway watchdog).
+	DiscordGatewayTimeout time.Duration `env:"DISCORD_GATEWAY_TIMEOUT" envDefault:"60s" help:"how long a gateway connection may wait for Discord's Hello and READY (or RESUMED) before it is cut and dialed again (1s to 10m)"`
 	// WebhookAllowHTTP lets outgoing webhooks use http:// to loopback
 	// addresses, for tests with a local receiver.
 	WebhookAllowHTTP bool `env:"WEBHOOK_ALLOW_HTTP" help:"1 lets outgoing webhooks use plain http:// to loopback addresses (tests only)"`
@@ -128,6 +131,9 @@ func (c Config) validate() error {
 		},
 		func() error {
 			return validateInterval("WEBHOOK_TIMEOUT", c.WebhookTimeout, time.Second, 5*time.Minute, "5m")
+		},
+		func() error {
+			return validateInterval("DISCORD_GATEWAY_TIMEOUT", c.DiscordGatewayTimeout, time.Second, 10*time.Minute, "10m")
 		},
 		func() error {
 			if c.WebhookLease <= c.WebhookTimeout || c.WebhookLease > time.Hour {

@@ -26,6 +26,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 		WebhookTimeout:        10 * time.Second,
 		WebhookLease:          2 * time.Minute,
 		OutgoingPorts:         "443,8443",
+		DiscordGatewayTimeout: time.Minute,
 	}
 	if cfg != want {
 		t.Errorf("LoadConfig(nil) = %+v, want %+v", cfg, want)
@@ -84,6 +85,9 @@ func TestLoadConfigBad(t *testing.T) {
 		{"reconcile too rarely", "ROLE_RECONCILE_INTERVAL=169h", "ROLE_RECONCILE_INTERVAL"},
 		{"reconcile not a duration", "ROLE_RECONCILE_INTERVAL=daily", "ROLE_RECONCILE_INTERVAL"},
 		{"webhook timeout under a second", "WEBHOOK_TIMEOUT=500ms", "WEBHOOK_TIMEOUT"},
+		{"gateway timeout under a second", "DISCORD_GATEWAY_TIMEOUT=100ms", "DISCORD_GATEWAY_TIMEOUT"},
+		{"gateway timeout over ten minutes", "DISCORD_GATEWAY_TIMEOUT=11m", "DISCORD_GATEWAY_TIMEOUT"},
+		{"gateway timeout not a duration", "DISCORD_GATEWAY_TIMEOUT=soon", "DISCORD_GATEWAY_TIMEOUT"},
 		{"webhook lease not above the timeout", "WEBHOOK_LEASE=10s", "WEBHOOK_LEASE"},
 		{"webhook lease over an hour", "WEBHOOK_LEASE=2h", "WEBHOOK_LEASE"},
 		{"outgoing ports not numbers", "OUTGOING_PORTS=443,https", "OUTGOING_PORTS"},

@@ -177,8 +177,9 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.Service
 			}
 			panels.Touch(guildID)
 		},
-		Transport: e.cfg.Transport(),
-		PublicKey: e.cfg.PublicKey(),
+		Transport:      e.cfg.Transport(),
+		PublicKey:      e.cfg.PublicKey(),
+		GatewayTimeout: e.cfg.DiscordGatewayTimeout,
 		// HTTP redeliveries may reach any process: the database decides.
 		Deliveries: db,
 	}, set, e.log)

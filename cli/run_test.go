@@ -60,17 +60,17 @@ func (l *lockedBuffer) String() string {
 }
 
 // startRun runs `ladderbot run` in-process with the bot on fake (commands
-// registered on guild), a SQLite database and the web server on addr, and
-// returns its log. The run stops when the test ends and must exit cleanly.
-func startRun(t *testing.T, fake *fakediscord.Server, guild, addr string) *lockedBuffer {
+// registered on guild), a SQLite database, the web server on addr and env
+// besides, and returns its log. The run stops when the test ends and must exit cleanly.
+func startRun(t *testing.T, fake *fakediscord.Server, guild, addr string, env ...string) *lockedBuffer {
 	t.Helper()
-	cfg, err := LoadConfig([]string{
+	cfg, err := LoadConfig(append([]string{
 		"DISCORD_TOKEN=test-token",
 		"DISCORD_API_BASE=" + fake.URL(),
 		"DEV_GUILD_ID=" + guild,
 		"DATABASE_URL=sqlite:" + filepath.Join(t.TempDir(), "ladder.db"),
 		"HTTP_ADDR=" + addr,
-	})
+	}, env...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +120,29 @@ func TestRunServesDiscordAndStops(t *testing.T) {
 	}
 	if !logs.waitFor(wait, `cmd="queue status"`) {
 		t.Errorf("log lacks the interaction line:\n%s", logs)
+	}
+}
+
+// TestRunCutsASilentGateway: DISCORD_GATEWAY_TIMEOUT reaches the bot. Its
+// first gateway connection gets no Hello; with the variable at 1 s the bot
+// cuts it and connects again well within the wait, where the default
+// 60 s would not.
+func TestRunCutsASilentGateway(t *testing.T) {
+	fake := fakediscord.New()
+	t.Cleanup(fake.Close)
+	fake.SilenceGateway(fakediscord.SilentHello)
+	const guild = "100000000000000078"
+	logs := startRun(t, fake, guild, "127.0.0.1:0", "DISCORD_GATEWAY_TIMEOUT=1s")
+	wait, stop := context.WithTimeout(context.Background(), 15*time.Second)
+	defer stop()
+	if err := fake.WaitReady(wait, guild); err != nil {
+		t.Fatalf("%v\nlog:\n%s", err, logs)
+	}
+	if st := fake.Gateway(); st.Silenced != 1 || st.Identifies != 1 {
+		t.Errorf("Got(gateway) = %+v, want the silent connection taken and one identify after it", st)
+	}
+	if !strings.Contains(logs.String(), "gateway connection silent; cutting it to connect again") {
+		t.Errorf("log lacks the watchdog's line:\n%s", logs)
 	}
 }
 
