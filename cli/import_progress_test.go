@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
+	"github.com/ladderbot/ladderbot/ladder"
 	"golang.org/x/sys/unix"
 )
 
@@ -53,7 +54,8 @@ func TestImportProgress(t *testing.T) {
 		var b strings.Builder
 		b.WriteString("date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n")
 		start := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
-		for i := range 5500 {
+		rows := ladder.ImportBatch + 500 // two batches: the bar moves after the first
+		for i := range rows {
 			fmt.Fprintf(&b, "%s,p%d,p%d,p%d,p%d,%d\n", start.Add(time.Duration(i)*time.Minute).Format(time.RFC3339), i%7, (i+1)%7, (i+2)%7, (i+3)%7, 1+i%2)
 		}
 		file := filepath.Join(t.TempDir(), "history.csv")
@@ -72,11 +74,11 @@ func TestImportProgress(t *testing.T) {
 		code := Main([]string{"import", "--guild", "123456789012345678", "--data", file}, env, &stdout, tty)
 		tty.Close()
 		drawn := <-read
-		if code != 0 || !strings.Contains(stdout.String(), "imported 5500 matches") {
-			t.Fatalf("Got(ladderbot import on a terminal) = %d, %q, want 0 and 5500 imported", code, stdout.String())
+		if code != 0 || !strings.Contains(stdout.String(), fmt.Sprintf("imported %d matches", rows)) {
+			t.Fatalf("Got(ladderbot import on a terminal) = %d, %q, want 0 and %d imported", code, stdout.String(), rows)
 		}
-		// The bar moves after each batch of 5,000 and is cleared at the end.
-		for _, want := range []string{"importing", "(5000/5500)"} {
+		// The bar moves after each batch and is cleared at the end.
+		for _, want := range []string{"importing", fmt.Sprintf("(%d/%d)", ladder.ImportBatch, rows)} {
 			if !strings.Contains(drawn, want) {
 				t.Errorf("Got(terminal) = %q, want a progress bar with %q", drawn, want)
 			}

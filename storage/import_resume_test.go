@@ -55,9 +55,8 @@ func placeholder(e *env) string {
 	return "?"
 }
 
-// importBatch is how many matches one import transaction records (the
-// ladder package's importBatch).
-const importBatch = 5000
+// importBatch is how many matches one import transaction records.
+const importBatch = ladder.ImportBatch
 
 // TestImportResume cuts an import of 10,800 matches short in its second
 // batch (the context is cancelled as a kill would stop the process: the
