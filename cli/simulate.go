@@ -41,6 +41,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	partyMed := fs.Float64("party-median-weight", 0, "the queue's party rating: weight of its median player (0-10)")
 	ordDev := fs.Float64("ordinal-deviations", 3, "the queue's party rating: RDs taken off (0-10)")
 	cheaters := fs.String("cheaters", "", "inject cheaters kind=N,… (kinds win-trade: rings of 2×team-size accounts, smurf, boost) and score the integrity flags")
+	latePlayers := fs.Int("late-players", 0, "ordinary players who arrive a third into the season, when the cheaters do: new accounts the integrity flags must leave alone")
 	dsn := fs.String("db", "", "keep the season in this database (sqlite:PATH or postgres://…) to serve it; default a temporary database removed at the end: in memory, or a SQLite file for a season of more than 60,000 player-days (players × days)")
 	asJSON := fs.Bool("json", false, "print the metrics as JSON instead of the leaderboard")
 	plotDir := fs.String("plot", "", "write PNG charts (rating trajectories, waits, calibration) into this directory")
@@ -95,7 +96,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	}
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
 		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, PickMode: ladder.PickMode(*pickMode), Log: logger,
-		Cheaters: cheat, Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev,
+		Cheaters: cheat, LatePlayers: *latePlayers, Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev,
 		BestOf: *bestOf}
 	var base *sim.Baseline
 	if *bestOf > 1 {

@@ -127,6 +127,20 @@ func (s *season) injectCheaters() {
 	}
 }
 
+// addLatePlayers adds cfg.LatePlayers ordinary players arriving in the
+// smurfs' days (drawn after every other player, so a season without them
+// plays as before).
+func (s *season) addLatePlayers() {
+	late := s.cfg.Days / 3
+	for range s.cfg.LatePlayers {
+		i := len(s.players)
+		p := &player{id: fmt.Sprintf("%d", 200000000000000000+i), name: playerName(i),
+			skill: 1500 + s.cfg.SkillSD*s.rng.NormFloat64(), arrival: late + s.rng.IntN(max(1, s.cfg.Days/6))}
+		s.players = append(s.players, p)
+		s.byID[p.id] = p
+	}
+}
+
 // playRing records five ring games through the API path (RecordResult).
 func (s *season) playRing(ctx context.Context, rg *ring) error {
 	n := s.cfg.TeamSize

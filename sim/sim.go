@@ -79,10 +79,21 @@ type Config struct {
 	// the integrity flags' defaults (tuning).
 	Cheaters   map[string]int
 	Thresholds *integrity.Thresholds
+	// LatePlayers are ordinary players added to the population who arrive
+	// when the smurfs and boosted accounts do, a third into the season:
+	// new accounts on an established ladder that are not cheating, the
+	// look-alikes the integrity flags must leave alone (the other ordinary
+	// players arrive in the season's first fifth). 0 is none.
+	LatePlayers int
 	// Progress, when set, is called after each simulated day.
 	Progress func(day, days int)
 	// Log receives the storage's log; nil discards it.
 	Log *slog.Logger
+
+	// observe, when set, sees each queue match played (not the rings'
+	// games): its players, what each played at (skill, with a party's
+	// synergy), and whether team 1 won. For analyses in tests.
+	observe func(teams [2][]*player, playing [2][]float64, team1Won bool)
 }
 
 // Defaults returns the season `ladderbot simulate` runs without flags:
@@ -129,6 +140,8 @@ func (c *Config) fill() error {
 		return fmt.Errorf("sim: pick mode must be balanced or captains, not %q", c.PickMode)
 	case !(c.NoShow >= 0 && c.NoShow < 1):
 		return fmt.Errorf("sim: no-show probability must be from 0 to below 1, not %v", c.NoShow)
+	case c.LatePlayers < 0 || c.LatePlayers > 100000:
+		return fmt.Errorf("late players must be from 0 to 100000, not %d", c.LatePlayers)
 	case c.Players < 2*c.TeamSize || c.Players > 100000:
 		return fmt.Errorf("players must be from %d (two teams) to 100000, not %d", 2*c.TeamSize, c.Players)
 	case c.Days < 1 || c.Days > 3650:
@@ -298,6 +311,7 @@ func (s *season) setup(ctx context.Context) error {
 	}
 	s.pair()
 	s.injectCheaters()
+	s.addLatePlayers()
 	for day := range s.cfg.Days {
 		s.push(event{at: s.start.Add(time.Duration(day) * 24 * time.Hour), kind: evDay, day: day})
 	}
@@ -590,6 +604,17 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 		}
 	}
 	won := wins >= need
+	if s.cfg.observe != nil {
+		var ps [2][]*player
+		var pl [2][]float64
+		for t := range 2 {
+			for _, u := range m.Teams[t] {
+				ps[t] = append(ps[t], s.byID[u])
+				pl[t] = append(pl[t], s.playing(u, m.Teams[t]))
+			}
+		}
+		s.cfg.observe(ps, pl, won)
+	}
 	pTrue := SeriesWin(pGame, max(s.cfg.BestOf, 1))
 	o := ladder.Loss
 	if won {

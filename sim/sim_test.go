@@ -5,8 +5,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
@@ -56,6 +58,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		"no-show of 1":    {NoShow: 1},
 		"party share 2":   {Parties: 2},
 		"parties in 1v1":  {Parties: 0.5, TeamSize: 1},
+		"late players -1": {LatePlayers: -1},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := Run(context.Background(), cfg); err == nil {
@@ -156,6 +159,36 @@ func TestCaptainsSeason(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{PickMode: "drafted"}); err == nil {
 		t.Errorf("Got(Run with pick mode drafted) = nil, want an error")
+	}
+}
+
+// TestLatePlayers: the late players are added to the population, play no
+// cheat, and first play on or after the day the cheaters arrive, a third
+// into the season; every one of them plays.
+func TestLatePlayers(t *testing.T) {
+	cfg := Defaults()
+	cfg.Players, cfg.Days, cfg.LatePlayers = 40, 12, 6
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrive := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(cfg.Days/3) * 24 * time.Hour)
+	late := 0
+	for _, f := range r.Players {
+		n, err := strconv.ParseInt(f.UserID, 10, 64)
+		if err != nil || len(f.Trajectory) == 0 {
+			t.Fatalf("Got(player %s %q) with %d points, want a numeric ID and a trajectory", f.Name, f.UserID, len(f.Trajectory))
+		}
+		if n-200000000000000000 < int64(cfg.Players) {
+			continue
+		}
+		late++
+		if at := f.Trajectory[0].At; at.Before(arrive) {
+			t.Errorf("Got(late player %s first rated %s), want on or after %s", f.Name, at, arrive)
+		}
+	}
+	if late != 6 || r.Integrity.Cheaters != 0 {
+		t.Errorf("Got(%d late players who played, %d cheaters), want 6 and none", late, r.Integrity.Cheaters)
 	}
 }
 

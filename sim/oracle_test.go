@@ -1,0 +1,341 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ladderbot/ladderbot/integrity"
+)
+
+// The smurf oracle: how many of a season's smurfs could any detector that
+// reads only results find, at the false-flag goal (one per 200 players a
+// season)? The oracle knows what no detector knows: every other player's
+// true skill, the exact skill a smurf plays at (SmurfSkill), the spread
+// ordinary players' skills are drawn from, and the simulator's own result
+// model. For each account whose first game came after the ladder's first
+// 100 (the accounts the smurf test looks at), it keeps the Bayes factor of
+// the account's results so far: their likelihood if the account plays at
+// the smurfs' skill, against their likelihood averaged over the ordinary
+// players' skills. Flagging an account when its factor (at any game) passes
+// a threshold is the most powerful test there is between those two
+// hypotheses; the threshold is set so the oracle raises as many false flags
+// as the goal allows. A smurf it misses at that threshold cannot be told
+// from an ordinary newcomer by its results, and no rule on the ladder's
+// results would find it without raising more false flags.
+//
+// It is an analysis, not a check: it runs seasons with injected cheaters
+// (minutes each under -race) and prints a table. Run it with
+//
+//	LADDERBOT_ORACLE_SEEDS=1501-1510 go test -run TestSmurfOracle -v ./sim/
+//
+// LADDERBOT_ORACLE_LATE=N adds N late players (Config.LatePlayers) to each
+// season, and LADDERBOT_ORACLE_LLR=30,10 also runs each season with the
+// smurf test at those thresholds (times as likely) and scores its flags.
+
+// oracleGrid is the skills the ordinary hypothesis integrates over.
+const (
+	oracleLo, oracleHi, oracleStep = 0.0, 4000.0, 10.0
+)
+
+type oracleAccount struct {
+	p      *player
+	first  int       // the ladder's game count before its first game
+	loglik []float64 // log-likelihood of its results at each grid skill
+	h1     float64   // log-likelihood at the smurfs' skill
+	games  int
+	// best is the highest log Bayes factor so far, bestAt its game;
+	// best10 from the 10th game on (as the smurf test decides).
+	best, best10 float64
+	bestAt       int
+	// final is the factor after its last game: the whole season's
+	// results, the most powerful test of all those a season allows.
+	final float64
+}
+
+func (a *oracleAccount) logBF(prior []float64) float64 {
+	// log Σ prior(s) L(s), with the largest term factored out.
+	m := math.Inf(-1)
+	for i, l := range a.loglik {
+		m = max(m, l+prior[i])
+	}
+	sum := 0.0
+	for i, l := range a.loglik {
+		sum += math.Exp(l + prior[i] - m)
+	}
+	return a.h1 - (m + math.Log(sum))
+}
+
+type oracleSeason struct {
+	seed     uint64
+	accounts []*oracleAccount
+	flagged  map[string]bool // names the smurf test flagged as smurfs
+	matches  int
+	// at holds, for each other smurf threshold tried, the season's
+	// integrity score (the flags do not change how a season plays, so
+	// each run meets the same games).
+	at []IntegrityStats
+}
+
+// smurfFlagged is the names res's smurf flags name.
+func smurfFlagged(st IntegrityStats) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range append(slices.Clone(st.Hits), st.False...) {
+		rest, ok := strings.CutPrefix(line, "smurf:")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, " (skill")
+		out[name] = true
+	}
+	return out
+}
+
+func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracleSeason {
+	cfg := Defaults()
+	cfg.Seed, cfg.LatePlayers = seed, late
+	cfg.PartySynergy = 100 // as `ladderbot simulate` sets it
+	cfg.Cheaters = map[string]int{CheatWinTrade: 2, CheatSmurf: 3, CheatBoost: 2}
+	smurf := 1500 + 4*cfg.SkillSD
+	var grid, prior []float64
+	for s := oracleLo; s <= oracleHi; s += oracleStep {
+		grid = append(grid, s)
+	}
+	// The ordinary players' skills: normal around 1500, SkillSD wide
+	// (normalised over the grid, in logs).
+	z := 0.0
+	for _, s := range grid {
+		d := (s - 1500) / cfg.SkillSD
+		prior = append(prior, -d*d/2)
+		z += math.Exp(-d * d / 2)
+	}
+	for i := range prior {
+		prior[i] -= math.Log(z)
+	}
+	out := oracleSeason{seed: seed, flagged: map[string]bool{}}
+	byID := map[string]*oracleAccount{}
+	seen := map[string]bool{}
+	games := 0
+	elo := func(x float64) float64 { return 1 / (1 + math.Pow(10, -x/400)) }
+	cfg.observe = func(teams [2][]*player, playing [2][]float64, team1Won bool) {
+		var sum [2]float64
+		for t := range 2 {
+			for _, v := range playing[t] {
+				sum[t] += v
+			}
+		}
+		for t := range 2 {
+			n := float64(len(teams[t]))
+			won := team1Won == (t == 0)
+			for i, p := range teams[t] {
+				if !seen[p.id] {
+					seen[p.id] = true
+					if games >= 100 {
+						a := &oracleAccount{p: p, first: games, loglik: make([]float64, len(grid)), best: math.Inf(-1), best10: math.Inf(-1)}
+						byID[p.id] = a
+						out.accounts = append(out.accounts, a)
+					}
+				}
+				a := byID[p.id]
+				if a == nil {
+					continue
+				}
+				// The account's own part of its team's mean is what the
+				// hypotheses change; a party's synergy stays.
+				rest := sum[t] - playing[t][i]
+				syn := playing[t][i] - p.skill
+				oppMean := sum[1-t] / float64(len(teams[1-t]))
+				ll := func(s float64) float64 {
+					q := elo((rest+s+syn)/n - oppMean)
+					if won {
+						return math.Log(q)
+					}
+					return math.Log1p(-q)
+				}
+				for k, s := range grid {
+					a.loglik[k] += ll(s)
+				}
+				a.h1 += ll(smurf)
+				a.games++
+				bf := a.logBF(prior)
+				if bf > a.best {
+					a.best, a.bestAt = bf, a.games
+				}
+				a.final = bf
+				if a.games >= 10 && bf > a.best10 {
+					a.best10 = bf
+				}
+			}
+		}
+		games++
+	}
+	res, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Errorf("seed %d: %v", seed, err)
+		return out
+	}
+	out.matches = res.Matches
+	out.flagged = smurfFlagged(res.Integrity)
+	cfg.observe = nil
+	for _, llr := range llrs {
+		th := integrity.DefaultThresholds()
+		th.SmurfLLR = math.Log(llr)
+		cfg.Thresholds = &th
+		r, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Errorf("seed %d at %g times: %v", seed, llr, err)
+			return out
+		}
+		if r.Matches != res.Matches {
+			t.Errorf("seed %d at %g times: %d matches, want the same season (%d)", seed, llr, r.Matches, res.Matches)
+		}
+		out.at = append(out.at, r.Integrity)
+	}
+	return out
+}
+
+func TestSmurfOracle(t *testing.T) {
+	spec := os.Getenv("LADDERBOT_ORACLE_SEEDS")
+	if spec == "" {
+		t.Skip("an analysis of simulated seasons, minutes each: set LADDERBOT_ORACLE_SEEDS=first-last to run it")
+	}
+	a, b, _ := strings.Cut(spec, "-")
+	first, err1 := strconv.ParseUint(a, 10, 64)
+	last, err2 := strconv.ParseUint(b, 10, 64)
+	if err1 != nil || err2 != nil || last < first {
+		t.Fatalf("LADDERBOT_ORACLE_SEEDS=%q: want first-last", spec)
+	}
+	var llrs []float64
+	if v := os.Getenv("LADDERBOT_ORACLE_LLR"); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			x, err := strconv.ParseFloat(f, 64)
+			if err != nil || x <= 1 {
+				t.Fatalf("LADDERBOT_ORACLE_LLR=%q: want thresholds above 1 (times as likely), comma-separated", v)
+			}
+			llrs = append(llrs, x)
+		}
+	}
+	late := 0
+	if v := os.Getenv("LADDERBOT_ORACLE_LATE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			t.Fatalf("LADDERBOT_ORACLE_LATE=%q: want a count of late players", v)
+		}
+		late = n
+	}
+	seasons := make([]oracleSeason, last-first+1)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i := range seasons {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			seasons[i] = runOracleSeason(t, first+uint64(i), late, llrs)
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	type row struct {
+		seed            uint64
+		a               *oracleAccount
+		smurf, detected bool
+	}
+	var rows []row
+	for _, s := range seasons {
+		for _, a := range s.accounts {
+			rows = append(rows, row{s.seed, a, a.p.cheat == CheatSmurf, s.flagged[a.p.name]})
+		}
+	}
+	// Sweep: at each false-flag budget, the oracle's threshold is the
+	// budget+1-th highest factor among accounts that are not smurfs.
+	for _, rule := range []string{"at any game", "from the 10th game", "at the season's end"} {
+		score := func(r row) float64 {
+			switch rule {
+			case "from the 10th game":
+				return r.a.best10
+			case "at the season's end":
+				return r.a.final
+			}
+			return r.a.best
+		}
+		var others []float64
+		smurfs := 0
+		for _, r := range rows {
+			if r.smurf {
+				smurfs++
+			} else {
+				others = append(others, score(r))
+			}
+		}
+		sort.Sort(sort.Reverse(sort.Float64Slice(others)))
+		label := rule
+		for _, budget := range []int{0, len(seasons) / 4, len(seasons) / 2, len(seasons), 2 * len(seasons)} {
+			th := math.Inf(1)
+			if budget < len(others) {
+				th = others[budget]
+			}
+			found := 0
+			for _, r := range rows {
+				if r.smurf && score(r) > th {
+					found++
+				}
+			}
+			t.Logf("oracle %s, %d false flags allowed in %d seasons: threshold %.0f times, %d of %d smurfs", label, budget, len(seasons), math.Exp(th), found, smurfs)
+		}
+	}
+	// The smurf test at the thresholds tried: smurfs found, and false
+	// flags of every kind (as `simulate` scores them).
+	for k, llr := range llrs {
+		smurfs, found, falseFlags, cheaters, foundAll := 0, 0, 0, 0, 0
+		for _, s := range seasons {
+			st := s.at[k]
+			flagged := smurfFlagged(st)
+			for _, a := range s.accounts {
+				if a.p.cheat == CheatSmurf {
+					smurfs++
+					if flagged[a.p.name] {
+						found++
+					}
+				}
+			}
+			falseFlags += st.FalseFlags
+			cheaters += st.Cheaters
+			foundAll += st.Found
+		}
+		t.Logf("smurf test at %g times: %d of %d smurfs, %d of %d cheaters, %d false flags in %d seasons", llr, found, smurfs, foundAll, cheaters, falseFlags, len(seasons))
+	}
+	// The smurfs, and the ordinary accounts the oracle rates highest.
+	sort.Slice(rows, func(i, j int) bool { return rows[i].a.best > rows[j].a.best })
+	shown := 0
+	for _, r := range rows {
+		kind := r.a.p.cheat
+		switch {
+		case kind == "" && r.a.p.arrival >= Defaults().Days/3:
+			kind = "late"
+		case kind == "":
+			kind = "ordinary"
+		}
+		if !r.smurf && shown >= 3*len(seasons) {
+			continue
+		}
+		if !r.smurf {
+			shown++
+		}
+		t.Logf("seed %d %-9s %-14s skill %4.0f games %3d  oracle best %9.1f times (game %d), from 10th %9.1f, at the end %9.1f  smurf test flagged %v",
+			r.seed, kind, r.a.p.name, r.a.p.skill, r.a.games, math.Exp(r.a.best), r.a.bestAt, math.Exp(r.a.best10), math.Exp(r.a.final), r.detected)
+	}
+	for _, s := range seasons {
+		fmt.Fprintf(os.Stderr, "seed %d: %d matches, %d accounts after the first 100 games\n", s.seed, s.matches, len(s.accounts))
+	}
+}
