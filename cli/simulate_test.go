@@ -64,6 +64,8 @@ func TestSimulateCommandLeaderboardAndErrors(t *testing.T) {
 		{[]string{"simulate", "--cheaters", "aimbot=1"}, 2, "unknown kind \"aimbot\""},
 		{[]string{"simulate", "--cheaters", "smurf"}, 2, "is not kind=N"},
 		{[]string{"simulate", "--cheaters", "smurf=-1"}, 2, "want 0 to 50"},
+		{[]string{"simulate", "--late-players", "-1"}, 1, "late players must be from 0 to 100000"},
+		{[]string{"simulate", "--late-players", "many"}, 2, "invalid value"},
 	}
 	for _, tc := range tests {
 		stdout.Reset()

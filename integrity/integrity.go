@@ -160,7 +160,7 @@ func DefaultThresholds() Thresholds {
 		TradeMeetings: 12, TradeZ: 4,
 		BoostGames: 10, BoostShare: 0.6, BoostGap: 100,
 		SmurfAfter: 100, SmurfGames: 100, SmurfMinGames: 10, SmurfEstablished: 20,
-		SmurfLow: 2, SmurfHigh: 5.5, SmurfFloor: -2, SmurfLLR: math.Log(30),
+		SmurfLow: 2, SmurfHigh: 5.5, SmurfFloor: -2, SmurfLLR: math.Log(20),
 		WrongVotes: 2,
 		AbuseLost:  3, AbuseShare: 0.75,
 	}

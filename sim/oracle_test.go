@@ -82,6 +82,8 @@ type oracleSeason struct {
 	// integrity score (the flags do not change how a season plays, so
 	// each run meets the same games).
 	at []IntegrityStats
+	// base is the season's score under the thresholds the bot runs with.
+	base IntegrityStats
 }
 
 // smurfFlagged is the names res's smurf flags name.
@@ -183,6 +185,7 @@ func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracle
 	}
 	out.matches = res.Matches
 	out.flagged = smurfFlagged(res.Integrity)
+	out.base = res.Integrity
 	cfg.observe = nil
 	for _, llr := range llrs {
 		th := integrity.DefaultThresholds()
@@ -296,24 +299,35 @@ func TestSmurfOracle(t *testing.T) {
 	}
 	// The smurf test at the thresholds tried: smurfs found, and false
 	// flags of every kind (as `simulate` scores them).
-	for k, llr := range llrs {
-		smurfs, found, falseFlags, cheaters, foundAll := 0, 0, 0, 0, 0
+	for k := -1; k < len(llrs); k++ {
+		smurfs, found, falseFlags, cheaters, foundAll, lateFlagged := 0, 0, 0, 0, 0, 0
+		label := "as the bot runs it"
+		if k >= 0 {
+			label = fmt.Sprintf("at %g times", llrs[k])
+		}
 		for _, s := range seasons {
-			st := s.at[k]
+			st := s.base
+			if k >= 0 {
+				st = s.at[k]
+			}
 			flagged := smurfFlagged(st)
 			for _, a := range s.accounts {
-				if a.p.cheat == CheatSmurf {
+				switch {
+				case a.p.cheat == CheatSmurf:
 					smurfs++
 					if flagged[a.p.name] {
 						found++
 					}
+				case a.p.cheat == "" && a.p.arrival >= Defaults().Days/3 && flagged[a.p.name]:
+					lateFlagged++
 				}
 			}
 			falseFlags += st.FalseFlags
 			cheaters += st.Cheaters
 			foundAll += st.Found
 		}
-		t.Logf("smurf test at %g times: %d of %d smurfs, %d of %d cheaters, %d false flags in %d seasons", llr, found, smurfs, foundAll, cheaters, falseFlags, len(seasons))
+		t.Logf("smurf test %s: %d of %d smurfs, %d of %d cheaters, %d false flags in %d seasons (%d smurf flags on late players)",
+			label, found, smurfs, foundAll, cheaters, falseFlags, len(seasons), lateFlagged)
 	}
 	// The smurfs, and the ordinary accounts the oracle rates highest.
 	sort.Slice(rows, func(i, j int) bool { return rows[i].a.best > rows[j].a.best })

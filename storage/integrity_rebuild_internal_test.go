@@ -25,7 +25,7 @@ func TestRebuildMigrationsResetIntegrity(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The migrations that rebuild, each with the one before it.
-		for _, v := range [][2]int64{{421, 440}, {460, 580}, {600, 610}} {
+		for _, v := range [][2]int64{{421, 440}, {460, 580}, {600, 610}, {660, 670}} {
 			if _, err := p.DownTo(ctx, v[0]); err != nil {
 				t.Fatalf("down to %d: %v", v[0], err)
 			}
