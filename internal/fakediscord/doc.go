@@ -9,6 +9,10 @@
 // for every guild or only some (RouteHTTP). Faults are injected on demand:
 // failed or lost answers of chosen routes, dropped gateways, and a seeded
 // share of REST calls answered 429 or 500 (faults.go).
+// Its IDs are Discord's snowflakes, minted from the clock (an
+// interaction's ID says when it was sent, as a bot reads it), and it
+// refuses a callback after Discord's 3 s: an interaction replayed on a
+// resume after a longer outage arrives already failed (ArrivedLate).
 // It records everything and offers waiting helpers, so tests assert on what
 // the bot sent without sleeping. Only tests import it.
 package fakediscord

@@ -26,6 +26,9 @@ type session struct {
 type event struct {
 	seq  int64
 	data []byte
+	// ix is the interaction an INTERACTION_CREATE carries, whose
+	// Delivered each write of the event sets.
+	ix *Interaction
 }
 
 // gwConn is one websocket connection. Every frame goes through out to one
@@ -77,14 +80,25 @@ func (c *gwConn) close() {
 
 // send records a dispatch in the session and writes it if connected. Call
 // with mu held.
-func (ss *session) send(typ string, d any) {
+func (ss *session) send(typ string, d any) { ss.record(typ, d, nil) }
+
+// sendInteraction is send for ix's INTERACTION_CREATE, noting when it
+// goes out (Interaction.Delivered). Call with mu held.
+func (ss *session) sendInteraction(ix *Interaction, d any) {
+	ss.record("INTERACTION_CREATE", d, ix)
+}
+
+func (ss *session) record(typ string, d any, ix *Interaction) {
 	ss.seq++
 	b, _ := json.Marshal(map[string]any{"op": 0, "t": typ, "s": ss.seq, "d": d})
-	ss.events = append(ss.events, event{seq: ss.seq, data: b})
+	ss.events = append(ss.events, event{seq: ss.seq, data: b, ix: ix})
 	if ss.conn != nil {
 		// A failed write means the connection is going away; the client
 		// resumes and gets the event replayed.
 		ss.conn.writeRaw(b)
+		if ix != nil {
+			ix.Delivered = time.Now()
+		}
 	}
 }
 
@@ -227,9 +241,13 @@ func (s *Server) resume(c *gwConn, raw json.RawMessage) *session {
 	ss.conn = c
 	// Replay what the client missed, then RESUMED, in order on this
 	// connection (written synchronously under mu so nothing interleaves).
+	now := time.Now()
 	for _, e := range ss.events {
 		if e.seq > d.Seq {
 			c.writeRaw(e.data)
+			if e.ix != nil {
+				e.ix.Delivered = now
+			}
 		}
 	}
 	ss.seq++

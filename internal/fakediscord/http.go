@@ -216,7 +216,6 @@ func (s *Server) dispatchHTTP(ix *Interaction, payload map[string]any) (*Pending
 	ix.delivering = 1
 	s.interactions[ix.ID] = ix
 	s.byToken[ix.Token] = ix
-	ix.SentAt = time.Now()
 	s.notify()
 	go s.deliver(ix, b)
 	return &Pending{s: s, ID: ix.ID}, nil

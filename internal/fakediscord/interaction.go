@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -72,7 +73,13 @@ type Interaction struct {
 	Command   string // "queue join"
 	CustomID  string
 	MessageID string // the message a component is on
-	SentAt    time.Time
+	// SentAt is when the fake sent the interaction, also the time its ID
+	// says (to the millisecond): Discord's 3 s to answer start here.
+	SentAt time.Time
+	// Delivered is when the fake last wrote the interaction to a gateway
+	// connection: at once, or replayed on a resume after an outage; zero
+	// if it never did (and over HTTP).
+	Delivered time.Time
 	Callbacks []Callback
 	// OriginalID is the message "@original" refers to after the callback.
 	OriginalID string
@@ -94,6 +101,14 @@ type Interaction struct {
 // without a callback: Discord tells the user it failed.
 func (ix *Interaction) failed() bool {
 	return ix.payload != nil && ix.delivering == 0 && len(ix.Callbacks) == 0 && len(ix.Deliveries) > 0
+}
+
+// ArrivedLate reports whether the interaction reached the bot's gateway
+// connection only after Discord's 3 s to answer it (replayed on a resume
+// after an outage): Discord has told the user it failed, and refuses any
+// callback for it.
+func (ix Interaction) ArrivedLate() bool {
+	return !ix.Delivered.IsZero() && ix.Delivered.Sub(ix.SentAt) > interactionDeadline
 }
 
 // AckLatency is the time from dispatch to the first callback, or -1.
@@ -181,14 +196,26 @@ type Response struct {
 // Ephemeral reports whether only the invoking user sees the answer.
 func (r Response) Ephemeral() bool { return r.Message.Ephemeral() }
 
-// Result waits until the bot's answer is complete and returns it.
+// ErrArrivedLate is the error of Pending.Result for an interaction that
+// reached the bot's gateway connection only after Discord's 3 s to answer
+// it (Interaction.ArrivedLate), unanswered: the user has read "This
+// interaction failed", and no answer can come any more.
+var ErrArrivedLate = errors.New("fakediscord: the interaction reached the bot after Discord's 3 s to answer it")
+
+// Result waits until the bot's answer is complete and returns it, or
+// fails with ErrDeliveryFailed or ErrArrivedLate when Discord has told
+// the user the interaction failed.
 func (p *Pending) Result(ctx context.Context) (Response, error) {
 	var r Response
-	failed := false
+	failed, late := false, false
 	err := p.s.Wait(ctx, "the answer to interaction "+p.ID, func() bool {
 		ix := p.s.interactions[p.ID]
 		if ix.failed() {
 			failed = true
+			return true
+		}
+		if len(ix.Callbacks) == 0 && ix.ArrivedLate() {
+			late = true
 			return true
 		}
 		if !p.s.answered(ix) {
@@ -206,6 +233,9 @@ func (p *Pending) Result(ctx context.Context) (Response, error) {
 	})
 	if failed {
 		return r, fmt.Errorf("interaction %s: %w", p.ID, ErrDeliveryFailed)
+	}
+	if late {
+		return r, fmt.Errorf("interaction %s: %w", p.ID, ErrArrivedLate)
 	}
 	return r, err
 }
@@ -541,7 +571,10 @@ func randomToken() string {
 func (s *Server) dispatch(c Call, typ int, data, message map[string]any, init func(*Interaction)) (*Pending, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ix := &Interaction{ID: s.newID(), Token: randomToken(), Type: typ, Call: c}
+	// The ID is minted at the moment the interaction is sent: its
+	// snowflake time is SentAt, to the millisecond, as a bot reads it.
+	now := time.Now()
+	ix := &Interaction{ID: s.newIDAt(now), Token: randomToken(), Type: typ, Call: c, SentAt: now}
 	init(ix)
 	locale := c.Locale
 	if locale == "" {
@@ -577,8 +610,7 @@ func (s *Server) dispatch(c Call, typ int, data, message map[string]any, init fu
 	}
 	s.interactions[ix.ID] = ix
 	s.byToken[ix.Token] = ix
-	ix.SentAt = time.Now()
-	ss.send("INTERACTION_CREATE", payload)
+	ss.sendInteraction(ix, payload)
 	s.fanOutTo(ss, payload)
 	s.notify()
 	return &Pending{s: s, ID: ix.ID}, nil

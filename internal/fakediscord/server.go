@@ -31,7 +31,7 @@ type Server struct {
 
 	mu           sync.Mutex
 	changed      chan struct{}
-	nextID       int64
+	lastID       int64 // the last snowflake newID minted
 	heartbeatMS  int
 	sessions     []*session
 	identifies   int
@@ -119,7 +119,6 @@ func New() *Server {
 		AppID:        "900000000000000001",
 		BotUserID:    "900000000000000001",
 		changed:      make(chan struct{}),
-		nextID:       1_000_000_000_000_000_000,
 		heartbeatMS:  41250,
 		commands:     map[string][]CommandDef{},
 		interactions: map[string]*Interaction{},
@@ -219,10 +218,34 @@ func (s *Server) notify() {
 	s.changed = make(chan struct{})
 }
 
-// newID returns a fresh snowflake-shaped ID. Call with mu held.
-func (s *Server) newID() string {
-	s.nextID++
-	return strconv.FormatInt(s.nextID, 10)
+// discordEpoch is the zero of Discord's snowflakes, the first millisecond
+// of 2015 in Unix milliseconds.
+const discordEpoch = 1420070400000
+
+// newID returns a fresh snowflake minted now (newIDAt).
+func (s *Server) newID() string { return s.newIDAt(time.Now()) }
+
+// newIDAt returns a fresh snowflake minted at t, as Discord's are: the
+// milliseconds since discordEpoch above 22 low bits, so the ID says when
+// it was made (an interaction's ID is when Discord created it, which a
+// bot reads to know how much of the 3 s to answer is left). IDs strictly
+// increase, whatever the clock does, since the order of messages (and
+// paging by before and after) follows them: within one millisecond, and
+// after a clock that stepped back, the next ID is the last one plus one.
+// Call with mu held.
+func (s *Server) newIDAt(t time.Time) string {
+	s.lastID = max(s.lastID+1, (t.UnixMilli()-discordEpoch)<<22)
+	return strconv.FormatInt(s.lastID, 10)
+}
+
+// idTime is when id was minted, from its snowflake bits; false when id is
+// not a number.
+func idTime(id string) (time.Time, bool) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n < 0 {
+		return time.Time{}, false
+	}
+	return time.UnixMilli(n>>22 + discordEpoch), true
 }
 
 // Wait blocks until cond, called with the fake's lock held, returns true, or
