@@ -63,7 +63,9 @@ type Config struct {
 	// delivered twice to different processes is handled once (nil: this
 	// process only remembers).
 	Deliveries Deliveries
-	// Now is the clock for signature timestamps (default time.Now).
+	// Now is the clock for signature timestamps and for the age of a
+	// gateway interaction on arrival (default time.Now); both rely on the
+	// host clock being NTP-synced.
 	Now func() time.Time
 	// GatewayTimeout bounds how long a gateway connection may take from
 	// its dial to the READY or RESUMED that opens it (default 60 s); a

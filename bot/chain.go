@@ -72,7 +72,11 @@ func (e answerError) Unwrap() error { return e.err }
 type call struct {
 	id    string // the interaction's ID, for dropping redeliveries
 	start time.Time
-	req   commands.Request
+	// created is when Discord created the interaction, from its ID, for
+	// dropping one that arrives too late to be answered (expired.go); zero
+	// when the transport bounds the interaction's age itself (HTTP).
+	created time.Time
+	req     commands.Request
 	// reqErr is why the transport could not read the interaction.
 	reqErr error
 	route  route
@@ -106,13 +110,15 @@ func compose(h handler, steps ...step) handler {
 	return h
 }
 
-// dispatch returns the chain of b: admission → drop duplicates → report
-// (error text and one log line) → recover → route → defer → wait for a
-// worker → timeout → answer → permission check → handler.
+// dispatch returns the chain of b: admission → drop duplicates → drop
+// expired → report (error text and one log line) → recover → route →
+// defer → wait for a worker → timeout → answer → permission check →
+// handler.
 func (b *Bot) dispatch() handler {
 	return compose(runHandler,
 		admission(b.admit, b.inflight.Done),
 		dropDuplicates(b.seen.first),
+		dropExpired(b.cfg.Now, b.expired),
 		b.report,
 		recoverPanics,
 		routing(b.route),

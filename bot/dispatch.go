@@ -21,9 +21,13 @@ type route struct {
 }
 
 // onInteraction is the gateway's entry to the dispatch chain (chain.go):
-// it reads the interaction into a call answered through the session.
+// it reads the interaction into a call answered through the session. The
+// gateway may deliver an interaction long after Discord created it (a
+// replay on resume), so the call carries its creation time, and one that
+// arrives expired is dropped (expired.go).
 func (b *Bot) onInteraction(s *discordgo.Session, ev *discordgo.InteractionCreate) {
 	c := &call{id: ev.ID, start: time.Now()}
+	c.created, _ = createdAt(ev.ID)
 	c.req, c.reqErr = request(ev.Interaction)
 	c.resp = &gatewayResponder{session: b.session, base: b.base, ic: ev.Interaction, kind: c.req.Kind, messageID: c.req.MessageID}
 	b.chain(b.base, c)

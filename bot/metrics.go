@@ -14,12 +14,17 @@ type Metrics interface {
 	// ObserveInteraction counts one interaction of cmd (the route's name,
 	// such as "queue join", "button:confirm", "autocomplete:report", or
 	// "unknown") with its outcome: "ok", "duplicate" (another process
-	// answered it), "error" for an internal error, or the error code
-	// (invalid, not_found, conflict, forbidden, unavailable). ack is the
+	// answered it), "expired" (it arrived too late to be answered and was
+	// dropped, expired.go), "error" for an internal error, or the error
+	// code (invalid, not_found, conflict, forbidden, unavailable). ack is the
 	// time from receiving the interaction to its first response to Discord
 	// (reply or deferral), negative when Discord never got one from us.
 	ObserveInteraction(cmd, outcome string, ack time.Duration)
 }
+
+// outcomeExpired is the outcome of an interaction that arrived too late
+// to be answered (expired.go).
+const outcomeExpired = "expired"
 
 // duplicateSuffix marks, in a route's log name, an interaction another
 // process had already acknowledged.
