@@ -34,14 +34,17 @@ type gatewayWatch struct {
 	timeout time.Duration
 	log     *slog.Logger
 	shard   int
-	// gen counts the connections dialed; a timer acts only on the newest.
-	gen atomic.Uint64
-	// opened is the newest connection whose Open read READY or RESUMED.
-	opened atomic.Uint64
 	// cut counts the connections the watch has cut, for tests and logs.
 	cut atomic.Int64
-	// mu guards last, the newest connection dialed, for abort.
-	mu   sync.Mutex
+
+	// mu guards the connections' generations: which is the newest, and
+	// whether it has opened, read together by every decision to cut.
+	mu sync.Mutex
+	// gen counts the connections dialed; a timer acts only on the newest.
+	gen uint64
+	// opened is the newest connection whose Open read READY or RESUMED.
+	opened uint64
+	// last is the newest connection dialed, for abort.
 	last net.Conn
 }
 
@@ -53,7 +56,8 @@ func (w *gatewayWatch) dial(ctx context.Context, network, addr string) (net.Conn
 		return nil, err
 	}
 	w.mu.Lock()
-	g := w.gen.Add(1)
+	w.gen++
+	g := w.gen
 	w.last = c
 	w.mu.Unlock()
 	time.AfterFunc(w.timeout, func() { w.check(g, c) })
@@ -66,14 +70,17 @@ func (w *gatewayWatch) dial(ctx context.Context, network, addr string) (net.Conn
 func (w *gatewayWatch) abort() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.last != nil && w.opened.Load() < w.gen.Load() {
+	if w.last != nil && w.opened < w.gen {
 		w.last.Close()
 	}
 }
 
 // check cuts connection g, c if the Open that dialed it is still waiting.
 func (w *gatewayWatch) check(g uint64, c net.Conn) {
-	if w.gen.Load() != g || w.opened.Load() >= g {
+	w.mu.Lock()
+	waiting := w.gen == g && w.opened < g
+	w.mu.Unlock()
+	if !waiting {
 		return
 	}
 	if w.session.TryRLock() {
@@ -89,5 +96,7 @@ func (w *gatewayWatch) check(g uint64, c net.Conn) {
 // dialed is the one whose Open has just read READY or RESUMED, since the
 // next dial only comes from a later Open.
 func (w *gatewayWatch) connected(*discordgo.Session, *discordgo.Connect) {
-	w.opened.Store(w.gen.Load())
+	w.mu.Lock()
+	w.opened = w.gen
+	w.mu.Unlock()
 }
