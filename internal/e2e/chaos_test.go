@@ -149,7 +149,9 @@ func TestChaosNight(t *testing.T) {
 	env := []string{"WEBHOOK_ALLOW_HTTP=1", "WEBHOOK_TIMEOUT=2s", "WEBHOOK_LEASE=5s", "ROLE_SYNC_INTERVAL=2s"}
 	addrs := []string{freeAddr(t), freeAddr(t), freeAddr(t)}
 	gw := newProc(t, "gateway", dsn, fake, 0, 1)
-	gw.env = append(append(gw.env, "HTTP_ADDR="+addrs[0]), env...)
+	// The dropper leaves connections silent; the watchdog cuts them after
+	// 2 s, so an outage lasts past Discord's 3 s with discordgo's backoff.
+	gw.env = append(append(gw.env, "HTTP_ADDR="+addrs[0], "DISCORD_GATEWAY_TIMEOUT=2s"), env...)
 	procs := []*proc{gw}
 	for i := 1; i < 3; i++ {
 		p := newHTTPProc(t, fmt.Sprintf("http%d", i), dsn, fake, addrs[i])
@@ -229,8 +231,9 @@ func TestChaosNight(t *testing.T) {
 		}
 	}
 	// The night must have been one: faults of every kind injected.
-	if kills == 0 || c.faults["discord 429"] == 0 || c.faults["discord 500"] == 0 || c.faults["webhook 500s"] == 0 || c.faults["webhook requests held"] == 0 {
-		t.Errorf("Got(faults) = %v, want kills, 429s, 500s, and webhook failures and hangs", c.faults)
+	if kills == 0 || c.faults["discord 429"] == 0 || c.faults["discord 500"] == 0 || c.faults["webhook 500s"] == 0 || c.faults["webhook requests held"] == 0 ||
+		c.faults["gateway dropped"] == 0 || c.faults["gateway connections left silent"] == 0 {
+		t.Errorf("Got(faults) = %v, want kills, 429s, 500s, webhook failures and hangs, gateway cuts and silent connections", c.faults)
 	}
 	if len(l.acked) == 0 || c.noShows == 0 || len(c.cancelled) == 0 || c.picks == 0 || c.subs == 0 || c.corrections == 0 || 2*len(c.rolled) < len(l.guilds) {
 		t.Errorf("Got(the night's events) = %d results, %d no-shows, %d cancels, %d picks, %d subs, %d corrections, %d of %d seasons ended; want some of each, most seasons",
@@ -587,7 +590,9 @@ func (c *chaos) correct(ctx context.Context, g *lguild, m ladder.Match, winner i
 		return
 	}
 	a := l.click(ctx, g, g.owner, pre.resp.Message.ID, commands.ID("modfix", m.ID, strconv.Itoa(winner)))
-	if a.class != classOK && a.class != classRefused {
+	// An Apply that reached the bot expired failed in Discord and must
+	// have done nothing; any other answer but a refusal may have.
+	if a.class != classOK && a.class != classRefused && a.class != classExpired {
 		c.mu.Lock()
 		c.unanswered[m.ID] = append(c.unanswered[m.ID], winner)
 		c.mu.Unlock()
@@ -657,6 +662,69 @@ func (c *chaos) checkNotQueuedWhilePlaying(ctx context.Context) {
 	}
 }
 
+// checkExpired checks the gateway interactions the outages made late, and
+// counts them for the night's table: every one the gateway process
+// logged as expired on arrival got no callback and no refused one from
+// it (it did nothing that Discord would show), and every one the fake
+// replayed more than 3 s after it was made went unanswered (the user saw
+// "This interaction failed") and is among them, unless the process that
+// got it was killed before reading it. Replayed interactions that were
+// answered are counted with the latest acknowledgement among them: how
+// close the bot's margin came to Discord's 3 s.
+func (c *chaos) checkExpired(gw *proc) {
+	t := c.t
+	t.Helper()
+	dropped := map[string]bool{}
+	cuts := 0
+	for _, l := range gw.lines() {
+		switch l["msg"] {
+		case "interaction expired before it arrived":
+			id, _ := l["interaction_id"].(string)
+			if age, _ := l["age_ms"].(float64); age <= 2500 {
+				t.Errorf("interaction %s: dropped as expired at %v ms, want past 2,500", id, age)
+			}
+			dropped[id] = true
+		case "gateway connection silent; cutting it to connect again":
+			cuts++
+		}
+	}
+	late, lateLogged, replayed := 0, 0, 0
+	var latest time.Duration
+	for _, ix := range c.fake.Interactions() {
+		if dropped[ix.ID] && (len(ix.Callbacks) > 0 || len(ix.Rejected) > 0) {
+			t.Errorf("interaction %s (%s%s): dropped as expired, Got(callbacks, refused) = %v, %v, want none", ix.ID, ix.Command, ix.CustomID, ix.Callbacks, ix.Rejected)
+		}
+		if ix.ArrivedLate() {
+			late++
+			if dropped[ix.ID] {
+				lateLogged++
+			}
+			if len(ix.Callbacks) > 0 {
+				t.Errorf("interaction %s (%s%s): replayed %v after it was made, Got(callbacks) = %v, want none", ix.ID, ix.Command, ix.CustomID, ix.Delivered.Sub(ix.SentAt), ix.Callbacks)
+			}
+		}
+		if d := ix.Delivered.Sub(ix.SentAt); d > time.Second && !ix.Delivered.IsZero() && len(ix.Callbacks) > 0 {
+			replayed++
+			latest = max(latest, ix.AckLatency())
+		}
+	}
+	st := c.fake.Gateway()
+	c.count("gateway connections left silent", st.Silenced)
+	c.count("silent connections cut by the watchdog", cuts)
+	c.count("expired interactions dropped", len(dropped))
+	c.count("interactions replayed past 3 s", late)
+	if late > lateLogged {
+		c.count("of them not logged as dropped (the process killed)", late-lateLogged)
+	}
+	c.count("interactions replayed over 1 s late and answered", replayed)
+	if replayed > 0 {
+		c.count("latest answer of those (ms after sent)", int(latest.Milliseconds()))
+	}
+	if st.Silenced > 0 && cuts == 0 {
+		t.Errorf("Got(watchdog cuts) = 0 of %d silent connections, want the gateway process to cut them", st.Silenced)
+	}
+}
+
 // killer kills a random process with SIGKILL every killMin–killMax and
 // restarts it at once, as a supervisor would.
 func (c *chaos) killer(ctx context.Context, rng *rand.Rand, procs []*proc, addrs []string, rr *roundRobin) {
@@ -688,13 +756,21 @@ func (c *chaos) killer(ctx context.Context, rng *rand.Rand, procs []*proc, addrs
 	}
 }
 
-// dropper cuts the gateway connection every 30–90 s.
+// dropper cuts the gateway connection every 30–90 s. Every other cut,
+// the first included, leaves the next connection silent (no RESUMED or
+// READY), as a gateway in trouble does: the process's watchdog cuts it
+// after DISCORD_GATEWAY_TIMEOUT (2 s) and discordgo connects again after
+// its 1 s backoff, so the interactions made at the start of the outage
+// are replayed more than 3 s late, expired.
 func (c *chaos) dropper(ctx context.Context, rng *rand.Rand) {
-	for {
+	for n := 0; ; n++ {
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(30*time.Second + time.Duration(rng.Int64N(int64(60*time.Second)))):
+		}
+		if n%2 == 0 {
+			c.fake.SilenceGateway(fakediscord.SilentReady)
 		}
 		c.fake.Drop()
 		c.count("gateway dropped", 1)
@@ -817,9 +893,11 @@ func (c *chaos) checkNight(ctx context.Context, dsn string, gs *gameServer, proc
 	cancelled := maps(c.cancelled)
 	c.mu.Unlock()
 
-	// Interactions: each answered at most once, none refused by Discord,
-	// no internal error.
+	// Interactions: each answered at most once, none refused by Discord
+	// (a late acknowledgement among them), no internal error; those that
+	// reached the gateway expired were dropped by it.
 	checkCallbacks(t, c.fake, false)
+	c.checkExpired(procs[0])
 	c.load.mu.Lock()
 	if n := c.load.classes[classInternal]; n > 0 {
 		t.Errorf("Got(internal errors) = %d, want 0: a fault is never an internal error; e.g. %q", n, c.load.samples[classInternal])

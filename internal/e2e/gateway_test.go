@@ -47,7 +47,7 @@ func TestGatewayDrop(t *testing.T) {
 			t.Errorf("Got(resumes) = %d, want one per drop (%d)", st.Resumes, n)
 		}
 		l.mu.Lock()
-		for _, c := range []string{classInternal, classTimeout, classNoSession, classUnavailable} {
+		for _, c := range []string{classInternal, classTimeout, classNoSession, classUnavailable, classExpired} {
 			if k := l.classes[c]; k > 0 {
 				t.Errorf("Got(%s answers) = %d, want 0: a resumed session replays what it missed; e.g. %q", c, k, l.samples[c])
 			}

@@ -27,6 +27,10 @@ const (
 	classTimeout     = "timeout"     // no complete answer in time
 	classNoSession   = "no-session"  // the fake had no gateway session for the shard
 	classFailed      = "failed"      // an HTTP interaction's POST failed: "This interaction failed"
+	// classExpired: a gateway interaction replayed to the bot more than
+	// Discord's 3 s after it was made (an outage): "This interaction
+	// failed", and the bot must not have acted on it.
+	classExpired = "expired"
 )
 
 // load drives many guilds of players through the fake Discord at once:
@@ -136,6 +140,9 @@ func (l *load) do(ctx context.Context, send func() (*fakediscord.Pending, error)
 	r, err := p.Result(wctx)
 	if errors.Is(err, fakediscord.ErrDeliveryFailed) {
 		return l.note(answer{class: classFailed, text: err.Error(), p: p})
+	}
+	if errors.Is(err, fakediscord.ErrArrivedLate) {
+		return l.note(answer{class: classExpired, text: err.Error(), p: p})
 	}
 	if err != nil {
 		return l.note(answer{class: classTimeout, text: err.Error(), p: p})
