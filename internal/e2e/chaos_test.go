@@ -102,6 +102,8 @@ type chaos struct {
 	// killed, a callback lost): each may or may not have taken effect.
 	unanswered map[int64][]int
 	faults     map[string]int // fault → times injected
+	// gatewayKills are when the gateway process was killed.
+	gatewayKills []time.Time
 }
 
 func (c *chaos) count(what string, n int) {
@@ -667,10 +669,11 @@ func (c *chaos) checkNotQueuedWhilePlaying(ctx context.Context) {
 // logged as expired on arrival got no callback and no refused one from
 // it (it did nothing that Discord would show), and every one the fake
 // replayed more than 3 s after it was made went unanswered (the user saw
-// "This interaction failed") and is among them, unless the process that
-// got it was killed before reading it. Replayed interactions that were
-// answered are counted with the latest acknowledgement among them: how
-// close the bot's margin came to Discord's 3 s.
+// "This interaction failed") and is among them, unless the process was
+// killed around its replay, before it could read it. Replayed
+// interactions that were answered are counted with the latest
+// acknowledgement among them: how close the bot's margin came to
+// Discord's 3 s.
 func (c *chaos) checkExpired(gw *proc) {
 	t := c.t
 	t.Helper()
@@ -688,16 +691,29 @@ func (c *chaos) checkExpired(gw *proc) {
 			cuts++
 		}
 	}
-	late, lateLogged, replayed := 0, 0, 0
-	var latest time.Duration
+	c.mu.Lock()
+	kills := slices.Clone(c.gatewayKills)
+	c.mu.Unlock()
+	// killedAround reports a kill of the gateway process from shortly
+	// before at (the fake writes to a connection until it sees it closed)
+	// to well after it (the process still reading the replay).
+	killedAround := func(at time.Time) bool {
+		return slices.ContainsFunc(kills, func(k time.Time) bool { return k.After(at.Add(-2*time.Second)) && k.Before(at.Add(10*time.Second)) })
+	}
+	late, unlogged, replayed := 0, 0, 0
+	var latest, slowest time.Duration
 	for _, ix := range c.fake.Interactions() {
 		if dropped[ix.ID] && (len(ix.Callbacks) > 0 || len(ix.Rejected) > 0) {
 			t.Errorf("interaction %s (%s%s): dropped as expired, Got(callbacks, refused) = %v, %v, want none", ix.ID, ix.Command, ix.CustomID, ix.Callbacks, ix.Rejected)
 		}
 		if ix.ArrivedLate() {
 			late++
-			if dropped[ix.ID] {
-				lateLogged++
+			if !dropped[ix.ID] {
+				unlogged++
+				if !killedAround(ix.Delivered) {
+					t.Errorf("interaction %s (%s%s): replayed %v after it was made to a gateway process that was not killed then, Got(logged as expired) = false, want true",
+						ix.ID, ix.Command, ix.CustomID, ix.Delivered.Sub(ix.SentAt))
+				}
 			}
 			if len(ix.Callbacks) > 0 {
 				t.Errorf("interaction %s (%s%s): replayed %v after it was made, Got(callbacks) = %v, want none", ix.ID, ix.Command, ix.CustomID, ix.Delivered.Sub(ix.SentAt), ix.Callbacks)
@@ -706,6 +722,7 @@ func (c *chaos) checkExpired(gw *proc) {
 		if d := ix.Delivered.Sub(ix.SentAt); d > time.Second && !ix.Delivered.IsZero() && len(ix.Callbacks) > 0 {
 			replayed++
 			latest = max(latest, ix.AckLatency())
+			slowest = max(slowest, ix.Callbacks[0].At.Sub(ix.Delivered))
 		}
 	}
 	st := c.fake.Gateway()
@@ -713,12 +730,13 @@ func (c *chaos) checkExpired(gw *proc) {
 	c.count("silent connections cut by the watchdog", cuts)
 	c.count("expired interactions dropped", len(dropped))
 	c.count("interactions replayed past 3 s", late)
-	if late > lateLogged {
-		c.count("of them not logged as dropped (the process killed)", late-lateLogged)
+	if unlogged > 0 {
+		c.count("of them not logged as dropped (the process killed)", unlogged)
 	}
 	c.count("interactions replayed over 1 s late and answered", replayed)
 	if replayed > 0 {
 		c.count("latest answer of those (ms after sent)", int(latest.Milliseconds()))
+		c.count("slowest answer of those (ms after the replay)", int(slowest.Milliseconds()))
 	}
 	if st.Silenced > 0 && cuts == 0 {
 		t.Errorf("Got(watchdog cuts) = 0 of %d silent connections, want the gateway process to cut them", st.Silenced)
@@ -739,6 +757,11 @@ func (c *chaos) killer(ctx context.Context, rng *rand.Rand, procs []*proc, addrs
 		p := procs[i]
 		p.kill()
 		c.count("kill -9 "+p.name, 1)
+		if i == 0 {
+			c.mu.Lock()
+			c.gatewayKills = append(c.gatewayKills, time.Now())
+			c.mu.Unlock()
+		}
 		p.start()
 		if i > 0 {
 			for ctx.Err() == nil && p.running() {
