@@ -207,15 +207,15 @@ var ErrArrivedLate = errors.New("fakediscord: the interaction reached the bot af
 // the user the interaction failed.
 func (p *Pending) Result(ctx context.Context) (Response, error) {
 	var r Response
-	failed, late := false, false
+	var why error // set when the interaction can no longer be answered
 	err := p.s.Wait(ctx, "the answer to interaction "+p.ID, func() bool {
 		ix := p.s.interactions[p.ID]
 		if ix.failed() {
-			failed = true
+			why = ErrDeliveryFailed
 			return true
 		}
 		if len(ix.Callbacks) == 0 && ix.ArrivedLate() {
-			late = true
+			why = ErrArrivedLate
 			return true
 		}
 		if !p.s.answered(ix) {
@@ -231,11 +231,8 @@ func (p *Pending) Result(ctx context.Context) (Response, error) {
 		}
 		return true
 	})
-	if failed {
-		return r, fmt.Errorf("interaction %s: %w", p.ID, ErrDeliveryFailed)
-	}
-	if late {
-		return r, fmt.Errorf("interaction %s: %w", p.ID, ErrArrivedLate)
+	if why != nil {
+		return r, fmt.Errorf("interaction %s: %w", p.ID, why)
 	}
 	return r, err
 }
