@@ -31,6 +31,15 @@ import (
 // from an ordinary newcomer by its results, and no rule on the ladder's
 // results would find it without raising more false flags.
 //
+// Beside it, the same accounts are scored by rules that know less, to
+// tell where a detector loses against it: the oracle's test on the
+// ratings instead of the skills (the chance the ladder showed, moved by
+// the account's share of its team's mean, as the smurf test reads a
+// game); the test as the ladder itself can place it (its established
+// players' mean and spread instead of the simulator's skills); and the
+// smurf test's own sum, with and without its floor, flagged at any game
+// from the 10th, 20th or 30th on or judged once at the season's end.
+//
 // It is an analysis, not a check: it runs seasons with injected cheaters
 // (minutes each under -race) and prints a table. Run it with
 //
@@ -58,19 +67,47 @@ type oracleAccount struct {
 	// final is the factor after its last game: the whole season's
 	// results, the most powerful test of all those a season allows.
 	final float64
+	// The same test on what the smurf test sees instead of every skill:
+	// the chance the ladder showed and the account's own rating, moved
+	// by its share of the team's mean (as gameLLR does). It still knows
+	// the smurfs' skill and the ordinary players' spread; what it loses
+	// against the oracle above is what the ratings do not know.
+	rloglik              []float64
+	rh1, rfinal, rbest10 float64
+	// The ladder's view: what the smurf test itself knows. Skills are
+	// placed by the mean and spread of the ratings its established
+	// players play at (as smurf.go keeps them), not by the simulator's.
+	// zloglik integrates over ordinary skills drawn as those ratings are
+	// spread (z spreads from their mean), against zh1 at SmurfHigh
+	// spreads; point is the smurf test's own sum (SmurfHigh against
+	// SmurfLow spreads, each game weighed by its settled share), without
+	// its floor. Both are judged at the season's end.
+	zloglik    []float64
+	zh1, point float64
+	zfinal     float64
+	// cusum is the smurf test's sum with its floor (SmurfFloor), as the
+	// bot keeps it; pointFrom and cusumFrom hold the highest value each
+	// reached from the account's 10th, 20th and 30th game on (flagging
+	// at any game from then on).
+	cusum                float64
+	pointFrom, cusumFrom [3]float64
 }
 
 func (a *oracleAccount) logBF(prior []float64) float64 {
-	// log Σ prior(s) L(s), with the largest term factored out.
+	return logBF(a.h1, a.loglik, prior)
+}
+
+// logBF is h1 − log Σ prior(s) L(s), with the largest term factored out.
+func logBF(h1 float64, loglik, prior []float64) float64 {
 	m := math.Inf(-1)
-	for i, l := range a.loglik {
+	for i, l := range loglik {
 		m = max(m, l+prior[i])
 	}
 	sum := 0.0
-	for i, l := range a.loglik {
+	for i, l := range loglik {
 		sum += math.Exp(l + prior[i] - m)
 	}
-	return a.h1 - (m + math.Log(sum))
+	return h1 - (m + math.Log(sum))
 }
 
 type oracleSeason struct {
@@ -121,18 +158,39 @@ func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracle
 	for i := range prior {
 		prior[i] -= math.Log(z)
 	}
+	th := integrity.DefaultThresholds()
+	var zgrid, zprior []float64
+	zz := 0.0
+	for z := -4.0; z <= 8.0001; z += 0.1 {
+		zgrid = append(zgrid, z)
+		zprior = append(zprior, -z*z/2)
+		zz += math.Exp(-z * z / 2)
+	}
+	for i := range zprior {
+		zprior[i] -= math.Log(zz)
+	}
+	// The ladder's established players' ratings, as smurf.go weighs them.
+	popN, popMean, popVar := 0, 0.0, 0.0
+	rating := func(p *player) float64 {
+		if k := len(p.trajectory); k > 0 {
+			return p.trajectory[k-1].Rating
+		}
+		return 1500
+	}
 	out := oracleSeason{seed: seed, flagged: map[string]bool{}}
 	byID := map[string]*oracleAccount{}
 	seen := map[string]bool{}
 	games := 0
 	elo := func(x float64) float64 { return 1 / (1 + math.Pow(10, -x/400)) }
-	cfg.observe = func(teams [2][]*player, playing [2][]float64, team1Won bool) {
+	cfg.observe = func(teams [2][]*player, playing [2][]float64, pTeam1 float64, team1Won bool) {
 		var sum [2]float64
 		for t := range 2 {
 			for _, v := range playing[t] {
 				sum[t] += v
 			}
 		}
+		popSD := math.Sqrt(max(popVar, 0))
+		popOK := popN >= 100 && popSD > 0
 		for t := range 2 {
 			n := float64(len(teams[t]))
 			won := team1Won == (t == 0)
@@ -140,7 +198,10 @@ func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracle
 				if !seen[p.id] {
 					seen[p.id] = true
 					if games >= 100 {
-						a := &oracleAccount{p: p, first: games, loglik: make([]float64, len(grid)), best: math.Inf(-1), best10: math.Inf(-1)}
+						a := &oracleAccount{p: p, first: games, loglik: make([]float64, len(grid)), rloglik: make([]float64, len(grid)), zloglik: make([]float64, len(zgrid)), rbest10: math.Inf(-1), best: math.Inf(-1), best10: math.Inf(-1)}
+						for i := range a.pointFrom {
+							a.pointFrom[i], a.cusumFrom[i] = math.Inf(-1), math.Inf(-1)
+						}
 						byID[p.id] = a
 						out.accounts = append(out.accounts, a)
 					}
@@ -165,15 +226,81 @@ func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracle
 					a.loglik[k] += ll(s)
 				}
 				a.h1 += ll(smurf)
+				// What the ratings say: the shown chance, moved by the gap
+				// between a skill and the account's rating, shared.
+				shown := pTeam1
+				if t == 1 {
+					shown = 1 - pTeam1
+				}
+				shown = min(max(shown, 1e-9), 1-1e-9)
+				x := math.Log(shown / (1 - shown))
+				r := rating(p)
+				rll := func(s float64) float64 {
+					q := 1 / (1 + math.Exp(-(x + math.Ln10/400*(s-r)/n)))
+					if won {
+						return math.Log(q)
+					}
+					return math.Log1p(-q)
+				}
+				for k, s := range grid {
+					a.rloglik[k] += rll(s)
+				}
+				a.rh1 += rll(smurf)
+				if popOK {
+					for k, z := range zgrid {
+						a.zloglik[k] += rll(popMean + z*popSD)
+					}
+					a.zh1 += rll(popMean + th.SmurfHigh*popSD)
+					// The smurf test's game: its two points, weighed by
+					// the share of the other players who are established.
+					others, settled := 0, 0
+					for tt := range 2 {
+						for _, v := range teams[tt] {
+							if v != p {
+								others++
+								if v.games >= th.SmurfEstablished {
+									settled++
+								}
+							}
+						}
+					}
+					g := float64(settled) / float64(others) * (rll(popMean+th.SmurfHigh*popSD) - rll(popMean+th.SmurfLow*popSD))
+					a.point += g
+					a.cusum = max(a.cusum+g, th.SmurfFloor)
+				}
+				for i, from := range []int{10, 20, 30} {
+					if a.games+1 >= from {
+						a.pointFrom[i] = max(a.pointFrom[i], a.point)
+						a.cusumFrom[i] = max(a.cusumFrom[i], a.cusum)
+					}
+				}
 				a.games++
 				bf := a.logBF(prior)
 				if bf > a.best {
 					a.best, a.bestAt = bf, a.games
 				}
 				a.final = bf
+				a.rfinal = logBF(a.rh1, a.rloglik, prior)
+				a.zfinal = logBF(a.zh1, a.zloglik, zprior)
+				if a.games >= 10 {
+					a.rbest10 = max(a.rbest10, a.rfinal)
+				}
 				if a.games >= 10 && bf > a.best10 {
 					a.best10 = bf
 				}
+			}
+		}
+		for t := range 2 {
+			for _, p := range teams[t] {
+				if p.games < th.SmurfEstablished {
+					continue
+				}
+				popN++
+				x := rating(p)
+				w := max(1.0/500, 1/float64(popN))
+				d := x - popMean
+				popMean += w * d
+				popVar = (1 - w) * (popVar + w*d*d)
 			}
 		}
 		games++
@@ -188,7 +315,7 @@ func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracle
 	out.base = res.Integrity
 	cfg.observe = nil
 	for _, llr := range llrs {
-		th := integrity.DefaultThresholds()
+		th := th
 		th.SmurfLLR = math.Log(llr)
 		cfg.Thresholds = &th
 		r, err := Run(context.Background(), cfg)
@@ -262,9 +389,32 @@ func TestSmurfOracle(t *testing.T) {
 	}
 	// Sweep: at each false-flag budget, the oracle's threshold is the
 	// budget+1-th highest factor among accounts that are not smurfs.
-	for _, rule := range []string{"at any game", "from the 10th game", "at the season's end"} {
+	for _, rule := range []string{"at any game", "from the 10th game", "at the season's end", "on ratings, from the 10th game", "on ratings, at the season's end",
+		"as the ladder sees it, at the season's end", "the smurf test's sum without its floor, at the season's end",
+		"the smurf test (with its floor) from the 10th game", "the smurf test (with its floor) from the 20th game", "the smurf test (with its floor) from the 30th game",
+		"the smurf test's sum without its floor from the 10th game", "the smurf test's sum without its floor from the 20th game", "the smurf test's sum without its floor from the 30th game"} {
 		score := func(r row) float64 {
 			switch rule {
+			case "on ratings, at the season's end":
+				return r.a.rfinal
+			case "the smurf test (with its floor) from the 10th game":
+				return r.a.cusumFrom[0]
+			case "the smurf test (with its floor) from the 20th game":
+				return r.a.cusumFrom[1]
+			case "the smurf test (with its floor) from the 30th game":
+				return r.a.cusumFrom[2]
+			case "the smurf test's sum without its floor from the 10th game":
+				return r.a.pointFrom[0]
+			case "the smurf test's sum without its floor from the 20th game":
+				return r.a.pointFrom[1]
+			case "the smurf test's sum without its floor from the 30th game":
+				return r.a.pointFrom[2]
+			case "as the ladder sees it, at the season's end":
+				return r.a.zfinal
+			case "the smurf test's sum without its floor, at the season's end":
+				return r.a.point
+			case "on ratings, from the 10th game":
+				return r.a.rbest10
 			case "from the 10th game":
 				return r.a.best10
 			case "at the season's end":

@@ -92,8 +92,9 @@ type Config struct {
 
 	// observe, when set, sees each queue match played (not the rings'
 	// games): its players, what each played at (skill, with a party's
-	// synergy), and whether team 1 won. For analyses in tests.
-	observe func(teams [2][]*player, playing [2][]float64, team1Won bool)
+	// synergy), the chance shown that team 1 wins, and whether team 1
+	// won. For analyses in tests.
+	observe func(teams [2][]*player, playing [2][]float64, pTeam1 float64, team1Won bool)
 }
 
 // Defaults returns the season `ladderbot simulate` runs without flags:
@@ -613,7 +614,7 @@ func (s *season) play(ctx context.Context, m ladder.Match) error {
 				pl[t] = append(pl[t], s.playing(u, m.Teams[t]))
 			}
 		}
-		s.cfg.observe(ps, pl, won)
+		s.cfg.observe(ps, pl, m.PTeam1, won)
 	}
 	pTrue := SeriesWin(pGame, max(s.cfg.BestOf, 1))
 	o := ladder.Loss
