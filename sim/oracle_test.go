@@ -447,6 +447,27 @@ func TestSmurfOracle(t *testing.T) {
 			t.Logf("oracle %s, %d false flags allowed in %d seasons: threshold %.0f times, %d of %d smurfs", label, budget, len(seasons), math.Exp(th), found, smurfs)
 		}
 	}
+	// The test at any game (as it runs, from the 10th game) at a higher
+	// threshold, with a review at the season's end of the sum without the
+	// floor at a lower one: an account is flagged by either.
+	for _, anyTimes := range []float64{20, 50, 100, 300} {
+		for _, review := range []float64{3, 5, 10, 20} {
+			found, falseFlags, smurfs := 0, 0, 0
+			for _, r := range rows {
+				flagged := r.a.cusumFrom[0] >= math.Log(anyTimes) || r.a.point >= math.Log(review)
+				if r.smurf {
+					smurfs++
+					if flagged {
+						found++
+					}
+				} else if flagged {
+					falseFlags++
+				}
+			}
+			t.Logf("at any game from the 10th at %g times, or at the season's end at %g times: %d of %d smurfs, %d false flags in %d seasons",
+				anyTimes, review, found, smurfs, falseFlags, len(seasons))
+		}
+	}
 	// The smurf test at the thresholds tried: smurfs found, and false
 	// flags of every kind (as `simulate` scores them).
 	for k := -1; k < len(llrs); k++ {
