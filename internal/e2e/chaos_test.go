@@ -47,7 +47,7 @@ type chaosSettings struct {
 }
 
 func chaosConfig(t *testing.T) chaosSettings {
-	s := chaosSettings{evening: 3 * time.Minute, seed: 20261126, guilds: 8, players: 32,
+	s := chaosSettings{evening: 5 * time.Minute, seed: 20261126, guilds: 8, players: 32,
 		killMin: 20 * time.Second, killMax: 60 * time.Second}
 	if v := os.Getenv("LADDERBOT_CHAOS_MINUTES"); v != "" {
 		n, err := strconv.Atoi(v)
