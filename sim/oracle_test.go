@@ -110,6 +110,14 @@ func logBF(h1 float64, loglik, prior []float64) float64 {
 	return h1 - (m + math.Log(sum))
 }
 
+// resultLL is the log-likelihood of a win (won) or a loss at win chance q.
+func resultLL(q float64, won bool) float64 {
+	if won {
+		return math.Log(q)
+	}
+	return math.Log1p(-q)
+}
+
 type oracleSeason struct {
 	seed     uint64
 	accounts []*oracleAccount
@@ -215,13 +223,7 @@ func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracle
 				rest := sum[t] - playing[t][i]
 				syn := playing[t][i] - p.skill
 				oppMean := sum[1-t] / float64(len(teams[1-t]))
-				ll := func(s float64) float64 {
-					q := elo((rest+s+syn)/n - oppMean)
-					if won {
-						return math.Log(q)
-					}
-					return math.Log1p(-q)
-				}
+				ll := func(s float64) float64 { return resultLL(elo((rest+s+syn)/n-oppMean), won) }
 				for k, s := range grid {
 					a.loglik[k] += ll(s)
 				}
@@ -235,13 +237,7 @@ func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracle
 				shown = min(max(shown, 1e-9), 1-1e-9)
 				x := math.Log(shown / (1 - shown))
 				r := rating(p)
-				rll := func(s float64) float64 {
-					q := 1 / (1 + math.Exp(-(x + math.Ln10/400*(s-r)/n)))
-					if won {
-						return math.Log(q)
-					}
-					return math.Log1p(-q)
-				}
+				rll := func(s float64) float64 { return resultLL(1/(1+math.Exp(-(x+math.Ln10/400*(s-r)/n))), won) }
 				for k, s := range grid {
 					a.rloglik[k] += rll(s)
 				}
@@ -389,39 +385,26 @@ func TestSmurfOracle(t *testing.T) {
 	}
 	// Sweep: at each false-flag budget, the oracle's threshold is the
 	// budget+1-th highest factor among accounts that are not smurfs.
-	for _, rule := range []string{"at any game", "from the 10th game", "at the season's end", "on ratings, from the 10th game", "on ratings, at the season's end",
-		"as the ladder sees it, at the season's end", "the smurf test's sum without its floor, at the season's end",
-		"the smurf test (with its floor) from the 10th game", "the smurf test (with its floor) from the 20th game", "the smurf test (with its floor) from the 30th game",
-		"the smurf test's sum without its floor from the 10th game", "the smurf test's sum without its floor from the 20th game", "the smurf test's sum without its floor from the 30th game"} {
-		score := func(r row) float64 {
-			switch rule {
-			case "on ratings, at the season's end":
-				return r.a.rfinal
-			case "the smurf test (with its floor) from the 10th game":
-				return r.a.cusumFrom[0]
-			case "the smurf test (with its floor) from the 20th game":
-				return r.a.cusumFrom[1]
-			case "the smurf test (with its floor) from the 30th game":
-				return r.a.cusumFrom[2]
-			case "the smurf test's sum without its floor from the 10th game":
-				return r.a.pointFrom[0]
-			case "the smurf test's sum without its floor from the 20th game":
-				return r.a.pointFrom[1]
-			case "the smurf test's sum without its floor from the 30th game":
-				return r.a.pointFrom[2]
-			case "as the ladder sees it, at the season's end":
-				return r.a.zfinal
-			case "the smurf test's sum without its floor, at the season's end":
-				return r.a.point
-			case "on ratings, from the 10th game":
-				return r.a.rbest10
-			case "from the 10th game":
-				return r.a.best10
-			case "at the season's end":
-				return r.a.final
-			}
-			return r.a.best
-		}
+	type rule struct {
+		label string
+		score func(*oracleAccount) float64
+	}
+	rules := []rule{
+		{"at any game", func(a *oracleAccount) float64 { return a.best }},
+		{"from the 10th game", func(a *oracleAccount) float64 { return a.best10 }},
+		{"at the season's end", func(a *oracleAccount) float64 { return a.final }},
+		{"on ratings, from the 10th game", func(a *oracleAccount) float64 { return a.rbest10 }},
+		{"on ratings, at the season's end", func(a *oracleAccount) float64 { return a.rfinal }},
+		{"as the ladder sees it, at the season's end", func(a *oracleAccount) float64 { return a.zfinal }},
+		{"the smurf test's sum without its floor, at the season's end", func(a *oracleAccount) float64 { return a.point }},
+	}
+	for i, from := range []string{"10th", "20th", "30th"} {
+		rules = append(rules,
+			rule{"the smurf test (with its floor) from the " + from + " game", func(a *oracleAccount) float64 { return a.cusumFrom[i] }},
+			rule{"the smurf test's sum without its floor from the " + from + " game", func(a *oracleAccount) float64 { return a.pointFrom[i] }})
+	}
+	for _, ru := range rules {
+		score := func(r row) float64 { return ru.score(r.a) }
 		var others []float64
 		smurfs := 0
 		for _, r := range rows {
@@ -432,7 +415,7 @@ func TestSmurfOracle(t *testing.T) {
 			}
 		}
 		sort.Sort(sort.Reverse(sort.Float64Slice(others)))
-		label := rule
+		label := ru.label
 		for _, budget := range []int{0, len(seasons) / 4, len(seasons) / 2, len(seasons), 2 * len(seasons)} {
 			th := math.Inf(1)
 			if budget < len(others) {
