@@ -70,10 +70,27 @@ func (s *Server) SilenceGateway(faults ...GatewaySilence) {
 	s.mu.Unlock()
 }
 
+// SilenceGatewayUntil makes every gateway connection accepted before t
+// silent with fault, however many the client dials: an outage of a known
+// length, where SilenceGateway's count of connections gives one whose
+// length depends on the client's backoff (and on how many reconnect loops
+// it runs at once). A connection accepted before t stays silent after it
+// until the client closes it.
+func (s *Server) SilenceGatewayUntil(t time.Time, fault GatewaySilence) {
+	s.mu.Lock()
+	s.silentUntil, s.silentUntilFault = t, fault
+	s.mu.Unlock()
+}
+
 // nextSilence takes the fault of a new gateway connection; 0 is none.
 func (s *Server) nextSilence() GatewaySilence {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if time.Now().Before(s.silentUntil) {
+		s.silenced++
+		s.notify()
+		return s.silentUntilFault
+	}
 	if len(s.silent) == 0 {
 		return 0
 	}

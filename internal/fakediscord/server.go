@@ -53,6 +53,10 @@ type Server struct {
 	// silent are the faults of the next gateway connections, in order
 	// (SilenceGateway, faults.go).
 	silent []GatewaySilence
+	// silentUntil and silentUntilFault make every gateway connection
+	// accepted before that time silent (SilenceGatewayUntil, faults.go).
+	silentUntil      time.Time
+	silentUntilFault GatewaySilence
 
 	// Guild roles and member roles (roles.go).
 	roleGuilds   map[string]*roleGuild
