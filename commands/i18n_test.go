@@ -396,6 +396,9 @@ func sampleEvidence() []integrity.Evidence {
 		{Key: integrity.EvidenceSmurf, Counts: map[string]int{"Games": 39, "Times": 71},
 			Measures: map[string]float64{"Wins": 30, "Expected": 19.9},
 			Ratings:  map[string]float64{"High": 2044, "Low": 1769, "Mean": 1506, "Spread": 120, "From": 1500, "Now": 1791}},
+		{Key: integrity.EvidenceSmurfReview, Counts: map[string]int{"Games": 24, "Times": 6},
+			Measures: map[string]float64{"Wins": 17, "Expected": 12.2},
+			Ratings:  map[string]float64{"High": 2044, "Low": 1769, "Mean": 1506, "Spread": 120, "From": 1500, "Now": 1702}},
 		{Key: integrity.EvidenceBoost, Counts: map[string]int{"Wins": 9, "PlayerWins": 12, "Games": 14},
 			Ratings: map[string]float64{"Mate": 1720, "Gap": 230, "From": 1490, "Now": 1610}},
 		{Key: integrity.EvidenceTradeOneSided, Counts: map[string]int{"Meetings": 14, "WinsA": 13, "WinsB": 1},
@@ -414,6 +417,7 @@ func TestEvidenceText(t *testing.T) {
 	en, de := i18n.English(), i18n.For("de")
 	want := map[string]string{
 		integrity.EvidenceSmurf:            "new account: 30.0 wins in its first 39 games where 19.9 were expected; with each game counted by the share of its other players who are established, the results are 71 times as likely from a player rated 2044 as from one rated 1769 (the ladder's established players: 1506, spread 120); rating 1500 → 1791",
+		integrity.EvidenceSmurfReview:      "new account, reviewed at its season's end: 17.0 wins in its first 24 games where 12.2 were expected; with each game counted by the share of its other players who are established, all its results together are 6 times as likely from a player rated 2044 as from one rated 1769 (the ladder's established players: 1506, spread 120); rating 1500 → 1702",
 		integrity.EvidenceBoost:            "9 of 12 wins came with this partner (14 games together), rated 1720 on average: 230 above the player's 1490 when they first played together (now 1610)",
 		integrity.EvidenceTradeOneSided:    "14 meetings, results 13–1, 180 rating points moved to <@300000000000000001> (4.3 standard deviations from even)",
 		integrity.EvidenceTradeAlternating: "20 meetings whose results alternated 19 times of 19 (4.4 standard deviations above chance)",

@@ -2,7 +2,8 @@
 // storage's extension point of the rated write: the integrity counters and
 // flags (package integrity), the predictors' points and the MVP counts
 // (package community), and the seasons' partnerships and busiest hours
-// (community's counts). Each process that writes results calls Wire once at
+// (community's counts); and the integrity review of a season's new
+// accounts when it ends. Each process that writes results calls Wire once at
 // start-up (cli does, for every command that opens the database to write);
 // the functions then run inside the transaction of every rated write,
 // replay and correction, so the derived rows commit or roll back with the
@@ -34,6 +35,9 @@ func Wire(db *storage.DB, in *integrity.Service) {
 	db.OnRatedLoads(integrity.Loads)
 	db.OnRewrite(func(ctx context.Context, tx storage.DerivedTx, k ladder.Key, fromSeq int64) error {
 		return in.Rewritten(ctx, tx, k, fromSeq)
+	})
+	db.OnSeasonEnd(func(ctx context.Context, tx storage.DerivedTx, seasonID int64) error {
+		return in.SeasonEnded(ctx, tx, seasonID)
 	})
 	db.OnMatchUpdate(func(ctx context.Context, tx storage.DerivedTx, old, m ladder.Match) error {
 		if err := community.UpdatedCounts(ctx, tx, old, m); err != nil {

@@ -45,6 +45,8 @@ var counterFields = []counterField{
 	{name: "early_p", f: func(c *Counter) *float64 { return &c.EarlyP }},
 	{name: "llr", f: func(c *Counter) *float64 { return &c.LLR }},
 	{name: "start", f: func(c *Counter) *float64 { return &c.Start }},
+	{name: "sum", f: func(c *Counter) *float64 { return &c.Sum }},
+	{name: "now", f: func(c *Counter) *float64 { return &c.Now }},
 	{name: "pop_n", i: func(c *Counter) *int { return &c.PopN }},
 	{name: "pop_mean", f: func(c *Counter) *float64 { return &c.PopMean }},
 	{name: "pop_var", f: func(c *Counter) *float64 { return &c.PopVar }},

@@ -75,6 +75,11 @@ type Counter struct {
 	EarlyP float64 `json:"early_p,omitempty"`
 	LLR    float64 `json:"llr,omitempty"`
 	Start  float64 `json:"start,omitempty"`
+	// Sum is the test's sum without its floor, and Now the account's
+	// rating after its latest early game: what the review at the season's
+	// end judges (review.go).
+	Sum float64 `json:"sum,omitempty"`
+	Now float64 `json:"now,omitempty"`
 	// Ladder: the ratings its established players play at, weighted
 	// towards the latest games (smurf.go): how many games were counted,
 	// their mean and variance.

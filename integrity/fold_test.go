@@ -3,7 +3,9 @@ package integrity
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -303,7 +305,9 @@ func TestSmurfAfter(t *testing.T) {
 // and against the ladder's established players, is.
 func TestSmurfWeighsSettledGames(t *testing.T) {
 	th := DefaultThresholds()
-	th.SmurfAfter = 0
+	// 20 times as likely: the smurf's 40 games reach it, the newcomer's
+	// do not (the default now waits for 100 times, or the season's end).
+	th.SmurfAfter, th.SmurfLLR = 0, math.Log(20)
 	es := established(40)
 	for i := range 40 {
 		w := 1
@@ -325,5 +329,65 @@ func TestSmurfWeighsSettledGames(t *testing.T) {
 	if got := kinds(fs)[KindSmurf]; len(got) != 1 || got[0] != u(2) {
 		t.Errorf("Got(smurf flags) = %v, want only %s (the newcomer among new accounts: test at %.2f; the smurf: %.2f)",
 			got, u(2), st[playerKey(u(1))].LLR, st[playerKey(u(2))].LLR)
+	}
+}
+
+// TestReview: the season's-end review flags a new account with the
+// minimum of early games whose sum without the floor reached the
+// threshold, with the evidence of all its early games, and no other: not
+// below the threshold, not with fewer games, not an account that founded
+// the ladder; none while the ladder has too few established games to
+// place the hypotheses, and none when the review is off.
+func TestReview(t *testing.T) {
+	th := DefaultThresholds()
+	th.SmurfReview = math.Log(5)
+	l := &Counter{Games: 500, PopN: 400, PopMean: 1500, PopVar: 100 * 100}
+	st := State{
+		ladderKey:     l,
+		"u:smurf":     {Games: 30, New: true, Early: 30, EarlyO: 24, EarlyP: 15.5, LLR: 2.5, Sum: 1.7, Start: 1500, Now: 1810, Matches: []int64{7, 9}},
+		"u:newcomer":  {Games: 30, New: true, Early: 30, EarlyO: 17, EarlyP: 15.2, LLR: 2.5, Sum: 1.5, Start: 1500, Now: 1580},
+		"u:few":       {Games: 9, New: true, Early: 9, LLR: 3, Sum: 3},
+		"u:founder":   {Games: 300, Early: 0, Sum: 0},
+		"p:smurf:few": {N: 3},
+	}
+	fs := st.Review(th)
+	if len(fs) != 1 || fs[0].Subjects[0] != "smurf" || fs[0].Kind != KindSmurf || fs[0].Evidence.Key != EvidenceSmurfReview {
+		t.Fatalf("Review() = %+v, want one smurf-review flag on smurf", fs)
+	}
+	f := fs[0]
+	if f.Evidence.Counts["Games"] != 30 || f.Evidence.Counts["Times"] != 5 || f.Evidence.Measures["Wins"] != 24 ||
+		f.Evidence.Ratings["Now"] != 1810 || f.Evidence.Ratings["High"] != 1500+th.SmurfHigh*100 || f.Score != 1.7 || !slices.Equal(f.Matches, []int64{7, 9}) {
+		t.Errorf("Got(review flag) = %+v, want 30 games, 5 times, 24 wins, rating now 1810, hypotheses from the ladder, its matches", f)
+	}
+	l.PopN = popMin - 1
+	if fs := st.Review(th); len(fs) != 0 {
+		t.Errorf("Review(%d established games) = %+v, want none", l.PopN, fs)
+	}
+	l.PopN = 400
+	th.SmurfReview = 0
+	if fs := st.Review(th); len(fs) != 0 {
+		t.Errorf("Review(review off) = %+v, want none", fs)
+	}
+}
+
+// TestSumWithoutFloor: the review's sum is the test's ratio without its
+// floor: equal while the ratio stays above the floor, below it after
+// losses the floor absorbed.
+func TestSumWithoutFloor(t *testing.T) {
+	th := DefaultThresholds()
+	th.SmurfAfter, th.SmurfEstablished = 0, 0
+	st := State{ladderKey: {PopN: 400, PopMean: 1500, PopVar: 100 * 100}}
+	e := Entry{Teams: [2][]string{{"a", "x"}, {"y", "z"}}, PTeam1: 0.5, Before: map[string]float64{"a": 1500, "x": 1500, "y": 1500, "z": 1500},
+		Delta: map[string]float64{}, Games: map[string]int{"x": 50, "y": 50, "z": 50}}
+	for i := range 12 {
+		e.MatchID, e.Seq, e.Winner = int64(i+1), int64(i+1), 1
+		if i < 6 {
+			e.Winner = 2
+		}
+		st.Fold(e, th)
+	}
+	c := st["u:a"]
+	if !c.New || c.Early != 12 || c.Sum >= c.LLR || c.LLR < th.SmurfFloor {
+		t.Fatalf("Got(counter after 6 losses and 6 wins) = %+v, want a sum below the floored ratio", c)
 	}
 }

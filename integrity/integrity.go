@@ -63,6 +63,7 @@ type Flag struct {
 // for one-sided or for alternating results.
 const (
 	EvidenceSmurf            = "smurf"
+	EvidenceSmurfReview      = "smurf-review"
 	EvidenceBoost            = "boost"
 	EvidenceTradeOneSided    = "win-trade"
 	EvidenceTradeAlternating = "win-trade-alternating"
@@ -145,6 +146,10 @@ type Thresholds struct {
 	SmurfHigh        float64
 	SmurfFloor       float64
 	SmurfLLR         float64
+	// At the season's end (review.go), a new account with SmurfMinGames
+	// early games or more is flagged when the sum of its games' ratios,
+	// without the floor, is SmurfReview or more (0: no review).
+	SmurfReview float64
 	// Wrong votes: reports of their own team's loss that a moderator
 	// overturned.
 	WrongVotes int
@@ -160,7 +165,7 @@ func DefaultThresholds() Thresholds {
 		TradeMeetings: 12, TradeZ: 4,
 		BoostGames: 10, BoostShare: 0.6, BoostGap: 100,
 		SmurfAfter: 100, SmurfGames: 100, SmurfMinGames: 10, SmurfEstablished: 20,
-		SmurfLow: 2, SmurfHigh: 5.5, SmurfFloor: -2, SmurfLLR: math.Log(20),
+		SmurfLow: 2, SmurfHigh: 5.5, SmurfFloor: -2, SmurfLLR: math.Log(100), SmurfReview: math.Log(5),
 		WrongVotes: 2,
 		AbuseLost:  3, AbuseShare: 0.75,
 	}

@@ -31,6 +31,9 @@ type Progress struct {
 	// rated match reached the log without being folded (a gap).
 	Live  bool
 	Clear bool
+	// Ended is whether the ladder's season has ended: each fold then
+	// reviews the accounts it touches (review.go).
+	Ended bool
 }
 
 // Pending is a ladder whose counters the job is rebuilding.
@@ -279,6 +282,12 @@ func (s *Service) step(guildID string, l Ladder) StepFunc {
 			p.Seq = e.Seq
 			p.Folded++
 		}
+		if p.Ended {
+			for _, f := range st.Review(s.th) {
+				f.GuildID, f.QueueID, f.SeasonID, f.Seq, f.RaisedAt = guildID, l.QueueID, l.SeasonID, p.Seq, s.now().UTC()
+				flags = append(flags, f)
+			}
+		}
 		return firstFlags(flags), p
 	}
 }
@@ -359,6 +368,14 @@ func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, err
 			continue
 		}
 		want, wantFlags := Replay(es, s.th)
+		if p.Ended {
+			// The review of the whole log at its end: each of its flags
+			// was raised by the season's end or a later fold.
+			for _, f := range want.Review(s.th) {
+				f.Seq = lastSeq(es)
+				wantFlags = append(wantFlags, f)
+			}
+		}
 		got, err := s.store.IntegrityCounters(ctx, guildID, l)
 		if err != nil {
 			return rep, fmt.Errorf("integrity: verify: %w", err)

@@ -128,13 +128,15 @@ func (c *Counter) foldSmurf(e Entry, u string, team int, l *Counter, th Threshol
 	c.Early++
 	c.EarlyO += o
 	c.EarlyP += p
+	c.Now = e.Before[u] + e.Delta[u]
 	c.note(&c.Matches, e.MatchID)
 	lo, hi, mean, sd, ok := l.hypotheses(th)
 	if !ok {
 		return Flag{}, false
 	}
-	w := settled(e, u, th)
-	c.LLR = max(c.LLR+w*gameLLR(p, o, e.Before[u], lo, hi, len(e.Teams[team-1])), th.SmurfFloor)
+	g := settled(e, u, th) * gameLLR(p, o, e.Before[u], lo, hi, len(e.Teams[team-1]))
+	c.LLR = max(c.LLR+g, th.SmurfFloor)
+	c.Sum += g
 	if c.Early < th.SmurfMinGames || c.LLR < th.SmurfLLR {
 		return Flag{}, false
 	}
@@ -142,6 +144,6 @@ func (c *Counter) foldSmurf(e Entry, u string, team int, l *Counter, th Threshol
 		Evidence: Evidence{Key: EvidenceSmurf,
 			Counts:   map[string]int{"Games": c.Early, "Times": int(math.Round(math.Min(math.Exp(c.LLR), 1e12)))},
 			Measures: map[string]float64{"Wins": c.EarlyO, "Expected": c.EarlyP},
-			Ratings:  map[string]float64{"High": hi, "Low": lo, "Mean": mean, "Spread": sd, "From": c.Start, "Now": e.Before[u] + e.Delta[u]}},
+			Ratings:  map[string]float64{"High": hi, "Low": lo, "Mean": mean, "Spread": sd, "From": c.Start, "Now": c.Now}},
 		Score: c.LLR}, true
 }

@@ -468,3 +468,80 @@ func TestSmurfTestSurvivesCorrection(t *testing.T) {
 		e.settle(t, guild)
 	})
 }
+
+// TestSeasonEndReview: the season's end judges each new account's first
+// games once, in the transaction that ends it. An account that won its
+// games beside the founders is flagged then, though its test never
+// reached the threshold at any game; one that lost and one with fewer
+// games than the minimum are not. A second end of the same season adds
+// nothing. Verify proves the stored counters and flags equal a replay of
+// the log reviewed at its end; and a ladder being rebuilt when its season
+// ends is reviewed by the rebuild.
+func TestSeasonEndReview(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		db := laddertest.Open(t, b)
+		th := integrity.DefaultThresholds()
+		th.SmurfAfter, th.SmurfEstablished, th.SmurfLLR, th.SmurfReview = 30, 3, 50, 1
+		in := integrity.New(db, nil).WithThresholds(th)
+		in.Batch = 9
+		derived.Wire(db, in)
+		e := env{ctx: context.Background(), db: db, svc: ladder.NewService(db, nil), in: in}
+		play := func(g string) []ladder.MatchResult {
+			for i := range 50 {
+				a, c := 1+i%4, 5+(i+1)%4
+				e.record(t, g, [2]int{a, 1 + (i+2)%4}, [2]int{c, 5 + (i+3)%4}, 1+i%3%2)
+			}
+			var games []ladder.MatchResult
+			for i := range 12 {
+				games = append(games, e.record(t, g, [2]int{20, 5 + i%4}, [2]int{1 + i%4, 1 + (i+1)%4}, 1))
+				e.record(t, g, [2]int{21, 1 + i%4}, [2]int{5 + i%4, 5 + (i+1)%4}, 2)
+				if i < 5 {
+					e.record(t, g, [2]int{22, 5 + i%4}, [2]int{1 + i%4, 1 + (i+1)%4}, 1)
+				}
+			}
+			return games
+		}
+		smurf := integrity.KindSmurf + " " + user(20)
+		play(guild)
+		e.settle(t, guild)
+		if fs := flagsOf(t, e, guild, true); len(fs) != 0 {
+			t.Fatalf("Got(flags before the season's end) = %v, want none: the test at any game is out of reach", fs)
+		}
+		ro, err := e.svc.EndSeason(e.ctx, moderator, guild, 0)
+		if err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		fs := flagsOf(t, e, guild, true)
+		f, ok := fs[smurf]
+		if !ok || len(fs) != 1 {
+			t.Fatalf("Got(flags after the season's end) = %v, want only %s", fs, smurf)
+		}
+		if f.SeasonID != ro.Ended.ID || f.Evidence.Key != integrity.EvidenceSmurfReview || f.Evidence.Counts["Games"] != 12 || f.Score < 1 || len(f.Matches) == 0 {
+			t.Errorf("Got(review flag) = %+v, want season %d's, evidence %q of 12 games, score 1 or more", f, ro.Ended.ID, integrity.EvidenceSmurfReview)
+		}
+		e.verify(t, guild)
+		if ro, err := e.svc.EndSeason(e.ctx, moderator, guild, ro.Ended.Number); err != nil || !ro.AlreadyDone {
+			t.Fatalf("EndSeason(again) = %+v, %v, want already done", ro, err)
+		}
+		if fs := flagsOf(t, e, guild, true); len(fs) != 1 {
+			t.Errorf("Got(flags after ending the season again) = %v, want the one", fs)
+		}
+		// Another guild: a correction leaves its ladder to the job, the
+		// season ends meanwhile, and the rebuild reviews it as ended.
+		games := play(other)
+		e.settle(t, other)
+		if _, err := e.svc.Correct(e.ctx, moderator, other, games[0].Match.ID, 2, "wrong button"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		if _, err := e.svc.EndSeason(e.ctx, moderator, other, 0); err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		if fs := flagsOf(t, e, other, true); len(fs) != 0 {
+			t.Fatalf("Got(flags of a ladder being rebuilt at its season's end) = %v, want none yet", fs)
+		}
+		e.settle(t, other)
+		if f, ok := flagsOf(t, e, other, true)[smurf]; !ok || f.Evidence.Key != integrity.EvidenceSmurfReview {
+			t.Errorf("Got(flags after the rebuild) = %v, want %s from the review", flagsOf(t, e, other, true), smurf)
+		}
+	})
+}

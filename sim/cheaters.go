@@ -176,11 +176,22 @@ func (s *season) playRing(ctx context.Context, rg *ring) error {
 	return nil
 }
 
-// measureIntegrity scores the flags the rated writes raised (stored
-// counters and flags, as in the bot) against the injected cheaters, after
-// proving the stored counters equal to a replay of the log.
+// measureIntegrity ends the season (on a temporary database) and scores
+// the flags the rated writes and the season's end raised (stored counters and flags, as in the bot)
+// against the injected cheaters, after proving the stored counters equal
+// to a replay of the log.
 func (s *season) measureIntegrity(ctx context.Context) (IntegrityStats, error) {
 	svc := s.integrity
+	// The season ends, as the bot's season job ends it: in that
+	// transaction the integrity review judges each new account's first
+	// games once more (integrity/review.go). A season kept in a database
+	// of the caller's (DSN) is left running, to be served and looked at
+	// as it was played; its flags are those raised during the season.
+	if s.cfg.DSN == "" {
+		if _, err := s.svc.EndSeason(ctx, ladder.System, guildID, 0); err != nil {
+			return IntegrityStats{}, fmt.Errorf("end season: %w", err)
+		}
+	}
 	if _, err := svc.Rebuild(ctx); err != nil {
 		return IntegrityStats{}, err
 	}

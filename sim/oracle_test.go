@@ -327,17 +327,25 @@ func runOracleSeason(t *testing.T, seed uint64, late int, llrs []float64) oracle
 	return out
 }
 
-func TestSmurfOracle(t *testing.T) {
-	spec := os.Getenv("LADDERBOT_ORACLE_SEEDS")
+// seedRange reads the seeds first-last of an analysis from the variable
+// name, skipping the test (with why) when it is unset.
+func seedRange(t *testing.T, name, why string) (first, last uint64) {
+	t.Helper()
+	spec := os.Getenv(name)
 	if spec == "" {
-		t.Skip("an analysis of simulated seasons, minutes each: set LADDERBOT_ORACLE_SEEDS=first-last to run it")
+		t.Skipf("%s: set %s=first-last to run it", why, name)
 	}
 	a, b, _ := strings.Cut(spec, "-")
 	first, err1 := strconv.ParseUint(a, 10, 64)
 	last, err2 := strconv.ParseUint(b, 10, 64)
 	if err1 != nil || err2 != nil || last < first {
-		t.Fatalf("LADDERBOT_ORACLE_SEEDS=%q: want first-last", spec)
+		t.Fatalf("%s=%q: want first-last", name, spec)
 	}
+	return first, last
+}
+
+func TestSmurfOracle(t *testing.T) {
+	first, last := seedRange(t, "LADDERBOT_ORACLE_SEEDS", "an analysis of simulated seasons, minutes each")
 	var llrs []float64
 	if v := os.Getenv("LADDERBOT_ORACLE_LLR"); v != "" {
 		for _, f := range strings.Split(v, ",") {

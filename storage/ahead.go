@@ -88,9 +88,9 @@ const (
 // rated match of the ladder follows the progress (before the write, any is
 // one the fold never saw); the counters of the keys.
 const (
-	aheadProgressInsert = `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear)
- SELECT l.q, l.s, l.g, 0, 0, true, false FROM l WHERE l.q IS NOT NULL AND l.s IS NOT NULL ON CONFLICT (queue_id, season_id) DO NOTHING`
-	aheadProgressLock = `SELECT p.queue_id, p.season_id, p.seq, p.folded, p.live, p.clear FROM integrity_progress p, l
+	aheadProgressInsert = `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear, ended)
+ SELECT l.q, l.s, l.g, 0, 0, true, false, EXISTS (SELECT 1 FROM seasons WHERE id = l.s AND ended_at IS NOT NULL) FROM l WHERE l.q IS NOT NULL AND l.s IS NOT NULL ON CONFLICT (queue_id, season_id) DO NOTHING`
+	aheadProgressLock = `SELECT p.queue_id, p.season_id, p.seq, p.folded, p.live, p.clear, p.ended FROM integrity_progress p, l
  WHERE p.queue_id = l.q AND p.season_id = l.s FOR UPDATE OF p`
 	aheadUnseen = `SELECT COUNT(*) FROM l, LATERAL (SELECT seq FROM matches WHERE queue_id = l.q AND season_id = l.s
  AND state IN ('confirmed', 'resolved') ORDER BY seq DESC LIMIT 1) x WHERE x.seq > (SELECT seq FROM integrity_progress WHERE queue_id = l.q AND season_id = l.s)`
@@ -201,7 +201,7 @@ func readAhead(br pgx.BatchResults, keys []string, stored bool) ([]reservation, 
 	}
 	ld := &loaded{keys: keys}
 	var lad integrity.Ladder
-	err = br.QueryRow().Scan(&lad.QueueID, &lad.SeasonID, &ld.p.Seq, &ld.p.Folded, &ld.p.Live, &ld.p.Clear)
+	err = br.QueryRow().Scan(&lad.QueueID, &lad.SeasonID, &ld.p.Seq, &ld.p.Folded, &ld.p.Live, &ld.p.Clear, &ld.p.Ended)
 	found := err == nil
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil, nil, err

@@ -20,7 +20,7 @@ import (
 // DerivedTx is what a derived-rows function may do in the transaction of
 // the change: the stores its packages declare.
 type DerivedTx interface {
-	integrity.FoldStore
+	integrity.SeasonStore
 	community.TallyStore
 	community.CountsStore
 }
@@ -42,11 +42,16 @@ type RewriteFunc func(ctx context.Context, tx DerivedTx, k ladder.Key, fromSeq i
 // saved (m).
 type MatchFunc func(ctx context.Context, tx DerivedTx, old, m ladder.Match) error
 
+// SeasonFunc is called when a season ends (ladder.Tx's EndSeason), in
+// that transaction, after the season is marked ended.
+type SeasonFunc func(ctx context.Context, tx DerivedTx, seasonID int64) error
+
 // derivers are the registered functions.
 type derivers struct {
 	rated   []RatedFunc
 	rewrite []RewriteFunc
 	update  []MatchFunc
+	season  []SeasonFunc
 	// loads lists the integrity reads a rated write's fold will make.
 	loads func([]ladder.RatedWrite) []integrity.Load
 }
@@ -69,6 +74,10 @@ func (db *DB) OnRewrite(f RewriteFunc) { db.derive.rewrite = append(db.derive.re
 // OnMatchUpdate registers f, to be called when a logged match is updated.
 // Register before the first transaction.
 func (db *DB) OnMatchUpdate(f MatchFunc) { db.derive.update = append(db.derive.update, f) }
+
+// OnSeasonEnd registers f, to be called in the transaction that ends a
+// season. Register before the first transaction.
+func (db *DB) OnSeasonEnd(f SeasonFunc) { db.derive.season = append(db.derive.season, f) }
 
 // deriving reports whether functions are registered for rated writes: on
 // PostgreSQL the rated write then leaves COMMIT to the transaction's end,
@@ -110,6 +119,20 @@ func (t *tx) rewritten(ctx context.Context, k ladder.Key, fromSeq int64) error {
 	}
 	for _, f := range t.derive.rewrite {
 		if err := f(ctx, t, k, fromSeq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seasonEnded calls the registered functions for the end of season
+// seasonID.
+func (t *tx) seasonEnded(ctx context.Context, seasonID int64) error {
+	if t.derive == nil {
+		return nil
+	}
+	for _, f := range t.derive.season {
+		if err := f(ctx, t, seasonID); err != nil {
 			return err
 		}
 	}

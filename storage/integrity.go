@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -44,6 +45,8 @@ type integrityProgressRow struct {
 	Folded   int
 	Live     bool
 	Clear    bool
+	// Ended: the ladder's season has ended (integrity.Progress.Ended).
+	Ended bool
 }
 
 func (integrityProgressRow) TableName() string { return "integrity_progress" }
@@ -240,7 +243,7 @@ func (db *DB) IntegrityStep(ctx context.Context, guildID string, l integrity.Lad
 		if err != nil {
 			return err
 		}
-		flags, np := fn(integrity.Progress{Seq: p.Seq, Folded: p.Folded}, es, st)
+		flags, np := fn(integrity.Progress{Seq: p.Seq, Folded: p.Folded, Ended: p.Ended}, es, st)
 		if err := t.saveCounters(ctx, guildID, l, st, flags); err != nil {
 			return err
 		}
@@ -255,10 +258,13 @@ func (db *DB) IntegrityStep(ctx context.Context, guildID string, l integrity.Lad
 
 // Statements of the fold in the rated write (IntegrityLoad).
 const (
-	// progressInsertSQL gives a ladder without one a live progress row.
-	progressInsertSQL = `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear)
- VALUES (?, ?, ?, 0, 0, true, false) ON CONFLICT (queue_id, season_id) DO NOTHING`
-	progressLockSQL = `SELECT seq, folded, live, clear FROM integrity_progress WHERE queue_id = ? AND season_id = ?`
+	// progressInsertSQL gives a ladder without one a live progress row,
+	// ended when its season has (a match of a season rated after its end,
+	// in a queue that had none before).
+	progressInsertSQL = `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear, ended)
+ VALUES (?, ?, ?, 0, 0, true, false, EXISTS (SELECT 1 FROM seasons WHERE id = ? AND ended_at IS NOT NULL))
+ ON CONFLICT (queue_id, season_id) DO NOTHING`
+	progressLockSQL = `SELECT seq, folded, live, clear, ended FROM integrity_progress WHERE queue_id = ? AND season_id = ?`
 	// gapSQL counts a rated match after the progress and before the
 	// write (matches_log): one the fold never saw. It takes the ladder's
 	// last rated match before the write from the end of matches_log and
@@ -270,7 +276,7 @@ const (
 	// progressGapSQLite is progressLockSQL and gapSQL in one statement
 	// (SQLite, whose write lock the transaction holds from BEGIN): no row
 	// when the ladder has no progress yet.
-	progressGapSQLite = `SELECT p.seq, p.folded, p.live, p.clear, (SELECT COUNT(*) FROM (SELECT seq FROM matches
+	progressGapSQLite = `SELECT p.seq, p.folded, p.live, p.clear, p.ended, (SELECT COUNT(*) FROM (SELECT seq FROM matches
  WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved') AND seq < ? ORDER BY seq DESC LIMIT 1) x
  WHERE x.seq > p.seq) FROM integrity_progress p WHERE p.queue_id = ? AND p.season_id = ?`
 	// countersSQLite reads the counters of the keys of a JSON array, one
@@ -312,7 +318,7 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 		p, gaps, rows = ld.p, ld.gaps, ld.rows
 	} else if t.pg != nil {
 		err := t.pg.batch(ctx, func(b *pgx.Batch) {
-			b.Queue(pgSQL(progressInsertSQL), l.QueueID, l.SeasonID, guildID)
+			b.Queue(pgSQL(progressInsertSQL), l.QueueID, l.SeasonID, guildID, l.SeasonID)
 			b.Queue(pgSQL(lock), l.QueueID, l.SeasonID)
 			b.Queue(pgSQL(gapSQL), l.QueueID, l.SeasonID, before, l.QueueID, l.SeasonID)
 			b.Queue(countersPG, l.QueueID, l.SeasonID, keys)
@@ -320,7 +326,7 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 			if _, err := br.Exec(); err != nil {
 				return err
 			}
-			if err := br.QueryRow().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear); err != nil {
+			if err := br.QueryRow().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear, &p.Ended); err != nil {
 				return err
 			}
 			if err := br.QueryRow().Scan(&gaps); err != nil {
@@ -341,16 +347,16 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 			// The progress and the gap in one statement: the ladder has its
 			// progress row from its first fold on, so the insert below runs
 			// once per ladder (each statement is a call of its own here).
-			err = g.Raw(progressGapSQLite, l.QueueID, l.SeasonID, before, l.QueueID, l.SeasonID).Row().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear, &gaps)
+			err = g.Raw(progressGapSQLite, l.QueueID, l.SeasonID, before, l.QueueID, l.SeasonID).Row().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear, &p.Ended, &gaps)
 			found = err == nil
 			if errors.Is(err, sql.ErrNoRows) {
 				err = nil
 			}
 		}
 		if err == nil && !found {
-			err = g.Exec(progressInsertSQL, l.QueueID, l.SeasonID, guildID).Error
+			err = g.Exec(progressInsertSQL, l.QueueID, l.SeasonID, guildID, l.SeasonID).Error
 			if err == nil {
-				err = g.Raw(lock, l.QueueID, l.SeasonID).Row().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear)
+				err = g.Raw(lock, l.QueueID, l.SeasonID).Row().Scan(&p.Seq, &p.Folded, &p.Live, &p.Clear, &p.Ended)
 			}
 			if err == nil {
 				err = g.Raw(gapSQL, l.QueueID, l.SeasonID, before, l.QueueID, l.SeasonID).Row().Scan(&gaps)
@@ -367,7 +373,7 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 	if err := decodeCounters(st, rows, keys); err != nil {
 		return integrity.Progress{}, false, nil, err
 	}
-	return integrity.Progress{Seq: p.Seq, Folded: p.Folded, Live: p.Live, Clear: p.Clear}, gaps > 0, st, nil
+	return integrity.Progress{Seq: p.Seq, Folded: p.Folded, Live: p.Live, Clear: p.Clear, Ended: p.Ended}, gaps > 0, st, nil
 }
 
 // counterRows reads the counters of keys that exist, outside a pgx
@@ -427,7 +433,7 @@ type loaded struct {
 // IntegrityLoad does, and count the ladder's rated matches after the
 // progress, which are the writes' own and any the fold never saw.
 func queueLoad(b *pgx.Batch, l integrity.Load) {
-	b.Queue(pgSQL(progressInsertSQL), l.Ladder.QueueID, l.Ladder.SeasonID, l.GuildID)
+	b.Queue(pgSQL(progressInsertSQL), l.Ladder.QueueID, l.Ladder.SeasonID, l.GuildID, l.Ladder.SeasonID)
 	b.Queue(pgSQL(progressLockSQL+" FOR UPDATE"), l.Ladder.QueueID, l.Ladder.SeasonID)
 	b.Queue(unseenSQL, l.Ladder.QueueID, l.Ladder.SeasonID, l.Writes+1)
 	b.Queue(countersPG, l.Ladder.QueueID, l.Ladder.SeasonID, l.Keys)
@@ -439,7 +445,7 @@ func readLoad(br pgx.BatchResults, l integrity.Load) (*loaded, error) {
 	if _, err := br.Exec(); err != nil {
 		return nil, err
 	}
-	if err := br.QueryRow().Scan(&ld.p.Seq, &ld.p.Folded, &ld.p.Live, &ld.p.Clear); err != nil {
+	if err := br.QueryRow().Scan(&ld.p.Seq, &ld.p.Folded, &ld.p.Live, &ld.p.Clear, &ld.p.Ended); err != nil {
 		return nil, err
 	}
 	var n int
@@ -578,9 +584,9 @@ func (t *tx) saveCounters(ctx context.Context, guildID string, l integrity.Ladde
 func (t *tx) IntegrityStale(ctx context.Context, l integrity.Ladder, fromStart bool) error {
 	var err error
 	if fromStart {
-		err = t.later(ctx, `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear)
- SELECT ?, ?, guild_id, 0, 0, false, true FROM queues WHERE id = ?
- ON CONFLICT (queue_id, season_id) DO UPDATE SET seq = 0, folded = 0, live = false, clear = true`, l.QueueID, l.SeasonID, l.QueueID)
+		err = t.later(ctx, `INSERT INTO integrity_progress (queue_id, season_id, guild_id, seq, folded, live, clear, ended)
+ SELECT ?, ?, guild_id, 0, 0, false, true, EXISTS (SELECT 1 FROM seasons WHERE id = ? AND ended_at IS NOT NULL) FROM queues WHERE id = ?
+ ON CONFLICT (queue_id, season_id) DO UPDATE SET seq = 0, folded = 0, live = false, clear = true`, l.QueueID, l.SeasonID, l.SeasonID, l.QueueID)
 	} else {
 		err = t.later(ctx, `UPDATE integrity_progress SET live = false WHERE queue_id = ? AND season_id = ?`, l.QueueID, l.SeasonID)
 	}
@@ -630,6 +636,41 @@ func decodeCounters(st integrity.State, rows []integrityCounterRow, keys []strin
 	return nil
 }
 
+// IntegritySeasonEnded implements integrity.SeasonStore.
+func (t *tx) IntegritySeasonEnded(ctx context.Context, seasonID int64) ([]integrity.EndedLadder, error) {
+	var rows []integrityProgressRow
+	err := t.q(ctx).Raw(`UPDATE integrity_progress SET ended = true WHERE season_id = ?
+ RETURNING queue_id, season_id, guild_id, seq, folded, live, clear, ended`, seasonID).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("integrity season end", err, "")
+	}
+	slices.SortFunc(rows, func(a, b integrityProgressRow) int { return cmp.Compare(a.QueueID, b.QueueID) })
+	var out []integrity.EndedLadder
+	for _, r := range rows {
+		if r.Live {
+			out = append(out, integrity.EndedLadder{GuildID: r.GuildID, Ladder: integrity.Ladder{QueueID: r.QueueID, SeasonID: r.SeasonID},
+				Progress: integrity.Progress{Seq: r.Seq, Folded: r.Folded, Live: r.Live, Clear: r.Clear, Ended: r.Ended}})
+		}
+	}
+	return out, nil
+}
+
+// IntegrityPlayers implements integrity.SeasonStore: the ladder counter
+// and the player counters ("u:…"), a range of the primary key.
+func (t *tx) IntegrityPlayers(ctx context.Context, l integrity.Ladder) (integrity.State, error) {
+	var rows []integrityCounterRow
+	err := t.q(ctx).Raw(`SELECT key, value FROM integrity_counters WHERE queue_id = ? AND season_id = ?
+ AND (key = 'l' OR (key >= 'u:' AND key < 'u;'))`, l.QueueID, l.SeasonID).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("integrity players", err, "")
+	}
+	st := integrity.State{}
+	if err := decodeCounters(st, rows, nil); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
 // IntegrityProgress implements integrity.Store.
 func (db *DB) IntegrityProgress(ctx context.Context, guildID string, l integrity.Ladder) (integrity.Progress, error) {
 	var rows []integrityProgressRow
@@ -641,7 +682,7 @@ func (db *DB) IntegrityProgress(ctx context.Context, guildID string, l integrity
 		return integrity.Progress{}, ladder.Errorf(ladder.CodeNotFound, "queue %d season %d has no integrity progress", l.QueueID, l.SeasonID)
 	}
 	r := rows[0]
-	return integrity.Progress{Seq: r.Seq, Folded: r.Folded, Live: r.Live, Clear: r.Clear}, nil
+	return integrity.Progress{Seq: r.Seq, Folded: r.Folded, Live: r.Live, Clear: r.Clear, Ended: r.Ended}, nil
 }
 
 // IntegrityFlags implements integrity.Store.

@@ -318,7 +318,10 @@ func (t *tx) CreateSeason(ctx context.Context, s ladder.Season) (ladder.Season, 
 // EndSeason implements ladder.Tx.
 func (t *tx) EndSeason(ctx context.Context, seasonID int64, at time.Time) error {
 	res := t.q(ctx).Model(&seasonRow{}).Where("id = ? AND ended_at IS NULL", seasonID).Update("ended_at", at.UTC())
-	return wrap("end season", found(res), "season %d not found or already ended", seasonID)
+	if err := wrap("end season", found(res), "season %d not found or already ended", seasonID); err != nil {
+		return err
+	}
+	return t.seasonEnded(ctx, seasonID)
 }
 
 type seasonResultRow struct {

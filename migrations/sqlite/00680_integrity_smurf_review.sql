@@ -1,0 +1,18 @@
+-- +goose Up
+-- The smurf detector reviews each new account's first games once more
+-- when the ladder's season ends, on the sum of its games' ratios without
+-- the floor: a ladder's progress row now says whether its season has
+-- ended (then every fold reviews the accounts it touches), and the player
+-- counters keep that sum and the rating after the latest early game.
+-- Counters folded before have neither, so every ladder's counters are
+-- deleted and rebuilt from its log's start by the integrity job; a ladder
+-- of a season that ended already is rebuilt as ended, and so reviewed.
+-- Flags already raised stay.
+ALTER TABLE integrity_progress ADD COLUMN ended boolean NOT NULL DEFAULT false;
+UPDATE integrity_progress SET ended = true
+ WHERE season_id IN (SELECT id FROM seasons WHERE ended_at IS NOT NULL);
+UPDATE integrity_progress SET seq = 0, folded = 0, live = false, clear = true;
+
+-- +goose Down
+ALTER TABLE integrity_progress DROP COLUMN ended;
+UPDATE integrity_progress SET seq = 0, folded = 0, live = false, clear = true;
