@@ -474,7 +474,8 @@ func TestSmurfTestSurvivesCorrection(t *testing.T) {
 // games beside the founders is flagged then, though its test never
 // reached the threshold at any game; one that lost and one with fewer
 // games than the minimum are not. A second end of the same season adds
-// nothing. Verify proves the stored counters and flags equal a replay of
+// nothing. A result of the ended season rated after its end (formed
+// before) reviews the account it gives the minimum of games. Verify proves the stored counters and flags equal a replay of
 // the log reviewed at its end; and a ladder being rebuilt when its season
 // ends is reviewed by the rebuild.
 func TestSeasonEndReview(t *testing.T) {
@@ -495,7 +496,7 @@ func TestSeasonEndReview(t *testing.T) {
 			for i := range 12 {
 				games = append(games, e.record(t, g, [2]int{20, 5 + i%4}, [2]int{1 + i%4, 1 + (i+1)%4}, 1))
 				e.record(t, g, [2]int{21, 1 + i%4}, [2]int{5 + i%4, 5 + (i+1)%4}, 2)
-				if i < 5 {
+				if i < 9 {
 					e.record(t, g, [2]int{22, 5 + i%4}, [2]int{1 + i%4, 1 + (i+1)%4}, 1)
 				}
 			}
@@ -503,6 +504,9 @@ func TestSeasonEndReview(t *testing.T) {
 		}
 		smurf := integrity.KindSmurf + " " + user(20)
 		play(guild)
+		// Account 22's tenth game is formed before the season ends and
+		// confirmed after.
+		late := laddertest.Open2v2(t, e.svc, guild, user(22), user(6), user(2), user(3))
 		e.settle(t, guild)
 		if fs := flagsOf(t, e, guild, true); len(fs) != 0 {
 			t.Fatalf("Got(flags before the season's end) = %v, want none: the test at any game is out of reach", fs)
@@ -526,6 +530,18 @@ func TestSeasonEndReview(t *testing.T) {
 		if fs := flagsOf(t, e, guild, true); len(fs) != 1 {
 			t.Errorf("Got(flags after ending the season again) = %v, want the one", fs)
 		}
+		// The tenth game is rated in the ended season: its fold reviews
+		// account 22, now with the minimum of early games.
+		if _, err := e.svc.Report(e.ctx, ladder.Actor{UserID: user(22)}, guild, late.ID, ladder.Win); err != nil {
+			t.Fatalf("Report() = %v", err)
+		}
+		if r, err := e.svc.Confirm(e.ctx, ladder.Actor{UserID: user(2)}, guild, late.ID); err != nil || r.Match.SeasonID != ro.Ended.ID {
+			t.Fatalf("Confirm() = %+v, %v, want the match rated in the ended season %d", r.Match, err, ro.Ended.ID)
+		}
+		if f, ok := flagsOf(t, e, guild, true)[integrity.KindSmurf+" "+user(22)]; !ok || f.Evidence.Key != integrity.EvidenceSmurfReview || f.Evidence.Counts["Games"] != 10 {
+			t.Errorf("Got(flags after a result rated in the ended season) = %v, want %s reviewed over 10 games", flagsOf(t, e, guild, true), user(22))
+		}
+		e.verify(t, guild)
 		// Another guild: a correction leaves its ladder to the job, the
 		// season ends meanwhile, and the rebuild reviews it as ended.
 		games := play(other)
