@@ -73,6 +73,11 @@ type Store interface {
 	// IntegrityPending returns up to limit ladders that are not live, of
 	// every guild.
 	IntegrityPending(ctx context.Context, limit int) ([]Pending, error)
+	// IntegrityEndedMissed hands to the job, from its start and marked
+	// ended, every ladder of an ended season whose progress does not say
+	// so: its first fold inserted the progress row while the season's end
+	// committed, and neither saw the other. It returns how many.
+	IntegrityEndedMissed(ctx context.Context) (int, error)
 	// IntegrityStep does one bounded step of a ladder's rebuild in one
 	// transaction, under the ladder's locked progress row: while Clear, it
 	// deletes up to limit counters (Clear ends when none is left);
@@ -245,11 +250,14 @@ func EntryOf(w ladder.RatedWrite) (Entry, bool) {
 }
 
 // Rebuild runs the job's share of the work: it rebuilds the counters of
-// the ladders that are not live (a correction rewrote their log, or a
-// match reached it unfolded), in steps of at most s.Batch rows, s.Budget in
+// the ladders that are not live (a correction rewrote their log, a match
+// reached it unfolded, or its season's end went unseen), in steps of at most s.Batch rows, s.Budget in
 // all, whatever the number of guilds, seasons or matches. It returns how
 // many rows it deleted or matches it folded.
 func (s *Service) Rebuild(ctx context.Context) (int, error) {
+	if _, err := s.store.IntegrityEndedMissed(ctx); err != nil {
+		return 0, fmt.Errorf("integrity: rebuild: %w", err)
+	}
 	ps, err := s.store.IntegrityPending(ctx, 100)
 	if err != nil {
 		return 0, fmt.Errorf("integrity: rebuild: %w", err)

@@ -559,5 +559,27 @@ func TestSeasonEndReview(t *testing.T) {
 		if f, ok := flagsOf(t, e, other, true)[smurf]; !ok || f.Evidence.Key != integrity.EvidenceSmurfReview {
 			t.Errorf("Got(flags after the rebuild) = %v, want %s from the review", flagsOf(t, e, other, true), smurf)
 		}
+		// A third guild's ladder whose progress missed its season's end
+		// (its first fold inserted the row while the end committed, so the
+		// end reviewed nothing): the job finds it, rebuilds it as ended,
+		// and the rebuild reviews it.
+		const third = "100000000000000017"
+		play(third)
+		e.settle(t, third)
+		if _, err := e.svc.EndSeason(e.ctx, moderator, third, 0); err != nil {
+			t.Fatalf("EndSeason() = %v", err)
+		}
+		for _, q := range []string{"UPDATE integrity_progress SET ended = false WHERE guild_id = ?", "DELETE FROM integrity_flags WHERE guild_id = ?"} {
+			if err := db.Gorm().Exec(q, third).Error; err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.settle(t, third)
+		if f, ok := flagsOf(t, e, third, true)[smurf]; !ok || f.Evidence.Key != integrity.EvidenceSmurfReview {
+			t.Errorf("Got(flags after the job found the missed end) = %v, want %s from the review", flagsOf(t, e, third, true), smurf)
+		}
+		if n, err := db.IntegrityEndedMissed(e.ctx); n != 0 || err != nil {
+			t.Errorf("IntegrityEndedMissed(again) = %d, %v, want 0", n, err)
+		}
 	})
 }

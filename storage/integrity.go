@@ -194,6 +194,18 @@ func (db *DB) IntegrityPending(ctx context.Context, limit int) ([]integrity.Pend
 	return out, nil
 }
 
+// IntegrityEndedMissed implements integrity.Store. It reads the ladders
+// not marked ended (the partial index integrity_progress_running) and the
+// running seasons (seasons_running), and finds the first among the second
+// whose season is not running: its cost follows the running seasons, not
+// the seasons that ended (`season_id IN (… ended_at IS NOT NULL)` had
+// PostgreSQL hash every ended season).
+func (db *DB) IntegrityEndedMissed(ctx context.Context) (int, error) {
+	res := db.db.WithContext(ctx).Exec(`UPDATE integrity_progress SET ended = true, seq = 0, folded = 0, live = false, clear = true
+ WHERE NOT ended AND season_id NOT IN (SELECT id FROM seasons WHERE ended_at IS NULL)`)
+	return int(res.RowsAffected), wrap("integrity ended missed", res.Error, "")
+}
+
 // clearCountersSQL deletes up to a batch of a ladder's counters.
 const clearCountersSQL = `DELETE FROM integrity_counters WHERE queue_id = ? AND season_id = ? AND key IN
  (SELECT key FROM integrity_counters WHERE queue_id = ? AND season_id = ? LIMIT ?)`

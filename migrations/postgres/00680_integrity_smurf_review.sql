@@ -9,10 +9,15 @@
 -- of a season that ended already is rebuilt as ended, and so reviewed.
 -- Flags already raised stay.
 ALTER TABLE integrity_progress ADD COLUMN ended boolean NOT NULL DEFAULT false;
+-- The ladders of running seasons, for the job's check that no ladder of
+-- an ended season missed its end (a first fold racing it): its cost then
+-- follows the running seasons' ladders, not every season's.
+CREATE INDEX integrity_progress_running ON integrity_progress (season_id) WHERE NOT ended;
 UPDATE integrity_progress SET ended = true
  WHERE season_id IN (SELECT id FROM seasons WHERE ended_at IS NOT NULL);
 UPDATE integrity_progress SET seq = 0, folded = 0, live = false, clear = true;
 
 -- +goose Down
+DROP INDEX integrity_progress_running;
 ALTER TABLE integrity_progress DROP COLUMN ended;
 UPDATE integrity_progress SET seq = 0, folded = 0, live = false, clear = true;
