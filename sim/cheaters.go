@@ -177,9 +177,9 @@ func (s *season) playRing(ctx context.Context, rg *ring) error {
 }
 
 // measureIntegrity ends the season (on a temporary database) and scores
-// the flags the rated writes and the season's end raised (stored counters and flags, as in the bot)
-// against the injected cheaters, after proving the stored counters equal
-// to a replay of the log.
+// the flags the rated writes and the season's end raised (stored counters
+// and flags, as in the bot) against the injected cheaters, after proving
+// the stored counters equal to a replay of the log.
 func (s *season) measureIntegrity(ctx context.Context) (IntegrityStats, error) {
 	svc := s.integrity
 	// The season ends, as the bot's season job ends it: in that

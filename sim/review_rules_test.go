@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -27,7 +28,7 @@ func TestSmurfReviewRules(t *testing.T) {
 	first, last := seedRange(t, "LADDERBOT_REVIEW_SEEDS", "an analysis of simulated seasons, half a minute each per rule")
 	type rule struct{ any, review float64 }
 	var rules []rule
-	for _, f := range strings.Split(cmpOr(os.Getenv("LADDERBOT_REVIEW_RULES"), "20/0,100/5"), ",") {
+	for _, f := range strings.Split(cmp.Or(os.Getenv("LADDERBOT_REVIEW_RULES"), "20/0,100/5"), ",") {
 		x, y, _ := strings.Cut(f, "/")
 		r1, err1 := strconv.ParseFloat(x, 64)
 		r2, err2 := strconv.ParseFloat(y, 64)
@@ -129,11 +130,4 @@ func TestSmurfReviewRules(t *testing.T) {
 			}
 		}
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -51,6 +51,11 @@ type integrityProgressRow struct {
 
 func (integrityProgressRow) TableName() string { return "integrity_progress" }
 
+// progress is the row as integrity reads it.
+func (r integrityProgressRow) progress() integrity.Progress {
+	return integrity.Progress{Seq: r.Seq, Folded: r.Folded, Live: r.Live, Clear: r.Clear, Ended: r.Ended}
+}
+
 type integrityFlagRow struct {
 	ID            int64 `gorm:"primaryKey"`
 	GuildID       string
@@ -385,7 +390,7 @@ func (t *tx) IntegrityLoad(ctx context.Context, guildID string, l integrity.Ladd
 	if err := decodeCounters(st, rows, keys); err != nil {
 		return integrity.Progress{}, false, nil, err
 	}
-	return integrity.Progress{Seq: p.Seq, Folded: p.Folded, Live: p.Live, Clear: p.Clear, Ended: p.Ended}, gaps > 0, st, nil
+	return p.progress(), gaps > 0, st, nil
 }
 
 // counterRows reads the counters of keys that exist, outside a pgx
@@ -661,7 +666,7 @@ func (t *tx) IntegritySeasonEnded(ctx context.Context, seasonID int64) ([]integr
 	for _, r := range rows {
 		if r.Live {
 			out = append(out, integrity.EndedLadder{GuildID: r.GuildID, Ladder: integrity.Ladder{QueueID: r.QueueID, SeasonID: r.SeasonID},
-				Progress: integrity.Progress{Seq: r.Seq, Folded: r.Folded, Live: r.Live, Clear: r.Clear, Ended: r.Ended}})
+				Progress: r.progress()})
 		}
 	}
 	return out, nil
@@ -693,8 +698,7 @@ func (db *DB) IntegrityProgress(ctx context.Context, guildID string, l integrity
 	if len(rows) == 0 {
 		return integrity.Progress{}, ladder.Errorf(ladder.CodeNotFound, "queue %d season %d has no integrity progress", l.QueueID, l.SeasonID)
 	}
-	r := rows[0]
-	return integrity.Progress{Seq: r.Seq, Folded: r.Folded, Live: r.Live, Clear: r.Clear, Ended: r.Ended}, nil
+	return rows[0].progress(), nil
 }
 
 // IntegrityFlags implements integrity.Store.
