@@ -477,8 +477,12 @@ func (s *Service) CorrectGame(ctx context.Context, actor ladder.Actor, guildID s
 	if winner != 1 && winner != 2 {
 		return Series{}, ladder.Errorf(ladder.CodeInvalid, "a game is won by team 1 or 2, not %d", winner)
 	}
+	reason, err := ladder.CheckReason(reason)
+	if err != nil {
+		return Series{}, err
+	}
 	var sr Series
-	err := s.store.InFormatTx(ctx, func(tx Tx) error {
+	err = s.store.InFormatTx(ctx, func(tx Tx) error {
 		m, err := tx.LockMatch(ctx, matchID)
 		if err == nil && m.GuildID != guildID {
 			err = ladder.Errorf(ladder.CodeNotFound, "match %d not found", matchID)

@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -476,12 +476,24 @@ func (s *Service) Flags(ctx context.Context, guildID string, all bool, limit int
 	return fs, nil
 }
 
+// MaxDismissReason is the longest reason a flag is dismissed with, in
+// characters; the commands' reason option and the dashboard's field allow
+// as much.
+const MaxDismissReason = 200
+
 // Dismiss closes a flag with the moderator's reason; the audit log keeps
-// who and why.
+// who and why. The reason passes ladder.CheckReason, as every moderator's
+// reason does, whichever surface it comes from.
 func (s *Service) Dismiss(ctx context.Context, actor ladder.Actor, guildID string, id int64, reason string) (Flag, error) {
-	reason = strings.TrimSpace(reason)
-	if len(reason) > 200 {
-		return Flag{}, ladder.Errorf(ladder.CodeInvalid, "the reason may have at most 200 characters, not %d", len(reason))
+	if !actor.Moderator {
+		return Flag{}, ladder.Errorf(ladder.CodeForbidden, "only moderators dismiss integrity flags")
+	}
+	reason, err := ladder.CheckReason(reason)
+	if err != nil {
+		return Flag{}, err
+	}
+	if n := utf8.RuneCountInString(reason); n > MaxDismissReason {
+		return Flag{}, ladder.Errorf(ladder.CodeInvalid, "the reason may have at most %d characters, not %d", MaxDismissReason, n)
 	}
 	if id <= 0 {
 		return Flag{}, ladder.Errorf(ladder.CodeInvalid, "flag must be a positive number, not %d", id)

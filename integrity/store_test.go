@@ -127,6 +127,27 @@ func TestWinTradeFlag(t *testing.T) {
 		if _, err := e.in.Dismiss(e.ctx, moderator, other, f.ID, "not theirs"); ladder.ErrorCode(err) != ladder.CodeNotFound {
 			t.Errorf("Dismiss(other guild) = %v, want not found", err)
 		}
+		// A reason is a moderator's reason whichever surface it comes
+		// from (ladder.CheckReason): no control or bidi character, valid
+		// UTF-8, and at most 200 characters here; a refused one leaves
+		// the flag open and the audit log as it was.
+		audits := laddertest.Count(t, e.db, "audit_log")
+		for _, bad := range []string{"no\x00pe", "fair\u202e", "bad\xff", "\x1b[31mred", strings.Repeat("é", 201)} {
+			if _, err := e.in.Dismiss(e.ctx, moderator, guild, f.ID, bad); ladder.ErrorCode(err) != ladder.CodeInvalid {
+				t.Errorf("Dismiss(reason %q) = %v, want invalid", bad, err)
+			}
+		}
+		if _, err := e.in.Dismiss(e.ctx, ladder.Actor{UserID: user(1)}, guild, f.ID, "mine"); ladder.ErrorCode(err) != ladder.CodeForbidden {
+			t.Errorf("Dismiss(by a player) = %v, want forbidden", err)
+		}
+		if n := laddertest.Count(t, e.db, "audit_log"); n != audits || !flagsOf(t, e, guild, false)[pair].Open() {
+			t.Errorf("Got(%d audit rows, flag open = %v) after refused dismissals, want %d and open", n, flagsOf(t, e, guild, false)[pair].Open(), audits)
+		}
+		// Two hundred characters of any script are allowed, and a line
+		// break inside is kept.
+		if _, err := e.in.Dismiss(e.ctx, moderator, guild, -1, strings.Repeat("é", 200)); ladder.ErrorCode(err) != ladder.CodeInvalid {
+			t.Errorf("Dismiss(flag -1) = %v, want invalid", err)
+		}
 		d, err := e.in.Dismiss(e.ctx, moderator, guild, f.ID, "friends testing a map")
 		if err != nil || d.Open() || d.DismissReason != "friends testing a map" {
 			t.Fatalf("Dismiss() = %+v, %v", d, err)

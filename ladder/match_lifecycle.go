@@ -459,10 +459,15 @@ func (s *Service) ConfirmExpired(ctx context.Context) ([]MatchResult, error) {
 }
 
 // Dispute contests a reported match: it waits for a moderator. reason is
-// required; evidence, when given, must be an http(s) link.
+// required and passes CheckReason, as every reason does; evidence, when
+// given, must be an http(s) link.
 func (s *Service) Dispute(ctx context.Context, actor Actor, guildID string, matchID int64, reason, evidence string) (MatchResult, error) {
-	reason, evidence = strings.TrimSpace(reason), strings.TrimSpace(evidence)
-	if reason == "" || len(reason) > 1000 {
+	reason, err := CheckReason(reason)
+	if err != nil {
+		return MatchResult{}, err
+	}
+	evidence = strings.TrimSpace(evidence)
+	if reason == "" {
 		return MatchResult{}, Errorf(CodeInvalid, "a dispute needs a reason of at most 1000 characters")
 	}
 	if evidence != "" {
@@ -496,8 +501,12 @@ func (s *Service) Dispute(ctx context.Context, actor Actor, guildID string, matc
 
 // Cancel ends a match that was never played (open or reported) without
 // rating it. Players of the match and moderators may cancel an open match;
-// a reported one only a moderator.
+// a reported one only a moderator. The reason, if any, passes CheckReason.
 func (s *Service) Cancel(ctx context.Context, actor Actor, guildID string, matchID int64, reason string) (MatchResult, error) {
+	reason, err := CheckReason(reason)
+	if err != nil {
+		return MatchResult{}, err
+	}
 	return s.inPlayerMatch(ctx, "cancel", actor, guildID, matchID, unrated(func(tx Tx, m Match) (MatchResult, error) {
 		if !actor.Moderator && (m.Team(actor.UserID) == 0 || m.State != StateOpen) {
 			return MatchResult{}, Errorf(CodeForbidden, "only a moderator can cancel match %d", m.ID)

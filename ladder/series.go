@@ -190,8 +190,12 @@ func (s *Service) CorrectSeries(ctx context.Context, actor Actor, guildID string
 	if _, _, ok := rating.ParseSeriesScore(score); !ok || (winner != 1 && winner != 2) {
 		return Correction{}, Errorf(CodeInvalid, "a series ends with team 1 or 2 winning and a score like 2-1, not %d and %q", winner, score)
 	}
+	reason, err := CheckReason(reason)
+	if err != nil {
+		return Correction{}, err
+	}
 	var res Correction
-	err := s.store.InTx(ctx, func(tx Tx) error {
+	err = s.store.InTx(ctx, func(tx Tx) error {
 		m, err := lockGuildMatch(ctx, tx, guildID, matchID)
 		if err != nil {
 			return err
