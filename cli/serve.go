@@ -55,8 +55,9 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.S
 	// The queues' room settings, which the dashboard and the token API
 	// read and write; opening rooms is the bot's (ladderbot run).
 	rm, fm := rooms.New(db, nil, svc, e.log), formats.New(db, svc)
-	com := community.New(db, svc)
+	com, in := community.New(db, svc), integrity.New(db, nil)
 	admin, err := dashboard.New(dashboard.Options{Config: e.cfg.dashboard(), Service: svc, Sessions: db, Log: e.log, Rooms: rm, Joins: jn, Community: com, Formats: fm,
+		Integrity:  in,
 		Webhooks:   e.cfg.URLPolicy(),
 		Invalidate: func(guildID string) { srv.Invalidate(guildID) }})
 	if err != nil {
@@ -77,7 +78,7 @@ func newWebServer(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.S
 		Webhooks:     e.cfg.URLPolicy(),
 		Admin:        admin.Handler(),
 		Community:    com,
-		Integrity:    integrity.New(db, nil),
+		Integrity:    in,
 		Rooms:        rm,
 		Joins:        jn,
 		Formats:      fm,

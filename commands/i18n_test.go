@@ -431,6 +431,14 @@ func TestEvidenceText(t *testing.T) {
 		if got := EvidenceText(de, e); got == want[e.Key] || strings.Contains(got, "flag.evidence") {
 			t.Errorf("EvidenceText(de, %s) = %q, want German", e.Key, got)
 		}
+		// A page names the player instead of mentioning them.
+		named := EvidenceTextNamed(en, e, func(id string) string { return "name of " + id })
+		if e.Player == "" && named != want[e.Key] {
+			t.Errorf("EvidenceTextNamed(en, %s) = %q, want %q", e.Key, named, want[e.Key])
+		}
+		if e.Player != "" && named != strings.ReplaceAll(want[e.Key], "<@"+e.Player+">", "name of "+e.Player) {
+			t.Errorf("EvidenceTextNamed(en, %s) = %q, want the player by name", e.Key, named)
+		}
 		stored := integrity.DecodeEvidence(e.Encode())
 		if got := EvidenceText(de, stored); got != EvidenceText(de, e) {
 			t.Errorf("EvidenceText(de, stored %s) = %q, want %q as before storing", e.Key, got, EvidenceText(de, e))

@@ -107,6 +107,13 @@ func FlagKind(l *i18n.Lang, kind string) string {
 // language's way. A flag stored before evidence was data keeps its
 // English text. The JSON API shows it in English.
 func EvidenceText(l *i18n.Lang, e integrity.Evidence) string {
+	return EvidenceTextNamed(l, e, mention)
+}
+
+// EvidenceTextNamed is EvidenceText with the player the evidence names
+// (a win-trade's receiver) written by name(userID) instead of as a
+// Discord mention, for pages that are not Discord messages.
+func EvidenceTextNamed(l *i18n.Lang, e integrity.Evidence, name func(userID string) string) string {
 	id := "flag.evidence." + strings.ReplaceAll(e.Key, "-", "_")
 	if e.Key == "" || !i18n.English().Has(id) {
 		return e.Text
@@ -122,7 +129,7 @@ func EvidenceText(l *i18n.Lang, e integrity.Evidence) string {
 		kv = append(kv, k, l.Number(x, 1))
 	}
 	if e.Player != "" {
-		kv = append(kv, "Player", mention(e.Player))
+		kv = append(kv, "Player", name(e.Player))
 	}
 	return l.T(id, kv...)
 }

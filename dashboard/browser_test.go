@@ -53,6 +53,11 @@ func TestBrowserScreenshots(t *testing.T) {
 	if err := e.svc.SetQueueSides(ctx, web, guildA, queueName, true); err != nil {
 		t.Fatal(err)
 	}
+	// Integrity flags to look at, one of them dismissed.
+	flags := raiseFlags(t, e, guildA)
+	if _, err := e.in.Dismiss(ctx, web, guildA, flags[len(flags)-1].ID, "friends testing a map"); err != nil {
+		t.Fatal(err)
+	}
 	dir := os.Getenv("LADDERBOT_SCREENSHOT_DIR")
 	switch {
 	case dir == "":
@@ -75,6 +80,7 @@ func TestBrowserScreenshots(t *testing.T) {
 		{name: "players", path: g + "players?queue=" + queueName, mark: "#players"},
 		{name: "player", path: g + "players/" + team1[0], mark: "#player"},
 		{name: "integrations", path: g + "integrations", mark: "#tokens"},
+		{name: "integrity", path: g + "integrity?all=true", mark: "#flags form[action$='/dismiss']"},
 		{name: "audit", path: g + "audit", mark: "#audit"},
 		{name: "logout", path: "/admin/logout", mark: "#logout"},
 		{name: "error", path: "/admin/guilds/" + guildB + "/", mark: "#error"},

@@ -90,6 +90,9 @@ type Options struct {
 	// setting, shown and changed on the queue page beside the others; nil
 	// leaves them out.
 	Joins *joins.Service
+	// Integrity lists and dismisses the integrity flags
+	// (integrity.Service); nil leaves the integrity page out.
+	Integrity Flags
 }
 
 // Dashboard is the moderators' web dashboard under /admin.
@@ -106,6 +109,7 @@ type Dashboard struct {
 	invalidate func(string)
 	webhooks   ladder.URLPolicy
 	joins      *joins.Service
+	flags      Flags
 	handler    http.Handler
 }
 
@@ -117,7 +121,7 @@ const recheckAfter = 5 * time.Minute
 // /admin with a page saying so, and every other dashboard path with 404.
 func New(opts Options) (*Dashboard, error) {
 	d := &Dashboard{cfg: opts.Config, svc: opts.Service, log: opts.Log, pages: parsePages(), invalidate: opts.Invalidate,
-		webhooks: opts.Webhooks, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Community: opts.Community, Formats: opts.Formats}}
+		webhooks: opts.Webhooks, flags: opts.Integrity, queues: queueconfig.Config{Service: opts.Service, Rooms: opts.Rooms, Community: opts.Community, Formats: opts.Formats}}
 	if opts.Joins != nil {
 		d.queues.Joins = opts.Joins
 	}
@@ -205,6 +209,10 @@ func (d *Dashboard) routes() *http.ServeMux {
 	mux.HandleFunc("POST "+g+"/players/{id}/cooldown", d.write(d.clearCooldown))
 	mux.HandleFunc("POST "+g+"/players/{id}/rating", d.write(d.setRating))
 	mux.HandleFunc("POST "+g+"/players/{id}/rating/reset", d.write(d.resetRating))
+	if d.flags != nil {
+		mux.HandleFunc("GET "+g+"/integrity", d.read(d.integrityPage))
+		mux.HandleFunc("POST "+g+"/integrity/{id}/dismiss", d.write(d.dismissFlag))
+	}
 	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
 		d.errorPage(w, r, http.StatusNotFound, pageLang(r).T("dash.err_no_page"))
 	})

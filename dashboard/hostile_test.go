@@ -16,8 +16,8 @@ import (
 
 // TestHostileForms posts every write form of the dashboard, as a
 // logged-in admin of guild A with a valid form token, the values a forged
-// form can carry: another guild's match, player or webhook named in the
-// path, values of the wrong type, out of range or overflowing, oversize
+// form can carry: another guild's match, player, webhook or integrity flag
+// named in the path, values of the wrong type, out of range or overflowing, oversize
 // and control-character text, webhook URLs in numeric disguise or on
 // another port. Each answer is a 4xx page with a message and the database
 // is unchanged. The OAuth callback, too, is refused without a session or
@@ -44,6 +44,7 @@ func TestHostileForms(t *testing.T) {
 		if _, _, err := e.svc.CreateToken(ctx, ladder.System, guildB, "theirs"); err != nil {
 			t.Fatal(err)
 		}
+		flagA, flagB := raiseFlags(t, e, guildA)[0].ID, raiseFlags(t, e, guildB)[0].ID
 		b := e.browser(t)
 		b.login(userAdmin, "/admin")
 		token := b.csrf(queuePath(guildA))
@@ -147,6 +148,17 @@ func TestHostileForms(t *testing.T) {
 			{"webhook URL with a newline", g + "/webhooks", url.Values{"url": {"https://hooks.example.com/\nHost: evil"}, "events": {"match.confirmed"}}},
 			{"delete another guild's webhook", g + "/webhooks/" + fmt.Sprint(hookB.ID) + "/delete", url.Values{}},
 			{"delete webhook x", g + "/webhooks/x/delete", url.Values{}},
+			{"dismiss another guild's flag", fmt.Sprintf("%s/integrity/%d/dismiss", g, flagB), url.Values{}},
+			{"dismiss flag abc", g + "/integrity/abc/dismiss", url.Values{}},
+			{"dismiss flag -1", g + "/integrity/-1/dismiss", url.Values{}},
+			{"dismiss flag 0", g + "/integrity/0/dismiss", url.Values{}},
+			{"dismiss flag 2^63", g + "/integrity/9223372036854775808/dismiss", url.Values{}},
+			{"dismiss a flag that does not exist", g + "/integrity/999999/dismiss", url.Values{}},
+			{"dismiss with a NUL in the reason", fmt.Sprintf("%s/integrity/%d/dismiss", g, flagA), url.Values{"reason": {"a\x00b"}}},
+			{"dismiss with a bidi override in the reason", fmt.Sprintf("%s/integrity/%d/dismiss", g, flagA), url.Values{"reason": {"fine\u202e"}}},
+			{"dismiss with invalid UTF-8 in the reason", fmt.Sprintf("%s/integrity/%d/dismiss", g, flagA), url.Values{"reason": {"bad\xff"}}},
+			{"dismiss with a 201-character reason", fmt.Sprintf("%s/integrity/%d/dismiss", g, flagA), url.Values{"reason": {strings.Repeat("é", 201)}}},
+			{"dismiss with a 5,000-character reason", fmt.Sprintf("%s/integrity/%d/dismiss", g, flagA), url.Values{"reason": {long}}},
 		}
 		before, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
 		if err != nil {
@@ -214,6 +226,10 @@ func TestHostileForms(t *testing.T) {
 		}
 		if got, err := e.svc.Match(ctx, guildA, mine.Match.ID); err != nil || got.Winner != 2 {
 			t.Errorf("Got(winner) = %d, %v, want 2", got.Winner, err)
+		}
+		codes = burst(fmt.Sprintf("%s/integrity/%d/dismiss", g, flagA), url.Values{"reason": {"double click"}})
+		if n := audits("integrity.dismiss"); n != 1 {
+			t.Errorf("Got(dismissals after 8 concurrent posts) = %d (answers %v), want 1", n, codes)
 		}
 		codes = burst(g+"/tokens", url.Values{"name": {"server-1"}})
 		toks, err := e.svc.ListTokens(ctx, guildA)

@@ -61,6 +61,10 @@ func TestDashboardLanguage(t *testing.T) {
 		if _, _, err := e.svc.CreateToken(ctx, ladder.System, guildA, "site"); err != nil {
 			t.Fatal(err)
 		}
+		flag := raiseFlags(t, e, guildA)[0]
+		if _, err := e.in.Dismiss(ctx, ladder.Actor{UserID: "web:" + userAdmin, Moderator: true}, guildA, flag.ID, "friends"); err != nil {
+			t.Fatal(err)
+		}
 		b := e.browser(t)
 		b.login(userAdmin, "/admin")
 		if p := b.get("/admin?lang=" + i18n.Pseudo); p.header.Get("Content-Language") != i18n.Pseudo {
@@ -68,6 +72,9 @@ func TestDashboardLanguage(t *testing.T) {
 		}
 		g := "/admin/guilds/" + guildA + "/"
 		data := map[string]bool{"ada": true, "Alpha League": true, queueName: true, "site": true, "ladderbot": true}
+		for _, n := range flagNames {
+			data[n] = true
+		}
 		for _, d := range ladder.DefaultDivisions() {
 			data[d.Name] = true // the server's own names
 		}
@@ -76,9 +83,15 @@ func TestDashboardLanguage(t *testing.T) {
 			data[l.Name()] = true
 		}
 		pages := []string{"/admin", g, g + "queues/" + queueName, g + "disputes", g + "players", g + "players/" + team1[0],
-			g + "settings", g + "integrations", g + "audit", fmt.Sprintf("%smatches/%d?winner=2", g, res.Match.ID), g + "no-such-page"}
+			g + "settings", g + "integrations", g + "audit", g + "integrity", g + "integrity?all=true", fmt.Sprintf("%smatches/%d?winner=2", g, res.Match.ID), g + "no-such-page"}
 		for _, path := range pages {
 			p := b.get(path)
+			if p.status != http.StatusOK && path != g+"no-such-page" {
+				t.Errorf("%s: Got(status) = %d, want 200", path, p.status)
+			}
+			if strings.Contains(path, "integrity") && !strings.Contains(p.body, `id="flag-`) {
+				t.Errorf("%s: Got(no flag on the page), want the raised flags", path)
+			}
 			if !strings.Contains(p.body, `<html lang="`+i18n.Pseudo+`">`) {
 				t.Errorf("%s: Got(html lang) wrong, want %s (status %d)", path, i18n.Pseudo, p.status)
 			}

@@ -14,7 +14,9 @@ import (
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/dashboard"
+	"github.com/ladderbot/ladderbot/derived"
 	"github.com/ladderbot/ladderbot/formats"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/joins"
@@ -59,6 +61,9 @@ type env struct {
 	web     *web.Server
 	modRole string
 	joins   *joins.Service
+	// in folds the integrity counters in the rated write and raises the
+	// flags the integrity page lists, as every ladderbot command wires it.
+	in *integrity.Service
 }
 
 func newEnv(t *testing.T, backend string) *env {
@@ -69,7 +74,8 @@ func newEnv(t *testing.T, backend string) *env {
 		t.Fatalf("storage.Open: %v", err)
 	}
 	t.Cleanup(func() { db.Close() })
-	e := &env{db: db, svc: ladder.NewService(db, nil), fake: fakediscord.New()}
+	e := &env{db: db, svc: ladder.NewService(db, nil), fake: fakediscord.New(), in: integrity.New(db, nil)}
+	derived.Wire(db, e.in)
 	e.joins = joins.New(db, e.svc)
 	e.svc.SetJoinGate(e.joins)
 	t.Cleanup(e.fake.Close)
@@ -83,6 +89,7 @@ func newEnv(t *testing.T, backend string) *env {
 			APIBase: e.fake.URL(), BotToken: botToken},
 		Service: e.svc, Sessions: db, Rooms: rooms.New(db, nil, e.svc, nil), Joins: e.joins, Formats: formats.New(db, e.svc),
 		Community: community.New(db, e.svc), // as ladderbot serve has it
+		Integrity: e.in,
 	})
 	if err != nil {
 		t.Fatalf("dashboard.New: %v", err)

@@ -11,6 +11,8 @@ import (
 type overviewPage struct {
 	Queues   []ladder.Queue
 	Disputes int
+	// Flags is how many integrity flags are open (up to flagsShown).
+	Flags int
 }
 
 // overview serves /admin/guilds/{guild}/: the guild's queues and what
@@ -27,7 +29,16 @@ func (d *Dashboard) overview(w http.ResponseWriter, r *http.Request, gr guildReq
 		d.fail(w, r, err)
 		return
 	}
-	d.render(w, r, http.StatusOK, "guild", d.guildPage(ctx, gr, "dash.ladder_of", overviewPage{Queues: qs, Disputes: len(ds)}, "Name", gr.Name))
+	data := overviewPage{Queues: qs, Disputes: len(ds)}
+	if d.flags != nil {
+		fs, err := d.flags.Flags(ctx, gr.Guild.ID, false, flagsShown)
+		if err != nil {
+			d.fail(w, r, err)
+			return
+		}
+		data.Flags = len(fs)
+	}
+	d.render(w, r, http.StatusOK, "guild", d.guildPage(ctx, gr, "dash.ladder_of", data, "Name", gr.Name))
 }
 
 // fieldView is one setting in a form.

@@ -23,7 +23,7 @@ var templateFS embed.FS
 type pageSet map[string]map[string]*template.Template
 
 var pageNames = []string{"off", "login", "index", "logout", "error", "guild", "queue", "audit",
-	"disputes", "match", "players", "player", "settings", "integrations"}
+	"disputes", "match", "players", "player", "settings", "integrations", "integrity"}
 
 func parsePages() pageSet {
 	cat := i18n.Default()
@@ -118,12 +118,15 @@ type page struct {
 	Flash     string
 	Error     string
 	Data      any
+	// Integrity shows the integrity page in the guild's navigation.
+	Integrity bool
 }
 
 // guildPage is a page of a guild with its navigation.
 // Its title is the message titleID with kv.
 func (d *Dashboard) guildPage(ctx context.Context, gr guildRequest, titleID string, data any, kv ...any) page {
-	return page{TitleID: titleID, TitleArgs: kv, User: gr.User, GuildID: gr.Guild.ID, Guild: gr.Name, Flash: d.sm.PopString(ctx, keyFlash), Data: data}
+	return page{TitleID: titleID, TitleArgs: kv, User: gr.User, GuildID: gr.Guild.ID, Guild: gr.Name, Flash: d.sm.PopString(ctx, keyFlash), Data: data,
+		Integrity: d.flags != nil}
 }
 
 // render executes a page into a buffer first, so a template error becomes
@@ -165,6 +168,7 @@ func (d *Dashboard) errorPage(w http.ResponseWriter, r *http.Request, status int
 		// The guild's navigation, for a refused value on a page of a
 		// guild the user manages; none where the guild is not theirs.
 		p.GuildID = r.PathValue("guild")
+		p.Integrity = d.flags != nil
 	}
 	if d.sm != nil {
 		p.User, _ = d.session(r.Context())
