@@ -23,7 +23,7 @@ import (
 //
 // The age is this host's clock against the time Discord wrote in the ID,
 // so the rule relies on the host clock being NTP-synced: a clock ahead by
-// more than the margin (expiredAge, less the gateway's delivery time)
+// more than the margin (ExpiredAge, less the gateway's delivery time)
 // would drop interactions that could still be answered; one behind lets
 // expired ones through, to be refused as before.
 //
@@ -40,8 +40,9 @@ const (
 	// less than this left cannot be answered in time, and answering it is
 	// a late callback Discord refuses.
 	ackHeadroom = 500 * time.Millisecond
-	// expiredAge is the age at arrival past which an interaction is dropped.
-	expiredAge = discordWait - ackHeadroom
+	// ExpiredAge is the age at arrival past which an interaction is dropped
+	// (the soak test reads it to check the drops it sees).
+	ExpiredAge = discordWait - ackHeadroom
 )
 
 // createdAt is when Discord created the interaction with ID id, read from
@@ -54,7 +55,7 @@ func createdAt(id string) (time.Time, bool) {
 	return t, true
 }
 
-// dropExpired stops a call that arrived more than expiredAge after Discord
+// dropExpired stops a call that arrived more than ExpiredAge after Discord
 // created it (call.created, by now's clock), before it is acknowledged,
 // routed to its handler or logged as an interaction; drop is told of it
 // with its age. A call without a creation time (HTTP) goes on.
@@ -62,7 +63,7 @@ func dropExpired(now func() time.Time, drop func(c *call, age time.Duration)) st
 	return func(next handler) handler {
 		return func(ctx context.Context, c *call) error {
 			if !c.created.IsZero() {
-				if age := now().Sub(c.created); age > expiredAge {
+				if age := now().Sub(c.created); age > ExpiredAge {
 					drop(c, age)
 					return nil
 				}

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ladderbot/ladderbot/bot"
 	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/internal/fakediscord"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -683,8 +684,8 @@ func (c *chaos) checkExpired(gw *proc) {
 		switch l["msg"] {
 		case "interaction expired before it arrived":
 			id, _ := l["interaction_id"].(string)
-			if age, _ := l["age_ms"].(float64); age <= 2500 {
-				t.Errorf("interaction %s: dropped as expired at %v ms, want past 2,500", id, age)
+			if age, _ := l["age_ms"].(float64); age <= float64(bot.ExpiredAge.Milliseconds()) {
+				t.Errorf("interaction %s: dropped as expired at %v ms, want past %d", id, age, bot.ExpiredAge.Milliseconds())
 			}
 			dropped[id] = true
 		case "gateway connection silent; cutting it to connect again":
