@@ -628,14 +628,17 @@ func hostileDispute(t *testing.T, h *hostileFormats) {
 		{"a dispute with a NUL in its reason", dp(b, m.ID, "they\x00cheated", ""), "control character"},
 		{"a dispute with a bidi override in its reason", dp(b, m.ID, "\u202ethey cheated", ""), "bidirectional"},
 		{"a dispute with an ESC in its evidence", dp(b, m.ID, "they cheated", "https://example.com/\x1b[2J"), "evidence"},
+		{"a dispute with a line break in its evidence", dp(b, m.ID, "they cheated", "https://example.com/\nHost: evil"), "evidence"},
 		{"a dispute with javascript: evidence", dp(b, m.ID, "they cheated", "javascript:alert(1)"), "http(s) link"},
 		{"a dispute of 1,001 characters", dp(b, m.ID, strings.Repeat("x", 1001), ""), "at most 1000"},
 		{"a dispute of blanks", dp(b, m.ID, "   ", ""), "needs a reason"},
 	}, nil)
 	// Eight identical disputes at once: one disputes the match, seven are
-	// told it is already done.
+	// told it is already done. The reason is on two lines, as a player
+	// types it in the form's paragraph field, and is kept so.
 	done := 0
-	for _, text := range h.burst(t, 8, dp(b, m.ID, "they cheated", "")) {
+	reason := "they cheated in game 1\nscreenshot in the room"
+	for _, text := range h.burst(t, 8, dp(b, m.ID, reason, "")) {
 		if strings.Contains(text, "already done") {
 			done++
 		}
@@ -643,8 +646,8 @@ func hostileDispute(t *testing.T, h *hostileFormats) {
 	if done != 7 {
 		t.Errorf("Got(answers \"already done\" of 8 concurrent disputes) = %d, want 7", done)
 	}
-	if got := h.match(m.ID); got.State != ladder.StateDisputed || got.DisputedBy != b.ID {
-		t.Errorf("Got(match) = %s by %s, want disputed by %s", got.State, got.DisputedBy, b.ID)
+	if got := h.match(m.ID); got.State != ladder.StateDisputed || got.DisputedBy != b.ID || got.DisputeReason != reason {
+		t.Errorf("Got(match) = %s by %s because %q, want disputed by %s because %q", got.State, got.DisputedBy, got.DisputeReason, b.ID, reason)
 	}
 	h.refuse(t, nil, []hostileRow{
 		{"the same dispute again", dp(b, m.ID, "they cheated again", ""), ""},

@@ -43,3 +43,23 @@ func TestOptionBoundsChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestModalLines: a modal's field may hold the line breaks and tabs its
+// user types in a paragraph field (a dispute's reason); every other
+// control, a bidi override or invalid UTF-8 is refused there as anywhere,
+// and a slash command's option, one line on Discord, takes no line break.
+func TestModalLines(t *testing.T) {
+	for _, ok := range []string{"they left\nscreenshot in the room", "a\r\n\tb"} {
+		if err := (commands.Request{Values: map[string]string{"reason": ok}}).CheckText(); err != nil {
+			t.Errorf("Got(CheckText of modal value %q) = %v, want nil", ok, err)
+		}
+	}
+	for _, bad := range []string{"a\x00b", "\n\x1b[2J", "x\u202e", "bad\xff"} {
+		if err := (commands.Request{Values: map[string]string{"reason": bad}}).CheckText(); err == nil {
+			t.Errorf("Got(CheckText of modal value %q) = nil, want refused", bad)
+		}
+	}
+	if err := (commands.Request{Options: map[string]any{"reason": "two\nlines"}}).CheckText(); err == nil || !strings.Contains(err.Error(), "U+000A") {
+		t.Errorf("Got(CheckText of an option with a line break) = %v, want refused", err)
+	}
+}

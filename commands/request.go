@@ -62,7 +62,8 @@ type Request struct {
 // string a user or a modified client controls: the IDs of the interaction,
 // string options (user, channel and role IDs are strings too), modal
 // values and custom ID fields. Set.Authorize runs it first, so no handler
-// sees a NUL, a control or bidi character or invalid UTF-8.
+// sees a NUL, a control or bidi character or invalid UTF-8, except the
+// line breaks and tabs of a modal's field (ladder.CheckLines).
 func (r Request) CheckText() error {
 	for _, f := range []struct{ what, v string }{
 		{"guild ID", r.GuildID}, {"channel ID", r.ChannelID}, {"user ID", r.UserID}, {"display name", r.UserName},
@@ -82,14 +83,20 @@ func (r Request) CheckText() error {
 			return err
 		}
 	}
-	for _, m := range []map[string]string{r.Values, stringOptions(r.Options)} {
-		keys := make([]string, 0, len(m))
-		for k := range m {
+	// A modal's paragraph field (a dispute's reason) may hold the line
+	// breaks its user types; its handler applies its own rule after this
+	// (a reason's, a link's). A slash command's option is one line.
+	for _, m := range []struct {
+		values map[string]string
+		check  func(what, s string) error
+	}{{r.Values, ladder.CheckLines}, {stringOptions(r.Options), ladder.CheckText}} {
+		keys := make([]string, 0, len(m.values))
+		for k := range m.values {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys) // the same input always names the same option
 		for _, k := range keys {
-			if err := ladder.CheckText("option "+k, m[k]); err != nil {
+			if err := m.check("option "+k, m.values[k]); err != nil {
 				return err
 			}
 		}

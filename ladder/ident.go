@@ -31,6 +31,13 @@ func CheckText(what, s string) error {
 	return nil
 }
 
+// CheckLines is CheckText for text a person writes on several lines (a
+// reason, a modal's paragraph field): line breaks and tabs are allowed,
+// every other character CheckText refuses is refused.
+func CheckLines(what, s string) error {
+	return CheckText(what, strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(s))
+}
+
 // MaxReason is the longest reason a moderator action keeps in the audit
 // log, as the commands' reason option allows.
 const MaxReason = 1000
@@ -44,7 +51,7 @@ func CheckReason(reason string) (string, error) {
 	if len(reason) > MaxReason {
 		return "", Errorf(CodeInvalid, "reason must be at most %d characters", MaxReason)
 	}
-	if err := CheckText("reason", strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(reason)); err != nil {
+	if err := CheckLines("reason", reason); err != nil {
 		return "", err
 	}
 	return reason, nil

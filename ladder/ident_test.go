@@ -1,6 +1,9 @@
 package ladder
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCheckText(t *testing.T) {
 	tests := []struct {
@@ -48,5 +51,18 @@ func TestCheckID(t *testing.T) {
 	}
 	if err := CheckID("queue", "2v2"); err != nil {
 		t.Errorf("Got(CheckID(2v2)) = %v, want nil", err)
+	}
+}
+
+func TestCheckLines(t *testing.T) {
+	for _, ok := range []string{"", "two\nlines", "a\r\nb", "tab\there", "é ü 漢字"} {
+		if err := CheckLines("reason", ok); err != nil {
+			t.Errorf("Got(CheckLines(%q)) = %v, want nil", ok, err)
+		}
+	}
+	for in, want := range map[string]string{"a\x00b": "U+0000 at offset 1", "\n\x1b[2J": "U+001B at offset 1", "x\u202e": "bidirectional", "bad\xff": "UTF-8", "\x7f": "U+007F"} {
+		if err := CheckLines("reason", in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Got(CheckLines(%q)) = %v, want an error with %q", in, err, want)
+		}
 	}
 }
