@@ -273,8 +273,13 @@ func TestMapRandomAndPool(t *testing.T) {
 		if _, err := e.fm.AddMap(e.ctx, admin, e.queue, formats.Map{Name: "Dust"}); ladder.ErrorCode(err) != ladder.CodeConflict {
 			t.Errorf("Got(add a map twice) = %v, want conflict", err)
 		}
-		if _, err := e.fm.AddMap(e.ctx, admin, e.queue, formats.Map{Name: "Vertigo", ImageURL: "javascript:alert(1)"}); ladder.ErrorCode(err) != ladder.CodeInvalid {
-			t.Errorf("Got(add a bad image) = %v, want invalid", err)
+		// The pool's own rule, whichever surface adds to it: an image is
+		// an https URL of text, a name is text (ladder.CheckText).
+		for _, bad := range []formats.Map{{Name: "Vertigo", ImageURL: "javascript:alert(1)"}, {Name: "Vertigo", ImageURL: "https://img.example/\x00.png"},
+			{Name: "Vertigo", ImageURL: "https://img.example/\u202egnp.png"}, {Name: "Ver\x00tigo"}, {Name: "Vertigo\u202e"}, {Name: "\x1b[31mVertigo"}} {
+			if _, err := e.fm.AddMap(e.ctx, admin, e.queue, bad); ladder.ErrorCode(err) != ladder.CodeInvalid {
+				t.Errorf("Got(add map %q with image %q) = %v, want invalid", bad.Name, bad.ImageURL, err)
+			}
 		}
 		for i := range formats.MaxMaps - 2 {
 			if _, err := e.fm.AddMap(e.ctx, admin, e.queue, formats.Map{Name: fmt.Sprintf("m%02d", i)}); err != nil {

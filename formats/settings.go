@@ -99,7 +99,8 @@ func validateMap(m Map) error {
 	if m.ImageURL == "" {
 		return nil
 	}
-	if len(m.ImageURL) > maxImageURL || !strings.HasPrefix(m.ImageURL, "https://") || strings.ContainsAny(m.ImageURL, " \t\r\n<>\"") {
+	if len(m.ImageURL) > maxImageURL || !strings.HasPrefix(m.ImageURL, "https://") || strings.ContainsAny(m.ImageURL, " \t\r\n<>\"") ||
+		ladder.CheckText("image", m.ImageURL) != nil {
 		return ladder.Errorf(ladder.CodeInvalid, "image must be an https:// URL of at most %d characters", maxImageURL)
 	}
 	return nil

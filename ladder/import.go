@@ -100,6 +100,9 @@ func checkImportRecord(r rating.MatchRecord, teamSize int, now time.Time) error 
 	if len(r.Team1) != teamSize {
 		return Errorf(CodeInvalid, "the queue is %dv%d, not %dv%d", teamSize, teamSize, len(r.Team1), len(r.Team2))
 	}
+	if err := ValidateMapName(r.Map, true); err != nil {
+		return err
+	}
 	for _, u := range slices.Sorted(maps.Keys(r.Names)) {
 		n := r.Names[u]
 		if len(n) > maxNameLen {

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -251,8 +250,8 @@ type MatchStore interface {
 }
 
 // ValidateMapName checks a map's name as pools, the API and imports take
-// it: at most rating.MaxMapName bytes of UTF-8 without control
-// characters, not blank; "" passes when optional (no map).
+// it: at most rating.MaxMapName bytes, not blank, under CheckText's rule
+// (no control or bidi character); "" passes when optional (no map).
 func ValidateMapName(name string, optional bool) error {
 	if name == "" && optional {
 		return nil
@@ -263,8 +262,8 @@ func ValidateMapName(name string, optional bool) error {
 	if len(name) > rating.MaxMapName || !utf8.ValidString(name) {
 		return Errorf(CodeInvalid, "a map's name is at most %d bytes of text", rating.MaxMapName)
 	}
-	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
-		return Errorf(CodeInvalid, "a map's name may not hold control characters")
+	if err := CheckText("map name", name); err != nil {
+		return err
 	}
 	return nil
 }

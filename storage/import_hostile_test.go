@@ -10,8 +10,9 @@ import (
 )
 
 // TestImportHostile imports files that break the import's rules, on both
-// backends: IDs with NUL, controls, bidi characters or invalid UTF-8, and
-// dates before 1970 or in the future (0001-01-01 is the zero time). Each is
+// backends: IDs and map names with NUL, controls, bidi characters or
+// invalid UTF-8, and dates before 1970 or in the future (0001-01-01 is the
+// zero time). Each is
 // refused with a CodeInvalid error naming the record, and nothing is
 // stored (the same check as the API: ladder.CheckID, ladder.CheckPlayedAt).
 func TestImportHostile(t *testing.T) {
@@ -29,11 +30,28 @@ func TestImportHostile(t *testing.T) {
 		"year 9999":         "9999-12-31,a,b,c,d,1\n",
 		"next year":         "2027-01-05,a,b,c,d,1\n",
 	}
-	cases := map[string]func(t *testing.T, b string){}
+	// The map column's names follow the same rule (ladder.ValidateMapName):
+	// a NUL would reach PostgreSQL as error 22021 in the middle of the
+	// import's batches, after the whole file was checked.
+	const mapHead = "date,team1_p1,team1_p2,team2_p1,team2_p2,winner,map\n2025-06-01,a,b,c,d,1,Dust\n"
+	mapRows := map[string]string{
+		"NUL in a map":      "2025-06-02,a,b,c,d,1,Du\x00st\n",
+		"ESC in a map":      "2025-06-02,a,b,c,d,1,\x1b[31mDust\n",
+		"bidi RLO in a map": "2025-06-02,a,b,c,d,1,Dust\u202e\n",
+		"C1 in a map":       "2025-06-02,a,b,c,d,1,Du\u0085st\n",
+	}
+	files := map[string]string{}
 	for name, row := range rows {
+		files[name] = head + row
+	}
+	for name, row := range mapRows {
+		files[name] = mapHead + row
+	}
+	cases := map[string]func(t *testing.T, b string){}
+	for name, file := range files {
 		cases[name] = func(t *testing.T, b string) {
 			e := newEnv(t, b)
-			recs, err := rating.ReadMatchCSV(strings.NewReader(head + row))
+			recs, err := rating.ReadMatchCSV(strings.NewReader(file))
 			if err != nil {
 				t.Fatalf("ReadMatchCSV = %v, want the rows (the import refuses them)", err)
 			}
