@@ -3,7 +3,6 @@ package dashboard
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
@@ -121,8 +120,8 @@ func (d *Dashboard) flagViews(ctx context.Context, l *i18n.Lang, guildID string,
 // dismissFlag closes a flag with the form's reason and goes back to the
 // list; the audit log keeps who and why (integrity.dismiss).
 func (d *Dashboard) dismissFlag(w http.ResponseWriter, r *http.Request, gr guildRequest) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
+	id, ok := positiveID(r)
+	if !ok {
 		d.fail(w, r, ladder.Errorf(ladder.CodeInvalid, "flag %q is not a number", r.PathValue("id")))
 		return
 	}

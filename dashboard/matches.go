@@ -134,11 +134,18 @@ func correctionText(l *i18n.Lang, id int64, done string, c ladder.Correction) st
 }
 
 func matchID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
+	id, ok := positiveID(r)
+	if !ok {
 		return 0, ladder.Errorf(ladder.CodeInvalid, "match ID %q is not a number", r.PathValue("id"))
 	}
 	return id, nil
+}
+
+// positiveID reads the path's {id} (a match's, a flag's): false unless it
+// is a positive number.
+func positiveID(r *http.Request) (int64, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	return id, err == nil && id > 0
 }
 
 // winnerOf reads a result: 1, 2, or 0 for a draw.
