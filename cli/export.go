@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -30,12 +32,44 @@ func runExport(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	defer db.Close()
-	recs, err := ladder.NewService(db, nil).ExportMatches(ctx, *guild, *queue, *season)
+	svc := ladder.NewService(db, nil)
+	recs, err := svc.ExportMatches(ctx, *guild, *queue, *season)
 	if err != nil {
 		return err
+	}
+	if len(recs) == 0 && *queue == "" {
+		if err := hintOtherQueues(ctx, e, svc, *guild, *season); err != nil {
+			return err
+		}
 	}
 	if *out == "" {
 		return rating.WriteMatchCSV(e.stdout, recs)
 	}
 	return writeAtomic(*out, func(w io.Writer) error { return rating.WriteMatchCSV(w, recs) })
+}
+
+// hintOtherQueues tells on stderr which queues do hold matches when the
+// default queue holds none, so that an operator who imported a history of
+// singles (which went to a queue of its own size) and exports it without
+// --queue learns why the file has only its header. The CSV is unchanged.
+func hintOtherQueues(ctx context.Context, e invocation, svc *ladder.Service, guild string, season int) error {
+	queues, err := svc.Queues(ctx, guild)
+	if err != nil {
+		return err
+	}
+	var held []string
+	for _, q := range queues {
+		recs, err := svc.ExportMatches(ctx, guild, q.Name, season)
+		if err != nil {
+			return err
+		}
+		if len(recs) > 0 {
+			held = append(held, fmt.Sprintf("%s (%s, --queue %s)", q.Name, count(len(recs), "match"), q.Name))
+		}
+	}
+	if len(held) > 0 {
+		fmt.Fprintf(e.stderr, "ladderbot %s: the default queue has no matches to export; matches are in %s\n",
+			e.name, strings.Join(held, ", "))
+	}
+	return nil
 }

@@ -95,5 +95,24 @@ func TestImportOtherTeamSizes(t *testing.T) {
 				t.Errorf("%s: the refused import changed the database: %v", s.name, diff)
 			}
 		}
+		// The singles went to a queue of their own, so an export without
+		// --queue (the default queue's) has only the header; it says on
+		// stderr where the matches are. A guild whose default queue holds
+		// matches gets no such line, nor does an export naming its queue.
+		const header = "seq,date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n"
+		for _, s := range []struct {
+			args           []string
+			stdout, stderr string
+		}{
+			{[]string{"export", "--guild", "323456789012345678"}, header,
+				"ladderbot export: the default queue has no matches to export; matches are in 1v1 (3 matches, --queue 1v1)\n"},
+			{[]string{"export", "--guild", "323456789012345678", "--queue", "1v1"}, singlesCSV, ""},
+			{[]string{"export", "--guild", g}, header + "0,2024-03-01,a,b,c,d,1\n", ""},
+		} {
+			code, out, errOut := run(s.args...)
+			if code != 0 || out != s.stdout || errOut != s.stderr {
+				t.Errorf("ladderbot %s = %d, stdout %q, stderr %q; want 0, %q, %q", strings.Join(s.args, " "), code, out, errOut, s.stdout, s.stderr)
+			}
+		}
 	})
 }
