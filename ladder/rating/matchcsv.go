@@ -178,6 +178,16 @@ func parseMatchHeader(header []string) (matchColumns, error) {
 	if c.winner < 0 {
 		missing = append(missing, "winner")
 	}
+	if len(missing) > 0 && len(header) == 1 {
+		// A spreadsheet saved as CSV in a locale whose decimal mark is a
+		// comma separates fields by semicolons; say so rather than list
+		// every column as missing.
+		for _, sep := range []string{";", "\t", "|"} {
+			if strings.Contains(header[0], sep) {
+				return c, fmt.Errorf("the header is one field separated by %q: a match CSV separates its fields with commas", sep)
+			}
+		}
+	}
 	if len(missing) > 0 {
 		return c, fmt.Errorf("header lacks %s", strings.Join(missing, ", "))
 	}

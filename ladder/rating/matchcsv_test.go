@@ -87,6 +87,9 @@ func TestReadMatchCSVErrors(t *testing.T) {
 		{"name of team 3", h[:len(h)-1] + ",team3_p1_name\n", "team3_p1_name"},
 		{"name twice", h[:len(h)-1] + ",team1_p1_name,team1_p1_name\n", "appears twice"},
 		{"bad quote", h + "2024-03-01,\"a,b,c,d,1\n", "line"},
+		{"semicolons", "date;team1_p1;team1_p2;team2_p1;team2_p2;winner\n2024-03-01;a;b;c;d;1\n", `one field separated by ";": a match CSV separates its fields with commas`},
+		{"tabs", "date\tteam1_p1\tteam1_p2\tteam2_p1\tteam2_p2\twinner\n", `separated by "\t"`},
+		{"one column", "date\n", "header lacks team1_p1, team2_p1, winner"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
