@@ -121,7 +121,10 @@ func TestAdminRatingAPI(t *testing.T) {
 		if len(lb.Players) != 5 || lb.Players[3].ID != "1005" || lb.Players[3].Rank != 4 {
 			t.Errorf("Got(leaderboard after set) = %+v, want Eve 4th", lb.Players)
 		}
-		rec = call(e, "POST", base+"1005/rating/reset", `{"reason":"appeal"}`, auth...)
+		// A reason is prose: it may run over lines, as the dashboard's and
+		// Discord's forms allow (ladder.CheckReason); every other string
+		// in a body stays on one line.
+		rec = call(e, "POST", base+"1005/rating/reset", `{"reason":"appeal\n\tticket 12"}`, auth...)
 		adj = decode[adjustResponse](t, rec)
 		if rec.Code != 200 || adj.Before.Rating != 1650.5 || adj.After.Rating != 1500 || adj.After.RD != 130 {
 			t.Errorf("Got(reset) = %d %+v, want 1650.5 → 1500 ± 130", rec.Code, adj)
@@ -134,6 +137,9 @@ func TestAdminRatingAPI(t *testing.T) {
 		mustf(t, err, "Audit")
 		if len(audit) == 0 || audit[0].ActorID != "api:admin-tool" {
 			t.Errorf("Got(latest audit actor) = %+v, want api:admin-tool", audit[:min(1, len(audit))])
+		}
+		if len(audit) < 2 || audit[1].Reason != "appeal\n\tticket 12" {
+			t.Errorf("Got(audit of the reset) = %+v, want the reason on its two lines", audit[:min(2, len(audit))])
 		}
 		tests := []struct {
 			name, method, path, body string
@@ -148,6 +154,10 @@ func TestAdminRatingAPI(t *testing.T) {
 			{"reset bad body", "POST", base + "1001/rating/reset", `{"queue":`, 400, "truncated"},
 			{"get bad id", "GET", base + "a%2Cb/rating", "", 400, "player ID"},
 			{"wrong method", "DELETE", base + "1001/rating", "", 405, "use GET or PUT"},
+			{"line break in queue", "PUT", base + "1001/rating", `{"rating":1500,"rd":50,"queue":"2v2\n"}`, 400, "control character U+000A"},
+			{"line break in a key", "PUT", base + "1001/rating", `{"rating":1500,"rd":50,"re\nason":"x"}`, 400, "control character U+000A"},
+			{"NUL in a reason", "PUT", base + "1001/rating", `{"rating":1500,"rd":50,"reason":"a\nb\u0000"}`, 400, "control character U+0000"},
+			{"bidi in a reason", "POST", base + "1001/rating/reset", `{"reason":"a\n\u202e"}`, 400, "bidirectional control U+202E"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) { wantError(t, call(e, tt.method, tt.path, tt.body, auth...), tt.status, tt.msg) })

@@ -55,12 +55,12 @@ func TestIntegrityAPI(t *testing.T) {
 		id := strconv.FormatInt(list.Flags[0].ID, 10)
 		wantError(t, call(e, "POST", base+"/abc/dismiss", "", auth...), 400, "flag")
 		wantError(t, call(e, "POST", base+"/999999/dismiss", "", auth...), 404, "flag")
-		rec = call(e, "POST", base+"/"+id+"/dismiss", `{"reason":"scrims"}`, auth...)
+		rec = call(e, "POST", base+"/"+id+"/dismiss", `{"reason":"scrims\nsee the mod log"}`, auth...)
 		if rec.Code != http.StatusOK {
 			t.Fatalf("Got(dismiss) = %d %s", rec.Code, rec.Body)
 		}
-		if f := decode[flagJSON](t, rec); f.DismissedBy != "api:mod-tool" || f.DismissReason != "scrims" {
-			t.Errorf("Got(dismissed) = %+v, want by api:mod-tool for scrims", f)
+		if f := decode[flagJSON](t, rec); f.DismissedBy != "api:mod-tool" || f.DismissReason != "scrims\nsee the mod log" {
+			t.Errorf("Got(dismissed) = %+v, want by api:mod-tool for scrims, on two lines", f)
 		}
 		wantError(t, call(e, "POST", base+"/"+id+"/dismiss", "", auth...), 409, "dismissed already")
 		if open := decode[struct {

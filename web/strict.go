@@ -49,7 +49,7 @@ func checkRequestText(r *http.Request) error {
 // surrogate (the same collapse, spelled \ud800), no object may repeat a key
 // (encoding/json keeps the last, so "winner":1,"winner":2 records a win for
 // team 2 while a logging proxy sees team 1), and every string, key or
-// value, passes ladder.CheckText.
+// value, passes ladder.CheckText (a "reason" value ladder.CheckLines).
 func checkJSONBody(body []byte) error {
 	if !utf8.Valid(body) {
 		i := 0
@@ -118,6 +118,12 @@ func walkJSON(dec *json.Decoder, where string) error {
 		_, err := dec.Token() // the closing delimiter
 		return err
 	case string:
+		if where == `"reason"` {
+			// A reason is prose, kept by the service under
+			// ladder.CheckReason, which allows line breaks and tabs as
+			// Discord's paragraph fields and the dashboard's forms do.
+			return ladder.CheckLines("string in "+where, t)
+		}
 		return ladder.CheckText("string in "+where, t)
 	}
 	return nil
