@@ -97,7 +97,7 @@ func runSimulate(ctx context.Context, e invocation, args []string) error {
 	cfg := sim.Config{Players: *players, Days: *days, TeamSize: *teamSize, Model: *model, Params: p, Seed: *seed,
 		QStart: *qStart, QFloor: *qFloor, DSN: *dsn, SkillSD: *skillSD, ActiveProb: *active, GamesPerSession: *games, NoShow: *noShow, PickMode: ladder.PickMode(*pickMode), Log: logger,
 		Cheaters: cheat, LatePlayers: *latePlayers, Parties: *parties, PartySynergy: *synergy, PartyMaxWeight: *partyMax, PartyMedianWeight: *partyMed, OrdinalDeviations: *ordDev,
-		BestOf: *bestOf}
+		BestOf: *bestOf, Exact: true}
 	var base *sim.Baseline
 	if *bestOf > 1 {
 		// The same season in single games, on a scratch database, for the

@@ -66,6 +66,15 @@ func TestSimulateCommandLeaderboardAndErrors(t *testing.T) {
 		{[]string{"simulate", "--cheaters", "smurf=-1"}, 2, "want 0 to 50"},
 		{[]string{"simulate", "--late-players", "-1"}, 1, "late players must be from 0 to 100000"},
 		{[]string{"simulate", "--late-players", "many"}, 2, "invalid value"},
+		// A zero asked for is checked, not taken as "the default": each
+		// of these ran the default season before.
+		{[]string{"simulate", "--days", "0"}, 1, "days must be from 1 to 3650, not 0"},
+		{[]string{"simulate", "--games", "0"}, 1, "games per session must be from 1 to 100, not 0"},
+		{[]string{"simulate", "--active", "0"}, 1, "active probability must be in (0, 1], not 0"},
+		{[]string{"simulate", "--skill-sd", "0"}, 1, "skill spread must be above 0 and below 5000, not 0"},
+		{[]string{"simulate", "--players", "0"}, 1, "players must be from 4 (two teams) to 100000, not 0"},
+		{[]string{"simulate", "--team-size", "0"}, 2, "team size"},
+		{[]string{"simulate", "--q-start", "0"}, 2, "q_floor ≤ q_start"},
 	}
 	for _, tc := range tests {
 		stdout.Reset()

@@ -85,6 +85,12 @@ type Config struct {
 	// look-alikes the integrity flags must leave alone (the other ordinary
 	// players arrive in the season's first fifth). 0 is none.
 	LatePlayers int
+	// Exact says every field above is as meant, zero included: a zero is
+	// then checked like any other value instead of standing for the
+	// default. `ladderbot simulate` sets it, since its flags carry the
+	// defaults, so --days 0 is refused and --q-start 0 is kept rather
+	// than silently running the default season.
+	Exact bool
 	// Progress, when set, is called after each simulated day.
 	Progress func(day, days int)
 	// Log receives the storage's log; nil discards it.
@@ -106,6 +112,9 @@ func Defaults() Config {
 
 func (c *Config) fill() error {
 	d := Defaults()
+	if c.Exact {
+		d = *c
+	}
 	if c.Players == 0 {
 		c.Players = d.Players
 	}
@@ -143,6 +152,8 @@ func (c *Config) fill() error {
 		return fmt.Errorf("sim: no-show probability must be from 0 to below 1, not %v", c.NoShow)
 	case c.LatePlayers < 0 || c.LatePlayers > 100000:
 		return fmt.Errorf("late players must be from 0 to 100000, not %d", c.LatePlayers)
+	case c.TeamSize < 1 || c.TeamSize > rating.MaxTeamSize:
+		return fmt.Errorf("team size must be from 1 to %d, not %d", rating.MaxTeamSize, c.TeamSize)
 	case c.Players < 2*c.TeamSize || c.Players > 100000:
 		return fmt.Errorf("players must be from %d (two teams) to 100000, not %d", 2*c.TeamSize, c.Players)
 	case c.Days < 1 || c.Days > 3650:
