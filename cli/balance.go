@@ -38,8 +38,15 @@ func runBalance(ctx context.Context, e invocation, args []string) error {
 	if fs.NArg() < 2 {
 		return usageError(e, fs, "give at least two ratings")
 	}
-	if *all && *size != 0 {
+	sizeGiven := false
+	fs.Visit(func(f *flag.Flag) { sizeGiven = sizeGiven || f.Name == "size" })
+	if *all && sizeGiven {
 		return usageError(e, fs, "--size and --all-sizes exclude each other")
+	}
+	if sizeGiven && *size == 0 {
+		// 0 is only the flag's way of saying "not given"; a size given
+		// is the size meant, and none is 0.
+		return fmt.Errorf("team size must be from 1 to %d for %d players, not 0", fs.NArg()/2, fs.NArg())
 	}
 	ratings := make([]float64, fs.NArg())
 	for i, a := range fs.Args() {

@@ -33,6 +33,9 @@ func TestBalanceCommand(t *testing.T) {
 		{"flags after the ratings", []string{"balance", "-2", "2", "1", "-1", "--json"}, 0, `"gap":0`, ""},
 		{"an unknown flag is still one", []string{"balance", "--sizes", "1", "2"}, 2, "", "flag provided but not defined: -sizes"},
 		{"both size flags", []string{"balance", "--size", "2", "--all-sizes", "1", "2", "3", "4"}, 2, "", "exclude each other"},
+		// 0 is the flag's "not given"; given, it is refused, not read as ⌊N/2⌋.
+		{"size 0 given", []string{"balance", "--size", "0", "1", "2", "3", "4"}, 1, "", "team size must be from 1 to 2 for 4 players, not 0"},
+		{"size 0 with all sizes", []string{"balance", "--size", "0", "--all-sizes", "1", "2", "3", "4"}, 2, "", "exclude each other"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
