@@ -274,6 +274,7 @@ func TestFlagErrorsOpenNoDatabase(t *testing.T) {
 		{"import", "--data", data},
 		{"export", "--guild", "abc"},
 		{"export", "--guild", "1", "--season", "-1"},
+		{"export", "--guild", "1", "--season", "0"},
 		{"verify", "--guild", "abc"},
 		{"token", "create", "--guild", "abc"},
 		{"token", "list", "--guild", "12", "extra"},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -24,7 +25,10 @@ func runExport(ctx context.Context, e invocation, args []string) error {
 	if err := checkGuild(e, fs, *guild); err != nil {
 		return err
 	}
-	if *season < 0 {
+	seasonGiven := false
+	fs.Visit(func(f *flag.Flag) { seasonGiven = seasonGiven || f.Name == "season" })
+	if *season < 0 || (seasonGiven && *season == 0) {
+		// Seasons count from 1; 0 is only the flag's "every season".
 		return usageError(e, fs, "--season must be a positive number")
 	}
 	db, err := openDB(ctx, e)
