@@ -191,6 +191,16 @@ func TestLocalizedCommandsRegistered(t *testing.T) {
 			walk(path+" "+o.Name, o.Options)
 		}
 	}
+	// Discord counts each field at its longest spelling in any language;
+	// the fake refuses a command past the limit, and the test says how
+	// close the biggest command comes.
+	biggest, size := "", 0
+	for _, d := range defs {
+		if n := fakediscord.CommandChars(d); n > size {
+			biggest, size = d.Name, n
+		}
+	}
+	t.Logf("largest command: /%s, %d of %d characters counted at their longest localization", biggest, size, fakediscord.MaxCommandChars)
 	for _, d := range defs {
 		for _, loc := range locales {
 			if d.DescriptionLocalizations[loc] == "" {

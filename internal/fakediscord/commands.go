@@ -107,7 +107,7 @@ func validateCommands(defs []CommandDef) error {
 		if err := validateOptions(d.Name, d.Options, 0); err != nil {
 			return err
 		}
-		if n := commandChars(d); n > MaxCommandChars {
+		if n := CommandChars(d); n > MaxCommandChars {
 			return fmt.Errorf("command %q: %d characters of names, descriptions and choices, more than %d", d.Name, n, MaxCommandChars)
 		}
 	}
@@ -183,21 +183,34 @@ func uniqueLocalizedNames(path string, sibs []localizedNames) error {
 
 // MaxCommandChars is Discord's limit on the combined characters of a
 // command's name, description, and the names, descriptions and choice
-// names and values of all its options, subcommands and groups.
+// names and values of all its options, subcommands and groups. Where a
+// field has localizations, Discord counts its longest spelling (the
+// default one included), so a German description longer than the English
+// one is what counts.
 const MaxCommandChars = 8000
 
-// commandChars counts what MaxCommandChars limits, in code points.
-func commandChars(d CommandDef) int {
-	return utf8.RuneCountInString(d.Name) + utf8.RuneCountInString(d.Description) + optionChars(d.Options)
+// CommandChars counts what MaxCommandChars limits, in code points.
+func CommandChars(d CommandDef) int {
+	return longest(d.Name, d.NameLocalizations) + longest(d.Description, d.DescriptionLocalizations) + optionChars(d.Options)
 }
 
 func optionChars(opts []OptionDef) int {
 	n := 0
 	for _, o := range opts {
-		n += utf8.RuneCountInString(o.Name) + utf8.RuneCountInString(o.Description) + optionChars(o.Options)
+		n += longest(o.Name, o.NameLocalizations) + longest(o.Description, o.DescriptionLocalizations) + optionChars(o.Options)
 		for _, c := range o.Choices {
-			n += utf8.RuneCountInString(c.Name) + utf8.RuneCountInString(fmt.Sprint(c.Value))
+			n += longest(c.Name, c.NameLocalizations) + utf8.RuneCountInString(fmt.Sprint(c.Value))
 		}
+	}
+	return n
+}
+
+// longest is the length in code points of the longest of a field's
+// default spelling and its localizations.
+func longest(def string, loc map[string]string) int {
+	n := utf8.RuneCountInString(def)
+	for _, l := range loc {
+		n = max(n, utf8.RuneCountInString(l))
 	}
 	return n
 }

@@ -31,7 +31,35 @@ func TestCommandSizeLimit(t *testing.T) {
 	if err := validateCommands([]CommandDef{big}); err == nil || !strings.Contains(err.Error(), "more than 8000") {
 		t.Errorf("Got(validate 12,650 characters) = %v, want refused over 8000", err)
 	}
-	if n := commandChars(big); n != 12650 {
-		t.Errorf("Got(commandChars) = %d, want 12650", n)
+	if n := CommandChars(big); n != 12650 {
+		t.Errorf("Got(CommandChars) = %d, want 12650", n)
+	}
+}
+
+// TestCommandSizeLongestLocalization: Discord counts each field at its
+// longest spelling across the default and its localizations, so a command
+// that fits in English can pass the limit in another language.
+func TestCommandSizeLongestLocalization(t *testing.T) {
+	d := CommandDef{Name: "stats", Description: "Ladder stats",
+		NameLocalizations: map[string]string{"de": "statistik"}, DescriptionLocalizations: map[string]string{"de": "Statistiken der Rangliste"},
+		Options: []OptionDef{{Type: 3, Name: "queue", Description: "queue", DescriptionLocalizations: map[string]string{"fr": "la file d'attente"},
+			Choices: []ChoiceDef{{Name: "a", Value: "a", NameLocalizations: map[string]string{"es-ES": "ábaco"}}}}}}
+	// 9 + 25 + (5 + 17) + (5 + 1) = 62.
+	if n := CommandChars(d); n != 62 {
+		t.Errorf("Got(CommandChars) = %d, want 62, each field at its longest spelling", n)
+	}
+	big := CommandDef{Name: "config", Description: "Settings"}
+	for i := range 25 {
+		o := OptionDef{Type: 1, Name: "sub" + string(rune('a'+i)), Description: "short"}
+		for j := range 4 {
+			o.Options = append(o.Options, OptionDef{Type: 3, Name: "opt" + string(rune('a'+j)), Description: "short",
+				DescriptionLocalizations: map[string]string{"de": strings.Repeat("ü", 80)}})
+		}
+		big.Options = append(big.Options, o)
+	}
+	// In English 6 + 8 + 25 × (4 + 5 + 4 × (4 + 5)) = 1,139 characters;
+	// in German 25 × 4 × 75 more: 8,639.
+	if err := validateCommands([]CommandDef{big}); err == nil || !strings.Contains(err.Error(), "8639 characters") {
+		t.Errorf("Got(validate a command long only in German) = %v, want refused at 8639 characters", err)
 	}
 }
