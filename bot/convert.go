@@ -3,6 +3,7 @@ package bot
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -221,10 +222,14 @@ const (
 	maxOptionText    = 100
 )
 
-// clip cuts s to at most n characters (runes), ending in "…" when cut.
+// clip cuts s to at most n characters (runes), ending in "…" when cut;
+// n ≤ 0 leaves nothing.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	if n <= 0 {
+		return ""
 	}
 	r := []rune(s)
 	if len(r) <= n {
@@ -233,15 +238,53 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// maxEmbedTotal is Discord's limit on the characters of all of a
+// message's embeds together: titles, descriptions, field names and
+// values, footers (and author names, which the bot does not set).
+const maxEmbedTotal = 6000
+
+// blankField is what an empty field name or value is sent as: Discord
+// refuses an empty one (50035), and shows a zero-width space as nothing.
+const blankField = "\u200b"
+
+// embeds converts a reply's embeds within Discord's limits: each part is
+// clipped to its own, and all together to maxEmbedTotal characters. Within
+// the whole budget the titles and footers come first, then each embed's
+// description and its fields in order; a field that no longer fits is
+// left out with the ones after it, and a description is clipped, rather
+// than have Discord refuse the whole message.
 func embeds(es []commands.Embed) []*discordgo.MessageEmbed {
+	budget := maxEmbedTotal
+	take := func(s string, n int) string {
+		s = clip(s, min(n, budget))
+		budget -= utf8.RuneCountInString(s)
+		return s
+	}
+	titles, footers := make([]string, len(es)), make([]string, len(es))
+	for i, e := range es {
+		titles[i] = take(e.Title, maxTitle)
+		footers[i] = take(e.Footer, maxFooter)
+	}
 	out := make([]*discordgo.MessageEmbed, 0, len(es))
-	for _, e := range es {
-		me := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Title: clip(e.Title, maxTitle), Description: clip(e.Description, maxDescription), Color: e.Color}
+	for i, e := range es {
+		me := &discordgo.MessageEmbed{Type: discordgo.EmbedTypeRich, Title: titles[i], Description: take(e.Description, maxDescription), Color: e.Color}
 		for _, f := range e.Fields[:min(len(e.Fields), maxFields)] {
-			me.Fields = append(me.Fields, &discordgo.MessageEmbedField{Name: clip(f.Name, maxFieldName), Value: clip(f.Value, maxFieldValue), Inline: f.Inline})
+			name, value := clip(f.Name, maxFieldName), clip(f.Value, maxFieldValue)
+			if strings.TrimSpace(name) == "" {
+				name = blankField
+			}
+			if strings.TrimSpace(value) == "" {
+				value = blankField
+			}
+			n := utf8.RuneCountInString(name) + utf8.RuneCountInString(value)
+			if n > budget {
+				break
+			}
+			budget -= n
+			me.Fields = append(me.Fields, &discordgo.MessageEmbedField{Name: name, Value: value, Inline: f.Inline})
 		}
-		if e.Footer != "" {
-			me.Footer = &discordgo.MessageEmbedFooter{Text: clip(e.Footer, maxFooter)}
+		if footers[i] != "" {
+			me.Footer = &discordgo.MessageEmbedFooter{Text: footers[i]}
 		}
 		if e.Image != "" {
 			me.Image = &discordgo.MessageEmbedImage{URL: e.Image}

@@ -39,6 +39,46 @@ func TestClipKeepsDiscordLimits(t *testing.T) {
 	}
 }
 
+// TestEmbedsWithinTotal: Discord refuses a message whose embeds hold more
+// than 6,000 characters in all, or a field with an empty name or value
+// (50035), even when every part is within its own limit. The conversion
+// keeps titles and footers, clips descriptions and leaves out the fields
+// that no longer fit, in order.
+func TestEmbedsWithinTotal(t *testing.T) {
+	total := func(es []*discordgo.MessageEmbed) int {
+		n := 0
+		for _, e := range es {
+			n += utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
+			for _, f := range e.Fields {
+				n += utf8.RuneCountInString(f.Name) + utf8.RuneCountInString(f.Value)
+			}
+			if e.Footer != nil {
+				n += utf8.RuneCountInString(e.Footer.Text)
+			}
+		}
+		return n
+	}
+	fields := make([]commands.Field, 25)
+	for i := range fields {
+		fields[i] = commands.Field{Name: fmt.Sprintf("queue %d", i+1), Value: strings.Repeat("ü", 1000)}
+	}
+	out := embeds([]commands.Embed{{Title: "Settings", Footer: "page 1", Fields: fields}})
+	if n := total(out); n > maxEmbedTotal {
+		t.Errorf("Got(total of 25 full fields) = %d characters, want at most %d", n, maxEmbedTotal)
+	}
+	if f := out[0].Fields; len(f) != 5 || f[0].Name != "queue 1" || f[4].Name != "queue 5" || out[0].Title != "Settings" || out[0].Footer.Text != "page 1" {
+		t.Errorf("Got(%d fields, title %q), want the first 5 fields whole, the title and footer kept", len(f), out[0].Title)
+	}
+	three := embeds([]commands.Embed{{Title: "a", Description: strings.Repeat("x", 4096)}, {Title: "b", Description: strings.Repeat("y", 4096)}, {Title: "c", Footer: "end"}})
+	if n := total(three); n != maxEmbedTotal || len(three) != 3 || three[2].Title != "c" || three[2].Footer.Text != "end" || !strings.HasSuffix(three[1].Description, "…") {
+		t.Errorf("Got(three embeds) = %d characters, want exactly %d with every title and footer and the second description clipped", n, maxEmbedTotal)
+	}
+	blank := embeds([]commands.Embed{{Fields: []commands.Field{{Name: "", Value: "x"}, {Name: "y", Value: " "}}}})
+	if f := blank[0].Fields; f[0].Name != blankField || f[1].Value != blankField {
+		t.Errorf("Got(empty field parts) = %q/%q, want each sent as a zero-width space", f[0].Name, f[1].Value)
+	}
+}
+
 // TestSelectMenuConversion checks both directions of a select menu: a
 // reply's menu becomes its own action row after the buttons, clipped to
 // Discord's 25 options, and a select interaction's values reach the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -263,26 +264,29 @@ func (h *handlers) configShow(ctx context.Context, tr *i18n.Lang, g ladder.Guild
 	if err != nil {
 		return Reply{}, err
 	}
-	var queues strings.Builder
+	queueFields, queueNames := make([]Field, 0, len(qs)), make([]string, 0, len(qs))
 	for _, q := range qs {
-		fmt.Fprintf(&queues, "**%s**: %s\n", q.Name, queueLine(tr, q))
+		var queue strings.Builder
+		fmt.Fprintf(&queue, "%s\n", queueLine(tr, q))
 		_, l, err := h.Service.Lobby(ctx, g.ID, q.Name)
 		if err != nil {
 			return Reply{}, err
 		}
-		fmt.Fprintf(&queues, "  %s\n", tr.T("cfg.show_lobby", "Lobby", lobbyLine(tr, l)))
+		fmt.Fprintf(&queue, "%s\n", tr.T("cfg.show_lobby", "Lobby", lobbyLine(tr, l)))
 		if h.Rooms != nil {
 			s, err := h.Rooms.Settings(ctx, q.ID)
 			if err != nil {
 				return Reply{}, err
 			}
-			fmt.Fprintf(&queues, "  %s\n", tr.T("cfg.show_rooms", "Rooms", describeRoom(tr, s)))
+			fmt.Fprintf(&queue, "%s\n", tr.T("cfg.show_rooms", "Rooms", describeRoom(tr, s)))
 		}
 		if line, err := h.joinsLine(ctx, tr, q); err != nil {
 			return Reply{}, err
 		} else if line != "" {
-			fmt.Fprintf(&queues, "  %s\n", tr.T("cfg.show_joins", "Joins", line))
+			fmt.Fprintf(&queue, "%s\n", tr.T("cfg.show_joins", "Joins", line))
 		}
+		queueFields = append(queueFields, Field{Name: tr.T("cfg.queue_field", "Queue", q.Name), Value: queue.String()})
+		queueNames = append(queueNames, q.Name)
 	}
 	orNone := func(prefix, id string) string {
 		if id == "" {
@@ -305,7 +309,6 @@ func (h *handlers) configShow(ctx context.Context, tr *i18n.Lang, g ladder.Guild
 		return Reply{}, err
 	}
 	e := Embed{Title: tr.T("cfg.settings"), Color: ColorInfo, Fields: []Field{
-		{Name: tr.T("cfg.queues"), Value: queues.String()},
 		{Name: tr.T("cfg.moderator_role"), Value: orNone("<@&", g.ModeratorRoleID), Inline: true},
 		{Name: tr.T("cfg.announcements"), Value: orNone("<#", g.AnnounceChannelID), Inline: true},
 		{Name: tr.T("cfg.moderator_log"), Value: orNone("<#", g.LogChannelID), Inline: true},
@@ -321,7 +324,52 @@ func (h *handlers) configShow(ctx context.Context, tr *i18n.Lang, g ladder.Guild
 		return Reply{}, err
 	}
 	e.Fields = append(e.Fields, Field{Name: tr.T("cfg.rank_roles"), Value: roleLines(tr, g, rc)})
+	e.Fields = appendWithin(tr, e, queueFields, queueNames)
 	return Reply{Ephemeral: true, Embeds: []Embed{e}}, nil
+}
+
+// Discord's embed limits that /config show lays its queues out by: 25
+// fields of at most 1,024 characters each, and 6,000 characters in all.
+const (
+	embedFields     = 25
+	embedFieldValue = 1024
+	embedTotal      = 6000
+)
+
+// appendWithin adds each queue's field to e after the server's own
+// settings, one field a queue so that no queue's settings are cut off in
+// the middle, for as many queues as Discord's limits allow; the queues
+// that do not fit are named in a last field, with the dashboard, which
+// shows every queue, as the place to see them.
+func appendWithin(tr *i18n.Lang, e Embed, queues []Field, names []string) []Field {
+	size := func(f Field) int {
+		return utf8.RuneCountInString(f.Name) + min(utf8.RuneCountInString(f.Value), embedFieldValue)
+	}
+	used := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description) + utf8.RuneCountInString(e.Footer)
+	for _, f := range e.Fields {
+		used += size(f)
+	}
+	// Room for the last field that names the queues left out: its name
+	// and up to 400 characters of names.
+	const rest = 450
+	fields := e.Fields
+	for i, q := range queues {
+		last := i == len(queues)-1
+		fits := len(fields)+1 <= embedFields && used+size(q) <= embedTotal
+		if !last {
+			fits = len(fields)+2 <= embedFields && used+size(q)+rest <= embedTotal
+		}
+		if !fits {
+			list := strings.Join(names[i:], ", ")
+			if utf8.RuneCountInString(list) > rest-50 {
+				list = string([]rune(list)[:rest-51]) + "…"
+			}
+			return append(fields, Field{Name: tr.N("cfg.more_queues", len(queues)-i), Value: list})
+		}
+		used += size(q)
+		fields = append(fields, q)
+	}
+	return fields
 }
 
 // scheduleText shows a season schedule with the next time it fires, so a

@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 )
 
 // Message is a message as the fake stores it: posted to a channel, sent as an
@@ -102,6 +103,60 @@ type Embed struct {
 	Image struct {
 		URL string `json:"url"`
 	} `json:"image"`
+	Author struct {
+		Name string `json:"name"`
+	} `json:"author"`
+}
+
+// Discord's limits on embeds, in characters: each part's own, and the sum
+// of every title, description, field name and value, footer and author
+// name over all of a message's embeds.
+const (
+	maxEmbedTitle       = 256
+	maxEmbedDescription = 4096
+	maxEmbedFields      = 25
+	maxEmbedFieldName   = 256
+	maxEmbedFieldValue  = 1024
+	maxEmbedFooter      = 2048
+	maxEmbedAuthor      = 256
+	maxEmbedTotal       = 6000
+)
+
+// checkEmbeds refuses embeds Discord refuses with 50035 Invalid Form Body:
+// a part over its limit, more than 25 fields, a field with an empty name
+// or value, or more than 6,000 characters in all.
+func checkEmbeds(embeds []Embed) error {
+	total := 0
+	for i, e := range embeds {
+		n := func(s string) int { k := utf8.RuneCountInString(s); total += k; return k }
+		if k := n(e.Title); k > maxEmbedTitle {
+			return fmt.Errorf("embeds.%d.title: must be %d or fewer in length (%d)", i, maxEmbedTitle, k)
+		}
+		if k := n(e.Description); k > maxEmbedDescription {
+			return fmt.Errorf("embeds.%d.description: must be %d or fewer in length (%d)", i, maxEmbedDescription, k)
+		}
+		if len(e.Fields) > maxEmbedFields {
+			return fmt.Errorf("embeds.%d.fields: must be %d or fewer in length (%d)", i, maxEmbedFields, len(e.Fields))
+		}
+		for j, f := range e.Fields {
+			if k := n(f.Name); k == 0 || k > maxEmbedFieldName {
+				return fmt.Errorf("embeds.%d.fields.%d.name: must be between 1 and %d in length (%d)", i, j, maxEmbedFieldName, k)
+			}
+			if k := n(f.Value); k == 0 || k > maxEmbedFieldValue {
+				return fmt.Errorf("embeds.%d.fields.%d.value: must be between 1 and %d in length (%d)", i, j, maxEmbedFieldValue, k)
+			}
+		}
+		if k := n(e.Footer.Text); k > maxEmbedFooter {
+			return fmt.Errorf("embeds.%d.footer.text: must be %d or fewer in length (%d)", i, maxEmbedFooter, k)
+		}
+		if k := n(e.Author.Name); k > maxEmbedAuthor {
+			return fmt.Errorf("embeds.%d.author.name: must be %d or fewer in length (%d)", i, maxEmbedAuthor, k)
+		}
+	}
+	if total > maxEmbedTotal {
+		return fmt.Errorf("embeds: %d characters in all, more than %d", total, maxEmbedTotal)
+	}
+	return nil
 }
 
 // EmbedField is one name/value field of an embed.
@@ -335,7 +390,7 @@ func (m *Message) apply(p messagePayload, files []File, edit bool) error {
 	if len(m.Embeds) > 10 {
 		return fmt.Errorf("more than 10 embeds")
 	}
-	return nil
+	return checkEmbeds(m.Embeds)
 }
 
 // wire is the JSON of m as Discord returns it.

@@ -1,0 +1,86 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ladderbot/ladderbot/i18n"
+)
+
+// TestConfigShowManyQueues: /config show gives each queue a field of its
+// own, after the server's settings, so that no queue's settings are cut
+// off by Discord's 1,024 characters a field (all queues shared one field
+// before, and from the fourth or so a queue's lines were clipped away
+// with "…"). A server with more queues than fit Discord's 25 fields and
+// 6,000 characters sees as many whole queues as fit and a last field
+// naming the rest, in English and in German.
+func TestConfigShowManyQueues(t *testing.T) {
+	f := newFixture(t)
+	fieldsOf := func(r Reply) (names []string, total int) {
+		e := r.Embeds[0]
+		total = utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description) + utf8.RuneCountInString(e.Footer)
+		for _, fl := range e.Fields {
+			if n := utf8.RuneCountInString(fl.Value); n == 0 || n > embedFieldValue {
+				t.Errorf("Got(field %q) of %d characters, want 1 to %d", fl.Name, n, embedFieldValue)
+			}
+			total += utf8.RuneCountInString(fl.Name) + utf8.RuneCountInString(fl.Value)
+			names = append(names, fl.Name)
+		}
+		if len(e.Fields) > embedFields || total > embedTotal {
+			t.Errorf("Got(%d fields, %d characters), want at most %d and %d", len(e.Fields), total, embedFields, embedTotal)
+		}
+		return names, total
+	}
+	for i := 1; i <= 3; i++ {
+		f.ok(admin("config queue add", map[string]any{"name": fmt.Sprintf("queue-number-%d", i), "team_size": int64(1 + i%4)}))
+	}
+	r := f.ok(admin("config show", nil))
+	names, _ := fieldsOf(r)
+	for _, q := range []string{"2v2", "queue-number-1", "queue-number-2", "queue-number-3"} {
+		var field *Field
+		for i := range r.Embeds[0].Fields {
+			if r.Embeds[0].Fields[i].Name == "Queue "+q {
+				field = &r.Embeds[0].Fields[i]
+			}
+		}
+		if field == nil || !strings.Contains(field.Value, "lobby: ready check 2 minutes") {
+			t.Errorf("Got(fields %q), want a field \"Queue %s\" with its lobby line", names, q)
+		}
+	}
+	if strings.Contains(strings.Join(names, "|"), "more queue") {
+		t.Errorf("Got(fields %q), want every queue shown and none left over", names)
+	}
+
+	for i := 4; i <= 40; i++ {
+		f.ok(admin("config queue add", map[string]any{"name": fmt.Sprintf("queue-number-%d", i), "team_size": int64(1 + i%4)}))
+	}
+	for _, lang := range []string{"en", "de"} {
+		req := admin("config show", nil)
+		req.Locale = lang
+		r := f.ok(req)
+		names, _ := fieldsOf(r)
+		tr := i18n.For(lang)
+		last := r.Embeds[0].Fields[len(r.Embeds[0].Fields)-1]
+		shown := 0
+		for _, n := range names {
+			if strings.HasPrefix(n, strings.TrimSuffix(tr.T("cfg.queue_field", "Queue", ""), " ")) {
+				shown++
+			}
+		}
+		if want := tr.N("cfg.more_queues", 41-shown); last.Name != want {
+			t.Errorf("%s: Got(last field) = %q, want %q after %d whole queues", lang, last.Name, want, shown)
+		}
+		// The rest are named from the first not shown, whole, until the
+		// list is clipped.
+		var rest []string
+		for i := shown; i <= 40; i++ {
+			rest = append(rest, fmt.Sprintf("queue-number-%d", i))
+		}
+		list := strings.Join(rest, ", ")
+		if shown < 10 || !(last.Value == list || strings.HasSuffix(last.Value, "…") && strings.HasPrefix(list, strings.TrimSuffix(last.Value, "…"))) {
+			t.Errorf("%s: Got(%d queues shown, the rest named %q), want the others named from queue-number-%d on", lang, shown, last.Value, shown)
+		}
+	}
+}
