@@ -28,9 +28,15 @@ const (
 const typicalOf = 50
 
 // listed is how many tickets a panel lists by name; the count covers the
-// rest. Discord cuts an embed's description at 4,096 characters, and 40
-// lines of mentions stay well within it.
-const listed = 40
+// rest. Discord takes an embed's description of at most 4,096 characters,
+// which 40 lines of single players or pairs stay well within; a queue of
+// premade fives or eights would not (a line of eight mentions is over 200
+// characters), so the list also stops before listedChars, leaving room
+// for the line that counts the rest.
+const (
+	listed      = 40
+	listedChars = 3800
+)
 
 // Message renders a queue's panel: its name and team size, who waits
 // (oldest first, parties marked), how many, the typical wait (the median
@@ -55,19 +61,21 @@ func MessageAt(l *i18n.Lang, q ladder.Queue, waiting []Party, waits []time.Durat
 		b.WriteString(l.T("panel.empty", "Join", l.T("panel.join")))
 	}
 	for i, p := range waiting {
-		if i == listed {
+		mark := ""
+		if len(p.UserIDs) > 1 {
+			mark = "👥 "
+		}
+		line := fmt.Sprintf("%d. %s%s · <t:%d:R>\n", i+1, mark, mentionList(p.UserIDs), p.JoinedAt.Unix())
+		// Bytes count at least the characters Discord counts.
+		if i == listed || b.Len()+len(line) > listedChars {
 			rest := 0
-			for _, r := range waiting[listed:] {
+			for _, r := range waiting[i:] {
 				rest += len(r.UserIDs)
 			}
 			b.WriteString(l.T("panel.more", "Count", l.Int(rest)))
 			break
 		}
-		mark := ""
-		if len(p.UserIDs) > 1 {
-			mark = "👥 "
-		}
-		fmt.Fprintf(&b, "%d. %s%s · <t:%d:R>\n", i+1, mark, mentionList(p.UserIDs), p.JoinedAt.Unix())
+		b.WriteString(line)
 	}
 	status, color := commands.OpeningStatus(l, o), commands.ColorSuccess
 	switch {

@@ -65,6 +65,28 @@ func TestMessage(t *testing.T) {
 	if strings.Join(labels, "|") != "Join|Leave|Join with…|Status" {
 		t.Errorf("Got(buttons) = %q, want Join|Leave|Join with…|Status", labels)
 	}
+	// A queue of premade eights: 40 lines of eight mentions would be
+	// over 8,000 characters, twice what Discord takes in a description,
+	// and the description was clipped mid-mention with the count lost.
+	// The list stops while whole, and the count covers the rest.
+	eights := ladder.Queue{ID: 8, Name: "8v8", TeamSize: 8}
+	var stacks []panel.Party
+	for i := range 40 {
+		p := panel.Party{JoinedAt: at}
+		for j := range 8 {
+			p.UserIDs = append(p.UserIDs, fmt.Sprint(100000000000000000+i*8+j))
+		}
+		stacks = append(stacks, p)
+	}
+	for _, lang := range []string{"en", "de"} {
+		d := panel.Message(i18n.For(lang), eights, stacks, nil).Embeds[0].Description
+		lines := strings.Split(d, "\n")
+		shown := len(lines) - 1
+		more := i18n.For(lang).T("panel.more", "Count", i18n.For(lang).Int(8*(40-shown)))
+		if n := len([]rune(d)); n > 4096 || shown < 10 || lines[shown] != more || !strings.HasSuffix(lines[shown-1], ":R>") {
+			t.Errorf("%s: Got(panel of 40 eights) = %d characters, %d whole lines, last %q; want at most 4,096, whole lines, then %q", lang, n, shown, lines[shown], more)
+		}
+	}
 	q.Disabled = true
 	if got := panel.Message(i18n.English(), q, nil, nil).Embeds[0]; got.Fields[2].Value != "Closed" || got.Fields[1].Value != "no matches yet" {
 		t.Errorf("Got(closed, empty panel fields) = %+v, want Closed and no matches yet", got.Fields)
