@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -159,4 +160,84 @@ func TestCommunityCommandsWithout(t *testing.T) {
 	if _, err := f.call(cmd(user(1), "stats", nil)); ladder.ErrorCode(err) != ladder.CodeUnavailable {
 		t.Errorf("Got(/stats without community) = %v, want unavailable", err)
 	}
+}
+
+// TestHistoryWidePages: ten lines of 8v8 matches (sixteen mentions each)
+// pass Discord's 4,096 characters a description, which clipped the page's
+// last line mid-mention. A page now keeps whole lines within the limit,
+// and paging on with Next and back with Previous shows every match once,
+// in order, none skipped.
+func TestHistoryWidePages(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		db, err := storage.Open(ctx, testdb.DSN(t, b), nil)
+		if err != nil {
+			t.Fatalf("storage.Open: %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		derived.Wire(db, integrity.New(db, nil))
+		svc := ladder.NewService(db, nil)
+		start := time.Now().UTC().Add(-24 * time.Hour)
+		var recs []rating.MatchRecord
+		// A queue name of Discord's 32 characters, as a server may name one.
+		const n, queue = 25, "eight-a-side-premier-league-2026"
+		for i := range n {
+			var a, c []string
+			for j := range 8 {
+				a, c = append(a, user(100+j)), append(c, user(200+j))
+			}
+			recs = append(recs, rating.MatchRecord{Date: start.Add(time.Duration(i) * time.Minute), Team1: a, Team2: c, Winner: 1 + i%2})
+		}
+		if _, err := svc.EnsureGuild(ctx, guild); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.CreateQueue(ctx, ladder.System, ladder.NewQueue(guild, queue, 8)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.ImportMatches(ctx, guild, queue, recs, nil); err != nil {
+			t.Fatalf("ImportMatches: %v", err)
+		}
+		f := &fixture{t: t, svc: svc, set: New(Deps{Service: svc, Community: community.New(db, svc)})}
+		ids := func(r Reply) []string {
+			d := r.Embeds[0].Description
+			if k := len([]rune(d)); k > 4096 || !strings.HasSuffix(d, "\n") {
+				t.Fatalf("Got(page of %d characters) = %q, want whole lines within 4,096", k, d)
+			}
+			var out []string
+			for _, line := range strings.Split(strings.TrimSuffix(d, "\n"), "\n") {
+				if !strings.HasPrefix(line, "`#") || !strings.HasSuffix(line, "**") {
+					t.Fatalf("Got(line) = %q, want a whole match line", line)
+				}
+				out = append(out, strings.Trim(strings.Fields(line)[0], "`#"))
+			}
+			return out
+		}
+		var seen []string
+		pages := []Reply{f.ok(cmd(user(5), "history", nil))}
+		for {
+			r := pages[len(pages)-1]
+			seen = append(seen, ids(r)...)
+			if r.Buttons[0][1].Disabled {
+				break
+			}
+			pages = append(pages, f.ok(click(user(5), r.Buttons[0][1].CustomID)))
+		}
+		want := make([]string, n)
+		for i := range want {
+			want[i] = fmt.Sprint(n - i)
+		}
+		if strings.Join(seen, ",") != strings.Join(want, ",") || len(ids(pages[0])) >= historyPageSize {
+			t.Errorf("Got(matches paging on, %d on the first page) = %v, want %v once each, fewer than %d a page", len(ids(pages[0])), seen, want, historyPageSize)
+		}
+		// Back from the last page with Previous, to the first.
+		var back []string
+		r := pages[len(pages)-1]
+		for !r.Buttons[0][0].Disabled {
+			r = f.ok(click(user(5), r.Buttons[0][0].CustomID))
+			back = append(ids(r), back...)
+		}
+		if strings.Join(back, ",")+","+strings.Join(ids(pages[len(pages)-1]), ",") != strings.Join(want, ",") {
+			t.Errorf("Got(matches paging back) = %v then the last page, want %v", back, want)
+		}
+	})
 }

@@ -14,6 +14,9 @@ import (
 const (
 	actHistory      = "hist"
 	historyPageSize = 10
+	// historyChars bounds a page's lines in bytes (at least the characters
+	// Discord counts), within an embed description's 4,096.
+	historyChars = 3900
 )
 
 func (h *handlers) historyCommand() Command {
@@ -110,18 +113,42 @@ func (h *handlers) renderHistory(ctx context.Context, l *i18n.Lang, guildID stri
 	if v.queue != "" {
 		title += " · " + v.queue
 	}
-	var b strings.Builder
-	for _, m := range p.Matches {
-		b.WriteString(l.T("history.line", "ID", m.ID, "When", l.DateTime(m.At), "Queue", m.Queue, "Season", m.Season,
-			"Team1", mentions(m.Team1), "Team2", mentions(m.Team2), "Result", winnerIn(l, m.Winner)))
+	lines := make([]string, len(p.Matches))
+	size := 0
+	for i, m := range p.Matches {
+		line := l.T("history.line", "ID", m.ID, "When", l.DateTime(m.At), "Queue", m.Queue, "Season", m.Season,
+			"Team1", mentions(m.Team1), "Team2", mentions(m.Team2), "Result", winnerIn(l, m.Winner))
 		if v.player != "" {
 			team := 1
 			if slices.Contains(m.Team2, v.player) {
 				team = 2
 			}
-			b.WriteString(" (" + l.T("outcome."+community.ResultFor(m.Winner, team)) + ")")
+			line += " (" + l.T("outcome."+community.ResultFor(m.Winner, team)) + ")"
 		}
-		b.WriteString("\n")
+		lines[i] = line + "\n"
+		size += len(lines[i])
+	}
+	// Ten lines of 8v8 matches (16 mentions each) pass Discord's 4,096
+	// characters a description. The page then keeps the whole lines next
+	// to where the reader came from, the newest going on (or on a first
+	// page), the oldest going back with Previous, and moves the cursor on
+	// the far side so that the next page starts at the first match left
+	// out: paging either way skips nothing.
+	first, last := 0, len(lines)
+	for size > historyChars && last-first > 1 {
+		if v.after > 0 {
+			size -= len(lines[first])
+			first++
+			p.Newer = p.Matches[first].ID
+		} else {
+			last--
+			size -= len(lines[last])
+			p.Older = p.Matches[last-1].ID
+		}
+	}
+	var b strings.Builder
+	for _, line := range lines[first:last] {
+		b.WriteString(line)
 	}
 	if len(p.Matches) == 0 {
 		b.WriteString(l.T("history.empty"))
