@@ -303,8 +303,11 @@ func TestModAndConfig(t *testing.T) {
 	}
 
 	end := f.ok(admin("mod season end", nil))
-	if len(end.Posts) != 1 || !strings.Contains(end.Posts[0].Message.Content, "Season 1 is over") {
-		t.Errorf("Got(season end posts) = %+v, want the final standings", end.Posts)
+	// One post a queue, as the season job posts them, the first saying the
+	// season is over.
+	if len(end.Posts) != 2 || !strings.Contains(end.Posts[0].Message.Content, "Season 1 is over") ||
+		end.Posts[0].Message.Embeds[0].Title != "Season 1 final standings · 2v2" || end.Posts[1].Message.Embeds[0].Title != "Season 1 final standings · 3v3" {
+		t.Errorf("Got(season end posts) = %+v, want the final standings of 2v2 and 3v3", end.Posts)
 	}
 	if _, err := f.call(cmd(user(3), "balance", map[string]any{"p1": user(1), "p2": user(1)})); ladder.ErrorCode(err) != ladder.CodeInvalid {
 		t.Errorf("Got(balance with a duplicate) error = %v, want invalid", err)

@@ -84,3 +84,37 @@ func TestConfigShowManyQueues(t *testing.T) {
 		}
 	}
 }
+
+// TestSeasonEndManyQueues: /mod season end posts each queue's final table
+// as a message of its own, as the season job does (the top 25 and, past
+// them, the whole table as a CSV file). It put every queue's embed in one
+// message before: the 11th queue on was left out (Discord's 10 embeds a
+// message), and from about the 8th Discord's 6,000 characters a message
+// refused the whole post.
+func TestSeasonEndManyQueues(t *testing.T) {
+	f := newFixture(t)
+	for i := 1; i <= 11; i++ {
+		f.ok(admin("config queue add", map[string]any{"name": fmt.Sprintf("queue-number-%d", i), "team_size": int64(1 + i%4)}))
+	}
+	end := f.ok(admin("mod season end", nil))
+	if len(end.Posts) != 12 || !strings.Contains(end.Posts[0].Message.Content, "Season 1 is over") {
+		t.Fatalf("Got(%d posts, first %q), want 12, one a queue, the first saying the season is over", len(end.Posts), end.Posts[0].Message.Content)
+	}
+	for i, p := range end.Posts {
+		want := "Season 1 final standings · 2v2"
+		if i > 0 {
+			want = fmt.Sprintf("Season 1 final standings · queue-number-%d", i)
+		}
+		m := p.Message
+		total := 0
+		for _, e := range m.Embeds {
+			total += utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description) + utf8.RuneCountInString(e.Footer)
+			for _, fl := range e.Fields {
+				total += utf8.RuneCountInString(fl.Name) + utf8.RuneCountInString(fl.Value)
+			}
+		}
+		if len(m.Embeds) != 1 || m.Embeds[0].Title != want || total > embedTotal || m.Mentions == nil || len(m.Mentions) != 0 {
+			t.Errorf("Got(post %d) = %d embeds, %d characters, mentions %v, first %+v; want one embed %q within %d characters, pinging nobody", i, len(m.Embeds), total, m.Mentions, m.Embeds, want, embedTotal)
+		}
+	}
+}

@@ -383,38 +383,37 @@ func (h *handlers) modSeason(ctx context.Context, req Request) (Reply, error) {
 	if ro.AlreadyDone {
 		return Whisper(tr.T("mod.season_already", "Season", ro.Ended.Number)), nil
 	}
-	post := seasonStandings(guildLang(g, req), ro)
 	ch := g.AnnounceChannelID
 	if ch == "" {
 		ch = req.ChannelID
 	}
+	sts, err := h.Service.SeasonStandingsOf(ctx, req.GuildID, ro.Ended.Number)
+	if err != nil {
+		return Reply{}, err
+	}
 	return Reply{Ephemeral: true, Content: tr.T("mod.season_ended", "Ended", ro.Ended.Number, "Started", ro.Started.Number, "Channel", "<#"+ch+">"),
-		Posts: []Post{{ChannelID: ch, Message: post}}}, nil
+		Posts: seasonPosts(guildLang(g, req), ch, ro, sts)}, nil
 }
 
-// seasonStandings is the post of a closed season's final top 10 per queue.
-func seasonStandings(l *i18n.Lang, ro ladder.SeasonRollover) Reply {
-	r := Reply{Content: l.T("post.season_over", "Ended", ro.Ended.Number, "Started", ro.Started.Number)}
-	for _, q := range ro.Queues {
-		var b strings.Builder
-		for i, s := range ro.Standings[q.ID] {
-			if i == 10 {
-				break
-			}
-			name := s.Name
-			if name == "" {
-				name = mention(s.UserID)
-			}
-			fmt.Fprintf(&b, "`#%d` **%s** · %s · %s · %d-%d\n", s.Rank, name, s.Division, ratingIn(l, s.Rating, s.RD), s.Wins, s.Losses)
-		}
-		if b.Len() == 0 {
-			b.WriteString(l.T("post.no_ranked"))
-		}
-		if len(r.Embeds) < 10 {
-			r.Embeds = append(r.Embeds, Embed{Title: l.T("post.final_title", "Queue", q.Name, "Season", ro.Ended.Number), Description: b.String(), Color: ColorSuccess})
-		}
+// seasonPosts are the posts of a season a moderator closed: the final
+// table of each queue as the season job posts it (FinalStandings: the top
+// 25 and, past them, the whole table as a CSV file), one message a queue
+// so that no server's queues pass Discord's 10 embeds or 6,000 characters
+// a message, the first saying that the season is over.
+func seasonPosts(l *i18n.Lang, channelID string, ro ladder.SeasonRollover, sts []ladder.SeasonStandings) []Post {
+	over := l.T("post.season_over", "Ended", ro.Ended.Number, "Started", ro.Started.Number)
+	if len(sts) == 0 {
+		return []Post{{ChannelID: channelID, Message: Reply{Content: over, Mentions: []string{}}}}
 	}
-	return r
+	posts := make([]Post, 0, len(sts))
+	for i, st := range sts {
+		m := FinalStandings(l, st)
+		if i == 0 {
+			m.Content = over
+		}
+		posts = append(posts, Post{ChannelID: channelID, Message: m})
+	}
+	return posts
 }
 
 // snowflake reports whether s looks like a Discord ID: 1 to 20 digits.
