@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/i18n"
+	"github.com/ladderbot/ladderbot/ladder"
 )
 
 // TestConfigShowManyQueues: /config show gives each queue a field of its
@@ -116,5 +117,69 @@ func TestSeasonEndManyQueues(t *testing.T) {
 		if len(m.Embeds) != 1 || m.Embeds[0].Title != want || total > embedTotal || m.Mentions == nil || len(m.Mentions) != 0 {
 			t.Errorf("Got(post %d) = %d embeds, %d characters, mentions %v, first %+v; want one embed %q within %d characters, pinging nobody", i, len(m.Embeds), total, m.Mentions, m.Embeds, want, embedTotal)
 		}
+	}
+}
+
+// TestDisputeListsWithinLimits: thirty disputes whose reasons run to
+// 1,000 characters over two lines, with 400-character evidence links.
+// /mod disputes listed up to 20 in one description that Discord cuts at
+// 4,096 characters, so most were lost mid-line without a word, and a
+// reason's line break split its line; /match show put the evidence link
+// after the whole reason, where Discord's 1,024 characters a field cut it
+// off. The list now keeps one whole line a dispute within the limit and
+// counts the rest; /match show keeps the link whole.
+func TestDisputeListsWithinLimits(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	g, err := f.svc.EnsureGuild(ctx, guild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := f.svc.Queues(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reason := strings.Repeat("they left early ", 30) + "\n" + strings.Repeat("x", 1000-481)
+	evidence := "https://clips.example/" + strings.Repeat("v", 378)
+	var last int64
+	for i := range 30 {
+		a, b, c, d := user(4*i+1), user(4*i+2), user(4*i+3), user(4*i+4)
+		m, err := f.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID, Teams: [2][]string{{a, b}, {c, d}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Report(ctx, ladder.Actor{UserID: a}, guild, m.ID, ladder.Win); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Dispute(ctx, ladder.Actor{UserID: c}, guild, m.ID, reason, evidence); err != nil {
+			t.Fatal(err)
+		}
+		last = m.ID
+	}
+	r := f.ok(admin("mod disputes", nil))
+	d := r.Embeds[0].Description
+	lines := strings.Split(d, "\n")
+	more := lines[len(lines)-1]
+	if n := utf8.RuneCountInString(d); n > 4096 || len(lines) < 5 || more != i18n.English().T("mod.disputes_more", "Count", i18n.English().Int(31-len(lines))) {
+		t.Errorf("Got(/mod disputes) = %d characters in %d lines, last %q; want at most 4,096, whole lines, then the count of the rest", n, len(lines), more)
+	}
+	for _, line := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(line, "**#") || !strings.HasSuffix(line, " · "+evidence) {
+			t.Errorf("Got(line) = %q, want one dispute on one line ending in its whole evidence link", line)
+		}
+	}
+	show := f.ok(admin("match show", map[string]any{"match": last}))
+	found := false
+	for _, fl := range show.Embeds[0].Fields {
+		if fl.Name != "Dispute" {
+			continue
+		}
+		found = true
+		if n := utf8.RuneCountInString(fl.Value); n > embedFieldValue || !strings.HasSuffix(fl.Value, "\nEvidence: "+evidence) {
+			t.Errorf("Got(/match show dispute field of %d characters) ends %q, want at most %d ending in the whole link", n, fl.Value[max(0, len(fl.Value)-60):], embedFieldValue)
+		}
+	}
+	if !found {
+		t.Errorf("Got(/match show fields %+v), want a Dispute field", show.Embeds[0].Fields)
 	}
 }

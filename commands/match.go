@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -109,7 +110,15 @@ func matchDetailReply(l *i18n.Lang, d ladder.MatchDetail) Reply {
 		e.Fields = append(e.Fields, Field{Name: l.T("match.map"), Value: m.Map})
 	}
 	if m.State == ladder.StateDisputed {
-		e.Fields = append(e.Fields, Field{Name: l.T("match.dispute"), Value: fmt.Sprintf("%s: %s %s", mention(m.DisputedBy), ReasonText(l, m.DisputeReason, m.DisputeReasonCode, mention), m.Evidence)})
+		// The evidence link goes whole on a line of its own; the reason
+		// (up to 1,000 characters) is cut first should the field pass
+		// Discord's 1,024.
+		head, ev := mention(m.DisputedBy)+": ", ""
+		if m.Evidence != "" {
+			ev = "\n" + l.T("dispute.evidence_line", "Link", m.Evidence)
+		}
+		reason := clipText(ReasonText(l, m.DisputeReason, m.DisputeReasonCode, mention), embedFieldValue-utf8.RuneCountInString(head+ev))
+		e.Fields = append(e.Fields, Field{Name: l.T("match.dispute"), Value: head + reason + ev})
 	}
 	if m.Quality > 0 {
 		e.Footer = l.T("match.quality") + " " + l.Number(m.Quality, 2)

@@ -316,7 +316,7 @@ func replayedLines(tr *i18n.Lang, rs []ladder.Replayed) string {
 }
 
 func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) {
-	ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, States: []ladder.MatchState{ladder.StateDisputed}, Limit: 20})
+	ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, States: []ladder.MatchState{ladder.StateDisputed}, Limit: 100})
 	if err != nil {
 		return Reply{}, err
 	}
@@ -331,13 +331,23 @@ func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) 
 	if len(ms) == 0 {
 		return Reply{Ephemeral: true, Embeds: []Embed{*games}}, nil
 	}
+	// One line a dispute: its reason on one line and cut at
+	// listedReason characters (/match show shows it whole), its evidence
+	// link whole; the list stops within Discord's 4,096 characters a
+	// description and counts the disputes left out.
 	var b strings.Builder
-	for _, m := range ms {
-		b.WriteString(tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", ReasonText(tr, m.DisputeReason, m.DisputeReasonCode, mention)))
+	for i, m := range ms {
+		reason := clipText(strings.Join(strings.Fields(ReasonText(tr, m.DisputeReason, m.DisputeReasonCode, mention)), " "), listedReason)
+		line := tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", reason)
 		if m.Evidence != "" {
-			b.WriteString(" · " + m.Evidence)
+			line += " · " + m.Evidence
 		}
-		b.WriteString("\n")
+		line += "\n"
+		if b.Len()+len(line) > listedChars {
+			b.WriteString(tr.T("mod.disputes_more", "Count", tr.Int(len(ms)-i)))
+			break
+		}
+		b.WriteString(line)
 	}
 	r := Reply{Ephemeral: true, Embeds: []Embed{{Title: tr.T("mod.disputes_title"), Description: b.String(), Color: ColorWarn,
 		Footer: tr.T("mod.disputes_footer")}}}
@@ -359,13 +369,18 @@ func (h *handlers) seriesDisputes(ctx context.Context, req Request) (*Embed, err
 	}
 	l := userLang(req)
 	var b strings.Builder
-	for _, g := range gs {
+	for i, g := range gs {
 		m, err := h.Service.Match(ctx, req.GuildID, g.MatchID)
 		if err != nil {
 			return nil, err
 		}
-		b.WriteString(l.T("series_maps.disputes_line", "ID", g.MatchID, "Game", g.Game, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]),
-			"By", mention(g.DisputedBy), "Reason", g.DisputeReason) + "\n")
+		line := l.T("series_maps.disputes_line", "ID", g.MatchID, "Game", g.Game, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]),
+			"By", mention(g.DisputedBy), "Reason", clipText(strings.Join(strings.Fields(g.DisputeReason), " "), listedReason)) + "\n"
+		if b.Len()+len(line) > listedChars {
+			b.WriteString(l.T("mod.disputes_more", "Count", l.Int(len(gs)-i)))
+			break
+		}
+		b.WriteString(line)
 	}
 	return &Embed{Title: l.T("series_maps.disputes_title"), Description: b.String(), Color: ColorWarn, Footer: l.T("series_maps.disputes_footer")}, nil
 }
@@ -414,6 +429,27 @@ func seasonPosts(l *i18n.Lang, channelID string, ro ladder.SeasonRollover, sts [
 		posts = append(posts, Post{ChannelID: channelID, Message: m})
 	}
 	return posts
+}
+
+// listedReason is how much of a reason a list's line shows, in
+// characters; listedChars bounds a list's lines in bytes (at least the
+// characters Discord counts), within an embed description's 4,096 and
+// room for the line that counts the rest.
+const (
+	listedReason = 200
+	listedChars  = 3800
+)
+
+// clipText cuts s to at most n characters, ending in "…" when cut.
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n < 1 {
+		return ""
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // snowflake reports whether s looks like a Discord ID: 1 to 20 digits.
