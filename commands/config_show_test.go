@@ -183,3 +183,32 @@ func TestDisputeListsWithinLimits(t *testing.T) {
 		t.Errorf("Got(/match show fields %+v), want a Dispute field", show.Embeds[0].Fields)
 	}
 }
+
+// TestTokenListWithinLimits: revoked tokens stay listed for the record, so
+// a server that rotates its tokens collects them; forty names of 32
+// characters came to over 2,000 characters, the live tokens (the newest,
+// listed last) were cut off by Discord's limit. Live tokens now come
+// first, the revoked newest first, and the list counts what does not fit.
+func TestTokenListWithinLimits(t *testing.T) {
+	f := newFixture(t)
+	for i := range 40 {
+		name := fmt.Sprintf("overlay-rotation-%015d", i)
+		f.ok(admin("mod token create", map[string]any{"name": name}))
+		if i < 37 {
+			f.ok(admin("mod token revoke", map[string]any{"name": name}))
+		}
+	}
+	r := f.ok(admin("mod token list", nil))
+	lines := strings.Split(r.Content, "\n")
+	if n := utf8.RuneCountInString(r.Content); n > 2000 || len(lines) < 10 {
+		t.Fatalf("Got(token list) of %d characters in %d lines, want at most 2,000 and most of the list", n, len(lines))
+	}
+	for i, want := range []string{"overlay-rotation-000000000000037", "overlay-rotation-000000000000038", "overlay-rotation-000000000000039", "overlay-rotation-000000000000036", "overlay-rotation-000000000000035"} {
+		if !strings.Contains(lines[i], want) || (i < 3) != strings.Contains(lines[i], "live") {
+			t.Errorf("Got(line %d) = %q, want %s (the live ones first, then the newest revoked)", i, lines[i], want)
+		}
+	}
+	if want := i18n.English().T("mod.more", "Count", i18n.English().Int(41-len(lines))); lines[len(lines)-1] != want {
+		t.Errorf("Got(last line) = %q, want %q", lines[len(lines)-1], want)
+	}
+}

@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -231,13 +233,38 @@ func (h *handlers) modToken(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
+	// Live tokens first, then the revoked ones newest first: revoked
+	// tokens stay listed for the record, and a server that has rotated
+	// its tokens for long would otherwise see its live ones pushed past
+	// Discord's 2,000 characters a message. The list stops within them
+	// and counts the rest.
+	slices.SortStableFunc(ts, func(a, b ladder.Token) int {
+		switch {
+		case a.RevokedAt.IsZero() != b.RevokedAt.IsZero():
+			if a.RevokedAt.IsZero() {
+				return -1
+			}
+			return 1
+		case a.RevokedAt.IsZero():
+			return 0
+		}
+		if c := b.RevokedAt.Compare(a.RevokedAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.ID, a.ID)
+	})
 	var b strings.Builder
-	for _, t := range ts {
+	for i, t := range ts {
 		state := tr.T("mod.token_live")
 		if !t.RevokedAt.IsZero() {
 			state = tr.T("mod.token_revoked_on", "Date", tr.Date(t.RevokedAt))
 		}
-		b.WriteString(tr.T("mod.token_line", "Name", t.Name, "Date", tr.Date(t.CreatedAt), "By", mention(t.CreatedBy), "State", state) + "\n")
+		line := tr.T("mod.token_line", "Name", t.Name, "Date", tr.Date(t.CreatedAt), "By", mention(t.CreatedBy), "State", state) + "\n"
+		if b.Len()+len(line) > listedContent {
+			b.WriteString(tr.T("mod.more", "Count", tr.Int(len(ts)-i)))
+			break
+		}
+		b.WriteString(line)
 	}
 	if len(ts) == 0 {
 		b.WriteString(tr.T("mod.no_tokens"))
@@ -438,6 +465,9 @@ func seasonPosts(l *i18n.Lang, channelID string, ro ladder.SeasonRollover, sts [
 const (
 	listedReason = 200
 	listedChars  = 3800
+	// listedContent bounds a list sent as a message's content, within
+	// Discord's 2,000 characters.
+	listedContent = 1900
 )
 
 // clipText cuts s to at most n characters, ending in "…" when cut.
