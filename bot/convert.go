@@ -220,6 +220,10 @@ const (
 	// maxOptionText its limit on an option's label, value and description.
 	maxSelectOptions = 25
 	maxOptionText    = 100
+	// maxModalText is Discord's limit on a modal's title and on a text
+	// input's label (a placeholder's is maxOptionText); a translation
+	// longer than it would have the whole form refused.
+	maxModalText = 45
 )
 
 // clip cuts s to at most n characters (runes), ending in "…" when cut;
@@ -376,11 +380,11 @@ func modalData(m *commands.Modal) *discordgo.InteractionResponseData {
 			style = discordgo.TextInputParagraph
 		}
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.TextInput{
-			CustomID: f.ID, Label: f.Label, Style: style, Placeholder: f.Placeholder,
+			CustomID: f.ID, Label: clip(f.Label, maxModalText), Style: style, Placeholder: clip(f.Placeholder, maxOptionText),
 			Required: f.Required, MaxLength: f.MaxLength,
 		}}})
 	}
-	return &discordgo.InteractionResponseData{CustomID: m.CustomID, Title: m.Title, Components: rows}
+	return &discordgo.InteractionResponseData{CustomID: m.CustomID, Title: clip(m.Title, maxModalText), Components: rows}
 }
 
 func webhookEdit(r commands.Reply) *discordgo.WebhookEdit {

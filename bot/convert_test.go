@@ -79,6 +79,19 @@ func TestEmbedsWithinTotal(t *testing.T) {
 	}
 }
 
+// TestModalWithinLimits: Discord refuses a modal whose title or a text
+// input's label passes 45 characters, or a placeholder 100; a long
+// translation is clipped rather than have the form refused.
+func TestModalWithinLimits(t *testing.T) {
+	long := strings.Repeat("é", 60)
+	d := modalData(&commands.Modal{CustomID: "x", Title: long, Fields: []commands.TextField{{ID: "r", Label: long, Placeholder: strings.Repeat("p", 150), Long: true}}})
+	in := d.Components[0].(discordgo.ActionsRow).Components[0].(discordgo.TextInput)
+	if utf8.RuneCountInString(d.Title) != maxModalText || utf8.RuneCountInString(in.Label) != maxModalText || utf8.RuneCountInString(in.Placeholder) != maxOptionText {
+		t.Errorf("Got(title %d, label %d, placeholder %d characters), want %d, %d, %d", utf8.RuneCountInString(d.Title), utf8.RuneCountInString(in.Label),
+			utf8.RuneCountInString(in.Placeholder), maxModalText, maxModalText, maxOptionText)
+	}
+}
+
 // TestSelectMenuConversion checks both directions of a select menu: a
 // reply's menu becomes its own action row after the buttons, clipped to
 // Discord's 25 options, and a select interaction's values reach the

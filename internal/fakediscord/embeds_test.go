@@ -59,3 +59,60 @@ func TestEmbedRules(t *testing.T) {
 		}
 	}
 }
+
+// TestModalRules: a modal is refused as Discord refuses it: a title over
+// 45 characters, a text input whose label is empty or over 45, whose
+// placeholder is over 100, whose max_length is outside 1 to 4,000 or
+// whose style is neither short nor paragraph.
+func TestModalRules(t *testing.T) {
+	input := func(kv ...any) json.RawMessage {
+		c := map[string]any{"type": 4, "custom_id": "reason", "label": "Reason", "style": 2}
+		for i := 0; i < len(kv); i += 2 {
+			c[kv[i].(string)] = kv[i+1]
+		}
+		raw, err := json.Marshal([]any{map[string]any{"type": 1, "components": []any{c}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	for _, c := range []struct {
+		name, title string
+		rows        json.RawMessage
+		want        string
+	}{
+		{"ordinary", "Dispute match #12", input(), ""},
+		{"title of 45 characters", strings.Repeat("é", 45), input(), ""},
+		{"title of 46", strings.Repeat("t", 46), input(), "title: must be 45 or fewer"},
+		{"label of 45", "t", input("label", strings.Repeat("l", 45)), ""},
+		{"label of 46", "t", input("label", strings.Repeat("l", 46)), "label: must be between 1 and 45"},
+		{"no label", "t", input("label", ""), "label: must be between 1 and 45"},
+		{"placeholder of 101", "t", input("placeholder", strings.Repeat("p", 101)), "placeholder: must be 100 or fewer"},
+		{"max_length 4001", "t", input("max_length", 4001), "max_length: must be from 1 to 4000"},
+		{"max_length 0", "t", input("max_length", 0), "max_length: must be from 1 to 4000"},
+		{"style 3", "t", input("style", 3), "style: must be 1 (short) or 2 (paragraph)"},
+	} {
+		_, err := parseModal(messagePayload{CustomID: "form", Title: c.title, Components: c.rows})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: Got(parseModal) = %v, want accepted", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: Got(parseModal) = %v, want refused with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestButtonLabelLimit: Discord refuses a button label over 80 characters.
+func TestButtonLabelLimit(t *testing.T) {
+	row := func(label string) json.RawMessage {
+		raw, _ := json.Marshal([]any{map[string]any{"type": 1, "components": []any{map[string]any{"type": 2, "style": 1, "custom_id": "b", "label": label}}}})
+		return raw
+	}
+	var m Message
+	if err := m.apply(messagePayload{Components: row(strings.Repeat("é", 80))}, nil, false); err != nil {
+		t.Errorf("Got(label of 80 characters) = %v, want accepted", err)
+	}
+	if err := m.apply(messagePayload{Components: row(strings.Repeat("l", 81))}, nil, false); err == nil || !strings.Contains(err.Error(), "button label: must be 80 or fewer") {
+		t.Errorf("Got(label of 81) = %v, want refused", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // This file holds the REST side of interactions: callbacks, follow-ups and
@@ -125,6 +126,9 @@ func parseModal(data messagePayload) (*Modal, error) {
 	if md.CustomID == "" || md.Title == "" {
 		return nil, fmt.Errorf("modal needs custom_id and title")
 	}
+	if n := utf8.RuneCountInString(md.Title); n > maxModalTitle {
+		return nil, fmt.Errorf("title: must be %d or fewer in length (%d)", maxModalTitle, n)
+	}
 	var m Message
 	if err := m.apply(data, nil, false); err != nil {
 		return nil, err
@@ -133,6 +137,9 @@ func parseModal(data messagePayload) (*Modal, error) {
 		for _, c := range r.Components {
 			if c.Type != 4 {
 				return nil, fmt.Errorf("modal component of type %d, want text inputs (4)", c.Type)
+			}
+			if err := checkTextInput(c); err != nil {
+				return nil, err
 			}
 			md.Fields = append(md.Fields, c)
 		}
@@ -234,4 +241,41 @@ func (s *Server) serveWebhookMessage(w http.ResponseWriter, r *http.Request) {
 		s.notify()
 	}
 	writeJSON(w, 200, m.wire())
+}
+
+// Discord's limits on a modal, in characters: its title, and each text
+// input's label, placeholder and value.
+const (
+	maxModalTitle      = 45
+	maxTextInputLabel  = 45
+	maxTextInputHint   = 100
+	maxTextInputValue  = 4000
+	textInputShort     = 1
+	textInputParagraph = 2
+)
+
+// checkTextInput refuses a text input Discord refuses with 50035: a label
+// empty or over 45 characters, a placeholder over 100, a value or a
+// min_length or max_length over 4,000, or a style other than short (1)
+// or paragraph (2).
+func checkTextInput(c Button) error {
+	if n := utf8.RuneCountInString(c.Label); n == 0 || n > maxTextInputLabel {
+		return fmt.Errorf("components.text_input %q label: must be between 1 and %d in length (%d)", c.CustomID, maxTextInputLabel, n)
+	}
+	if n := utf8.RuneCountInString(c.Placeholder); n > maxTextInputHint {
+		return fmt.Errorf("components.text_input %q placeholder: must be %d or fewer in length (%d)", c.CustomID, maxTextInputHint, n)
+	}
+	if n := utf8.RuneCountInString(c.Value); n > maxTextInputValue {
+		return fmt.Errorf("components.text_input %q value: must be %d or fewer in length (%d)", c.CustomID, maxTextInputValue, n)
+	}
+	if c.Style != textInputShort && c.Style != textInputParagraph {
+		return fmt.Errorf("components.text_input %q style: must be 1 (short) or 2 (paragraph), not %d", c.CustomID, c.Style)
+	}
+	if v := c.MinLength; v != nil && (*v < 0 || *v > maxTextInputValue) {
+		return fmt.Errorf("components.text_input %q min_length: must be from 0 to %d, not %d", c.CustomID, maxTextInputValue, *v)
+	}
+	if v := c.MaxLength; v != nil && (*v < 1 || *v > maxTextInputValue) {
+		return fmt.Errorf("components.text_input %q max_length: must be from 1 to %d, not %d", c.CustomID, maxTextInputValue, *v)
+	}
+	return nil
 }

@@ -120,6 +120,8 @@ const (
 	maxEmbedFooter      = 2048
 	maxEmbedAuthor      = 256
 	maxEmbedTotal       = 6000
+	// maxButtonLabel is Discord's limit on a button's label.
+	maxButtonLabel = 80
 )
 
 // checkEmbeds refuses embeds Discord refuses with 50035 Invalid Form Body:
@@ -190,6 +192,9 @@ type Button struct {
 	MaxValues   *int           `json:"max_values"`
 	// ChannelTypes restricts a channel select menu (select.go).
 	ChannelTypes []int `json:"channel_types"`
+	// MinLength and MaxLength bound a modal's text input.
+	MinLength *int `json:"min_length"`
+	MaxLength *int `json:"max_length"`
 }
 
 // SelectOption is one choice of a select menu.
@@ -355,6 +360,9 @@ func (m *Message) apply(p messagePayload, files []File, edit bool) error {
 				}
 				if b.Type == 2 && b.CustomID == "" && b.URL == "" {
 					return fmt.Errorf("components: button %q without custom_id or url", b.Label)
+				}
+				if n := utf8.RuneCountInString(b.Label); b.Type == 2 && n > maxButtonLabel {
+					return fmt.Errorf("components: button label: must be %d or fewer in length (%d)", maxButtonLabel, n)
 				}
 				if b.Type == componentSelect {
 					if err := checkSelect(r, b); err != nil {
