@@ -128,6 +128,10 @@ func TestHostileForms(t *testing.T) {
 			{"settings role that is not an ID", g + "/settings", url.Values{"role": {"everyone"}}},
 			{"settings log channel of 25 digits", g + "/settings", url.Values{"log": {strings.Repeat("1", 25)}}},
 			{"settings divisions with NaN", g + "/settings", url.Values{"divisions": {"Bronze:0, Gold:NaN"}}},
+			// A division may become a role and is picked by an option of
+			// at most 32 characters from at most 25 choices.
+			{"settings division name of 33 characters", g + "/settings", url.Values{"divisions": {"Bronze:0, " + strings.Repeat("G", 33) + ":1500"}}},
+			{"settings 26 divisions", g + "/settings", url.Values{"divisions": {manyDivisions(26)}}},
 			{"settings schedule minute 61", g + "/settings", url.Values{"schedule": {"61 * * * *"}}},
 			{"settings schedule on February 30", g + "/settings", url.Values{"schedule": {"0 0 30 2 *"}}},
 			{"settings schedule with a NUL", g + "/settings", url.Values{"schedule": {"0 0 * * 1\x00"}}},
@@ -290,4 +294,13 @@ func TestHostileForms(t *testing.T) {
 			t.Errorf("Got(overview after the hostile forms) = %d, want the admin still logged in", p.status)
 		}
 	})
+}
+
+// manyDivisions is a divisions setting of n divisions, D1:0, D2:100, ….
+func manyDivisions(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf("D%d:%d", i+1, 100*i)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Division is a named band of the leaderboard: every rating at or above Min
@@ -59,9 +60,21 @@ func DivisionRange(divs []Division, name string) (lo, hi float64, ok bool) {
 }
 
 // validateDivisions checks that divs has names and strictly increasing bounds.
+// MaxDivisions and MaxDivisionName bound a guild's divisions: Discord
+// offers at most 25 choices in a menu or an autocomplete (/config roles
+// division), that option takes at most 32 characters, and each division
+// may become a role of its name.
+const (
+	MaxDivisions    = 25
+	MaxDivisionName = 32
+)
+
 func validateDivisions(divs []Division) error {
 	if len(divs) == 0 {
 		return Errorf(CodeInvalid, "at least one division is needed")
+	}
+	if len(divs) > MaxDivisions {
+		return Errorf(CodeInvalid, "at most %d divisions are allowed, not %d", MaxDivisions, len(divs))
 	}
 	if !slices.IsSortedFunc(divs, func(a, b Division) int {
 		switch {
@@ -79,6 +92,12 @@ func validateDivisions(divs []Division) error {
 		n := strings.ToLower(strings.TrimSpace(d.Name))
 		if n == "" {
 			return Errorf(CodeInvalid, "division %d has no name", i+1)
+		}
+		if k := utf8.RuneCountInString(d.Name); k > MaxDivisionName {
+			return Errorf(CodeInvalid, "division name %q is %d characters long; at most %d are allowed", d.Name, k, MaxDivisionName)
+		}
+		if err := CheckText("division name", d.Name); err != nil {
+			return err
 		}
 		if seen[n] {
 			return Errorf(CodeInvalid, "division %q is listed twice", d.Name)

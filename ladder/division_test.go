@@ -2,6 +2,8 @@ package ladder
 
 import (
 	"encoding/base64"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +55,14 @@ func TestGuildValidate(t *testing.T) {
 		{"unsorted divisions", func(g *Guild) { g.Divisions = []Division{{"B", 1500}, {"A", 1400}} }, false},
 		{"duplicate division", func(g *Guild) { g.Divisions = []Division{{"A", 0}, {"a", 1400}} }, false},
 		{"unnamed division", func(g *Guild) { g.Divisions = []Division{{" ", 0}} }, false},
+		// A division may become a role and is picked from a menu of at
+		// most 25 choices by an option of at most 32 characters.
+		{"name of 32 characters", func(g *Guild) { g.Divisions = []Division{{strings.Repeat("é", 32), 0}} }, true},
+		{"name of 33", func(g *Guild) { g.Divisions = []Division{{strings.Repeat("é", 33), 0}} }, false},
+		{"25 divisions", func(g *Guild) { g.Divisions = numbered(25) }, true},
+		{"26 divisions", func(g *Guild) { g.Divisions = numbered(26) }, false},
+		{"NUL in a name", func(g *Guild) { g.Divisions = []Division{{"Go\x00ld", 0}} }, false},
+		{"bidi override in a name", func(g *Guild) { g.Divisions = []Division{{"Gold\u202e", 0}} }, false},
 	}
 	for _, tt := range tests {
 		g := NewGuild("1", now)
@@ -138,4 +148,13 @@ func TestWinnerFor(t *testing.T) {
 	if _, err := winnerFor(1, "forfeit"); ErrorCode(err) != CodeInvalid {
 		t.Errorf("winnerFor(forfeit) = %v, want invalid", err)
 	}
+}
+
+// numbered is n divisions D1, D2, … 100 points apart.
+func numbered(n int) []Division {
+	out := make([]Division, n)
+	for i := range out {
+		out[i] = Division{Name: fmt.Sprintf("D%d", i+1), Min: float64(100 * i)}
+	}
+	return out
 }
