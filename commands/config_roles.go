@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -131,26 +132,48 @@ func roleLines(tr *i18n.Lang, g ladder.Guild, rc ladder.RoleConfig) string {
 	if len(rc.Mapping) == 0 && len(rc.Badges) == 0 {
 		return tr.T("cfg.roles_none")
 	}
-	var b strings.Builder
+	// The problems first: with 25 divisions and the badges mapped the
+	// lines pass Discord's 1,024 characters a field, and what is cut off
+	// must not be the warning that roles cannot be given.
+	var lines []string
+	for _, p := range rc.Problems {
+		lines = append(lines, "⚠ "+roleProblemText(tr, p))
+	}
 	for _, d := range g.Divisions {
 		if id := rc.Mapping[d.Name]; id != "" {
-			fmt.Fprintf(&b, "%s → <@&%s>\n", d.Name, id)
+			lines = append(lines, fmt.Sprintf("%s → <@&%s>", d.Name, id))
 		}
 	}
 	for _, d := range slices.Sorted(maps.Keys(rc.Mapping)) {
 		if _, _, ok := ladder.DivisionRange(g.Divisions, d); !ok {
-			fmt.Fprintf(&b, "%s → <@&%s> (%s)\n", d, rc.Mapping[d], tr.T("cfg.roles_gone"))
+			lines = append(lines, fmt.Sprintf("%s → <@&%s> (%s)", d, rc.Mapping[d], tr.T("cfg.roles_gone")))
 		}
 	}
 	for _, badge := range ladder.Badges {
 		if id := rc.Badges[badge]; id != "" {
-			fmt.Fprintf(&b, "%s → <@&%s>\n", tr.T("cfg.roles_badge", "Badge", strings.ToLower(badgeNames[badge])), id)
+			lines = append(lines, fmt.Sprintf("%s → <@&%s>", tr.T("cfg.roles_badge", "Badge", strings.ToLower(badgeNames[badge])), id))
 		}
 	}
-	for _, p := range rc.Problems {
-		fmt.Fprintf(&b, "⚠ %s\n", roleProblemText(tr, p))
+	return fitLines(tr, lines, embedFieldValue)
+}
+
+// fitLines joins lines with line breaks within limit characters: the
+// lines that fit whole, then "…and N more" for the rest.
+func fitLines(tr *i18n.Lang, lines []string, limit int) string {
+	var b strings.Builder
+	used := 0
+	for i, line := range lines {
+		n := utf8.RuneCountInString(line) + 1
+		more := tr.T("mod.more", "Count", tr.Int(len(lines)-i-1))
+		// Keep room for the count unless this is the last line.
+		if room := limit - used - n; room < 0 || (i < len(lines)-1 && room < utf8.RuneCountInString(more)) {
+			b.WriteString(tr.T("mod.more", "Count", tr.Int(len(lines)-i)))
+			return b.String()
+		}
+		b.WriteString(line + "\n")
+		used += n
 	}
-	return strings.TrimSpace(b.String())
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // divisionChoices autocompletes a division name from the guild's divisions.

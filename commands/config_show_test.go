@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/i18n"
@@ -210,5 +211,38 @@ func TestTokenListWithinLimits(t *testing.T) {
 	}
 	if want := i18n.English().T("mod.more", "Count", i18n.English().Int(41-len(lines))); lines[len(lines)-1] != want {
 		t.Errorf("Got(last line) = %q, want %q", lines[len(lines)-1], want)
+	}
+}
+
+// TestRoleLinesWithinField: with 25 divisions of 32-character names and
+// the badges mapped, the rank roles came to over 1,500 characters, and
+// Discord's 1,024 a field cut off their end, where the warnings that roles
+// cannot be given were listed. The warnings now come first, and the lines
+// that do not fit are counted.
+func TestRoleLinesWithinField(t *testing.T) {
+	g := ladder.NewGuild(guild, time.Now())
+	g.Divisions = nil
+	rc := ladder.RoleConfig{Mapping: map[string]string{}, Badges: map[string]string{"top3": "300000000000000001", "top30": "300000000000000002", "top100": "300000000000000003"},
+		Problems: []ladder.RoleProblem{{RoleID: "300000000000000099", Code: ladder.DiscordMissingPermissions}}}
+	for i := range 25 {
+		name := fmt.Sprintf("%02d-%s", i, strings.Repeat("d", 29))
+		g.Divisions = append(g.Divisions, ladder.Division{Name: name, Min: float64(100 * i)})
+		rc.Mapping[name] = fmt.Sprintf("3000000000000001%02d", i)
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tr := i18n.English()
+	v := roleLines(tr, g, rc)
+	lines := strings.Split(v, "\n")
+	if n := utf8.RuneCountInString(v); n > embedFieldValue || !strings.HasPrefix(lines[0], "⚠ ") ||
+		lines[len(lines)-1] != tr.T("mod.more", "Count", tr.Int(30-len(lines))) || len(lines) < 10 {
+		t.Errorf("Got(rank roles) = %d characters in %d lines, first %q, last %q; want at most %d, the warning first, the rest counted",
+			n, len(lines), lines[0], lines[len(lines)-1], embedFieldValue)
+	}
+	// A short mapping is listed whole, warning first.
+	small := ladder.RoleConfig{Mapping: map[string]string{g.Divisions[0].Name: "300000000000000100"}, Problems: rc.Problems}
+	if got := roleLines(tr, g, small); strings.Count(got, "\n") != 1 || !strings.HasPrefix(got, "⚠ ") || strings.Contains(got, "more") {
+		t.Errorf("Got(short rank roles) = %q, want the warning and the one role", got)
 	}
 }
