@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
@@ -132,11 +133,20 @@ func describePool(tr *i18n.Lang, q ladder.Queue, pool []formats.Map, st formats.
 		return b.String()
 	}
 	b.WriteString("\n" + tr.T("cfg.pool", "N", len(pool), "Max", formats.MaxMaps))
+	// 25 maps with image links (a Discord attachment's link runs to 200
+	// characters, and one may have 2,048) pass Discord's 2,000 characters
+	// a message; the maps that fit are listed whole and the rest counted.
+	lines := make([]string, len(pool))
 	for i, m := range pool {
-		fmt.Fprintf(&b, "\n%d. %s", i+1, m.Name)
+		lines[i] = fmt.Sprintf("%d. %s", i+1, m.Name)
 		if m.ImageURL != "" {
-			fmt.Fprintf(&b, " · <%s>", m.ImageURL)
+			lines[i] += fmt.Sprintf(" · <%s>", m.ImageURL)
 		}
 	}
+	b.WriteString("\n" + fitLines(tr, lines, poolChars-utf8.RuneCountInString(b.String())))
 	return b.String()
 }
+
+// poolChars bounds a pool's description, leaving room within Discord's
+// 2,000 characters for the sentence before it (a map added or removed).
+const poolChars = 1700

@@ -246,3 +246,31 @@ func TestRoleLinesWithinField(t *testing.T) {
 		t.Errorf("Got(short rank roles) = %q, want the warning and the one role", got)
 	}
 }
+
+// TestMapPoolListWithinContent: a pool of 25 maps with image links as
+// Discord's attachments spell them (about 200 characters) passed Discord's
+// 2,000 characters a message, and the last maps were cut off. The maps
+// that fit are listed whole; the rest are counted.
+func TestMapPoolListWithinContent(t *testing.T) {
+	f := newFixture(t)
+	img := func(i int) string {
+		return fmt.Sprintf("https://cdn.discordapp.com/attachments/1234567890123456789/1234567890123456789/map_%02d.png?ex=6791a2b3&is=67905133&hm=%s", i, strings.Repeat("0123456789abcdef", 4))
+	}
+	var r Reply
+	for i := 1; i <= 25; i++ {
+		r = f.ok(admin("config maps add", map[string]any{"queue": "2v2", "name": fmt.Sprintf("Map number %02d", i), "image": img(i)}))
+	}
+	for _, got := range []string{r.Content, f.ok(admin("config maps list", map[string]any{"queue": "2v2"})).Content} {
+		lines := strings.Split(got, "\n")
+		last := lines[len(lines)-1]
+		shown := 0
+		for _, line := range lines {
+			if strings.HasSuffix(line, ".png?ex=6791a2b3&is=67905133&hm="+strings.Repeat("0123456789abcdef", 4)+">") {
+				shown++
+			}
+		}
+		if n := utf8.RuneCountInString(got); n > 2000 || shown < 5 || last != i18n.English().T("mod.more", "Count", i18n.English().Int(25-shown)) {
+			t.Errorf("Got(pool list) = %d characters, %d maps whole, last %q; want at most 2,000, whole lines, the rest counted", n, shown, last)
+		}
+	}
+}
