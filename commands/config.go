@@ -328,14 +328,6 @@ func (h *handlers) configShow(ctx context.Context, tr *i18n.Lang, g ladder.Guild
 	return Reply{Ephemeral: true, Embeds: []Embed{e}}, nil
 }
 
-// Discord's embed limits that /config show lays its queues out by: 25
-// fields of at most 1,024 characters each, and 6,000 characters in all.
-const (
-	embedFields     = 25
-	embedFieldValue = 1024
-	embedTotal      = 6000
-)
-
 // appendWithin adds each queue's field to e after the server's own
 // settings, one field a queue so that no queue's settings are cut off in
 // the middle, for as many queues as Discord's limits allow; the queues
@@ -360,10 +352,7 @@ func appendWithin(tr *i18n.Lang, e Embed, queues []Field, names []string) []Fiel
 			fits = len(fields)+2 <= embedFields && used+size(q)+rest <= embedTotal
 		}
 		if !fits {
-			list := strings.Join(names[i:], ", ")
-			if utf8.RuneCountInString(list) > rest-50 {
-				list = string([]rune(list)[:rest-51]) + "…"
-			}
+			list := clipText(strings.Join(names[i:], ", "), rest-50)
 			return append(fields, Field{Name: tr.N("cfg.more_queues", len(queues)-i), Value: list})
 		}
 		used += size(q)

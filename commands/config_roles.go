@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -155,25 +154,6 @@ func roleLines(tr *i18n.Lang, g ladder.Guild, rc ladder.RoleConfig) string {
 		}
 	}
 	return fitLines(tr, lines, embedFieldValue)
-}
-
-// fitLines joins lines with line breaks within limit characters: the
-// lines that fit whole, then "…and N more" for the rest.
-func fitLines(tr *i18n.Lang, lines []string, limit int) string {
-	var b strings.Builder
-	used := 0
-	for i, line := range lines {
-		n := utf8.RuneCountInString(line) + 1
-		more := tr.T("mod.more", "Count", tr.Int(len(lines)-i-1))
-		// Keep room for the count unless this is the last line.
-		if room := limit - used - n; room < 0 || (i < len(lines)-1 && room < utf8.RuneCountInString(more)) {
-			b.WriteString(tr.T("mod.more", "Count", tr.Int(len(lines)-i)))
-			return b.String()
-		}
-		b.WriteString(line + "\n")
-		used += n
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 // divisionChoices autocompletes a division name from the guild's divisions.

@@ -458,30 +458,6 @@ func seasonPosts(l *i18n.Lang, channelID string, ro ladder.SeasonRollover, sts [
 	return posts
 }
 
-// listedReason is how much of a reason a list's line shows, in
-// characters; listedChars bounds a list's lines in bytes (at least the
-// characters Discord counts), within an embed description's 4,096 and
-// room for the line that counts the rest.
-const (
-	listedReason = 200
-	listedChars  = 3800
-	// listedContent bounds a list sent as a message's content, within
-	// Discord's 2,000 characters.
-	listedContent = 1900
-)
-
-// clipText cuts s to at most n characters, ending in "…" when cut.
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	if n < 1 {
-		return ""
-	}
-	return string(r[:n-1]) + "…"
-}
-
 // snowflake reports whether s looks like a Discord ID: 1 to 20 digits.
 func snowflake(s string) bool {
 	if s == "" || len(s) > 20 {
