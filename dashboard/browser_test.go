@@ -53,6 +53,10 @@ func TestBrowserScreenshots(t *testing.T) {
 	if err := e.svc.SetQueueSides(ctx, web, guildA, queueName, true); err != nil {
 		t.Fatal(err)
 	}
+	// A webhook, so that the integrations page shows its card.
+	if _, err := e.svc.CreateWebhook(ctx, web, guildA, "https://overlay.example.com/ladder", []string{"match.formed", "match.confirmed"}, ladder.URLPolicy{}); err != nil {
+		t.Fatal(err)
+	}
 	// Integrity flags to look at, one of them dismissed.
 	flags := raiseFlags(t, e, guildA)
 	if _, err := e.in.Dismiss(ctx, web, guildA, flags[len(flags)-1].ID, "friends testing a map"); err != nil {
