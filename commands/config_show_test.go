@@ -98,7 +98,26 @@ func TestSeasonEndManyQueues(t *testing.T) {
 	for i := 1; i <= 11; i++ {
 		f.ok(admin("config queue add", map[string]any{"name": fmt.Sprintf("queue-number-%d", i), "team_size": int64(1 + i%4)}))
 	}
+	// Ranked players in 2v2, so that its table has rows.
+	f.ok(admin("config thresholds", map[string]any{"placement_games": int64(0)}))
+	for i := range 3 {
+		if _, err := f.svc.RecordResult(t.Context(), ladder.ResultInput{GuildID: guild, Queue: "2v2", Team1: []string{user(1), user(2)}, Team2: []string{user(3), user(4)}, Winner: 1 + i%2}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i <= 4; i++ {
+		f.ok(admin("mod rating set", map[string]any{"player": user(i), "rating": 1500.0 + float64(10*i), "rd": 60.0}))
+	}
 	end := f.ok(admin("mod season end", nil))
+	// The posts are the tables as stored: what SeasonStandingsOf reads
+	// back renders the same.
+	stored, err := f.svc.SeasonStandingsOf(t.Context(), guild, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := FinalStandings(i18n.English(), stored[0]); len(end.Posts) == 0 || fmt.Sprint(end.Posts[0].Message.Embeds) != fmt.Sprint(want.Embeds) || len(stored[0].Results) == 0 {
+		t.Errorf("Got(2v2 table) = %+v, want %+v as stored, with rows", end.Posts[0].Message.Embeds, want.Embeds)
+	}
 	if len(end.Posts) != 12 || !strings.Contains(end.Posts[0].Message.Content, "Season 1 is over") {
 		t.Fatalf("Got(%d posts, first %q), want 12, one a queue, the first saying the season is over", len(end.Posts), end.Posts[0].Message.Content)
 	}

@@ -429,9 +429,12 @@ func (h *handlers) modSeason(ctx context.Context, req Request) (Reply, error) {
 	if ch == "" {
 		ch = req.ChannelID
 	}
-	sts, err := h.Service.SeasonStandingsOf(ctx, req.GuildID, ro.Ended.Number)
-	if err != nil {
-		return Reply{}, err
+	// The tables as the close froze them, from its own result: a read
+	// after the close could fail, and the season job leaves a moderator's
+	// close to post its tables.
+	sts := make([]ladder.SeasonStandings, 0, len(ro.Queues))
+	for _, q := range ro.Queues {
+		sts = append(sts, ladder.SeasonStandings{GuildID: req.GuildID, Season: ro.Ended, Queue: q, Results: ro.Standings[q.ID]})
 	}
 	return Reply{Ephemeral: true, Content: tr.T("mod.season_ended", "Ended", ro.Ended.Number, "Started", ro.Started.Number, "Channel", "<#"+ch+">"),
 		Posts: seasonPosts(guildLang(g, req), ch, ro, sts)}, nil
