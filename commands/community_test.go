@@ -22,14 +22,7 @@ import (
 func newCommunityFixture(t *testing.T, b string) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	db, err := storage.Open(ctx, testdb.DSN(t, b), nil)
-	if err != nil {
-		t.Fatalf("storage.Open: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	// The rows derived from the log, wired as the bot wires them.
-	derived.Wire(db, integrity.New(db, nil))
-	svc := ladder.NewService(db, nil)
+	db, svc := openCommunityDB(t, b)
 	start := time.Now().UTC().Add(-24 * time.Hour)
 	var recs []rating.MatchRecord
 	for i := range 12 {
@@ -44,6 +37,19 @@ func newCommunityFixture(t *testing.T, b string) *fixture {
 		t.Fatalf("ImportMatches: %v", err)
 	}
 	return &fixture{t: t, svc: svc, set: New(Deps{Service: svc, Community: community.New(db, svc)})}
+}
+
+// openCommunityDB opens a fresh database of backend b with the rows
+// derived from the log wired as the bot wires them, and its service.
+func openCommunityDB(t *testing.T, b string) (*storage.DB, *ladder.Service) {
+	t.Helper()
+	db, err := storage.Open(context.Background(), testdb.DSN(t, b), nil)
+	if err != nil {
+		t.Fatalf("storage.Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	derived.Wire(db, integrity.New(db, nil))
+	return db, ladder.NewService(db, nil)
 }
 
 func TestCompareCommand(t *testing.T) {
@@ -170,13 +176,7 @@ func TestCommunityCommandsWithout(t *testing.T) {
 func TestHistoryWidePages(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, b string) {
 		ctx := context.Background()
-		db, err := storage.Open(ctx, testdb.DSN(t, b), nil)
-		if err != nil {
-			t.Fatalf("storage.Open: %v", err)
-		}
-		t.Cleanup(func() { db.Close() })
-		derived.Wire(db, integrity.New(db, nil))
-		svc := ladder.NewService(db, nil)
+		db, svc := openCommunityDB(t, b)
 		start := time.Now().UTC().Add(-24 * time.Hour)
 		var recs []rating.MatchRecord
 		// A queue name of Discord's 32 characters, as a server may name one.
