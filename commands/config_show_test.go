@@ -2,13 +2,16 @@ package commands
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
 )
 
 // TestConfigShowManyQueues: /config show gives each queue a field of its
@@ -290,6 +293,84 @@ func TestMapPoolListWithinContent(t *testing.T) {
 		}
 		if n := utf8.RuneCountInString(got); n > 2000 || shown < 5 || last != i18n.English().T("mod.more", "Count", i18n.English().Int(25-shown)) {
 			t.Errorf("Got(pool list) = %d characters, %d maps whole, last %q; want at most 2,000, whole lines, the rest counted", n, shown, last)
+		}
+	}
+}
+
+// TestDisputeListsTogetherWithinTotal: /mod disputes answers with two
+// embeds when both matches and series games are disputed, and Discord
+// refuses a message whose embeds pass 6,000 characters in all; each list
+// alone kept within 4,096, so together they came to over 7,000 and the
+// conversion cut the series games' list off in the middle of a line.
+// The second list now takes only the room the first leaves, and counts
+// the rest.
+func TestDisputeListsTogetherWithinTotal(t *testing.T) {
+	ctx := t.Context()
+	db, err := storage.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "ladder.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	svc := ladder.NewService(db, nil)
+	fm := formats.New(db, svc)
+	f := &fixture{t: t, svc: svc, set: New(Deps{Service: svc, Formats: fm})}
+	if _, err := svc.EnsureGuild(ctx, guild); err != nil {
+		t.Fatal(err)
+	}
+	qs, err := svc.Queues(ctx, guild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bo3, err := svc.CreateQueue(ctx, ladder.System, ladder.NewQueue(guild, "bo3", 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fm.SaveSettings(ctx, ladder.System, bo3, formats.Settings{MapPick: formats.ModeNone, BestOf: 3, SeriesRating: formats.RateSeries}); err != nil {
+		t.Fatal(err)
+	}
+	reason := strings.Repeat("they left early ", 11)
+	for i := range 60 {
+		a, b, c, d := user(4*i+1), user(4*i+2), user(4*i+3), user(4*i+4)
+		q := qs[0]
+		if i >= 20 {
+			q = bo3
+		}
+		m, err := svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guild, QueueID: q.ID, Teams: [2][]string{{a, b}, {c, d}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 20 {
+			if _, err := svc.Report(ctx, ladder.Actor{UserID: a}, guild, m.ID, ladder.Win); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.Dispute(ctx, ladder.Actor{UserID: c}, guild, m.ID, reason, ""); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if _, err := fm.ReportGame(ctx, ladder.Actor{UserID: a}, guild, m.ID, 1, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fm.DisputeGame(ctx, ladder.Actor{UserID: c}, guild, m.ID, 1, reason); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := f.ok(admin("mod disputes", nil))
+	if len(r.Embeds) != 2 {
+		t.Fatalf("Got(/mod disputes) = %d embeds, want the matches' and the series games'", len(r.Embeds))
+	}
+	total := 0
+	for _, e := range r.Embeds {
+		total += utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description) + utf8.RuneCountInString(e.Footer)
+	}
+	games := strings.Split(r.Embeds[1].Description, "\n")
+	more := games[len(games)-1]
+	if total > embedTotal || len(games) < 2 || more != i18n.English().T("mod.disputes_more", "Count", i18n.English().Int(41-len(games))) {
+		t.Errorf("Got(/mod disputes) = %d characters in all, the games' list %d lines ending %q; want at most %d, whole lines and the count of the rest", total, len(games), more, embedTotal)
+	}
+	for _, line := range games[:len(games)-1] {
+		if !strings.HasSuffix(line, strings.TrimSpace(reason)) {
+			t.Errorf("Got(game line) = %q, want one whole dispute", line)
 		}
 	}
 }

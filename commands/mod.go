@@ -348,53 +348,61 @@ func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) 
 		return Reply{}, err
 	}
 	tr := userLang(req)
-	games, err := h.seriesDisputes(ctx, req)
+	r := Reply{Ephemeral: true}
+	// The series games' list takes the room the matches' list leaves
+	// within Discord's 6,000 characters over a message's embeds.
+	room := embedTotal
+	if len(ms) > 0 {
+		// One line a dispute: its reason on one line and cut at
+		// listedReason characters (/match show shows it whole), its
+		// evidence link whole; the list stops within Discord's 4,096
+		// characters a description and counts the disputes left out.
+		var b strings.Builder
+		for i, m := range ms {
+			reason := clipText(strings.Join(strings.Fields(ReasonText(tr, m.DisputeReason, m.DisputeReasonCode, mention)), " "), listedReason)
+			line := tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", reason)
+			if m.Evidence != "" {
+				line += " · " + m.Evidence
+			}
+			line += "\n"
+			if b.Len()+len(line) > listedChars {
+				b.WriteString(tr.T("mod.disputes_more", "Count", tr.Int(len(ms)-i)))
+				break
+			}
+			b.WriteString(line)
+		}
+		e := Embed{Title: tr.T("mod.disputes_title"), Description: b.String(), Color: ColorWarn, Footer: tr.T("mod.disputes_footer")}
+		r.Embeds = append(r.Embeds, e)
+		room -= len(e.Title) + len(e.Description) + len(e.Footer)
+	}
+	games, err := h.seriesDisputes(ctx, req, room)
 	if err != nil {
 		return Reply{}, err
 	}
-	if len(ms) == 0 && games == nil {
-		return Whisper(tr.T("mod.no_disputes")), nil
-	}
-	if len(ms) == 0 {
-		return Reply{Ephemeral: true, Embeds: []Embed{*games}}, nil
-	}
-	// One line a dispute: its reason on one line and cut at
-	// listedReason characters (/match show shows it whole), its evidence
-	// link whole; the list stops within Discord's 4,096 characters a
-	// description and counts the disputes left out.
-	var b strings.Builder
-	for i, m := range ms {
-		reason := clipText(strings.Join(strings.Fields(ReasonText(tr, m.DisputeReason, m.DisputeReasonCode, mention)), " "), listedReason)
-		line := tr.T("mod.dispute_line", "ID", m.ID, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]), "By", mention(m.DisputedBy), "Reason", reason)
-		if m.Evidence != "" {
-			line += " · " + m.Evidence
-		}
-		line += "\n"
-		if b.Len()+len(line) > listedChars {
-			b.WriteString(tr.T("mod.disputes_more", "Count", tr.Int(len(ms)-i)))
-			break
-		}
-		b.WriteString(line)
-	}
-	r := Reply{Ephemeral: true, Embeds: []Embed{{Title: tr.T("mod.disputes_title"), Description: b.String(), Color: ColorWarn,
-		Footer: tr.T("mod.disputes_footer")}}}
 	if games != nil {
 		r.Embeds = append(r.Embeds, *games)
+	}
+	if len(r.Embeds) == 0 {
+		return Whisper(tr.T("mod.no_disputes")), nil
 	}
 	return r, nil
 }
 
 // seriesDisputes is the embed of a guild's disputed series games, nil
-// when none.
-func (h *handlers) seriesDisputes(ctx context.Context, req Request) (*Embed, error) {
+// when none, within room characters (counted in bytes, at least the
+// characters Discord counts) and Discord's 4,096 a description.
+func (h *handlers) seriesDisputes(ctx context.Context, req Request, room int) (*Embed, error) {
 	if h.Formats == nil {
 		return nil, nil
 	}
-	gs, err := h.Formats.Disputes(ctx, req.GuildID, 20)
+	gs, err := h.Formats.Disputes(ctx, req.GuildID, 100)
 	if err != nil || len(gs) == 0 {
 		return nil, err
 	}
 	l := userLang(req)
+	e := Embed{Title: l.T("series_maps.disputes_title"), Color: ColorWarn, Footer: l.T("series_maps.disputes_footer")}
+	// Keep room for the title, the footer and the line counting the rest.
+	budget := min(listedChars, room-len(e.Title)-len(e.Footer)-len(l.T("mod.disputes_more", "Count", l.Int(len(gs)))))
 	var b strings.Builder
 	for i, g := range gs {
 		m, err := h.Service.Match(ctx, req.GuildID, g.MatchID)
@@ -403,13 +411,14 @@ func (h *handlers) seriesDisputes(ctx context.Context, req Request) (*Embed, err
 		}
 		line := l.T("series_maps.disputes_line", "ID", g.MatchID, "Game", g.Game, "Team1", mentions(m.Teams[0]), "Team2", mentions(m.Teams[1]),
 			"By", mention(g.DisputedBy), "Reason", clipText(strings.Join(strings.Fields(g.DisputeReason), " "), listedReason)) + "\n"
-		if b.Len()+len(line) > listedChars {
+		if b.Len()+len(line) > budget {
 			b.WriteString(l.T("mod.disputes_more", "Count", l.Int(len(gs)-i)))
 			break
 		}
 		b.WriteString(line)
 	}
-	return &Embed{Title: l.T("series_maps.disputes_title"), Description: b.String(), Color: ColorWarn, Footer: l.T("series_maps.disputes_footer")}, nil
+	e.Description = b.String()
+	return &e, nil
 }
 
 func (h *handlers) modSeason(ctx context.Context, req Request) (Reply, error) {
