@@ -374,3 +374,31 @@ func TestDisputeListsTogetherWithinTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueStatusManyQueues: /queue status lists every queue and then
+// the player's own state; a server of 120 queues with 32-character names
+// came to over 6,000 characters, and Discord's 4,096 a description cut
+// off the part the player asked for (whether and where they wait, and
+// their invitation). The queues that fit are listed, the rest counted,
+// and the player's state is always there.
+func TestQueueStatusManyQueues(t *testing.T) {
+	f := newFixture(t)
+	for i := 1; i <= 120; i++ {
+		f.ok(admin("config queue add", map[string]any{"name": fmt.Sprintf("late-night-queue-number-%08d", i), "team_size": int64(2)}))
+	}
+	last := fmt.Sprintf("late-night-queue-number-%08d", 120)
+	f.ok(cmd(user(1), "queue join", map[string]any{"queue": last}))
+	for _, lang := range []string{"en", "de"} {
+		req := cmd(user(1), "queue status", nil)
+		req.Locale = lang
+		d := f.ok(req).Embeds[0].Description
+		lines := strings.Split(d, "\n")
+		tr := i18n.For(lang)
+		queues := len(lines) - 2
+		if n := utf8.RuneCountInString(d); n > 4096 || queues < 20 || !strings.Contains(lines[len(lines)-1], last) ||
+			lines[len(lines)-2] != tr.T("mod.more", "Count", tr.Int(121-queues)) {
+			t.Errorf("%s: Got(/queue status) = %d characters in %d lines, ending %q; want at most 4,096, the queues that fit, the count of the rest and where the player waits",
+				lang, n, len(lines), lines[max(0, len(lines)-2):])
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
@@ -178,7 +179,7 @@ func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) 
 		return Reply{}, err
 	}
 	l := userLang(req)
-	var b strings.Builder
+	lines := make([]string, 0, len(st.Queues))
 	for _, q := range st.Queues {
 		key := "queue.status_line"
 		if q.Queue.Disabled {
@@ -189,13 +190,14 @@ func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) 
 				return Reply{}, err
 			}
 			if o.Scheduled && !o.State.Open && !o.State.Next.IsZero() {
-				b.WriteString(l.T("queue.status_line_opens", "Queue", q.Queue.Name, "Size", q.Queue.TeamSize,
-					"Waiting", l.N("queue.waiting", q.Players), "When", o.Hours.Local(o.State.Next)) + "\n")
+				lines = append(lines, l.T("queue.status_line_opens", "Queue", q.Queue.Name, "Size", q.Queue.TeamSize,
+					"Waiting", l.N("queue.waiting", q.Players), "When", o.Hours.Local(o.State.Next)))
 				continue
 			}
 		}
-		b.WriteString(l.T(key, "Queue", q.Queue.Name, "Size", q.Queue.TeamSize, "Waiting", l.N("queue.waiting", q.Players)) + "\n")
+		lines = append(lines, l.T(key, "Queue", q.Queue.Name, "Size", q.Queue.TeamSize, "Waiting", l.N("queue.waiting", q.Players)))
 	}
+	var you string
 	switch {
 	case st.Ticket.ID != 0:
 		name := ""
@@ -205,16 +207,24 @@ func (h *handlers) queueStatus(ctx context.Context, req Request) (Reply, error) 
 			}
 		}
 		if len(st.Ticket.UserIDs) > 1 {
-			b.WriteString(l.T("queue.you_wait_party", "Queue", name, "Players", mentions(st.Ticket.UserIDs), "Wait", l.Duration(st.Wait)))
+			you = l.T("queue.you_wait_party", "Queue", name, "Players", mentions(st.Ticket.UserIDs), "Wait", l.Duration(st.Wait))
 		} else {
-			b.WriteString(l.T("queue.you_wait", "Queue", name, "Wait", l.Duration(st.Wait)))
+			you = l.T("queue.you_wait", "Queue", name, "Wait", l.Duration(st.Wait))
 		}
 	default:
-		b.WriteString(l.T("queue.not_queued"))
+		you = l.T("queue.not_queued")
 	}
 	if st.Invite.ID != 0 {
-		b.WriteString("\n" + l.T("queue.invited_you", "From", mention(st.Invite.From)))
+		you += "\n" + l.T("queue.invited_you", "From", mention(st.Invite.From))
 	}
+	// The player's own state ends the reply and is never cut: a server
+	// with a hundred queues sees the queues that fit Discord's 4,096
+	// characters and a count of the rest before it.
+	var b strings.Builder
+	if len(lines) > 0 {
+		b.WriteString(fitLines(l, lines, listedChars-utf8.RuneCountInString(you)) + "\n")
+	}
+	b.WriteString(you)
 	r := Reply{Ephemeral: true, Embeds: []Embed{{Title: l.T("queue.title"), Description: b.String(), Color: ColorInfo}}}
 	if st.Invite.ID != 0 {
 		r.Buttons = [][]Button{inviteButtons(l, st.Invite.ID)}
