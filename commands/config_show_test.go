@@ -402,3 +402,28 @@ func TestQueueStatusManyQueues(t *testing.T) {
 		}
 	}
 }
+
+// TestMapRatesWithinField: a map's name runs to 100 characters, and ten
+// such maps' win rates came to over 1,200 characters in /profile's one
+// field, which Discord's 1,024 cut in the middle of a line. The lines
+// that fit are shown whole and the rest counted.
+func TestMapRatesWithinField(t *testing.T) {
+	var rs []formats.MapRecord
+	for i := range 12 {
+		rs = append(rs, formats.MapRecord{Map: fmt.Sprintf("%02d ", i) + strings.Repeat("Ruins of the Old Harbour ", 4)[:97], Games: 20, Wins: 11})
+	}
+	for _, lang := range []string{"en", "de"} {
+		tr := i18n.For(lang)
+		got := MapRates(tr, rs)
+		lines := strings.Split(got, "\n")
+		if n := utf8.RuneCountInString(got); n > embedFieldValue || len(lines) < 5 || lines[len(lines)-1] != tr.T("mod.more", "Count", tr.Int(11-len(lines))) {
+			t.Errorf("%s: Got(MapRates) = %d characters in %d lines ending %q; want at most %d, whole lines and the count of the rest of the ten", lang, n, len(lines), lines[len(lines)-1], embedFieldValue)
+		}
+	}
+	if got := MapRates(i18n.English(), rs[:2]); strings.Count(got, "\n") != 1 || strings.Contains(got, "more") {
+		t.Errorf("Got(MapRates of two maps) = %q, want two lines", got)
+	}
+	if got := MapRates(i18n.English(), nil); got != "" {
+		t.Errorf("Got(MapRates of none) = %q, want none", got)
+	}
+}

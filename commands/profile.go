@@ -217,14 +217,13 @@ func abs(n int) int {
 }
 
 // MapRates renders a player's win rate per map, a line each (at most 10,
-// the most played), "" when no map has enough games.
+// the most played), "" when no map has enough games. Maps' names run to
+// 100 characters, so ten lines may pass Discord's 1,024 characters a
+// field: the lines that fit are shown whole and the rest counted.
 func MapRates(l *i18n.Lang, rs []formats.MapRecord) string {
-	var b strings.Builder
-	for i, r := range rs {
-		if i == 10 {
-			break
-		}
-		b.WriteString(l.T("series_maps.map_rate", "Map", r.Map, "Rate", l.Percent(float64(r.Wins)/float64(r.Games)), "Wins", r.Wins, "Games", r.Games) + "\n")
+	lines := make([]string, 0, min(len(rs), 10))
+	for _, r := range rs[:min(len(rs), 10)] {
+		lines = append(lines, l.T("series_maps.map_rate", "Map", r.Map, "Rate", l.Percent(float64(r.Wins)/float64(r.Games)), "Wins", r.Wins, "Games", r.Games))
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return fitLines(l, lines, embedFieldValue)
 }
