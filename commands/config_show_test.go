@@ -10,6 +10,7 @@ import (
 
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/i18n"
+	"github.com/ladderbot/ladderbot/integrity"
 	"github.com/ladderbot/ladderbot/ladder"
 	"github.com/ladderbot/ladderbot/storage"
 )
@@ -425,5 +426,45 @@ func TestMapRatesWithinField(t *testing.T) {
 	}
 	if got := MapRates(i18n.English(), nil); got != "" {
 		t.Errorf("Got(MapRates of none) = %q, want none", got)
+	}
+}
+
+// TestFlagListWithinLimits: /mod integrity listed the newest ten flags
+// and dropped, without a word, the lines past 4,000 bytes and every flag
+// past the tenth; ten dismissed flags with their matches and reasons
+// (about 560 characters each) showed seven, and a moderator could not
+// tell more were there. The list now counts what it leaves out.
+func TestFlagListWithinLimits(t *testing.T) {
+	flag := func(i int) integrity.Flag {
+		return integrity.Flag{ID: int64(i + 1), Kind: "win-trade", Subjects: []string{user(2 * i), user(2*i + 1)},
+			Matches:     []int64{100001, 100002, 100003, 100004, 100005, 100006, 100007, 100008, 100009, 100010},
+			Evidence:    integrity.Evidence{Text: strings.Repeat("lopsided results against one opponent ", 5)},
+			DismissedBy: user(999), DismissReason: strings.TrimSpace(strings.Repeat("talked to both, they are flatmates ", 5))}
+	}
+	var fs []integrity.Flag
+	for i := range 14 {
+		fs = append(fs, flag(i))
+	}
+	for _, lang := range []string{"en", "de"} {
+		tr := i18n.For(lang)
+		for _, n := range []int{14, 10, 3} {
+			got := flagList(tr, fs[:n])
+			lines := strings.Split(got, "\n")
+			shown := len(lines)
+			if n > 3 {
+				shown--
+				if want := tr.T("mod.more", "Count", tr.Int(n-shown)); lines[len(lines)-1] != want {
+					t.Errorf("%s, %d flags: Got(last line) = %q, want %q", lang, n, lines[len(lines)-1], want)
+				}
+			}
+			if c := utf8.RuneCountInString(got); c > 4096 || shown < 3 || shown > 10 {
+				t.Errorf("%s, %d flags: Got(list) = %d characters, %d flags shown; want at most 4,096 and whole flags", lang, n, c, shown)
+			}
+			for _, line := range lines[:shown] {
+				if !strings.HasSuffix(line, fs[0].DismissReason) {
+					t.Errorf("%s: Got(line) = %q, want a whole flag", lang, line)
+				}
+			}
+		}
 	}
 }

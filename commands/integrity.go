@@ -13,8 +13,12 @@ import (
 
 // /mod integrity: the integrity flags for moderators, and dismissing one.
 
-// integrityList is how many flags /mod integrity lists.
-const integrityList = 10
+// integrityList is how many flags /mod integrity lists; it reads up to
+// integrityCounted to count the rest.
+const (
+	integrityList    = 10
+	integrityCounted = 100
+)
 
 func integritySub() Option {
 	one, most := 1.0, float64(MaxInteger)
@@ -42,24 +46,28 @@ func (h *handlers) modIntegrity(ctx context.Context, req Request) (Reply, error)
 		return Whisper(l.T("reply.flag_dismissed", "ID", f.ID, "Kind", FlagKind(l, f.Kind), "Players", mentions(f.Subjects))), nil
 	}
 	all, _ := req.Bool("all")
-	fs, err := h.Integrity.Flags(ctx, req.GuildID, all, integrityList)
+	fs, err := h.Integrity.Flags(ctx, req.GuildID, all, integrityCounted)
 	if err != nil {
 		return Reply{}, err
 	}
 	if len(fs) == 0 {
 		return Whisper(userLang(req).T("reply.no_flags")), nil
 	}
-	var b strings.Builder
-	for _, f := range fs {
-		line := flagLine(userLang(req), f) + "\n"
-		if b.Len()+len(line) > 4000 {
-			break
-		}
-		b.WriteString(line)
-	}
 	tr := userLang(req)
-	return Reply{Ephemeral: true, Embeds: []Embed{{Title: tr.T("mod.flags_title"), Description: b.String(), Color: ColorWarn,
+	return Reply{Ephemeral: true, Embeds: []Embed{{Title: tr.T("mod.flags_title"), Description: flagList(tr, fs), Color: ColorWarn,
 		Footer: tr.T("mod.flags_footer")}}}, nil
+}
+
+// flagList is the newest integrityList flags of fs that fit an embed's
+// description, whole, and a count of the rest: a flag's line runs to 900
+// characters (its matches, evidence and a dismissal's reason), so ten
+// could pass Discord's 4,096.
+func flagList(tr *i18n.Lang, fs []integrity.Flag) string {
+	lines := make([]string, 0, integrityList)
+	for _, f := range fs[:min(len(fs), integrityList)] {
+		lines = append(lines, flagLine(tr, f))
+	}
+	return fitLinesOf(tr, lines, listedChars, len(fs))
 }
 
 // flagLine is one flag as lists show it.

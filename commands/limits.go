@@ -47,18 +47,27 @@ func clipText(s string, n int) string {
 // fitLines joins lines with line breaks within limit characters: the
 // lines that fit whole, then "…and N more" for the rest.
 func fitLines(tr *i18n.Lang, lines []string, limit int) string {
+	return fitLinesOf(tr, lines, limit, len(lines))
+}
+
+// fitLinesOf is fitLines of the first lines of a list of total: the
+// count covers the lines that do not fit and those not given.
+func fitLinesOf(tr *i18n.Lang, lines []string, limit, total int) string {
 	var b strings.Builder
 	used := 0
 	for i, line := range lines {
 		n := utf8.RuneCountInString(line) + 1
-		more := tr.T("mod.more", "Count", tr.Int(len(lines)-i-1))
-		// Keep room for the count unless this is the last line.
-		if room := limit - used - n; room < 0 || (i < len(lines)-1 && room < utf8.RuneCountInString(more)) {
-			b.WriteString(tr.T("mod.more", "Count", tr.Int(len(lines)-i)))
+		more := tr.T("mod.more", "Count", tr.Int(total-i-1))
+		// Keep room for the count unless this is the last line of all.
+		if room := limit - used - n; room < 0 || (i < total-1 && room < utf8.RuneCountInString(more)) {
+			b.WriteString(tr.T("mod.more", "Count", tr.Int(total-i)))
 			return b.String()
 		}
 		b.WriteString(line + "\n")
 		used += n
+	}
+	if total > len(lines) {
+		b.WriteString(tr.T("mod.more", "Count", tr.Int(total-len(lines))))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
