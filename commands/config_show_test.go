@@ -468,3 +468,31 @@ func TestFlagListWithinLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrectionWithinContent: a correction's reply and its post in the
+// match's channel list the rating changes it made and those it carried
+// into later seasons, twenty lines each; with both full the post came to
+// 2,024 to 2,069 bytes (2,069 in French, about 1,950 characters: a few
+// longer numbers short of Discord's 2,000), past what the fake Discord
+// allows a message. Each list now fits its share and counts the rest.
+func TestCorrectionWithinContent(t *testing.T) {
+	var rs []ladder.Replayed
+	for i := range 40 {
+		rs = append(rs, ladder.Replayed{UserID: user(i), Before: ladder.Standing{Rating: 1523.4}, After: ladder.Standing{Rating: 2999.2 - float64(i)*150}})
+	}
+	c := ladder.Correction{Match: ladder.Match{ID: 123456, State: ladder.StateConfirmed, Winner: 1, Teams: [2][]string{{user(1)}, {user(2)}}},
+		Changed: rs, Refrozen: []int{11, 12, 13}, Carried: rs}
+	for _, lang := range []string{"en", "de", "fr", "es", "pt-BR"} {
+		l := i18n.For(lang)
+		r := correctionReply(l, l, c, Request{UserID: user(999), ChannelID: "1"})
+		for what, text := range map[string]string{"reply": r.Content, "post": r.Posts[0].Message.Content} {
+			if len(text) > 2000 || !strings.Contains(text, l.T("mod.carried")) || strings.Count(text, l.T("mod.more", "Count", l.Int(40-strings.Count(text, "→")/2))) != 2 {
+				t.Errorf("%s: Got(%s) = %d bytes:\n%s\nwant at most 2,000, both lists with the rest counted", lang, what, len(text), text)
+			}
+		}
+	}
+	one := correctionLines(i18n.English(), ladder.Correction{Changed: rs[:2]})
+	if strings.Count(one, "→") != 2 || strings.Contains(one, "more") {
+		t.Errorf("Got(two changes) = %q, want both listed", one)
+	}
+}

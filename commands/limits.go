@@ -30,6 +30,9 @@ const (
 	// listedContent bounds a list sent as a message's content, within
 	// Discord's 2,000 characters.
 	listedContent = 1900
+	// replayedChars bounds each of a correction's two lists of rating
+	// changes, which share a message's content with a few lines more.
+	replayedChars = 700
 )
 
 // clipText cuts s to at most n characters, ending in "…" when cut.

@@ -326,20 +326,19 @@ func correctionLines(tr *i18n.Lang, c ladder.Correction) string {
 	return text
 }
 
-// replayedLines lists whose displayed rating a change moves and by how much.
+// replayedLines lists whose displayed rating a change moves and by how
+// much: the lines that fit replayedChars, the rest counted, so that a
+// correction's changes and the changes it carries into later seasons fit
+// one message's 2,000 characters with the lines around them.
 func replayedLines(tr *i18n.Lang, rs []ladder.Replayed) string {
 	if len(rs) == 0 {
 		return tr.T("mod.no_changes")
 	}
-	var b strings.Builder
+	lines := make([]string, len(rs))
 	for i, r := range rs {
-		if i == 20 {
-			b.WriteString(tr.N("mod.more", len(rs)-i) + "\n")
-			break
-		}
-		fmt.Fprintf(&b, "%s: %s → %s (%s)\n", mention(r.UserID), tr.Rating(r.Before.Rating), tr.Rating(r.After.Rating), tr.Signed(r.After.Rating-r.Before.Rating))
+		lines[i] = fmt.Sprintf("%s: %s → %s (%s)", mention(r.UserID), tr.Rating(r.Before.Rating), tr.Rating(r.After.Rating), tr.Signed(r.After.Rating-r.Before.Rating))
 	}
-	return b.String()
+	return fitLines(tr, lines, replayedChars) + "\n"
 }
 
 func (h *handlers) modDisputes(ctx context.Context, req Request) (Reply, error) {
