@@ -2,6 +2,8 @@ package bot
 
 import (
 	"bytes"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -348,10 +350,29 @@ func files(fs []commands.File) []*discordgo.File {
 	return out
 }
 
+// maxAllowedUsers is Discord's limit on the users a message may ping.
+const maxAllowedUsers = 100
+
 func mentions(users []string) *discordgo.MessageAllowedMentions {
 	// An empty parse list: only the listed users are pinged, never roles
-	// or @everyone typed into a name.
-	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: users}
+	// or @everyone typed into a name. Only Discord users can be pinged: a
+	// player of an imported or API-recorded match may have another ID,
+	// and Discord refuses the whole message (50035) for a users list
+	// holding one, or holding more than 100.
+	var ids []string
+	for _, u := range users {
+		if len(ids) < maxAllowedUsers && isSnowflake(u) && !slices.Contains(ids, u) {
+			ids = append(ids, u)
+		}
+	}
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: ids}
+}
+
+// isSnowflake reports whether s is a Discord ID: an unsigned 64-bit
+// decimal number.
+func isSnowflake(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil && s != "" && s[0] != '+'
 }
 
 func flags(ephemeral bool) discordgo.MessageFlags {

@@ -145,8 +145,29 @@ func actor(req Request) ladder.Actor {
 	return ladder.Actor{UserID: req.UserID, Moderator: req.Moderator}
 }
 
-// mention renders a user mention.
-func mention(userID string) string { return "<@" + userID + ">" }
+// mention renders a user mention. Not every ID that acts or plays is a
+// Discord user's: the dashboard acts as "web:<user ID>", which is that
+// Discord user; an API token acts as "api:<name>", the jobs as "system",
+// and an imported history's players have the IDs its file gave them.
+// Those are written as they are (markdown escaped), not as a mention
+// Discord would show as raw "<@…>" text.
+func mention(userID string) string {
+	if id, ok := strings.CutPrefix(userID, "web:"); ok && snowflake(id) {
+		return "<@" + id + ">"
+	}
+	if !snowflake(userID) {
+		return markdownEscaper.Replace(userID)
+	}
+	return "<@" + userID + ">"
+}
+
+// markdownEscaper escapes the characters Discord's markdown formats with,
+// so that text from outside shows as typed.
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", `\~`, "`", "\\`", "|", `\|`, ">", `\>`, "<", `\<`, "#", `\#`, "[", `\[`, "]", `\]`)
+
+// Mention is mention for the packages that render messages beside the
+// commands (the results channel's posts).
+func Mention(userID string) string { return mention(userID) }
 
 // mentions renders a team as mentions.
 func mentions(ids []string) string {

@@ -496,3 +496,37 @@ func TestCorrectionWithinContent(t *testing.T) {
 		t.Errorf("Got(two changes) = %q, want both listed", one)
 	}
 }
+
+// TestActorsOutsideDiscordNamed: the dashboard acts as "web:<user ID>",
+// an API token as "api:<name>", and imported players' IDs are not
+// Discord's: written as mentions they showed in Discord as the raw text
+// "<@web:300000000000000001>" (a token made on the dashboard, a flag
+// dismissed there). A dashboard user is mentioned as the Discord user
+// they are; any other ID that is not Discord's is written as it is.
+func TestActorsOutsideDiscordNamed(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	if _, err := f.svc.EnsureGuild(ctx, guild); err != nil {
+		t.Fatal(err)
+	}
+	for _, by := range []string{"web:300000000000000001", "api:overlay", "system"} {
+		if _, _, err := f.svc.CreateToken(ctx, ladder.Actor{UserID: by, Moderator: true}, guild, "made-by-"+strings.ReplaceAll(by, ":", "-")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := f.ok(admin("mod token list", nil)).Content
+	for _, want := range []string{"by <@300000000000000001>", "by api:overlay", "by system"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Got(/mod token list) = %q, want %q", got, want)
+		}
+	}
+	if strings.Contains(got, "<@web:") || strings.Contains(got, "<@api:") || strings.Contains(got, "<@system>") {
+		t.Errorf("Got(/mod token list) = %q, want no mention of an ID that is not Discord's", got)
+	}
+	for id, want := range map[string]string{"700000000000000001": "<@700000000000000001>", "web:300000000000000001": "<@300000000000000001>",
+		"api:overlay": "api:overlay", "Bob Bryan": "Bob Bryan", "web:nope": "web:nope", "": "", "**x_y**<@1>": `\*\*x\_y\*\*\<@1\>`} {
+		if got := mention(id); got != want {
+			t.Errorf("Got(mention(%q)) = %q, want %q", id, got, want)
+		}
+	}
+}

@@ -84,7 +84,7 @@ func (h *handlers) profileReply(l *i18n.Lang, p ladder.Profile) Reply {
 	s := p.Standing
 	name := s.Name
 	if name == "" {
-		name = "<@" + s.UserID + ">"
+		name = mention(s.UserID)
 	}
 	e := Embed{Title: l.T("profile.title", "Name", name, "Queue", p.Queue.Name, "Season", p.Season.Number), Color: ColorInfo}
 	standing := s.Division

@@ -145,7 +145,7 @@ func ResultMessage(l *i18n.Lang, d ladder.MatchDetail, correction bool) commands
 		}
 		var b strings.Builder
 		for _, u := range m.Teams[t] {
-			fmt.Fprintf(&b, "<@%s>", u)
+			b.WriteString(commands.Mention(u))
 			if c, ok := delta[u]; ok && m.State != ladder.StateVoided {
 				fmt.Fprintf(&b, " %s (%s)", l.Rating(c.Rating), l.Signed(c.Delta))
 			}

@@ -80,6 +80,23 @@ func TestResultsChannel(t *testing.T) {
 					t.Errorf("Got(a post of match %d, rated before the channel was set), want none", old.Match.ID)
 				}
 			}
+
+			// A game server's own player IDs are named as they are, not
+			// written as mentions Discord would show as raw "<@…>".
+			steam := []string{"steam:76561198000000001", "steam:76561198000000002"}
+			res, err = e.svc.RecordResult(e.ctx, ladder.ResultInput{GuildID: testGuild, Team1: ids(1), Team2: steam, Winner: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			post, err = e.fake.WaitChannelMessage(e.ctx, resultsChannel, func(x fakediscord.Message) bool {
+				return len(x.Embeds) == 1 && strings.HasPrefix(x.Embeds[0].Title, fmt.Sprintf("Match #%d ", res.Match.ID))
+			})
+			if err != nil {
+				t.Fatalf("result never posted: %v\nlog:\n%s", err, e.logs)
+			}
+			if text := post.Text(); strings.Contains(text, "<@steam:") || !strings.Contains(text, steam[0]+" ") || !strings.Contains(text, "<@"+player(1).ID+">") {
+				t.Errorf("Got(result post) = %q, want the Discord users mentioned and the game server's IDs named", text)
+			}
 		})
 	}
 }

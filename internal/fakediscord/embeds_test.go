@@ -2,6 +2,7 @@ package fakediscord
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -114,5 +115,45 @@ func TestButtonLabelLimit(t *testing.T) {
 	}
 	if err := m.apply(messagePayload{Components: row(strings.Repeat("l", 81))}, nil, false); err == nil || !strings.Contains(err.Error(), "button label: must be 80 or fewer") {
 		t.Errorf("Got(label of 81) = %v, want refused", err)
+	}
+}
+
+// TestAllowedMentionRules: allowed_mentions.users is refused as Discord
+// refuses it: more than 100 users, or one that is not a snowflake.
+func TestAllowedMentionRules(t *testing.T) {
+	users := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = strconv.Itoa(700000000000000000 + i)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name  string
+		users []string
+		want  string // "" accepted
+	}{
+		{"none", nil, ""},
+		{"one", []string{"700000000000000001"}, ""},
+		{"100", users(100), ""},
+		{"101", users(101), "must be 100 or fewer"},
+		{"a name", []string{"700000000000000001", "Bob Bryan"}, `allowed_mentions.users.1: value "Bob Bryan" is not snowflake`},
+		{"a dashboard actor", []string{"web:700000000000000001"}, "allowed_mentions.users.0"},
+		{"empty", []string{""}, "allowed_mentions.users.0"},
+		{"negative", []string{"-1"}, "allowed_mentions.users.0"},
+	} {
+		p := messagePayload{}
+		p.AllowedMentions = &struct {
+			Users []string `json:"users"`
+			Parse []string `json:"parse"`
+		}{Users: c.users}
+		var m Message
+		err := m.apply(p, nil, false)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: Got(apply) = %v, want accepted", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: Got(apply) = %v, want refused with %q", c.name, err, c.want)
+		}
 	}
 }

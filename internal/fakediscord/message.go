@@ -7,6 +7,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -122,7 +123,16 @@ const (
 	maxEmbedTotal       = 6000
 	// maxButtonLabel is Discord's limit on a button's label.
 	maxButtonLabel = 80
+	// maxAllowedUsers is Discord's limit on allowed_mentions.users.
+	maxAllowedUsers = 100
 )
+
+// isSnowflake reports whether s is a Discord ID: an unsigned 64-bit
+// decimal number.
+func isSnowflake(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil && s != "" && s[0] != '+'
+}
 
 // checkEmbeds refuses embeds Discord refuses with 50035 Invalid Form Body:
 // a part over its limit, more than 25 fields, a field with an empty name
@@ -387,6 +397,16 @@ func (m *Message) apply(p messagePayload, files []File, edit bool) error {
 		m.Files = files
 	}
 	if p.AllowedMentions != nil {
+		// Discord refuses (50035) a users list of more than 100 or
+		// holding anything but a snowflake.
+		if len(p.AllowedMentions.Users) > maxAllowedUsers {
+			return fmt.Errorf("allowed_mentions.users: must be %d or fewer in length (%d)", maxAllowedUsers, len(p.AllowedMentions.Users))
+		}
+		for i, u := range p.AllowedMentions.Users {
+			if !isSnowflake(u) {
+				return fmt.Errorf("allowed_mentions.users.%d: value %q is not snowflake", i, u)
+			}
+		}
 		m.Mentions = append([]string{}, p.AllowedMentions.Users...)
 	}
 	if !edit {
