@@ -59,6 +59,7 @@ func request(ic *discordgo.Interaction) (commands.Request, error) {
 			opts = opts[0].Options
 		}
 		req.Command = strings.Join(path, " ")
+		req.Names = resolvedNames(data.Resolved)
 		req.Options = make(map[string]any, len(opts))
 		for _, o := range opts {
 			req.Options[o.Name] = optionValue(o)
@@ -346,6 +347,32 @@ func files(fs []commands.File) []*discordgo.File {
 	var out []*discordgo.File
 	for _, f := range fs {
 		out = append(out, &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(f.Data)})
+	}
+	return out
+}
+
+// resolvedNames are the display names of the users Discord resolved for
+// a command's options: the member's nickname, else the user's global
+// name, else the username.
+func resolvedNames(r *discordgo.ApplicationCommandInteractionDataResolved) map[string]string {
+	if r == nil || len(r.Users) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(r.Users))
+	for id, u := range r.Users {
+		if u == nil {
+			continue
+		}
+		name := u.GlobalName
+		if m := r.Members[id]; m != nil && m.Nick != "" {
+			name = m.Nick
+		}
+		if name == "" {
+			name = u.Username
+		}
+		if name != "" {
+			out[id] = name
+		}
 	}
 	return out
 }

@@ -42,3 +42,21 @@ func TestCorrectionOfPlayersOutsideDiscord(t *testing.T) {
 		}
 	})
 }
+
+// TestProfileTitleNamesResolvedUser: /profile of a player the ladder has
+// no name for (a moderator set their rating; they never queued) titled
+// the embed "<@…> · 2v2 · Season 1", which Discord shows as raw text in
+// a title. It now takes the name Discord resolved for the player option.
+func TestProfileTitleNamesResolvedUser(t *testing.T) {
+	e := newEnv(t, freshDSN(t, testdb.SQLite))
+	e.establish()
+	p := players[2]
+	r := e.slash(alice, "profile", map[string]any{"player": p.ID})
+	if len(r.Message.Embeds) == 0 {
+		t.Fatalf("Got(/profile) = %q, want an embed", r.Message.Text())
+	}
+	// The fake resolves a user option's user with the username "user<ID>".
+	if title := r.Message.Embeds[0].Title; !strings.HasPrefix(title, "user"+p.ID+" · ") {
+		t.Errorf("Got(/profile title) = %q, want the resolved name first", title)
+	}
+}

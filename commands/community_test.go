@@ -99,14 +99,24 @@ func TestHistoryCommand(t *testing.T) {
 			t.Fatalf("Got(/history) = %+v, want a private page with Prev and Next", r)
 		}
 		prev, next := r.Buttons[0][0], r.Buttons[0][1]
-		if !prev.Disabled || next.Disabled || strings.Count(r.Embeds[0].Description, "\n") != historyPageSize {
+		// The player is mentioned on the first line, where a mention
+		// renders, on every page.
+		lines := func(r Reply) string {
+			t.Helper()
+			d, ok := strings.CutPrefix(r.Embeds[0].Description, "<@"+user(2)+">\n")
+			if !ok || strings.Contains(r.Embeds[0].Title, "<@") {
+				t.Errorf("Got(page) titled %q: %q, want the player mentioned on the first line", r.Embeds[0].Title, r.Embeds[0].Description)
+			}
+			return d
+		}
+		if !prev.Disabled || next.Disabled || strings.Count(lines(r), "\n") != historyPageSize {
 			t.Fatalf("Got(first page) prev disabled %v, next disabled %v, %q", prev.Disabled, next.Disabled, r.Embeds[0].Description)
 		}
-		if !strings.HasPrefix(r.Embeds[0].Description, "`#12`") || !strings.Contains(r.Embeds[0].Description, "(loss)") {
+		if !strings.HasPrefix(lines(r), "`#12`") || !strings.Contains(r.Embeds[0].Description, "(loss)") {
 			t.Errorf("Got(first line) = %q, want #12 first, a loss for user 2", r.Embeds[0].Description)
 		}
 		r2 := f.ok(click(user(5), next.CustomID))
-		if !r2.Update || !r2.Ephemeral || !strings.HasPrefix(r2.Embeds[0].Description, "`#2`") || strings.Count(r2.Embeds[0].Description, "\n") != 2 {
+		if !r2.Update || !r2.Ephemeral || !strings.HasPrefix(lines(r2), "`#2`") || strings.Count(lines(r2), "\n") != 2 {
 			t.Fatalf("Got(second page) = %+v, want #2 and #1, updated in place", r2)
 		}
 		if !r2.Buttons[0][1].Disabled || r2.Buttons[0][0].Disabled {

@@ -20,12 +20,7 @@ func (h *handlers) communityService() (*community.Service, error) {
 }
 
 // playerName is a player's stored name, or a mention when there is none.
-func playerName(id, name string) string {
-	if name == "" {
-		return mention(id)
-	}
-	return name
-}
+func playerName(id, name string) string { return nameOr(name, id) }
 
 func (h *handlers) compareCommand() Command {
 	return Command{
@@ -58,12 +53,16 @@ func (h *handlers) compare(ctx context.Context, req Request) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return compareReply(userLang(req), c), nil
+	return compareReply(userLang(req), c, req.Names), nil
 }
 
-// compareReply is /compare's embed in language l.
-func compareReply(l *i18n.Lang, c community.Comparison) Reply {
+// compareReply is /compare's embed in language l; resolved are the
+// display names Discord resolved for the command's options (may be nil).
+func compareReply(l *i18n.Lang, c community.Comparison, resolved map[string]string) Reply {
 	an, bn := playerName(c.A.UserID, c.A.Name), playerName(c.B.UserID, c.B.Name)
+	// The title and the fields' names show text as it is, without
+	// mentions or markdown.
+	ap, bp := plainName(c.A.Name, c.A.UserID, resolved), plainName(c.B.Name, c.B.UserID, resolved)
 	side := func(s community.Side) string {
 		if !s.Rated {
 			return l.T("compare.unrated", "Rating", ratingIn(l, s.Rating, s.RD))
@@ -79,11 +78,11 @@ func compareReply(l *i18n.Lang, c community.Comparison) Reply {
 		last.WriteString(l.T("compare.never_met"))
 	}
 	e := Embed{
-		Title: l.T("compare.title", "A", an, "B", bn, "Queue", c.Queue.Name, "Season", c.Season.Number),
+		Title: l.T("compare.title", "A", ap, "B", bp, "Queue", c.Queue.Name, "Season", c.Season.Number),
 		Color: ColorInfo,
 		Fields: []Field{
-			{Name: an, Value: side(c.A), Inline: true},
-			{Name: bn, Value: side(c.B), Inline: true},
+			{Name: ap, Value: side(c.A), Inline: true},
+			{Name: bp, Value: side(c.B), Inline: true},
 			{Name: l.T("compare.chance"), Value: fmt.Sprintf("%s %s · %s %s", an, l.Percent(c.PAWins), bn, l.Percent(1-c.PAWins))},
 			{Name: l.T("compare.partners"), Value: gamesText(l, c.Together)},
 			{Name: l.T("compare.against"), Value: l.T("compare.record_of", "Games", gamesText(l, c.Against), "Name", an)},

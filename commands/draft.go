@@ -31,7 +31,7 @@ func DraftView(l *i18n.Lang, m ladder.Match, d ladder.Draft, queue string) Reply
 	opts := make([]SelectOption, 0, len(pool))
 	for _, s := range pool {
 		fmt.Fprintf(&left, "%s · %s\n", mention(s.UserID), l.Rating(s.Rating))
-		opts = append(opts, SelectOption{Label: nameOr(s.Name, s.UserID) + " · " + l.Rating(s.Rating), Value: s.UserID})
+		opts = append(opts, SelectOption{Label: plainName(s.Name, s.UserID, nil) + " · " + l.Rating(s.Rating), Value: s.UserID})
 	}
 	e := Embed{
 		Title:  l.T("draft.title", "ID", m.ID, "Queue", queue),

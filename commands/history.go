@@ -107,9 +107,6 @@ func (h *handlers) renderHistory(ctx context.Context, l *i18n.Lang, guildID stri
 		return Reply{}, err
 	}
 	title := l.T("history.title")
-	if v.player != "" {
-		title += " · " + mention(v.player)
-	}
 	if v.queue != "" {
 		title += " · " + v.queue
 	}
@@ -147,6 +144,11 @@ func (h *handlers) renderHistory(ctx context.Context, l *i18n.Lang, guildID stri
 		}
 	}
 	var b strings.Builder
+	if v.player != "" {
+		// The player is mentioned on the description's first line, where
+		// a mention renders (a title shows it as raw text).
+		b.WriteString(mention(v.player) + "\n")
+	}
 	for _, line := range lines[first:last] {
 		b.WriteString(line)
 	}

@@ -122,25 +122,45 @@ func checkLimits(t *testing.T, what string, r Reply) {
 			t.Errorf("%s: %s of %d characters, limit %d: %q", what, field, k, limit, s)
 		}
 	}
+	// Discord shows a title, a footer, a field's name, a label and a
+	// placeholder as they are: a mention there is raw "<@…>" text.
+	plain := func(field, s string) {
+		t.Helper()
+		if strings.Contains(s, "<@") || strings.Contains(s, "<#") {
+			t.Errorf("%s: %s %q holds a mention, which Discord shows there as raw text", what, field, s)
+		}
+	}
 	over("content", r.Content, limitContent)
 	for _, e := range r.Embeds {
 		over("embed title", e.Title, limitTitle)
 		over("embed description", e.Description, limitEmbedDesc)
 		over("footer", e.Footer, limitFooter)
+		plain("embed title", e.Title)
+		plain("footer", e.Footer)
 		for _, f := range e.Fields {
 			over("field name", f.Name, limitFieldName)
 			over("field value", f.Value, limitFieldValue)
+			plain("field name", f.Name)
 		}
 	}
 	for _, row := range r.Buttons {
 		for _, b := range row {
 			over("button label", b.Label, limitLabel)
+			plain("button label", b.Label)
+		}
+	}
+	for _, m := range r.Menus {
+		plain("select placeholder", m.Placeholder)
+		for _, o := range m.Options {
+			plain("select option", o.Label+" "+o.Description)
 		}
 	}
 	if r.Modal != nil {
 		over("modal title", r.Modal.Title, 45)
+		plain("modal title", r.Modal.Title)
 		for _, f := range r.Modal.Fields {
 			over("text input label", f.Label, 45)
+			plain("text input label", f.Label+" "+f.Placeholder)
 		}
 	}
 	for _, p := range r.Posts {

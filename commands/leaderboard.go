@@ -153,11 +153,7 @@ func (h *handlers) renderBoard(ctx context.Context, l *i18n.Lang, guildID string
 	}
 	var b strings.Builder
 	for _, s := range p.Standings {
-		name := s.Name
-		if name == "" {
-			name = mention(s.UserID)
-		}
-		fmt.Fprintf(&b, "`#%d` **%s** · %s · %s ± %s · %d-%d", s.Rank, name, s.Division, l.Rating(s.Rating), l.Rating(s.RD), s.Wins, s.Losses)
+		fmt.Fprintf(&b, "`#%d` **%s** · %s · %s ± %s · %d-%d", s.Rank, nameOr(s.Name, s.UserID), s.Division, l.Rating(s.Rating), l.Rating(s.RD), s.Wins, s.Losses)
 		if s.Draws > 0 {
 			fmt.Fprintf(&b, "-%d", s.Draws)
 		}

@@ -107,8 +107,10 @@ func mapBanView(l *i18n.Lang, m ladder.Match, p formats.Pick) Reply {
 	return Reply{
 		Content:  l.T("maps.bans", "ID", m.ID, "User", mention(banner), "Team", turn, "Deadline", p.Deadline.Unix()),
 		Mentions: []string{banner},
-		Embeds: []Embed{{Title: l.T("maps.bans_title", "ID", m.ID), Color: ColorInfo, Description: b.String(),
-			Footer: l.T("maps.bans_footer", "Banner1", nameOr("", p.Banners[0]), "Banner2", nameOr("", p.Banners[1]))}},
+		// Who bans for each team is a line of the description, where
+		// mentions render (a footer shows them as raw "<@…>").
+		Embeds: []Embed{{Title: l.T("maps.bans_title", "ID", m.ID), Color: ColorInfo,
+			Description: l.T("maps.bans_footer", "Banner1", mention(p.Banners[0]), "Banner2", mention(p.Banners[1])) + "\n\n" + b.String()}},
 		Menus: []SelectMenu{{CustomID: ID(actMapBan, m.ID, strconv.Itoa(p.Game), strconv.Itoa(len(p.Bans))),
 			Placeholder: l.T("maps.ban_placeholder", "Team", turn), Options: opts}},
 	}

@@ -43,10 +43,16 @@ func FinalStandings(l *i18n.Lang, st ladder.SeasonStandings) Reply {
 		e.Description = l.N("post.ranked_players", n)
 	}
 	for _, r := range st.Results[:min(len(st.Results), standingsEmbedRows)] {
-		e.Fields = append(e.Fields, Field{
-			Name:  fmt.Sprintf("#%d %s%s", r.Rank, badgeIcon(r.Badge), nameOr(r.Name, r.UserID)),
+		// A field's name shows a mention as raw text: a player without a
+		// name is mentioned in the value.
+		f := Field{
+			Name:  strings.TrimSpace(fmt.Sprintf("#%d %s%s", r.Rank, badgeIcon(r.Badge), r.Name)),
 			Value: fmt.Sprintf("%s · %s · %d-%d-%d", ratingIn(l, r.Rating, r.RD), r.Division, r.Wins, r.Losses, r.Draws),
-		})
+		}
+		if r.Name == "" {
+			f.Value = mention(r.UserID) + " · " + f.Value
+		}
+		e.Fields = append(e.Fields, f)
 	}
 	msg := Reply{Embeds: []Embed{e}, Mentions: []string{}}
 	if len(st.Results) > standingsEmbedRows {
@@ -118,11 +124,29 @@ func badgeIcon(badge string) string {
 // nameOr is a player's stored name, or a mention (which Discord shows as
 // the name without pinging, since the posts allow no mentions) when the
 // name is not known.
+// nameOr is how text Discord renders (a description, a field's value,
+// content) names a player: the ladder's name for them with its markdown
+// escaped, so that it shows as they typed it, else a mention.
 func nameOr(name, userID string) string {
+	if name != "" {
+		return markdownEscaper.Replace(name)
+	}
+	return mention(userID)
+}
+
+// plainName is how text Discord shows as it is (a title, a footer, a
+// field's name, a select option's label), where a mention would show as
+// raw "<@…>", names a player: the ladder's name for them, else the
+// display name Discord resolved for the command (resolved may be nil),
+// else the ID.
+func plainName(name, userID string, resolved map[string]string) string {
 	if name != "" {
 		return name
 	}
-	return mention(userID)
+	if n := resolved[userID]; n != "" {
+		return n
+	}
+	return strings.TrimPrefix(userID, "web:")
 }
 
 func fileSafe(s string) string {

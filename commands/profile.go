@@ -48,7 +48,7 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	l := userLang(req)
-	r := h.profileReply(l, p)
+	r := h.profileReply(l, p, req.Names)
 	if sd, err := h.Service.ShowdownName(ctx, req.GuildID, user); err == nil && len(r.Embeds) > 0 {
 		r.Embeds[0].Fields = append(r.Embeds[0].Fields, Field{Name: l.T("profile.showdown"), Value: sd, Inline: true})
 	}
@@ -80,12 +80,13 @@ func (h *handlers) profile(ctx context.Context, req Request) (Reply, error) {
 	return r, nil
 }
 
-func (h *handlers) profileReply(l *i18n.Lang, p ladder.Profile) Reply {
+// profileReply is /profile's embed; resolved are the display names
+// Discord resolved for the command's options (may be nil), which the
+// title, showing text as it is, uses for a player the ladder has no name
+// for.
+func (h *handlers) profileReply(l *i18n.Lang, p ladder.Profile, resolved map[string]string) Reply {
 	s := p.Standing
-	name := s.Name
-	if name == "" {
-		name = mention(s.UserID)
-	}
+	name := plainName(s.Name, s.UserID, resolved)
 	e := Embed{Title: l.T("profile.title", "Name", name, "Queue", p.Queue.Name, "Season", p.Season.Number), Color: ColorInfo}
 	standing := s.Division
 	switch {

@@ -28,6 +28,11 @@ type Request struct {
 	UserID        string
 	// UserName is the member's display name, kept fresh in storage.
 	UserName string
+	// Names are the display names of the users a command's options name,
+	// as Discord resolved them: what a title shows for a player the
+	// ladder has no name for (a title or footer shows a mention as raw
+	// text).
+	Names map[string]string
 	// Roles and Permissions are the invoking member's role IDs and
 	// permission bits in the channel.
 	Roles       []string
@@ -70,6 +75,11 @@ func (r Request) CheckText() error {
 		{"button action", r.CustomID.Action},
 	} {
 		if err := ladder.CheckText(f.what, f.v); err != nil {
+			return err
+		}
+	}
+	for id, n := range r.Names {
+		if err := ladder.CheckText("resolved user", id+n); err != nil {
 			return err
 		}
 	}
