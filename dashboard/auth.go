@@ -26,9 +26,9 @@ func (d *Dashboard) login(w http.ResponseWriter, r *http.Request) {
 // callback finishes the login. The state and verifier are taken out of the
 // session before anything else, so a callback URL works once: a replayed,
 // forged or other browser's callback finds no matching state and changes
-// nothing. On success the session gets a new token (no fixation: a
-// session ID planted before login is worthless after it) and a new CSRF
-// token.
+// nothing. On success the session starts again from nothing, with a new
+// token (no fixation: a session ID planted before login is worthless
+// after it) and a new CSRF token.
 func (d *Dashboard) callback(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	want, verifier, next := d.sm.PopString(ctx, keyState), d.sm.PopString(ctx, keyVerifier), d.sm.PopString(ctx, keyNext)
@@ -50,6 +50,14 @@ func (d *Dashboard) callback(w http.ResponseWriter, r *http.Request) {
 	}
 	u, err := d.discord.me(ctx, tok.AccessToken)
 	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	// Whatever the session held before, a user logged in in this browser
+	// before (another account, on a shared computer) included, goes: the
+	// permission checks it passed (keyAuthz) stand for reads, and must
+	// not stand for whoever logs in now.
+	if err := d.sm.Clear(ctx); err != nil {
 		d.fail(w, r, err)
 		return
 	}

@@ -272,3 +272,31 @@ func TestDiscordRevokedLogin(t *testing.T) {
 		t.Errorf("Got(page after Discord revoked the login) = %d to %q, want sent to log in", p.status, p.header.Get("Location"))
 	}
 }
+
+// TestLoginAsAnotherUser: a second login in the same browser (another
+// Discord account, on a shared computer or to switch accounts) starts
+// from nothing: the permission checks the first user passed, which stand
+// for five minutes of reads, do not carry over, so a member without
+// rights is refused the pages the moderator before them could read.
+func TestLoginAsAnotherUser(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		pages := []string{"/", "/audit", "/integrations", "/players", "/queues/" + queueName}
+		for _, pg := range pages {
+			if p := b.peek("/admin/guilds/" + guildA + pg); p.status != http.StatusOK {
+				t.Fatalf("Got(GET %s as the admin) = %d, want 200", pg, p.status)
+			}
+		}
+		b.login(userPlain, "/admin")
+		if p := b.get("/admin/logout"); !strings.Contains(p.body, "pia") || strings.Contains(p.body, "ada") {
+			t.Errorf("Got(logged in as) = %.300s, want pia and not ada", p.body)
+		}
+		for _, pg := range pages {
+			if p := b.peek("/admin/guilds/" + guildA + pg); p.status != http.StatusForbidden {
+				t.Errorf("Got(GET %s as a member without rights, after the admin in the same browser) = %d, want 403", pg, p.status)
+			}
+		}
+	})
+}
