@@ -142,9 +142,7 @@ func (s *Server) apiHistory(w http.ResponseWriter, r *http.Request) {
 		hq.From, err = dateParam(q.Get("from"), "from")
 	}
 	if err == nil {
-		if hq.To, err = dateParam(q.Get("to"), "to"); !hq.To.IsZero() {
-			hq.To = hq.To.Add(24 * time.Hour) // the whole last day
-		}
+		hq.To, err = endDateParam(q.Get("to"), "to") // the whole last day
 	}
 	if err != nil {
 		writeJSONError(w, r, err)

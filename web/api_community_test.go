@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,6 +158,37 @@ func TestMatchesAPI(t *testing.T) {
 			{"?player=601", 404, "has not played"},
 		} {
 			wantError(t, call(e, "GET", base+tc.query, ""), tc.status, tc.substr)
+		}
+	})
+}
+
+// TestMatchesUntilTheLastDate: the last date a date field can hold,
+// 9999-12-31, as the end of the range ("every match up to the end of
+// time") lists every match on both backends, on the JSON and on the page;
+// its whole last day ends in year 10000, which SQLite's text timestamps
+// sort before every real one, so SQLite answered no match at all. And
+// year 0000, which has no days, is refused.
+func TestMatchesUntilTheLastDate(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dsn string) {
+		e := newCommunityEnv(t, dsn)
+		for _, query := range []string{"?to=9999-12-31", "?from=0001-01-01&to=9999-12-31", "?from=2001-01-01&to=9999-12-31"} {
+			rec := call(e, "GET", "/api/v1/guilds/"+comGuild+"/matches"+query+"&limit=100", "")
+			if got := decode[matchPageJSON](t, rec); len(got.Matches) != 7 {
+				t.Errorf("Got(matches%s) = %d, want all 7", query, len(got.Matches))
+			}
+			page := call(e, "GET", "/guilds/"+comGuild+"/matches"+query, "")
+			if n := strings.Count(page.Body.String(), "data-match="); page.Code != http.StatusOK || n != 7 {
+				t.Errorf("Got(matches page%s) = %d with %d matches, want 200 with all 7", query, page.Code, n)
+			}
+		}
+		if got := decode[matchPageJSON](t, call(e, "GET", "/api/v1/guilds/"+comGuild+"/matches?from=9999-12-31&to=9999-12-31", "")); len(got.Matches) != 0 {
+			t.Errorf("Got(matches on 9999-12-31) = %d, want none", len(got.Matches))
+		}
+		// Year 0000 is none: its last day ended at the zero time, which
+		// read as no end at all and listed everything.
+		wantError(t, call(e, "GET", "/api/v1/guilds/"+comGuild+"/matches?to=0000-12-31", ""), 400, "to")
+		if page := call(e, "GET", "/guilds/"+comGuild+"/matches?to=0000-12-31", ""); page.Code != http.StatusBadRequest {
+			t.Errorf("Got(matches page to 0000-12-31) = %d, want 400", page.Code)
 		}
 	})
 }

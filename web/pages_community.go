@@ -72,10 +72,7 @@ func (s *Server) matchesHTML(w http.ResponseWriter, r *http.Request) {
 		hq.From, err = dateParam(q.Get("from"), "from")
 	}
 	if err == nil {
-		hq.To, err = dateParam(q.Get("to"), "to")
-		if !hq.To.IsZero() {
-			hq.To = hq.To.Add(24 * time.Hour) // the whole last day
-		}
+		hq.To, err = endDateParam(q.Get("to"), "to")
 	}
 	if err != nil {
 		s.pageError(w, r, err)
@@ -170,14 +167,31 @@ func (s *Server) matchesHTML(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "matches", p)
 }
 
-// dateParam reads an optional YYYY-MM-DD date (UTC).
+// dateParam reads an optional YYYY-MM-DD date (UTC). Year 0000 is none:
+// its last day would end at the zero time, which means no end at all.
 func dateParam(v, name string) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
 	}
 	t, err := time.Parse("2006-01-02", v)
-	if err != nil {
+	if err != nil || t.Year() < 1 {
 		return time.Time{}, ladder.Errorf(ladder.CodeInvalid, "%s must be a date as YYYY-MM-DD, not %q", name, clipParam(v))
+	}
+	return t, nil
+}
+
+// endDateParam reads the optional end date of a range: the instant its
+// whole day ends, or zero (no end) for the last day a date field can
+// hold, 9999-12-31, whose end falls in year 10000: SQLite keeps times as
+// text, and "10000-01-01" sorts before every real time, so that end kept
+// nothing, where PostgreSQL kept everything.
+func endDateParam(v, name string) (time.Time, error) {
+	t, err := dateParam(v, name)
+	if err != nil || t.IsZero() {
+		return t, err
+	}
+	if t = t.Add(24 * time.Hour); t.Year() > 9999 {
+		return time.Time{}, nil
 	}
 	return t, nil
 }
