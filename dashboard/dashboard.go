@@ -213,10 +213,32 @@ func (d *Dashboard) routes() *http.ServeMux {
 		mux.HandleFunc("GET "+g+"/integrity", d.read(d.integrityPage))
 		mux.HandleFunc("POST "+g+"/integrity/{id}/dismiss", d.write(d.dismissFlag))
 	}
-	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) {
-		d.errorPage(w, r, http.StatusNotFound, pageLang(r).T("dash.err_no_page"))
-	})
+	mux.HandleFunc("/admin/", func(w http.ResponseWriter, r *http.Request) { d.noRoute(mux, w, r) })
 	return mux
+}
+
+// noRoute answers a request no route takes: 405 with Allow when the path
+// is a page or a form's address that other methods reach, 404 otherwise.
+// The catch-all would otherwise answer a PUT on a page, or a GET of a
+// form's address, with "no dashboard page here".
+func (d *Dashboard) noRoute(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern == "" || pattern == "/admin/" {
+			continue
+		}
+		if allow = append(allow, m); m == http.MethodGet {
+			allow = append(allow, http.MethodHead)
+		}
+	}
+	if len(allow) == 0 {
+		d.errorPage(w, r, http.StatusNotFound, pageLang(r).T("dash.err_no_page"))
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	d.errorPage(w, r, http.StatusMethodNotAllowed, pageLang(r).T("dash.err_method", "Method", r.Method, "Allow", strings.Join(allow, ", ")))
 }
 
 // headers sets what every dashboard answer carries: nothing cached,

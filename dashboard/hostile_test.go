@@ -304,3 +304,75 @@ func manyDivisions(n int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// TestWrongMethod: a method a dashboard address does not take (a PUT or
+// DELETE on a page, a GET of a form's address, as a careless client or a
+// reloaded link sends them) answers 405 with the methods it takes in
+// Allow and a page saying so, not "no dashboard page here"; it changes
+// nothing, and an address that is not the dashboard's is still a 404.
+// Both backends.
+func TestWrongMethod(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		mine, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Team1: []string{"600000000000000001", "600000000000000002"},
+			Team2: []string{"600000000000000003", "600000000000000004"}, Winner: 1, Source: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		g := "/admin/guilds/" + guildA
+		m := fmt.Sprint(mine.Match.ID)
+		cases := []struct {
+			method, path, allow string
+		}{
+			{"PUT", g + "/", "GET, HEAD"},
+			{"DELETE", g + "/audit", "GET, HEAD"},
+			{"PATCH", g + "/matches/" + m, "GET, HEAD"},
+			{"POST", g + "/players", "GET, HEAD"},
+			{"PUT", g + "/settings", "GET, HEAD, POST"},
+			{"DELETE", queuePath(guildA), "GET, HEAD, POST"},
+			{"PUT", "/admin/logout", "GET, HEAD, POST"},
+			{"POST", "/admin/login", "GET, HEAD"},
+			{"GET", g + "/season/end", "POST"},
+			{"GET", g + "/tokens", "POST"},
+			{"GET", g + "/matches/" + m + "/void", "POST"},
+			{"GET", g + "/players/600000000000000001/ban", "POST"},
+			{"DELETE", g + "/webhooks/1/delete", "POST"},
+		}
+		before, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			t.Run(c.method+" "+c.path, func(t *testing.T) {
+				req, _ := http.NewRequest(c.method, b.abs(c.path), nil)
+				req.Header.Set("Origin", e.srv.URL)
+				p := b.noFollow(func() page { return b.do(req) })
+				if p.status != http.StatusMethodNotAllowed || p.header.Get("Allow") != c.allow {
+					t.Errorf("Got(%s %s) = %d, Allow %q; want 405, Allow %q", c.method, c.path, p.status, p.header.Get("Allow"), c.allow)
+				}
+				if !strings.Contains(p.body, c.allow) || strings.Contains(p.body, "No dashboard page here") {
+					t.Errorf("Got(%s %s page) = %.400s, want it to name %s", c.method, c.path, p.body, c.allow)
+				}
+				if p.header.Get("Cache-Control") != "no-store" {
+					t.Errorf("Got(Cache-Control) = %q, want no-store", p.header.Get("Cache-Control"))
+				}
+			})
+		}
+		after, err := testdb.TakeSnapshot(ctx, e.db.SQL(), e.db.Dialect())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := slices.DeleteFunc(before.Diff(after), func(d string) bool { return strings.HasPrefix(d, "dashboard_sessions:") }); len(diff) > 0 {
+			t.Errorf("wrong methods changed the database: %v", diff)
+		}
+		for _, path := range []string{"/admin/nope", g + "/nope", g + "/season/end/x"} {
+			req, _ := http.NewRequest(http.MethodPut, b.abs(path), nil)
+			if p := b.do(req); p.status != http.StatusNotFound {
+				t.Errorf("Got(PUT %s) = %d, want 404", path, p.status)
+			}
+		}
+	})
+}

@@ -156,7 +156,7 @@ func (d *Dashboard) render(w http.ResponseWriter, r *http.Request, status int, n
 // statusTitles are the error pages' titles by status, in the catalogs.
 var statusTitles = map[int]string{
 	http.StatusBadRequest: "dash.status_400", http.StatusUnauthorized: "dash.status_401", http.StatusForbidden: "dash.status_403",
-	http.StatusNotFound: "dash.status_404", http.StatusConflict: "dash.status_409", http.StatusInternalServerError: "dash.status_500",
+	http.StatusNotFound: "dash.status_404", http.StatusMethodNotAllowed: "dash.status_405", http.StatusConflict: "dash.status_409", http.StatusInternalServerError: "dash.status_500",
 	http.StatusBadGateway: "dash.status_502", http.StatusServiceUnavailable: "dash.status_503",
 }
 
@@ -164,7 +164,7 @@ var statusTitles = map[int]string{
 // language.
 func (d *Dashboard) errorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	p := page{Title: http.StatusText(status), TitleID: statusTitles[status], Error: msg}
-	if status != http.StatusForbidden && status != http.StatusUnauthorized && status != http.StatusNotFound {
+	if status != http.StatusForbidden && status != http.StatusUnauthorized && status != http.StatusNotFound && status != http.StatusMethodNotAllowed {
 		// The guild's navigation, for a refused value on a page of a
 		// guild the user manages; none where the guild is not theirs.
 		p.GuildID = r.PathValue("guild")
