@@ -94,11 +94,9 @@ func (s *Server) apiAdminSetRating(w http.ResponseWriter, r *http.Request, tok l
 // back to the model's new-player rating and RD; the record stays.
 func (s *Server) apiAdminResetRating(w http.ResponseWriter, r *http.Request, tok ladder.Token) {
 	var req resetRatingRequest
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeJSONError(w, r, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeJSONError(w, r, err)
+		return
 	}
 	guild := r.PathValue("guild")
 	res, err := s.svc.ResetRating(r.Context(), tokenActor(tok), guild, req.Queue, r.PathValue("id"), req.Reason)

@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"io"
 	"math"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -140,6 +142,17 @@ func TestAdminRatingAPI(t *testing.T) {
 		}
 		if len(audit) < 2 || audit[1].Reason != "appeal\n\tticket 12" {
 			t.Errorf("Got(audit of the reset) = %+v, want the reason on its two lines", audit[:min(2, len(audit))])
+		}
+		// The same empty body sent chunked, as clients that stream their
+		// body do (no Content-Length): still no body, not an empty JSON
+		// document.
+		r := httptest.NewRequest("POST", base+"1002/rating/reset", io.MultiReader())
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Authorization", "Bearer "+tok)
+		chunked := httptest.NewRecorder()
+		e.srv.Handler().ServeHTTP(chunked, r)
+		if r.ContentLength != -1 || chunked.Code != 200 {
+			t.Errorf("Got(reset with an empty chunked body) = %d %s (length %d), want 200", chunked.Code, chunked.Body, r.ContentLength)
 		}
 		tests := []struct {
 			name, method, path, body string

@@ -85,11 +85,9 @@ func (s *Server) apiDismissFlag(w http.ResponseWriter, r *http.Request, tok ladd
 	var req struct {
 		Reason string `json:"reason"`
 	}
-	if r.ContentLength != 0 {
-		if err := decodeJSON(r, &req); err != nil {
-			writeJSONError(w, r, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &req); err != nil {
+		writeJSONError(w, r, err)
+		return
 	}
 	f, err := s.integrity.Dismiss(r.Context(), tokenActor(tok), r.PathValue("guild"), id, req.Reason)
 	if err != nil {

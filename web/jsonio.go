@@ -88,16 +88,30 @@ func writeJSONError(w http.ResponseWriter, r *http.Request, err error) {
 // ladder.CheckText (checkJSONBody), a wrong content type and bodies over the
 // server's limit (413) are errors. The body limit itself is set by the
 // middleware.
-func decodeJSON(r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || mt != "application/json" {
-			return errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+func decodeJSON(r *http.Request, v any) error { return decodeBody(r, v, false) }
+
+// decodeOptionalJSON is decodeJSON for a body that may be left out: an
+// empty body leaves v as it is, however it came (Content-Length: 0, or
+// chunked with no Content-Length, as clients that stream a body send it).
+func decodeOptionalJSON(r *http.Request, v any) error { return decodeBody(r, v, true) }
+
+func decodeBody(r *http.Request, v any, optional bool) error {
+	if !optional {
+		if err := jsonContentType(r); err != nil {
+			return err
 		}
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return jsonError(err)
+	}
+	if optional {
+		if len(body) == 0 {
+			return nil
+		}
+		if err := jsonContentType(r); err != nil {
+			return err
+		}
 	}
 	if err := checkJSONBody(body); err != nil {
 		return err
@@ -114,6 +128,18 @@ func decodeJSON(r *http.Request, v any) error {
 			}
 		}
 		return ladder.Errorf(ladder.CodeInvalid, "request body must hold one JSON value, found more after it")
+	}
+	return nil
+}
+
+// jsonContentType refuses a body said to be anything but JSON; no
+// Content-Type at all is taken as JSON.
+func jsonContentType(r *http.Request) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return errStatus(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
+		}
 	}
 	return nil
 }
