@@ -148,6 +148,13 @@ func TestHostileOptions(t *testing.T) {
 			{"token with an empty name", "mod token create", map[string]any{"name": ""}},
 			{"token with a 500-character name", "mod token create", map[string]any{"name": strings.Repeat("t", 500)}},
 			{"revoke an unknown token", "mod token revoke", map[string]any{"name": "nope"}},
+			// A web address cannot hold a path segment "." or "..": the
+			// dashboard's page of such a queue, and the form revoking
+			// such a token, could not be reached.
+			{"token named .", "mod token create", map[string]any{"name": "."}},
+			{"token named ..", "mod token create", map[string]any{"name": ".."}},
+			{"queue named .", "config queue add", map[string]any{"name": ".", "team_size": int64(2)}},
+			{"queue named ..", "config queue add", map[string]any{"name": "..", "team_size": int64(2)}},
 			{"balance of one player", "balance", map[string]any{"p1": "601"}},
 			{"balance of team size -1", "balance", map[string]any{"p1": "601", "p2": "602", "team_size": int64(-1)}},
 			{"balance of team size 2^50", "balance", map[string]any{"p1": "601", "p2": "602", "team_size": huge}},

@@ -167,6 +167,10 @@ func (q Queue) Validate() error {
 	switch {
 	case strings.TrimSpace(q.Name) == "" || len(q.Name) > 32:
 		return Errorf(CodeInvalid, "queue name must be 1 to 32 characters")
+	case q.Name == "." || q.Name == "..":
+		// A web address cannot hold such a path segment: the pages and
+		// forms of the queue could not be reached.
+		return Errorf(CodeInvalid, `queue name cannot be "." or ".."`)
 	case q.TeamSize < 1 || q.TeamSize > rating.MaxTeamSize:
 		return Errorf(CodeInvalid, "team size must be from 1 to %d, not %d", rating.MaxTeamSize, q.TeamSize)
 	case !(q.QFloor >= 0 && q.QFloor <= q.QStart && q.QStart <= 1):

@@ -51,6 +51,11 @@ func (s *Service) CreateToken(ctx context.Context, actor Actor, guildID, name st
 	if err := CheckText("token name", name); err != nil {
 		return "", Token{}, err
 	}
+	if name == "." || name == ".." {
+		// A web address cannot hold such a path segment: the dashboard's
+		// form revoking the token could not be reached.
+		return "", Token{}, Errorf(CodeInvalid, `token name cannot be "." or ".."`)
+	}
 	if _, err := s.EnsureGuild(ctx, guildID); err != nil {
 		return "", Token{}, err
 	}
