@@ -126,7 +126,7 @@ func checkLimits(t *testing.T, what string, r Reply) {
 	// placeholder as they are: a mention there is raw "<@…>" text.
 	plain := func(field, s string) {
 		t.Helper()
-		if strings.Contains(s, "<@") || strings.Contains(s, "<#") {
+		if strings.Contains(s, "<@") || strings.Contains(s, "<#") || strings.Contains(s, "<t:") {
 			t.Errorf("%s: %s %q holds a mention, which Discord shows there as raw text", what, field, s)
 		}
 	}
