@@ -58,3 +58,28 @@ func TestPlainTextNamesPlayers(t *testing.T) {
 		t.Errorf("Got(plainName of a dashboard actor) = %q, want the user ID", got)
 	}
 }
+
+// TestResolvedNamesNeutral: a name Discord resolved for an option may
+// carry bidirectional controls (legal on Discord) or, from a modified
+// client, worse. /profile of such a user works: the title shows the name
+// without its controls, and a name that breaks the text rule otherwise
+// is left out rather than refuse the command.
+func TestResolvedNamesNeutral(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.svc.EnsureGuild(t.Context(), guild); err != nil {
+		t.Fatal(err)
+	}
+	f.ok(admin("mod rating set", map[string]any{"player": user(3), "rating": 1600.0, "rd": 60.0}))
+	f.ok(admin("mod rating set", map[string]any{"player": user(4), "rating": 1600.0, "rd": 60.0}))
+	for id, tc := range map[string]struct{ name, title string }{
+		user(3): {"\u202eevil\u2068 eve\u2069", "evil eve · "},
+		user(4): {"nul\x00name", user(4) + " · "},
+	} {
+		req := cmd(user(1), "profile", map[string]any{"player": id})
+		req.Names = map[string]string{id: tc.name}
+		r, err := f.call(req)
+		if err != nil || len(r.Embeds) == 0 || !strings.HasPrefix(r.Embeds[0].Title, tc.title) {
+			t.Errorf("Got(/profile of a user resolved as %q) = %+v, %v; want the title to start %q", tc.name, r.Embeds, err, tc.title)
+		}
+	}
+}

@@ -77,6 +77,18 @@ func (s *Set) Component(action string) (Component, bool) {
 // default_member_permissions a guild admin configured in Discord.
 func (s *Set) Authorize(ctx context.Context, req *Request, a Access) error {
 	req.UserName = neutralName(req.UserName)
+	// The names Discord resolved for the options are shown, not stored or
+	// looked up: each is kept without bidi controls, as the invoker's is,
+	// and one that breaks the text rule otherwise is left out rather than
+	// refuse the command of whoever named that user.
+	for id, n := range req.Names {
+		n = neutralName(n)
+		if ladder.CheckText("resolved user", id+n) != nil {
+			delete(req.Names, id)
+			continue
+		}
+		req.Names[id] = n
+	}
 	if err := req.CheckText(); err != nil {
 		return err
 	}
