@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
@@ -67,7 +68,7 @@ func (d *Dashboard) integrityPage(w http.ResponseWriter, r *http.Request, gr gui
 		d.fail(w, r, err)
 		return
 	}
-	views, err := d.flagViews(ctx, pageLang(r), gr.Guild.ID, fs)
+	views, err := d.flagViews(ctx, pageLang(r), gr, fs)
 	if err != nil {
 		d.fail(w, r, err)
 		return
@@ -78,12 +79,16 @@ func (d *Dashboard) integrityPage(w http.ResponseWriter, r *http.Request, gr gui
 
 // flagViews names the flags' players (one read for all of them) and
 // queues, and writes their kinds and evidence in l.
-func (d *Dashboard) flagViews(ctx context.Context, l *i18n.Lang, guildID string, fs []integrity.Flag) ([]flagView, error) {
+func (d *Dashboard) flagViews(ctx context.Context, l *i18n.Lang, gr guildRequest, fs []integrity.Flag) ([]flagView, error) {
+	guildID := gr.Guild.ID
 	var ids []string
 	for _, f := range fs {
 		ids = append(ids, f.Subjects...)
 		if f.Evidence.Player != "" {
 			ids = append(ids, f.Evidence.Player)
+		}
+		if f.DismissedBy != "" {
+			ids = append(ids, strings.TrimPrefix(f.DismissedBy, "web:"))
 		}
 	}
 	names, err := d.svc.PlayerNames(ctx, guildID, ids)
@@ -95,6 +100,14 @@ func (d *Dashboard) flagViews(ctx context.Context, l *i18n.Lang, guildID string,
 			return n
 		}
 		return id
+	}
+	// Who dismissed a flag may be no player: the moderator reading the
+	// page is known by their session's name.
+	actorName := func(id string) string {
+		if n := names[id]; n == "" && id == gr.User.UserID && gr.User.Name != "" {
+			return gr.User.Name
+		}
+		return name(id)
 	}
 	qs, err := d.svc.Queues(ctx, guildID)
 	if err != nil {
@@ -108,7 +121,7 @@ func (d *Dashboard) flagViews(ctx context.Context, l *i18n.Lang, guildID string,
 	for _, f := range fs {
 		v := flagView{ID: f.ID, Kind: commands.FlagKind(l, f.Kind), Evidence: commands.EvidenceTextNamed(l, f.Evidence, name),
 			Matches: f.Matches, Queue: queues[f.QueueID], RaisedAt: f.RaisedAt, Open: f.Open(),
-			DismissedBy: f.DismissedBy, DismissReason: f.DismissReason}
+			DismissedBy: dismissedBy(f.DismissedBy, actorName), DismissReason: f.DismissReason}
 		for _, id := range f.Subjects {
 			v.Players = append(v.Players, namedPlayer{ID: id, Name: name(id)})
 		}
@@ -143,4 +156,11 @@ func boolParam(s string) (bool, error) {
 		return true, nil
 	}
 	return false, ladder.Errorf(ladder.CodeInvalid, "%s must be true or false, not %q", "all", s)
+}
+
+// dismissedBy names who dismissed a flag: a moderator on Discord or on
+// this dashboard ("web:<user ID>") by their name when the ladder knows
+// them, else by their user ID; an API token or the jobs as they act.
+func dismissedBy(actor string, name func(id string) string) string {
+	return name(strings.TrimPrefix(actor, "web:"))
 }

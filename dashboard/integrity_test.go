@@ -160,7 +160,10 @@ func TestIntegrityPage(t *testing.T) {
 		}
 		all := b.get(g + "integrity?all=true")
 		card := flagCards(all.body)[fmt.Sprint(f.ID)]
-		if !strings.Contains(card, "Dismissed by web:"+userAdmin) || !strings.Contains(card, "friends testing a map") || strings.Contains(card, "<form") {
+		// The moderator is named (here by their session's name, as the
+		// ladder knows them as no player), not by the audit log's "web:"
+		// actor.
+		if !strings.Contains(card, "Dismissed by ada:") || !strings.Contains(card, "friends testing a map") || strings.Contains(card, "<form") {
 			t.Errorf("Got(dismissed flag under all) = %q, want who dismissed it and why, without a form", card)
 		}
 		es, err := e.svc.Audit(ctx, guildA, 5)
