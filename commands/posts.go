@@ -158,15 +158,17 @@ func fileSafe(s string) string {
 	}, s)
 }
 
-// standingsCSV writes the whole table with unrounded ratings.
+// standingsCSV writes the whole table with unrounded ratings. It is a
+// file for people to open in a spreadsheet, so its text cells (a name is
+// whatever a player calls themselves) are defused by CSVSafe.
 func standingsCSV(rs []ladder.SeasonResult) []byte {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	w.Write([]string{"rank", "user_id", "name", "rating", "rd", "division", "badge", "wins", "losses", "draws"})
 	for _, r := range rs {
-		w.Write([]string{strconv.Itoa(r.Rank), r.UserID, r.Name,
+		w.Write([]string{strconv.Itoa(r.Rank), CSVSafe(r.UserID), CSVSafe(r.Name),
 			strconv.FormatFloat(r.Rating, 'g', -1, 64), strconv.FormatFloat(r.RD, 'g', -1, 64),
-			r.Division, r.Badge, strconv.Itoa(r.Wins), strconv.Itoa(r.Losses), strconv.Itoa(r.Draws)})
+			CSVSafe(r.Division), r.Badge, strconv.Itoa(r.Wins), strconv.Itoa(r.Losses), strconv.Itoa(r.Draws)})
 	}
 	w.Flush()
 	return buf.Bytes()
@@ -188,4 +190,17 @@ func roleProblemText(l *i18n.Lang, p ladder.RoleProblem) string {
 		return l.T("role_problem.missing_permissions", "Role", p.RoleID)
 	}
 	return l.T("role_problem.discord_error", "Role", p.RoleID, "Code", strconv.Itoa(p.Code))
+}
+
+// CSVSafe defuses a text cell of a CSV file that people open in a
+// spreadsheet: a cell starting with =, +, -, @, a tab or a carriage
+// return is one a spreadsheet would run as a formula, so it gets a
+// leading apostrophe (OWASP's advice for CSV injection). The match
+// history's CSV, which import reads back, is data and is written as it
+// is.
+func CSVSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }

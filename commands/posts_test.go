@@ -1,6 +1,8 @@
 package commands_test
 
 import (
+	"bytes"
+	"encoding/csv"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,6 +44,39 @@ func TestFinalStandings(t *testing.T) {
 				t.Errorf("Got(file name) = %q, want season-3-3v3_ranked.csv", msg.Files[0].Name)
 			}
 		})
+	}
+}
+
+// TestStandingsFileDefused: the whole table goes out as a CSV file that
+// players and moderators open in a spreadsheet, and a name is whatever a
+// player calls themselves on Discord: a name starting with =, +, - or @
+// was a formula the spreadsheet would run (=HYPERLINK… to a phishing
+// site, say). Such cells now start with an apostrophe; the numbers and
+// the other names are as they were.
+func TestStandingsFileDefused(t *testing.T) {
+	st := ladder.SeasonStandings{Season: ladder.Season{Number: 3}, Queue: ladder.Queue{Name: "2v2"}}
+	names := []string{`=HYPERLINK("https://phish.example","claim your prize")`, "+1", "-x", "@SUM(A1:A9)", "ordinary", "a=b"}
+	for i := range 30 {
+		st.Results = append(st.Results, ladder.SeasonResult{Rank: i + 1, UserID: fmt.Sprintf("4000000000000%05d", i), Name: names[i%len(names)],
+			Rating: -5 - float64(i), RD: 60, Division: "Gold"})
+	}
+	msg := commands.FinalStandings(i18n.English(), st)
+	if len(msg.Files) != 1 {
+		t.Fatalf("Got(files) = %d, want the table attached", len(msg.Files))
+	}
+	rows, err := csv.NewReader(bytes.NewReader(msg.Files[0].Data)).ReadAll()
+	if err != nil || len(rows) != 31 {
+		t.Fatalf("Got(CSV) = %d rows, %v, want the header and 30", len(rows), err)
+	}
+	for i, row := range rows[1:] {
+		name := names[i%len(names)]
+		want := name
+		if strings.ContainsAny(name[:1], "=+-@") {
+			want = "'" + name
+		}
+		if row[2] != want || row[3] != fmt.Sprint(-5-float64(i)) {
+			t.Errorf("Got(row %d) = %q, want the name %q and the rating as a number", i+1, row, want)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ladderbot/ladderbot/commands"
 	"github.com/ladderbot/ladderbot/i18n"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -87,12 +88,7 @@ func writeAuditCSV(w http.ResponseWriter, guildID string, rows []ladder.AuditEnt
 }
 
 // csvSafe defuses cells a spreadsheet would run as a formula.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
+func csvSafe(s string) string { return commands.CSVSafe(s) }
 
 // changeField is one field of an audit entry's recorded change, as the
 // audit page shows it.
