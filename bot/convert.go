@@ -398,8 +398,8 @@ func mentions(users []string) *discordgo.MessageAllowedMentions {
 // isSnowflake reports whether s is a Discord ID: an unsigned 64-bit
 // decimal number.
 func isSnowflake(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 64)
-	return err == nil && s != "" && s[0] != '+'
+	_, err := strconv.ParseUint(s, 10, 64) // no sign, no empty string
+	return err == nil
 }
 
 func flags(ephemeral bool) discordgo.MessageFlags {

@@ -130,8 +130,8 @@ const (
 // isSnowflake reports whether s is a Discord ID: an unsigned 64-bit
 // decimal number.
 func isSnowflake(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 64)
-	return err == nil && s != "" && s[0] != '+'
+	_, err := strconv.ParseUint(s, 10, 64) // no sign, no empty string
+	return err == nil
 }
 
 // checkEmbeds refuses embeds Discord refuses with 50035 Invalid Form Body:
