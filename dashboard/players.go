@@ -142,8 +142,10 @@ func (d *Dashboard) clearCooldown(w http.ResponseWriter, r *http.Request, gr gui
 
 // setRating sets a player's rating and RD in the model's units.
 func (d *Dashboard) setRating(w http.ResponseWriter, r *http.Request, gr guildRequest) {
-	rt, err1 := strconv.ParseFloat(strings.TrimSpace(r.PostFormValue("rating")), 64)
-	rd, err2 := strconv.ParseFloat(strings.TrimSpace(r.PostFormValue("rd")), 64)
+	// A decimal comma ("1500,5") is read, as four of the five languages
+	// write it and their phones' decimal keyboards type it.
+	rt, err1 := ladder.ParseDecimal(r.PostFormValue("rating"))
+	rd, err2 := ladder.ParseDecimal(r.PostFormValue("rd"))
 	if err1 != nil || err2 != nil {
 		d.fail(w, r, ladder.Errorf(ladder.CodeInvalid, "rating and rd must be numbers"))
 		return

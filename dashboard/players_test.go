@@ -43,8 +43,11 @@ func TestPlayers(t *testing.T) {
 			{"/ban", url.Values{"hours": {"-3"}}, http.StatusBadRequest, ""},
 			{"/unban", url.Values{}, http.StatusOK, "queue_unban"},
 			{"/cooldown", url.Values{}, http.StatusOK, ""},
-			{"/rating", url.Values{"rating": {"1725"}, "rd": {"80"}, "queue": {queueName}, "reason": {"smurf"}}, http.StatusOK, "rating"},
+			// A decimal comma, as a German phone's keyboard types it.
+			{"/rating", url.Values{"rating": {"1725,5"}, "rd": {"80,0"}, "queue": {queueName}, "reason": {"smurf"}}, http.StatusOK, "rating"},
 			{"/rating", url.Values{"rating": {"lots"}, "rd": {"80"}}, http.StatusBadRequest, ""},
+			// 1,725 is 1725 in English and 1.725 in German: refused.
+			{"/rating", url.Values{"rating": {"1,725"}, "rd": {"80"}, "queue": {queueName}}, http.StatusBadRequest, ""},
 		}
 		for _, s := range steps {
 			s.form.Set("csrf", token)
@@ -57,8 +60,8 @@ func TestPlayers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st[0].Rating != 1725 || st[0].RD != 80 {
-			t.Errorf("Got(rating after set) = %g ± %g, want 1725 ± 80", st[0].Rating, st[0].RD)
+		if st[0].Rating != 1725.5 || st[0].RD != 80 {
+			t.Errorf("Got(rating after set) = %g ± %g, want 1725.5 ± 80", st[0].Rating, st[0].RD)
 		}
 		var actions []string
 		for _, a := range webAudits(t, e, guildA) {

@@ -43,7 +43,7 @@ var guildSettings = []guildSetting{
 	{"season_carry", "share of rating carried to a new season (0-1)",
 		func(g ladder.Guild) string { return strconv.FormatFloat(g.SeasonCarry, 'g', -1, 64) },
 		func(g *ladder.Guild, v string) error {
-			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			f, err := ladder.ParseDecimal(v)
 			if err != nil {
 				return ladder.Errorf(ladder.CodeInvalid, "season_carry must be a number, not %q", v)
 			}

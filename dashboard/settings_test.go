@@ -156,6 +156,7 @@ func TestQueueRoomsAndSides(t *testing.T) {
 			{url.Values{"room_linger": {"-1"}}, "room_linger must be from 0 to 86400 seconds"},
 			{url.Values{"lobby_voice": {"general"}}, "lobby_voice must be a Discord channel"},
 			{url.Values{"sides": {"maybe"}, "room_linger": {"30"}}, "sides must be true or false"},
+			{url.Values{"q_start": {"0,750"}}, "q_start must be a number"},
 		} {
 			c.form.Set("csrf", token)
 			p := b.post(path, c.form)
@@ -166,6 +167,13 @@ func TestQueueRoomsAndSides(t *testing.T) {
 		after, _ := e.db.RoomSettings(ctx, q.ID)
 		if q2, _ := lobbyOf(t, e, guildA); after != rs || q2.QStart != q.QStart {
 			t.Errorf("Got(after refused saves) = %+v, q_start %g; want unchanged", after, q2.QStart)
+		}
+		// A decimal comma, as four of the five languages write it.
+		if p := b.post(path, url.Values{"csrf": {token}, "q_start": {"0,65"}}); p.status != http.StatusOK {
+			t.Errorf("Got(q_start 0,65) = %d %.300s, want saved", p.status, p.body)
+		}
+		if q3, _ := lobbyOf(t, e, guildA); q3.QStart != 0.65 {
+			t.Errorf("Got(q_start after 0,65) = %g, want 0.65", q3.QStart)
 		}
 		actions := map[string]string{}
 		for _, a := range webAudits(t, e, guildA) {

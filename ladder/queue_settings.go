@@ -214,7 +214,7 @@ func setInt(name, v string, to *int) error {
 }
 
 func setFloat(name, v string, to *float64) error {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	f, err := ParseDecimal(v)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return Errorf(CodeInvalid, "%s must be a number, not %q", name, v)
 	}
