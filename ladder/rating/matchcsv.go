@@ -283,6 +283,16 @@ func parseMatchRow(c matchColumns, row []string, index int) (MatchRecord, error)
 	return rec, nil
 }
 
+// blankRow reports whether every field of row is empty or spaces.
+func blankRow(row []string) bool {
+	for _, f := range row {
+		if strings.TrimSpace(f) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // clip quotes a cell for an error message, cut to 40 bytes: a hostile file's
 // megabyte cell must not become a megabyte message.
 func clip(s string) string {
@@ -372,7 +382,9 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 			return nil, nil, invalidWrap(err, "match csv")
 		}
 		line, _ := cr.FieldPos(0)
-		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+		if blankRow(row) {
+			// An empty line, or an empty row of a spreadsheet saved as
+			// CSV (",,,,,"): no match, not a broken one.
 			continue
 		}
 		if len(row) != width {

@@ -49,6 +49,15 @@ func TestReadMatchCSV(t *testing.T) {
 			},
 		},
 		{
+			name: "empty rows of a spreadsheet between and after the matches",
+			in: "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n" +
+				"2024-03-01,a,b,c,d,1\n,,,,,\n\n , ,,\t,,\n2024-03-02,a,c,b,d,0\n,,,,,\n,,,\n",
+			want: []MatchRecord{
+				{Seq: 0, Date: day(1), Team1: []string{"a", "b"}, Team2: []string{"c", "d"}, Winner: 1, Line: 2},
+				{Seq: 1, Date: day(2), Team1: []string{"a", "c"}, Team2: []string{"b", "d"}, Winner: 0, Line: 6},
+			},
+		},
+		{
 			name: "header only",
 			in:   "date,team1_p1,team1_p2,team2_p1,team2_p2,winner\n",
 			want: nil,
