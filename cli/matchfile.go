@@ -23,7 +23,7 @@ func readMatchFile(e invocation, path string, skipInvalid bool) ([]rating.MatchR
 		return nil, nil, fmt.Errorf("open match csv: %w", err)
 	}
 	defer f.Close()
-	recs, skipped, err := rating.ReadMatchCSVOptions(f, rating.ReadOptions{SkipInvalid: skipInvalid})
+	recs, skipped, err := rating.ReadMatchCSVOptions(f, rating.ReadOptions{SkipInvalid: skipInvalid, OutOfOrder: outOfOrder(e, path)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -34,6 +34,13 @@ func readMatchFile(e invocation, path string, skipInvalid bool) ([]rating.MatchR
 		fmt.Fprintf(e.stderr, "ladderbot %s: %s: skipped %s, read %s\n", e.name, path, count(len(skipped), "invalid row"), count(len(recs), "match"))
 	}
 	return recs, skipped, nil
+}
+
+// outOfOrder warns on stderr that a file's rows are not in time order:
+// they are rated in the file's order, as the format says, and a history
+// listed newest first would be rated backwards.
+func outOfOrder(e invocation, path string) func(string) {
+	return func(msg string) { fmt.Fprintf(e.stderr, "ladderbot %s: %s: warning: %s\n", e.name, path, msg) }
 }
 
 // skippedRow is one skipped row in --json output.

@@ -328,6 +328,12 @@ type ReadOptions struct {
 	// histories hold a few, and one should not cost the rest.
 	// A bad header still fails, since then no row can be read.
 	SkipInvalid bool
+	// OutOfOrder, when set, is told when a file without a seq column has
+	// rows dated before a row above them. The file's order is the order
+	// its matches are rated in (docs/spec.md 2.3), so such a file is read
+	// as it is; a history listed newest first, as results pages list
+	// them, would be rated backwards, which the caller should say.
+	OutOfOrder func(msg string)
 }
 
 // SkippedRow is a row ReadMatchCSVOptions left out, with its line number
@@ -412,8 +418,48 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 	}
 	if cols.seq >= 0 {
 		sort.SliceStable(recs, func(i, j int) bool { return recs[i].Seq < recs[j].Seq })
+	} else if msg := timeOrder(recs); msg != "" && opt.OutOfOrder != nil {
+		opt.OutOfOrder(msg)
 	}
 	return recs, skipped, nil
+}
+
+// timeOrder describes how rows without a seq column break the format's
+// time order, "" when they keep it: the first row dated before one above
+// it, how many more are, and what the file most likely is (a history
+// listed newest first when no row goes forward in time).
+func timeOrder(recs []MatchRecord) string {
+	latest, first, prev, back, forward := 0, -1, 0, 0, 0
+	for i := 1; i < len(recs); i++ {
+		if recs[i].Date.After(recs[i-1].Date) {
+			forward++
+		}
+		if !recs[i].Date.Before(recs[latest].Date) {
+			latest = i
+			continue
+		}
+		if first < 0 {
+			first, prev = i, latest
+		}
+		back++
+	}
+	if first < 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("rows are not in time order: line %d (%s) is dated before line %d (%s)",
+		recs[first].Line, formatMatchDate(recs[first].Date), recs[prev].Line, formatMatchDate(recs[prev].Date))
+	switch back {
+	case 1:
+	case 2:
+		msg += ", and 1 more row is dated before a row above it"
+	default:
+		msg += fmt.Sprintf(", and %d more rows are dated before a row above them", back-1)
+	}
+	msg += "; they are rated in the file's order"
+	if forward == 0 {
+		return msg + "; the file seems to list the newest match first: reverse it, or give the order in a seq column"
+	}
+	return msg + "; to rate them by date, sort the rows oldest first, or give the order in a seq column"
 }
 
 // WriteMatchCSV writes recs in the docs/spec.md 2.3 format: seq, date (YYYY-MM-DD at
