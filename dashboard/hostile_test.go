@@ -27,11 +27,7 @@ func TestHostileForms(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		e := newEnv(t, backend)
 		ctx := context.Background()
-		mine, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Team1: []string{"600000000000000001", "600000000000000002"},
-			Team2: []string{"600000000000000003", "600000000000000004"}, Winner: 1, Source: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		mine := recordMine(t, e)
 		theirs, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildB, Team1: []string{"600000000000000011", "600000000000000012"},
 			Team2: []string{"600000000000000013", "600000000000000014"}, Winner: 1, Source: "test"})
 		if err != nil {
@@ -297,6 +293,18 @@ func TestHostileForms(t *testing.T) {
 }
 
 // manyDivisions is a divisions setting of n divisions, D1:0, D2:100, ….
+// recordMine records the rated match of guild A that the hostile tables
+// aim their forms at.
+func recordMine(t *testing.T, e *env) ladder.MatchResult {
+	t.Helper()
+	mine, err := e.svc.RecordResult(context.Background(), ladder.ResultInput{GuildID: guildA, Team1: []string{"600000000000000001", "600000000000000002"},
+		Team2: []string{"600000000000000003", "600000000000000004"}, Winner: 1, Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mine
+}
+
 func manyDivisions(n int) string {
 	parts := make([]string, n)
 	for i := range parts {
@@ -315,11 +323,7 @@ func TestWrongMethod(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		e := newEnv(t, backend)
 		ctx := context.Background()
-		mine, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Team1: []string{"600000000000000001", "600000000000000002"},
-			Team2: []string{"600000000000000003", "600000000000000004"}, Winner: 1, Source: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		mine := recordMine(t, e)
 		b := e.browser(t)
 		b.login(userAdmin, "/admin")
 		g := "/admin/guilds/" + guildA
