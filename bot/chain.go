@@ -183,7 +183,9 @@ func (b *Bot) report(next handler) handler {
 // message is rendered from its format in l (i18n.Lang.Error).
 func userText(l *i18n.Lang, err error) (text, ref string) {
 	format, args := ladder.ErrorFormat(err)
-	msg := l.Error(format, args...)
+	// Its mentions name players and actors by ID; those that are not
+	// Discord users' are written as text (commands.MentionsIn).
+	msg := commands.MentionsIn(l.Error(format, args...))
 	switch ladder.ErrorCode(err) {
 	case ladder.CodeInternal:
 		ref = newRef()

@@ -590,3 +590,26 @@ func TestRunHandler(t *testing.T) {
 		})
 	}
 }
+
+// An error's text names players and actors as <@ID>; one that is not a
+// Discord user's (the dashboard's "web:<ID>", an API token's "api:<name>",
+// an imported player's key) must not reach Discord as raw "<@…>" text.
+func TestUserTextMentionsOutsideDiscord(t *testing.T) {
+	for _, lang := range []string{"en", "de"} {
+		l := i18n.For(lang)
+		for _, c := range []struct {
+			err  error
+			want string
+		}{
+			{ladder.Errorf(ladder.CodeConflict, "flag %d was dismissed already by <@%s>", 3, "web:300000000000000001"),
+				l.Error("flag %d was dismissed already by <@%s>", 3, "300000000000000001")},
+			{ladder.Errorf(ladder.CodeConflict, "flag %d was dismissed already by <@%s>", 3, "api:overlay"),
+				strings.Replace(l.Error("flag %d was dismissed already by <@%s>", 3, "api:overlay"), "<@api:overlay>", "api:overlay", 1)},
+		} {
+			got, _ := userText(l, c.err)
+			if got != "⚠️ "+c.want || strings.Contains(got, "<@api") || strings.Contains(got, "<@web") {
+				t.Errorf("userText(%s, %v) = %q, want %q", lang, c.err, got, "⚠️ "+c.want)
+			}
+		}
+	}
+}

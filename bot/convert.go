@@ -3,7 +3,6 @@ package bot
 import (
 	"bytes"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -388,18 +387,11 @@ func mentions(users []string) *discordgo.MessageAllowedMentions {
 	// holding one, or holding more than 100.
 	var ids []string
 	for _, u := range users {
-		if len(ids) < maxAllowedUsers && isSnowflake(u) && !slices.Contains(ids, u) {
+		if len(ids) < maxAllowedUsers && ladder.IsSnowflake(u) && !slices.Contains(ids, u) {
 			ids = append(ids, u)
 		}
 	}
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: ids}
-}
-
-// isSnowflake reports whether s is a Discord ID: an unsigned 64-bit
-// decimal number.
-func isSnowflake(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 64) // no sign, no empty string
-	return err == nil
 }
 
 func flags(ephemeral bool) discordgo.MessageFlags {

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -168,6 +169,22 @@ var markdownEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "~", 
 // Mention is mention for the packages that render messages beside the
 // commands (the results channel's posts).
 func Mention(userID string) string { return mention(userID) }
+
+// userMention matches a user mention as the ladder's messages write one,
+// <@ID>, with any ID: not a role's (<@&ID>) or a nickname's (<@!ID>).
+var userMention = regexp.MustCompile(`<@([^<>&!\n][^<>\n]{0,63})>`)
+
+// MentionsIn rewrites the user mentions in a message the ladder wrote
+// (an error's text names players and actors as <@ID>) as mention writes
+// them, so that the dashboard's "web:<ID>", an API token's "api:<name>"
+// or an imported player's key do not show as raw "<@…>" text.
+func MentionsIn(text string) string { return ReplaceMentions(text, mention) }
+
+// ReplaceMentions replaces each user mention <@ID> in text with f(ID): the
+// dashboard, which shows no Discord mentions, writes players' names.
+func ReplaceMentions(text string, f func(id string) string) string {
+	return userMention.ReplaceAllStringFunc(text, func(m string) string { return f(m[2 : len(m)-1]) })
+}
 
 // mentions renders a team as mentions.
 func mentions(ids []string) string {

@@ -199,7 +199,7 @@ func (h *handlers) formatPosts(ctx context.Context, m ladder.Match, channel stri
 	case err != nil:
 		msg := ladder.ErrorMessage(err)
 		if format, args := ladder.ErrorFormat(err); format != "" {
-			msg = l.Error(format, args...)
+			msg = MentionsIn(l.Error(format, args...))
 		}
 		out = append(out, Post{ChannelID: channel, Message: Reply{Content: l.T("maps.not_started", "ID", m.ID, "Error", msg), Mentions: []string{}}})
 	case ok:

@@ -469,11 +469,5 @@ func seasonPosts(l *i18n.Lang, channelID string, ro ladder.SeasonRollover, sts [
 	return posts
 }
 
-// snowflake reports whether s looks like a Discord ID: 1 to 20 digits.
-func snowflake(s string) bool {
-	if s == "" || len(s) > 20 {
-		return false
-	}
-	_, err := strconv.ParseUint(s, 10, 64)
-	return err == nil
-}
+// snowflake reports whether s is a Discord ID (ladder.IsSnowflake).
+func snowflake(s string) bool { return ladder.IsSnowflake(s) }

@@ -2,6 +2,7 @@ package dashboard_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -326,4 +327,15 @@ func (b *browser) noFollow(send func() page) page {
 // loggedOut reports whether p is the dashboard sending a browser to log in.
 func loggedOut(p page) bool {
 	return p.status == http.StatusSeeOther && strings.HasPrefix(p.header.Get("Location"), "/admin/login?")
+}
+
+// errorOf is the message a page shows in its error paragraph, or the
+// first 300 bytes of the page when it has none.
+func errorOf(body string) string {
+	_, rest, ok := strings.Cut(body, `id="error" role="alert">`)
+	if !ok {
+		return fmt.Sprintf("%.300s", body)
+	}
+	msg, _, _ := strings.Cut(rest, "</p>")
+	return msg
 }

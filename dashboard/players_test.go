@@ -56,6 +56,12 @@ func TestPlayers(t *testing.T) {
 				t.Errorf("Got(POST %s %v) = %d %.300s, want %d", s.path, s.form, p.status, p.body, s.status)
 			}
 		}
+		// Unbanned already: the refusal names the player as the page
+		// does, not as a Discord mention ("<@ID>") a page shows raw.
+		if p := b.post(page+"/unban", url.Values{"csrf": {token}}); p.status != http.StatusNotFound ||
+			!strings.Contains(p.body, "Zora is not banned") || strings.Contains(p.body, "&lt;@") {
+			t.Errorf("Got(second unban) = %d, want 404 naming Zora: %s", p.status, errorOf(p.body))
+		}
 		st, err := e.svc.CurrentStandings(ctx, guildA, queueName, []string{team1[0]})
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
@@ -188,7 +189,7 @@ func (d *Dashboard) fail(w http.ResponseWriter, r *http.Request, err error) {
 		if status == http.StatusServiceUnavailable {
 			d.log.Warn("dashboard: unavailable", "path", r.URL.Path, "err", err)
 		}
-		msg = localError(r, err, msg)
+		msg = d.localError(r, err, msg)
 	}
 	d.errorPage(w, r, status, msg)
 }
@@ -207,17 +208,54 @@ func (d *Dashboard) refused(w http.ResponseWriter, r *http.Request, err error, n
 		d.fail(w, r, ferr)
 		return
 	}
-	p.Error = localError(r, err, msg)
+	p.Error = d.localError(r, err, msg)
 	d.render(w, r, status, name, p)
 }
 
 // localError is a coded error's message in the page's language: the
 // catalog's translation of its format, else msg as the ladder wrote it.
-func localError(r *http.Request, err error, msg string) string {
+// The ladder names players and actors in its messages as Discord
+// mentions, <@ID>, which a page would show as they are: they are written
+// as the players' names here (nameMentions).
+func (d *Dashboard) localError(r *http.Request, err error, msg string) string {
 	if format, args := ladder.ErrorFormat(err); format != "" {
-		return pageLang(r).Error(format, args...)
+		msg = pageLang(r).Error(format, args...)
 	}
-	return msg
+	return d.nameMentions(r, msg)
+}
+
+// nameMentions writes each user mention in msg as the name the guild's
+// ladder knows the player by, the signed-in moderator's own name for
+// them, or else the ID; "web:<ID>", the dashboard acting for a
+// moderator, is that moderator.
+func (d *Dashboard) nameMentions(r *http.Request, msg string) string {
+	var ids []string
+	commands.ReplaceMentions(msg, func(id string) string {
+		ids = append(ids, strings.TrimPrefix(id, "web:"))
+		return ""
+	})
+	if len(ids) == 0 {
+		return msg
+	}
+	var names map[string]string
+	if guildID := r.PathValue("guild"); guildID != "" {
+		// A failed read leaves the IDs: the message matters more.
+		names, _ = d.svc.PlayerNames(r.Context(), guildID, ids)
+	}
+	var self session
+	if d.sm != nil {
+		self, _ = d.session(r.Context())
+	}
+	return commands.ReplaceMentions(msg, func(id string) string {
+		id = strings.TrimPrefix(id, "web:")
+		switch {
+		case names[id] != "":
+			return names[id]
+		case id == self.UserID && self.Name != "":
+			return self.Name
+		}
+		return id
+	})
 }
 
 // statusOf maps a coded ladder error to an HTTP status and its message,

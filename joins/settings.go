@@ -87,7 +87,7 @@ func (s Settings) Validate() error {
 		return ladder.Errorf(ladder.CodeInvalid, "min_account_days must be from 0 (off) to %d", MaxAccountDays)
 	}
 	for _, r := range []struct{ name, v string }{{"required_role", s.RequiredRole}, {"excluded_role", s.ExcludedRole}} {
-		if r.v != "" && !snowflake(r.v) {
+		if r.v != "" && !roleID(r.v) {
 			return ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord role, not %q", r.name, r.v)
 		}
 	}
@@ -217,10 +217,7 @@ func (s Settings) Values(gamesQueue string) map[string]string {
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-func snowflake(s string) bool {
-	if len(s) < 15 || len(s) > 20 {
-		return false
-	}
-	_, err := strconv.ParseUint(s, 10, 64)
-	return err == nil
-}
+// roleID reports whether s can be a role's Discord ID: a snowflake of at
+// least 15 digits (every role is younger than Discord's first IDs of
+// that length), so a typed count or rating is not taken for one.
+func roleID(s string) bool { return len(s) >= 15 && ladder.IsSnowflake(s) }

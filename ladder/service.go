@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/ladderbot/ladderbot/ladder/rating"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -281,10 +282,24 @@ func jsonText(v any) string {
 // A leading zero is refused: Discord never writes one, and "0123" would be
 // a second spelling of guild 123 in URLs and commands.
 func validateSnowflake(what, id string) error {
-	if id == "" || len(id) > 20 || strings.Trim(id, "0123456789") != "" || (len(id) > 1 && id[0] == '0') {
+	if !IsSnowflake(id) {
 		return Errorf(CodeInvalid, "%s ID %q is not a Discord ID", what, id)
 	}
 	return nil
+}
+
+// IsSnowflake reports whether id is a Discord ID as Discord writes one:
+// 1 to 20 decimal digits without a leading zero, within 64 bits. It is the
+// one rule for "is this a Discord user, channel or role": the other IDs a
+// ladder holds (an imported history's players, a game server's, the
+// dashboard's "web:<ID>" actor) are not, and must never be sent to
+// Discord as mentions.
+func IsSnowflake(id string) bool {
+	if id == "" || len(id) > 20 || strings.Trim(id, "0123456789") != "" || (len(id) > 1 && id[0] == '0') {
+		return false
+	}
+	_, err := strconv.ParseUint(id, 10, 64)
+	return err == nil
 }
 
 // validateUserID accepts Discord IDs and, for imported histories, other

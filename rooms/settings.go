@@ -125,7 +125,7 @@ func (s *Settings) Apply(values map[string]string) error {
 			}
 			next.Mode = m
 		case "room_category", "lobby_voice":
-			if v != "" && !snowflake(v) {
+			if v != "" && !ladder.IsSnowflake(v) {
 				return ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord channel, not %q", name, v)
 			}
 			if name == "room_category" {
@@ -155,13 +155,4 @@ func (s *Settings) Apply(values map[string]string) error {
 	}
 	*s = next
 	return nil
-}
-
-// snowflake reports whether v looks like a Discord ID.
-func snowflake(v string) bool {
-	if len(v) > 20 {
-		return false
-	}
-	_, err := strconv.ParseUint(v, 10, 64)
-	return err == nil
 }
