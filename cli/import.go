@@ -29,7 +29,7 @@ func runImport(ctx context.Context, e invocation, args []string) error {
 	if *data == "" {
 		return usageError(e, fs, "--data is required")
 	}
-	recs, unreadable, err := readImportFile(*data, outOfOrder(e, *data))
+	recs, unreadable, err := readImportFile(*data, warnOf(e, *data))
 	if err != nil {
 		return err
 	}
@@ -151,15 +151,18 @@ const maxSkippedListed = 100
 // readImportFile reads a match CSV keeping every row it can parse and
 // returning the others by line, so that import can judge the whole file
 // at once; a bad header or an unreadable file is an error.
-func readImportFile(path string, outOfOrder func(string)) ([]rating.MatchRecord, []ladder.InvalidRow, error) {
+func readImportFile(path string, warn func(string)) ([]rating.MatchRecord, []ladder.InvalidRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open match csv: %w", err)
 	}
 	defer f.Close()
-	recs, skipped, err := rating.ReadMatchCSVOptions(f, rating.ReadOptions{SkipInvalid: true, OutOfOrder: outOfOrder})
+	recs, skipped, err := rating.ReadMatchCSVOptions(f, rating.ReadOptions{SkipInvalid: true, Warn: warn})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if msg := similarIDs(recs); msg != "" {
+		warn(msg)
 	}
 	bad := make([]ladder.InvalidRow, len(skipped))
 	for i, s := range skipped {

@@ -4,6 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -23,9 +27,13 @@ func readMatchFile(e invocation, path string, skipInvalid bool) ([]rating.MatchR
 		return nil, nil, fmt.Errorf("open match csv: %w", err)
 	}
 	defer f.Close()
-	recs, skipped, err := rating.ReadMatchCSVOptions(f, rating.ReadOptions{SkipInvalid: skipInvalid, OutOfOrder: outOfOrder(e, path)})
+	warn := warnOf(e, path)
+	recs, skipped, err := rating.ReadMatchCSVOptions(f, rating.ReadOptions{SkipInvalid: skipInvalid, Warn: warn})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if msg := similarIDs(recs); msg != "" {
+		warn(msg)
 	}
 	for _, s := range skipped {
 		fmt.Fprintf(e.stderr, "ladderbot %s: %s: skipped line %d: %s\n", e.name, path, s.Line, s.Reason)
@@ -36,11 +44,55 @@ func readMatchFile(e invocation, path string, skipInvalid bool) ([]rating.MatchR
 	return recs, skipped, nil
 }
 
-// outOfOrder warns on stderr that a file's rows are not in time order:
-// they are rated in the file's order, as the format says, and a history
-// listed newest first would be rated backwards.
-func outOfOrder(e invocation, path string) func(string) {
+// warnOf warns on stderr of what a file reads without breaking a rule but
+// most likely not as its author meant (rating.ReadOptions.Warn, and
+// player IDs that differ only in case or Unicode form): the file is read
+// as it is, as the format says.
+func warnOf(e invocation, path string) func(string) {
 	return func(msg string) { fmt.Fprintf(e.stderr, "ladderbot %s: %s: warning: %s\n", e.name, path, msg) }
+}
+
+// similarIDs describes the player IDs of recs that differ only in case or
+// Unicode form ("Alice" and "alice"; "José" with é as one code point and
+// as e and an accent), "" when there are none. Each spelling is another
+// player to the ladder, whose IDs are exact (a Discord ID has no case),
+// so such a history splits one person's matches between two ratings.
+func similarIDs(recs []rating.MatchRecord) string {
+	type spelling struct {
+		id   string
+		line int
+	}
+	byKey := map[string][]spelling{}
+	var keys []string
+	for _, r := range recs {
+		for _, team := range [][]string{r.Team1, r.Team2} {
+			for _, id := range team {
+				k := strings.ToLower(norm.NFC.String(id))
+				ss := byKey[k]
+				if slices.ContainsFunc(ss, func(s spelling) bool { return s.id == id }) {
+					continue
+				}
+				if len(ss) == 1 {
+					keys = append(keys, k)
+				}
+				byKey[k] = append(ss, spelling{id, r.Line})
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	ss := byKey[keys[0]]
+	msg := fmt.Sprintf("player IDs %q (line %d) and %q (line %d) differ only in case or Unicode form and are read as two players",
+		ss[0].id, ss[0].line, ss[1].id, ss[1].line)
+	switch n := len(keys) - 1; n {
+	case 0:
+	case 1:
+		msg += ", and 1 more ID is spelled two ways"
+	default:
+		msg += fmt.Sprintf(", and %d more IDs are spelled two or more ways", n)
+	}
+	return msg + "; if they are one player, write their ID the same way on every row"
 }
 
 // skippedRow is one skipped row in --json output.

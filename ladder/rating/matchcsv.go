@@ -328,12 +328,18 @@ type ReadOptions struct {
 	// histories hold a few, and one should not cost the rest.
 	// A bad header still fails, since then no row can be read.
 	SkipInvalid bool
-	// OutOfOrder, when set, is told when a file without a seq column has
-	// rows dated before a row above them. The file's order is the order
-	// its matches are rated in (docs/spec.md 2.3), so such a file is read
-	// as it is; a history listed newest first, as results pages list
-	// them, would be rated backwards, which the caller should say.
-	OutOfOrder func(msg string)
+	// Warn, when set, is told of what a file reads without breaking a
+	// rule but most likely not as its author meant, so the caller can
+	// say it; the file is read as it is either way:
+	//   - a file without a seq column has rows dated before a row above
+	//     them. The file's order is the order its matches are rated in
+	//     (docs/spec.md 2.3); a history listed newest first, as results
+	//     pages list them, is rated backwards.
+	//   - a score column holds series scores (0 to 3 a side) on some rows
+	//     and other scores on others: a football history's goals, read as
+	//     series where they happen to be 3 or fewer and left out where
+	//     they are not.
+	Warn func(msg string)
 }
 
 // SkippedRow is a row ReadMatchCSVOptions left out, with its line number
@@ -374,6 +380,7 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 		return nil
 	}
 	seqLine := map[int]int{}
+	var scores scoreCells
 	for {
 		row, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -415,13 +422,61 @@ func ReadMatchCSVOptions(r io.Reader, opt ReadOptions) ([]MatchRecord, []Skipped
 		seqLine[rec.Seq] = line
 		rec.Line = line
 		recs = append(recs, rec)
+		if cols.scoreCol >= 0 {
+			scores.add(line, strings.TrimSpace(row[cols.scoreCol]), rec.SeriesScore != "")
+		}
 	}
 	if cols.seq >= 0 {
 		sort.SliceStable(recs, func(i, j int) bool { return recs[i].Seq < recs[j].Seq })
-	} else if msg := timeOrder(recs); msg != "" && opt.OutOfOrder != nil {
-		opt.OutOfOrder(msg)
+	} else if msg := timeOrder(recs); msg != "" && opt.Warn != nil {
+		opt.Warn(msg)
+	}
+	if msg := scores.mixed(); msg != "" && opt.Warn != nil {
+		opt.Warn(msg)
 	}
 	return recs, skipped, nil
+}
+
+// scoreCells counts a score column's filled cells: those read as series
+// scores, and the others, which are left out, with the first of them.
+type scoreCells struct {
+	series, other int
+	firstLine     int
+	firstCell     string
+}
+
+func (c *scoreCells) add(line int, cell string, series bool) {
+	switch {
+	case cell == "":
+	case series:
+		c.series++
+	default:
+		if c.other == 0 {
+			c.firstLine, c.firstCell = line, cell
+		}
+		c.other++
+	}
+}
+
+// mixed describes a score column that is series scores on some rows and
+// something else on others, "" otherwise. A column of set scores
+// ("7-6 6-3") on every row is a data set's own and is left out without a
+// word; a column of goals reads as series scores only where a side has 3
+// or fewer, so those rows would show a football score as a series.
+func (c *scoreCells) mixed() string {
+	if c.series == 0 || c.other == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the score column reads as a series score (team 1's wins first, 0 to 3 a side, as \"2-1\") on %d %s but not on %d %s, which are left out (line %d: %s); "+
+		"if it holds something else, such as goals, remove the column or rename its header so that no row is read as a series",
+		c.series, plural(c.series, "row", "rows"), c.other, plural(c.other, "row", "rows"), c.firstLine, clip(c.firstCell))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // timeOrder describes how rows without a seq column break the format's
