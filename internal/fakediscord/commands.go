@@ -91,14 +91,14 @@ func (s *Server) serveOverwrite(w http.ResponseWriter, r *http.Request) {
 func validateCommands(defs []CommandDef) error {
 	seen := map[string]bool{}
 	for _, d := range defs {
-		if d.Name == "" || len(d.Name) > 32 || strings.ToLower(d.Name) != d.Name {
-			return fmt.Errorf("command name %q: 1-32 lowercase characters", d.Name)
+		if !localizedName.MatchString(d.Name) || strings.ToLower(d.Name) != d.Name {
+			return fmt.Errorf("command name %q: 1-32 lowercase letters, digits, - or _", d.Name)
 		}
 		if seen[d.Name] {
 			return fmt.Errorf("command name %q registered twice", d.Name)
 		}
 		seen[d.Name] = true
-		if d.Description == "" || len(d.Description) > 100 {
+		if n := utf8.RuneCountInString(d.Description); n == 0 || n > 100 {
 			return fmt.Errorf("command %q: description must be 1-100 characters", d.Name)
 		}
 		if err := validateLocalized(d.Name, d.NameLocalizations, d.DescriptionLocalizations); err != nil {
@@ -223,15 +223,20 @@ func validateOptions(path string, opts []OptionDef, depth int) error {
 	optional := false
 	for _, o := range opts {
 		p := path + " " + o.Name
-		if o.Name == "" || len(o.Name) > 32 || strings.ToLower(o.Name) != o.Name || seen[o.Name] {
+		if !localizedName.MatchString(o.Name) || strings.ToLower(o.Name) != o.Name || seen[o.Name] {
 			return fmt.Errorf("%s: bad or duplicate option name", p)
 		}
 		seen[o.Name] = true
-		if o.Description == "" || len(o.Description) > 100 {
+		if n := utf8.RuneCountInString(o.Description); n == 0 || n > 100 {
 			return fmt.Errorf("%s: description must be 1-100 characters", p)
 		}
 		if len(o.Choices) > 25 {
 			return fmt.Errorf("%s: more than 25 choices", p)
+		}
+		for i, c := range o.Choices {
+			if err := checkChoice(fmt.Sprintf("%s choices.%d", p, i), c.Name, c.Value); err != nil {
+				return err
+			}
 		}
 		if err := validateLocalized(p, o.NameLocalizations, o.DescriptionLocalizations); err != nil {
 			return err

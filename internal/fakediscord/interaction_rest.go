@@ -107,6 +107,11 @@ func (s *Server) callback(ix *Interaction, typ int, data messagePayload, files [
 		if len(data.Choices) > 25 {
 			return 400, "more than 25 choices"
 		}
+		for i, c := range data.Choices {
+			if err := checkChoice(fmt.Sprintf("choices.%d", i), c.Name, c.Value); err != nil {
+				return 400, err.Error()
+			}
+		}
 		for _, c := range data.Choices {
 			ix.Choices = append(ix.Choices, ChoiceDef{Name: c.Name, Value: c.Value})
 		}
@@ -128,6 +133,9 @@ func parseModal(data messagePayload) (*Modal, error) {
 	}
 	if n := utf8.RuneCountInString(md.Title); n > maxModalTitle {
 		return nil, fmt.Errorf("title: must be %d or fewer in length (%d)", maxModalTitle, n)
+	}
+	if n := utf8.RuneCountInString(md.CustomID); n > maxCustomID {
+		return nil, fmt.Errorf("custom_id: must be between 1 and %d in length (%d)", maxCustomID, n)
 	}
 	var m Message
 	if err := m.apply(data, nil, false); err != nil {
@@ -276,6 +284,34 @@ func checkTextInput(c Button) error {
 	}
 	if v := c.MaxLength; v != nil && (*v < 1 || *v > maxTextInputValue) {
 		return fmt.Errorf("components.text_input %q max_length: must be from 1 to %d, not %d", c.CustomID, maxTextInputValue, *v)
+	}
+	if c.MinLength != nil && c.MaxLength != nil && *c.MinLength > *c.MaxLength {
+		return fmt.Errorf("components.text_input %q min_length: must be at most max_length %d, not %d", c.CustomID, *c.MaxLength, *c.MinLength)
+	}
+	// A prefilled value must fit the input's own max_length.
+	if n := utf8.RuneCountInString(c.Value); c.MaxLength != nil && n > *c.MaxLength {
+		return fmt.Errorf("components.text_input %q value: must be %d or fewer in length (%d)", c.CustomID, *c.MaxLength, n)
+	}
+	return nil
+}
+
+// Discord's limits on a choice, of a registered option or of an
+// autocomplete answer: a name of 1 to 100 characters, a string value of
+// at most 100.
+const (
+	maxChoiceName  = 100
+	maxChoiceValue = 100
+)
+
+// checkChoice refuses a choice Discord refuses with 50035.
+func checkChoice(path, name string, value any) error {
+	if n := utf8.RuneCountInString(name); n == 0 || n > maxChoiceName {
+		return fmt.Errorf("%s.name: must be between 1 and %d in length (%d)", path, maxChoiceName, n)
+	}
+	if v, ok := value.(string); ok {
+		if n := utf8.RuneCountInString(v); n > maxChoiceValue {
+			return fmt.Errorf("%s.value: must be %d or fewer in length (%d)", path, maxChoiceValue, n)
+		}
 	}
 	return nil
 }

@@ -123,6 +123,9 @@ const (
 	maxEmbedTotal       = 6000
 	// maxButtonLabel is Discord's limit on a button's label.
 	maxButtonLabel = 80
+	// maxCustomID is Discord's limit on a component's or modal's
+	// custom_id.
+	maxCustomID = 100
 	// maxAllowedUsers is Discord's limit on allowed_mentions.users.
 	maxAllowedUsers = 100
 )
@@ -365,8 +368,8 @@ func (m *Message) apply(p messagePayload, files []File, edit bool) error {
 				return fmt.Errorf("components: %d components in a row, at most 5", len(r.Components))
 			}
 			for _, b := range r.Components {
-				if len(b.CustomID) > 100 {
-					return fmt.Errorf("components: custom_id longer than 100 characters: %q", b.CustomID)
+				if utf8.RuneCountInString(b.CustomID) > maxCustomID {
+					return fmt.Errorf("components: custom_id longer than %d characters: %q", maxCustomID, b.CustomID)
 				}
 				if b.Type == 2 && b.CustomID == "" && b.URL == "" {
 					return fmt.Errorf("components: button %q without custom_id or url", b.Label)
@@ -412,8 +415,10 @@ func (m *Message) apply(p messagePayload, files []File, edit bool) error {
 	if !edit {
 		m.Flags = p.Flags
 	}
-	if len(m.Content) > 2000 {
-		return fmt.Errorf("content longer than 2000 characters (%d)", len(m.Content))
+	// Discord counts every length in code points, not bytes: 2,000
+	// accented letters are accepted.
+	if n := utf8.RuneCountInString(m.Content); n > 2000 {
+		return fmt.Errorf("content longer than 2000 characters (%d)", n)
 	}
 	if len(m.Embeds) > 10 {
 		return fmt.Errorf("more than 10 embeds")
