@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/i18n"
@@ -42,15 +42,12 @@ func (h *handlers) stats(ctx context.Context, req Request) (Reply, error) {
 
 // statsReply is /stats' embed in language l.
 func statsReply(l *i18n.Lang, st community.Stats) Reply {
-	list := func(n int, line func(i int) string) string {
-		if n == 0 {
-			return l.T("stats.nobody")
-		}
-		var b strings.Builder
+	list := func(n int, line func(i int) string) []string {
+		lines := make([]string, n)
 		for i := range n {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, line(i))
+			lines[i] = fmt.Sprintf("%d. %s", i+1, line(i))
 		}
-		return b.String()
+		return lines
 	}
 	active := list(len(st.Active), func(i int) string {
 		p := st.Active[i]
@@ -93,21 +90,54 @@ func statsReply(l *i18n.Lang, st community.Stats) Reply {
 		Title: l.T("stats.title", "Queue", st.Queue.Name, "Season", st.Season.Number),
 		Color: ColorInfo,
 		Fields: []Field{
-			{Name: l.T("stats.active"), Value: active, Inline: true},
-			{Name: l.T("stats.streaks"), Value: streaks, Inline: true},
-			{Name: l.T("stats.best_streaks"), Value: best, Inline: true},
-			{Name: l.T("stats.upsets"), Value: upsets},
-			{Name: l.T("stats.improved"), Value: improved},
-			{Name: l.T("stats.partnerships", "Min", l.Int(community.MinPartnerGames)), Value: pairs},
+			{Name: l.T("stats.active"), Inline: true},
+			{Name: l.T("stats.streaks"), Inline: true},
+			{Name: l.T("stats.best_streaks"), Inline: true},
+			{Name: l.T("stats.upsets")},
+			{Name: l.T("stats.improved")},
+			{Name: l.T("stats.partnerships", "Min", l.Int(community.MinPartnerGames))},
 		},
 	}
+	lists := [][]string{active, streaks, best, upsets, improved, pairs}
 	if len(st.Predictors) > 0 {
-		e.Fields = append(e.Fields, Field{Name: l.T("stats.predictors"), Value: predictors, Inline: true})
+		e.Fields = append(e.Fields, Field{Name: l.T("stats.predictors"), Inline: true})
+		lists = append(lists, predictors)
 	}
 	if len(st.MVPs) > 0 {
-		e.Fields = append(e.Fields, Field{Name: l.T("stats.mvps"), Value: mvps, Inline: true})
+		e.Fields = append(e.Fields, Field{Name: l.T("stats.mvps"), Inline: true})
+		lists = append(lists, mvps)
 	}
+	fitStatsLists(l, &e, lists)
 	return Reply{Embeds: []Embed{e}}
+}
+
+// fitStatsLists sets each field of e to its list of lines: the lines that
+// fit whole within Discord's 1,024 characters a field, the rest counted.
+// An upset names every player of both teams, so five upsets of a 4v4
+// queue already pass 1,024; when the lists together would pass the
+// embed's 6,000 characters (the longest names), each gets an equal share
+// of what the title and the fields' names leave, rather than Discord's
+// clip cutting a mention in half or the last lists left out.
+func fitStatsLists(l *i18n.Lang, e *Embed, lists [][]string) {
+	fit := func(limit int) int {
+		total := 0
+		for i, lines := range lists {
+			v := l.T("stats.nobody")
+			if len(lines) > 0 {
+				v = fitLines(l, lines, limit)
+			}
+			e.Fields[i].Value = v
+			total += utf8.RuneCountInString(v)
+		}
+		return total
+	}
+	fixed := utf8.RuneCountInString(e.Title)
+	for _, f := range e.Fields {
+		fixed += utf8.RuneCountInString(f.Name)
+	}
+	if fixed+fit(embedFieldValue) > embedTotal {
+		fit(min(embedFieldValue, (embedTotal-fixed)/len(lists)))
+	}
 }
 
 // signedRating is a whole rating change with its sign: +12, -3, ±0.
