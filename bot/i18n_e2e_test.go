@@ -170,16 +170,17 @@ func teamText(ids []string) string {
 }
 
 // TestLocalizedCommandsRegistered: the bot registers every command with
-// its localizations for de, fr, es-ES and pt-BR, the fake Discord accepts
-// them under Discord's rules, and a client of each locale sees the
-// translated names and descriptions.
+// its localizations for de, fr, es-ES and pt-BR, and Latin America's
+// Spanish (es-419) as Spain's, the fake Discord accepts them under
+// Discord's rules, and a client of each locale sees the translated names
+// and descriptions.
 func TestLocalizedCommandsRegistered(t *testing.T) {
 	e := newEnv(t, freshDSN(t, "sqlite"))
 	defs := e.fake.Commands(testGuild)
 	if len(defs) == 0 {
 		t.Fatal("no commands registered")
 	}
-	locales := []string{"de", "fr", "es-ES", "pt-BR"}
+	locales := []string{"de", "fr", "es-ES", "es-419", "pt-BR"}
 	var walk func(path string, opts []fakediscord.OptionDef)
 	walk = func(path string, opts []fakediscord.OptionDef) {
 		for _, o := range opts {
@@ -210,8 +211,9 @@ func TestLocalizedCommandsRegistered(t *testing.T) {
 		walk("/"+d.Name, d.Options)
 	}
 	q := defs[0]
-	if q.Name != "queue" || q.NameLocalizations["de"] != "warteschlange" || q.NameLocalizations["pt-BR"] != "fila" {
-		t.Errorf("Got(/queue) = %s %v, want warteschlange in de and fila in pt-BR", q.Name, q.NameLocalizations)
+	if q.Name != "queue" || q.NameLocalizations["de"] != "warteschlange" || q.NameLocalizations["pt-BR"] != "fila" ||
+		q.NameLocalizations["es-419"] != q.NameLocalizations["es-ES"] {
+		t.Errorf("Got(/queue) = %s %v, want warteschlange in de, fila in pt-BR, es-419 as es-ES", q.Name, q.NameLocalizations)
 	}
 }
 

@@ -37,6 +37,16 @@ func (c *Catalog) Localizations(section, english string) map[string]string {
 			out = map[string]string{}
 		}
 		out[l.Discord()] = t
+		for _, also := range alsoRegistered[l.Discord()] {
+			out[also] = t
+		}
 	}
 	return out
 }
+
+// alsoRegistered are further Discord locales a language's registrations
+// are given under. Discord has two Spanish locales, Spain's (es-ES) and
+// Latin America's (es-419); the catalog's Spanish, which replies already
+// use for both, is written to read in either, so a client set to es-419
+// types /cola like one set to es-ES instead of meeting English names.
+var alsoRegistered = map[string][]string{"es-ES": {"es-419"}}

@@ -223,7 +223,7 @@ func TestPseudo(t *testing.T) {
 func TestLocalizations(t *testing.T) {
 	c := Default()
 	got := c.Localizations(SectionDescription, "match ID")
-	want := map[string]string{"de": "Match-ID", "fr": "identifiant du match", "es-ES": "ID de la partida", "pt-BR": "ID da partida"}
+	want := map[string]string{"de": "Match-ID", "fr": "identifiant du match", "es-ES": "ID de la partida", "es-419": "ID de la partida", "pt-BR": "ID da partida"}
 	if len(got) != len(want) {
 		t.Fatalf("Localizations(match ID) = %v, want %v", got, want)
 	}
