@@ -546,8 +546,14 @@ func lockPick(ctx context.Context, tx Tx, guildID string, matchID int64, game in
 		return ladder.Match{}, Pick{}, err
 	}
 	p, err := tx.Pick(ctx, matchID, game)
-	if ladder.ErrorCode(err) == ladder.CodeNotFound {
+	switch {
+	case ladder.ErrorCode(err) == ladder.CodeNotFound:
 		return ladder.Match{}, Pick{}, ladder.Errorf(ladder.CodeConflict, "match %d has no map pick running", matchID)
+	case err == nil && p.State == StatePicking && !m.State.Active():
+		// A match cancelled, voided or rated while its map was being
+		// picked picks none: its menus are stale (the deadline job
+		// passes its pick over too).
+		return ladder.Match{}, Pick{}, ladder.Errorf(ladder.CodeConflict, "match %d is %s", m.ID, m.State)
 	}
 	return m, p, err
 }
