@@ -388,3 +388,25 @@ func (t *tx) SeriesMaps(ctx context.Context, matchIDs []int64) (map[int64][]stri
 	}
 	return out, nil
 }
+
+// replaceFormatSeat hands out's part in match matchID's format to in, who
+// took out's seat: the turn to ban for their team (of every game's pick,
+// since a series' later picks take their banners from its first), and
+// the game reported by out that waits for the other team, which stays
+// their team's report (confirmed or disputed by the other team only). A
+// vote out made in a running pick is theirs, not the seat's: it is
+// dropped, and in votes for themselves.
+func (t *tx) replaceFormatSeat(ctx context.Context, matchID int64, out, in string) error {
+	for _, col := range []string{"banner1", "banner2"} {
+		if err := t.q(ctx).Model(&mapPickRow{}).Where("match_id = ? AND "+col+" = ?", matchID, out).Update(col, in).Error; err != nil {
+			return err
+		}
+	}
+	err := t.q(ctx).Model(&seriesGameRow{}).Where("match_id = ? AND reported_by = ? AND confirmed_by = ?", matchID, out, "").
+		Update("reported_by", in).Error
+	if err != nil {
+		return err
+	}
+	running := t.q(ctx).Model(&mapPickRow{}).Select("game").Where("match_id = ? AND state = ?", matchID, string(formats.StatePicking))
+	return t.q(ctx).Where("match_id = ? AND user_id = ? AND game IN (?)", matchID, out, running).Delete(&mapVoteRow{}).Error
+}

@@ -297,7 +297,10 @@ func (t *tx) ReplacePlayer(ctx context.Context, m ladder.Match, out, in string) 
 		return wrap("replace player", err, "match %d not found", m.ID)
 	}
 	res = t.q(ctx).Model(&matchPlayerRow{}).Where("match_id = ? AND user_id = ?", m.ID, out).Update("user_id", in)
-	return wrap("replace player", found(res), "%s is not in match %d", out, m.ID)
+	if err := found(res); err != nil {
+		return wrap("replace player", err, "%s is not in match %d", out, m.ID)
+	}
+	return wrap("replace player", t.replaceFormatSeat(ctx, m.ID, out, in), "")
 }
 
 type noShowRow struct {
