@@ -96,6 +96,19 @@ func (s Series) Winner() int {
 	return 0
 }
 
+// lastConfirmed is the index of the last confirmed game, -1 when none
+// is. Once a team has the majority it is the deciding game: a queue
+// rating each game rates it as the series' row. A game reported after it
+// (a correction decided the series while it waited) is never rated.
+func (s Series) lastConfirmed() int {
+	for i := len(s.Games) - 1; i >= 0; i-- {
+		if s.Games[i].Confirmed() {
+			return i
+		}
+	}
+	return -1
+}
+
 // Pending is the last game when it waits for confirmation.
 func (s Series) Pending() (Game, bool) {
 	if n := len(s.Games); n > 0 && !s.Games[n-1].Confirmed() {
@@ -379,9 +392,28 @@ func (s *Service) Settle(ctx context.Context, guildID string, matchID int64) (Se
 		if !sr.Match.State.Active() {
 			return sr, ladder.MatchResult{Match: sr.Match}, nil
 		}
+		deciding := -1
+		if winner != 0 {
+			deciding = sr.lastConfirmed()
+		}
+		if d := deciding; sr.Rating == RateGames && d >= 0 && sr.Games[d].RatedMatch != 0 && sr.Games[d].RatedMatch != matchID {
+			// A moderator's correction of another game made this one,
+			// rated on its own already, the deciding game: the series'
+			// row rates it now, so its own result is voided (once: a
+			// retry finds it voided).
+			reason := fmt.Sprintf("game %d decides series %d after a correction: the series' result rates it", sr.Games[d].Game, matchID)
+			if _, err := s.lad.Void(ctx, ladder.System, guildID, sr.Games[d].RatedMatch, reason); err != nil {
+				return sr, ladder.MatchResult{}, err
+			}
+			sr.Games[d].RatedMatch = 0
+			if err := s.setGame(ctx, sr.Games[d]); err != nil {
+				return sr, ladder.MatchResult{}, err
+			}
+			continue
+		}
 		var next *Game
 		for i, g := range sr.Games {
-			if g.Confirmed() && g.RatedMatch == 0 && !(winner != 0 && i == len(sr.Games)-1) {
+			if g.Confirmed() && g.RatedMatch == 0 && i != deciding {
 				next = &sr.Games[i]
 				break
 			}
@@ -400,18 +432,25 @@ func (s *Service) Settle(ctx context.Context, guildID string, matchID int64) (Se
 		if winner == 0 {
 			return sr, ladder.MatchResult{}, nil
 		}
-		r, err := s.lad.FinishSeries(ctx, guildID, matchID, winner, sr.Score(), "")
+		// A queue rating each game rates the deciding game as the
+		// series' row: its winner is that game's (the series' winner but
+		// after a correction of an earlier game).
+		rowWinner := winner
+		if sr.Rating == RateGames {
+			rowWinner = sr.Games[deciding].Winner
+		}
+		r, err := s.lad.FinishSeries(ctx, guildID, matchID, rowWinner, sr.Score(), "")
 		if err != nil {
 			return sr, ladder.MatchResult{}, err
 		}
 		sr.Match = r.Match
 		if sr.Rating == RateGames {
-			last := sr.Games[len(sr.Games)-1]
+			last := sr.Games[deciding]
 			last.RatedMatch = matchID
 			if err := s.setGame(ctx, last); err != nil {
 				return sr, r, err
 			}
-			sr.Games[len(sr.Games)-1] = last
+			sr.Games[deciding] = last
 		}
 		return sr, r, nil
 	}
@@ -563,7 +602,7 @@ func (s *Service) correctRated(ctx context.Context, actor ladder.Actor, guildID 
 			return err
 		}
 	}
-	last := fixed.Games[len(fixed.Games)-1]
+	last := fixed.Games[fixed.lastConfirmed()]
 	_, err := s.lad.CorrectSeries(ctx, actor, guildID, sr.Match.ID, last.Winner, fixed.Score(), reason)
 	return err
 }

@@ -141,3 +141,65 @@ func TestSeriesTwoOne(t *testing.T) {
 		})
 	}
 }
+
+// TestSeriesDecidedByCorrection: a moderator's correction that gives a
+// team the majority of an unfinished series ends it, rated as if played
+// so: a queue rating each game rates each game once (the deciding game,
+// rated on its own before, moves to the series' row), never a game that
+// was not played; a game reported after the deciding one is not rated.
+func TestSeriesDecidedByCorrection(t *testing.T) {
+	for _, rating := range []formats.Rating{formats.RateSeries, formats.RateGames} {
+		t.Run(string(rating), func(t *testing.T) {
+			testdb.ForEach(t, func(t *testing.T, b string) {
+				e := newEnv(t, b, formats.ModeNone)
+				e.series(t, rating)
+				for _, tc := range []struct {
+					name    string
+					winners []int
+					pending bool
+					game    int
+				}{
+					{"the last game corrected", []int{1, 2}, false, 2},
+					{"an earlier game corrected", []int{2, 1}, false, 1},
+					{"with game 3 reported", []int{1, 2}, true, 2},
+				} {
+					m, err := e.svc.CreateMatch(e.ctx, ladder.NewMatch{GuildID: guild, QueueID: e.queue.ID,
+						Teams: [2][]string{{user(1), user(2)}, {user(3), user(4)}}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					wins0, games0 := e.games(t, user(1))
+					e.play(t, m, tc.winners...)
+					if tc.pending {
+						if _, err := e.fm.ReportGame(e.ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, 3, true); err != nil {
+							t.Fatal(err)
+						}
+					}
+					sr, err := e.fm.CorrectGame(e.ctx, admin, guild, m.ID, tc.game, 1, "wrong report")
+					if err != nil {
+						t.Fatalf("%s: CorrectGame = %v", tc.name, err)
+					}
+					got, err := e.svc.Match(e.ctx, guild, m.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got.State != ladder.StateConfirmed || got.Winner != 1 || got.Score != "2-0" || sr.Score() != "2-0" {
+						t.Errorf("%s: Got(series) = %s, winner %d, score %q, want confirmed 2-0 for team 1", tc.name, got.State, got.Winner, got.Score)
+					}
+					wins, games := e.games(t, user(1))
+					want := [2]int{1, 1} // the series, once
+					if rating == formats.RateGames {
+						want = [2]int{2, 2} // games 1 and 2, each once
+					}
+					if wins-wins0 != want[0] || games-games0 != want[1] {
+						t.Errorf("%s: Got(user 1's record of the series) = %d wins of %d, want %d of %d", tc.name, wins-wins0, games-games0, want[0], want[1])
+					}
+					if tc.pending && sr.Games[2].RatedMatch != 0 {
+						t.Errorf("%s: Got(game 3 rated by) = match %d, want unrated: it was never confirmed", tc.name, sr.Games[2].RatedMatch)
+					}
+					e.verify(t)
+				}
+			})
+		})
+	}
+}
