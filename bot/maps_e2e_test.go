@@ -310,6 +310,12 @@ func TestShowdownSeriesFromReplays(t *testing.T) {
 		url := func(id string) string { return srv.URL + "/gen9multirandombattle-" + id }
 		wantText(t, "game 1", e.slash(a, "report", map[string]any{"outcome": "win", "replay": url("1000000001")}), "proves game 1 of match")
 		wantText(t, "same replay again", e.slash(b, "report", map[string]any{"outcome": "loss", "replay": url("1000000001")}), "already proved game 1")
+		// The replay server serves one battle at many URLs: each is the
+		// replay that proved game 1, never a proof of game 2.
+		for _, same := range []string{url("1000000001") + ".json", url("1000000001") + "?p2", url("1000000001") + ".log#turn-3",
+			strings.Replace(url("1000000001"), "gen9multirandombattle", "Gen9MultiRandomBattle", 1)} {
+			wantText(t, "same replay at "+same, e.slash(a, "report", map[string]any{"outcome": "win", "replay": same}), "already proved game 1")
+		}
 		wantText(t, "contradicting outcome", e.slash(a, "report", map[string]any{"outcome": "win", "replay": url("2000000002")}), "did not prove a game")
 		wantText(t, "game 2", e.slash(b, "report", map[string]any{"outcome": "win", "replay": url("2000000002")}), "the series stands at 1–1")
 		wantText(t, "game 3", e.slash(a, "report", map[string]any{"outcome": "win", "replay": url("2000000001")}), "the series stands at 2–1")

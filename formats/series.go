@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder"
@@ -611,7 +613,7 @@ func (s *Service) correctRated(ctx context.Context, actor ladder.Actor, guildID 
 // confirmation) as won by winner, proved by a Showdown replay the caller
 // verified against the teams' linked names: confirmed at once, whoever
 // reported it before. A replay proves one game of a series: the same
-// replay again answers AlreadyDone.
+// replay again, at any of its URLs, answers AlreadyDone.
 func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, replay string) (SeriesResult, error) {
 	if winner != 1 && winner != 2 {
 		return SeriesResult{}, ladder.Errorf(ladder.CodeInvalid, "a replay proves a game won by team 1 or 2, not %d", winner)
@@ -625,7 +627,7 @@ func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID str
 		}
 		res.Series = sr
 		for _, g := range sr.Games {
-			if g.Replay == replay {
+			if g.Replay != "" && sameReplay(g.Replay, replay) {
 				res.Game, res.AlreadyDone = g, true
 				return nil
 			}
@@ -667,4 +669,22 @@ func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID str
 		return SeriesResult{}, fmt.Errorf("formats: prove game: %w", err)
 	}
 	return s.settled(ctx, guildID, res)
+}
+
+// sameReplay reports whether two replay URLs name the same battle: the
+// replay server serves one replay at many URLs (http or https, any case
+// of its ID, with .json or .log, a query or a fragment), and a replay
+// proves one game, whichever URL it is given by.
+func sameReplay(a, b string) bool { return replayKey(a) == replayKey(b) }
+
+// replayKey is a replay URL's host and path, lower case, without .json
+// or .log: what the replay fetcher asks the server for.
+func replayKey(raw string) string {
+	raw = strings.TrimSpace(raw)
+	u, err := url.Parse(raw)
+	if err != nil {
+		return strings.ToLower(raw)
+	}
+	p := strings.ToLower(strings.TrimSuffix(u.Path, "/"))
+	return strings.ToLower(u.Host) + strings.TrimSuffix(strings.TrimSuffix(p, ".json"), ".log")
 }
