@@ -409,7 +409,7 @@ func (s *Service) Confirm(ctx context.Context, actor Actor, guildID string, matc
 				return MatchResult{}, nil, Errorf(CodeForbidden, "the other team must confirm match %d", m.ID)
 			}
 			m.State, m.Winner = StateConfirmed, m.ReportedWinner
-			return s.prepare(ctx, tx, l, rows, m, "")
+			return s.rate(ctx, tx, l, rows, m, "")
 		case StateConfirmed, StateResolved:
 			return MatchResult{Match: m, AlreadyDone: true}, nil, nil
 		case StateOpen:
@@ -442,7 +442,7 @@ func (s *Service) ConfirmExpired(ctx context.Context) ([]MatchResult, error) {
 			}
 			m.State, m.Winner = StateConfirmed, m.ReportedWinner
 			var w *RatedWrite
-			res, w, err = s.prepare(ctx, tx, l, rows, m, "")
+			res, w, err = s.rate(ctx, tx, l, rows, m, "")
 			return w, err
 		})
 		if saved.ID != 0 {

@@ -131,7 +131,13 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 		}
 	default:
 		m.State, m.Winner = StateResolved, winner
-		prep, w, err := s.prepareExisting(ctx, tx, m)
+		l, err := tx.LadderOf(ctx, m.QueueID, m.SeasonID)
+		if err != nil {
+			return Correction{}, err
+		}
+		// prepare, not rate: carryMatch below carries a closed season's
+		// change and reports it.
+		prep, w, err := s.prepare(ctx, tx, l, nil, m, "")
 		if err != nil {
 			return Correction{}, err
 		}

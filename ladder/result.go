@@ -303,13 +303,44 @@ func save(ctx context.Context, tx Tx, res MatchResult, w *RatedWrite) (MatchResu
 	return res, nil
 }
 
-// prepareExisting is prepare for a stored, locked match (confirm, resolve).
+// prepareExisting is rate for a stored, locked match (a report both sides
+// agree on, a replay's confirm).
 func (s *Service) prepareExisting(ctx context.Context, tx Tx, m Match) (MatchResult, *RatedWrite, error) {
 	l, err := tx.LadderOf(ctx, m.QueueID, m.SeasonID)
 	if err != nil {
 		return MatchResult{}, nil, err
 	}
-	return s.prepare(ctx, tx, l, nil, m, "")
+	return s.rate(ctx, tx, l, nil, m, "")
+}
+
+// rate is prepare for the paths that rate a match of the ladder it was
+// formed in, which may be a season that has ended since: a match formed
+// before a season's close and confirmed after it (a late confirm, the
+// auto-confirm, a series' end) is rated in the season it was played in.
+// For such a season rate writes the match in tx at once and carries it
+// forward as a moderator's correction of a closed season does
+// (carryCorrection): the season's final standings are frozen again with
+// the result, and players already in a later season get the carry-over of
+// their new final rating. Otherwise the frozen table, and the badges read
+// from it, left the match out until some correction of that season froze
+// it again. For a running season it returns the write for the store to
+// perform last.
+func (s *Service) rate(ctx context.Context, tx Tx, l Ladder, rows []Rating, m Match, key string) (MatchResult, *RatedWrite, error) {
+	res, w, err := s.prepare(ctx, tx, l, rows, m, key)
+	if err != nil || l.Season.Running() {
+		return res, w, err
+	}
+	if res, err = save(ctx, tx, res, w); err != nil {
+		return MatchResult{}, nil, err
+	}
+	changed := make([]Replayed, len(res.Changes))
+	for i, c := range res.Changes {
+		changed[i] = Replayed{UserID: c.UserID}
+	}
+	if _, _, err := carryCorrection(ctx, tx, l.Guild, l.Queue, l.Season, changed); err != nil {
+		return MatchResult{}, nil, err
+	}
+	return res, nil, nil
 }
 
 func seasonByID(ctx context.Context, tx Tx, guildID string, id int64) (Season, error) {

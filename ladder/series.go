@@ -104,7 +104,7 @@ func (s *Service) RateSeriesGame(ctx context.Context, guildID string, matchID in
 			State: StateConfirmed, Winner: winner, CreatedAt: now, PlayedAt: now, Source: "series", ReportedWinner: NoResult,
 			Map: mapName, ChannelID: parent.ChannelID, Score: SeriesScore(b2i(winner == 1), b2i(winner == 2))}
 		var w *RatedWrite
-		res, w, err = s.prepare(ctx, tx, l, nil, m, key)
+		res, w, err = s.rate(ctx, tx, l, nil, m, key)
 		return w, err
 	})
 	if err != nil {
@@ -160,7 +160,7 @@ func (s *Service) FinishSeries(ctx context.Context, guildID string, matchID int6
 			m.PlayedAt = s.now()
 		}
 		var w *RatedWrite
-		res, w, err = s.prepare(ctx, tx, l, rows, m, "")
+		res, w, err = s.rate(ctx, tx, l, rows, m, "")
 		return w, err
 	})
 	if err != nil {
