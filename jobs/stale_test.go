@@ -141,3 +141,60 @@ func TestAutoConfirm(t *testing.T) {
 		}
 	})
 }
+
+// TestStaleAfterLateResolution resolves, after five weeks, a dispute of a
+// match played on the first day, while its players kept playing every few
+// days: the match is rated at its time, at the end of the log, and must
+// not make its players look idle since then: neither the daily stale job
+// nor the count of players due to go stale may take them for idle.
+func TestStaleAfterLateResolution(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		day0 := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+		c := ladder.NewManualClock(day0)
+		p := newProc(t, testdb.DSN(t, b), c, &poster{})
+		setupGuild(t, p.svc, 0)
+		playRounds(t, p.svc, users(1, 8), 12, 1)
+		qs, err := p.svc.Queues(ctx, guild)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.svc.CreateMatch(ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID, Teams: [2][]string{{user(1), user(2)}, {user(3), user(4)}}})
+		if err != nil {
+			t.Fatalf("CreateMatch() = %v", err)
+		}
+		if _, err := p.svc.Report(ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, ladder.Win); err != nil {
+			t.Fatalf("Report() = %v", err)
+		}
+		if _, err := p.svc.Dispute(ctx, ladder.Actor{UserID: user(3)}, guild, m.ID, "we won that one", ""); err != nil {
+			t.Fatalf("Dispute() = %v", err)
+		}
+		var last time.Time
+		for day := 5; day <= 35; day += 5 {
+			last = day0.AddDate(0, 0, day)
+			c.Set(last)
+			record(t, p.svc, user(1), user(2), user(3), user(4), 1+day/5%2)
+		}
+		c.Set(day0.AddDate(0, 0, 35).Add(time.Hour))
+		if _, err := p.svc.Resolve(ctx, moderator, guild, m.ID, 2, "screenshot shows team 2 won"); err != nil {
+			t.Fatalf("Resolve() = %v", err)
+		}
+		c.Set(time.Date(2026, 2, 10, 0, 0, 0, 0, time.UTC))
+		if u, err := p.svc.Unlisted(ctx, guild, "", 0); err != nil || u.StaleDue != 4 {
+			t.Errorf("Got(Unlisted) = %d due to go stale, %v; want 4, the players idle since the first day", u.StaleDue, err)
+		}
+		if !run(t, p, jobs.JobStale) {
+			t.Fatalf("Got(Run(stale)) = false, want true")
+		}
+		for i := 1; i <= 4; i++ {
+			if s := standing(t, p.svc, user(i)); s.Stale {
+				t.Errorf("Got(stale of player %d a day after their last match, on %v) = true, want false", i, last)
+			}
+		}
+		for i := 5; i <= 8; i++ {
+			if s := standing(t, p.svc, user(i)); !s.Stale {
+				t.Errorf("Got(stale of player %d, idle 36 days) = false, want true", i)
+			}
+		}
+	})
+}

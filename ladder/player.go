@@ -162,8 +162,14 @@ type RatingStore interface {
 	// before (display, userID).
 	CountAbove(ctx context.Context, q BoardQuery, display float64, userID string) (int, error)
 	// MarkStale flags rows of the guild's ladders whose last match is before
-	// cutoff and returns how many it flagged.
+	// cutoff and returns how many it flagged. The last match is the latest
+	// played of the row's log, not only State.Last: a match rated late (a
+	// dispute resolved weeks on) is rated at the time it was played and
+	// moves Last back, though its players have played since.
 	MarkStale(ctx context.Context, guildID string, seasonID int64, cutoff time.Time) (int, error)
+	// PlayedSince returns, ordered, those of userIDs who have a match in
+	// ladder k's log played at or after since (see MarkStale).
+	PlayedSince(ctx context.Context, k Key, userIDs []string, since time.Time) ([]string, error)
 	// RefreshProvisional recomputes Provisional of a guild's rows for a new
 	// placement setting.
 	RefreshProvisional(ctx context.Context, guildID string, placement int) error

@@ -91,6 +91,7 @@ func (s *Service) Unlisted(ctx context.Context, guildID, queue string, season in
 	u := Unlisted{Players: len(rows), PlacementGames: g.PlacementGames, StaleDays: g.StaleDays}
 	// MarkStale's own cutoff, so that StaleDue predicts it exactly.
 	cutoff := s.now().Add(-time.Duration(g.StaleDays) * 24 * time.Hour)
+	var due []string
 	for _, r := range rows {
 		switch {
 		case r.State.Games < g.PlacementGames:
@@ -102,9 +103,18 @@ func (s *Service) Unlisted(ctx context.Context, guildID, queue string, season in
 		default:
 			u.Listed++
 			if se.Running() && r.State.Last.Before(cutoff) {
-				u.StaleDue++
+				due = append(due, r.UserID)
 			}
 		}
+	}
+	if len(due) > 0 {
+		// As MarkStale: a player whose Last a late-rated match moved back
+		// but who has played since is not due.
+		played, err := s.store.PlayedSince(ctx, Key{QueueID: q.ID, SeasonID: se.ID}, due, cutoff)
+		if err != nil {
+			return Unlisted{}, fmt.Errorf("ladder: unlisted: %w", err)
+		}
+		u.StaleDue = len(due) - len(played)
 	}
 	return u, nil
 }

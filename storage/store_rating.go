@@ -246,14 +246,38 @@ func (t *tx) CountAbove(ctx context.Context, bq ladder.BoardQuery, display float
 	return int(n), nil
 }
 
+// playedSinceSQL is true for a rating row (ratings r) whose player has a
+// match in the row's ladder played at or after a time: one rated late, at
+// its earlier time, left the row's last_at behind the player's latest
+// match. It reads the player's own log rows (rating_changes_player).
+const playedSinceSQL = `EXISTS (SELECT 1 FROM rating_changes c WHERE c.queue_id = r.queue_id AND c.season_id = r.season_id
+	AND c.user_id = r.user_id AND c.kind = 'match' AND c.at >= ?)`
+
 // MarkStale implements ladder.Tx.
 func (t *tx) MarkStale(ctx context.Context, guildID string, seasonID int64, cutoff time.Time) (int, error) {
-	res := t.q(ctx).Exec("UPDATE ratings SET stale = ? WHERE guild_id = ? AND season_id = ? AND "+t.notStale()+" AND last_at < ?",
-		true, guildID, seasonID, cutoff.UTC())
+	res := t.q(ctx).Exec("UPDATE ratings AS r SET stale = ? WHERE guild_id = ? AND season_id = ? AND "+t.notStale()+
+		" AND last_at < ? AND NOT "+playedSinceSQL,
+		true, guildID, seasonID, cutoff.UTC(), cutoff.UTC())
 	if res.Error != nil {
 		return 0, wrap("mark stale", res.Error, "")
 	}
 	return int(res.RowsAffected), nil
+}
+
+// PlayedSince implements ladder.Tx.
+func (t *tx) PlayedSince(ctx context.Context, k ladder.Key, userIDs []string, since time.Time) ([]string, error) {
+	var out []string
+	for start := 0; start < len(userIDs); start += 1000 {
+		var part []string
+		err := t.q(ctx).Raw("SELECT r.user_id FROM ratings r WHERE r.queue_id = ? AND r.season_id = ? AND r.user_id IN ? AND "+
+			playedSinceSQL+" ORDER BY r.user_id", k.QueueID, k.SeasonID, userIDs[start:min(start+1000, len(userIDs))], since.UTC()).
+			Scan(&part).Error
+		if err != nil {
+			return nil, wrap("played since", err, "")
+		}
+		out = append(out, part...)
+	}
+	return out, nil
 }
 
 // RefreshProvisional implements ladder.Tx.
