@@ -53,6 +53,18 @@ func (s *Service) EndSeason(ctx context.Context, actor Actor, guildID string, nu
 		if out.Queues, err = tx.Queues(ctx, guildID); err != nil {
 			return err
 		}
+		// Every result takes its queue's calibrator row first, which
+		// orders the queue's results (prepare). Holding them all, the close
+		// waits for the results being written and freezes them, and a
+		// result that comes after it reads the next season: otherwise a
+		// result that read the season while it ran and committed after the
+		// freeze was rated in it and missing from its table, and from the
+		// carry-over of whoever had entered the next season meanwhile.
+		for _, q := range out.Queues {
+			if _, err := tx.LockCalibrator(ctx, q.ID); err != nil {
+				return err
+			}
+		}
 		for _, q := range out.Queues {
 			rs, err := freeze(ctx, tx, g, q, cur)
 			if err != nil {
