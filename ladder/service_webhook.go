@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // WebhookStore keeps outgoing webhooks, the outbox of their events and the
@@ -216,7 +217,7 @@ func (s *Service) ClaimDeliveries(ctx context.Context, lease time.Duration, limi
 func (s *Service) FinishDelivery(ctx context.Context, d Delivery, status int, errText string, took time.Duration) (DeliveryState, error) {
 	now := s.now()
 	a := DeliveryAttempt{DeliveryID: d.ID, EventID: d.EventID, EventType: d.EventType, At: now,
-		Status: status, Error: truncate(errText, 500), Duration: took}
+		Status: status, Error: truncate(printable(errText), 500), Duration: took}
 	state, next := DeliveryDelivered, time.Time{}
 	if status < 200 || status > 299 {
 		state, next = DeliveryPending, now.Add(retryDelay(d.Attempts+1))
@@ -228,6 +229,22 @@ func (s *Service) FinishDelivery(ctx context.Context, d Delivery, status int, er
 		return "", fmt.Errorf("ladder: finish delivery: %w", err)
 	}
 	return state, nil
+}
+
+// printable makes an attempt's error text safe to store and show: it
+// quotes what a receiver answered (a status line's reason phrase is any
+// bytes), and PostgreSQL refuses a NUL or bytes that are not UTF-8 in a
+// text column, which left the attempt unrecorded and the delivery posted
+// again after every lease for ever. Bytes that are not UTF-8 become
+// U+FFFD, control characters a space.
+func printable(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 // truncate cuts s to at most n bytes on a rune boundary.
