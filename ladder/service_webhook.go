@@ -13,6 +13,11 @@ import (
 // event share one transaction.
 type WebhookStore interface {
 	Outbox
+	// LockWebhooks holds, until the transaction ends, a lock on the
+	// guild's set of webhooks: two transactions that take it one after the
+	// other, so that a count of the guild's webhooks read after it stays
+	// true until commit.
+	LockWebhooks(ctx context.Context, guildID string) error
 	// CreateWebhook inserts w and returns it with its ID.
 	CreateWebhook(ctx context.Context, w Webhook) (Webhook, error)
 	// Webhooks returns a guild's webhooks, oldest first.
@@ -128,6 +133,11 @@ func (s *Service) CreateWebhook(ctx context.Context, actor Actor, guildID, rawUR
 	w := Webhook{GuildID: guildID, URL: u.String(), Events: types, Secret: "whsec_" + strings.TrimPrefix(token, TokenPrefix),
 		CreatedBy: actor.UserID, CreatedAt: s.now()}
 	err = s.store.InTx(ctx, func(tx Tx) error {
+		// Without the lock, concurrent creates each counted the others'
+		// uncommitted rows out and the guild passed its limit.
+		if err := tx.LockWebhooks(ctx, guildID); err != nil {
+			return err
+		}
 		have, err := tx.Webhooks(ctx, guildID)
 		if err != nil {
 			return err

@@ -50,6 +50,20 @@ func eventsColumn(ts []ladder.EventType) string {
 	return b.String()
 }
 
+// webhookLockClass is the first key of a guild's webhooks' PostgreSQL
+// advisory lock ("WH"); the second is a hash of the guild ID.
+const webhookLockClass = 0x5748
+
+// LockWebhooks implements ladder.Tx: pg_advisory_xact_lock on PostgreSQL,
+// released when the transaction ends; nothing on SQLite, whose immediate
+// transactions already hold the database's write lock.
+func (t *tx) LockWebhooks(ctx context.Context, guildID string) error {
+	if t.dialect != Postgres {
+		return nil
+	}
+	return wrap("lock webhooks", t.q(ctx).Exec("SELECT pg_advisory_xact_lock(?, hashtext(?))", webhookLockClass, guildID).Error, "")
+}
+
 // CreateWebhook implements ladder.Tx.
 func (t *tx) CreateWebhook(ctx context.Context, w ladder.Webhook) (ladder.Webhook, error) {
 	r := webhookRow{GuildID: w.GuildID, URL: w.URL, Events: eventsColumn(w.Events), Secret: w.Secret,
