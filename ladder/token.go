@@ -127,7 +127,7 @@ func (s *Service) AuthenticateToken(ctx context.Context, guildID, secret string)
 	}
 	h := s.store.HashToken(secret)
 	now := s.now()
-	t, ok := s.tokens.get(h, now)
+	t, ok, gen := s.tokens.get(h, now)
 	if !ok {
 		var err error
 		t, err = s.store.TokenByHash(ctx, h)
@@ -138,7 +138,7 @@ func (s *Service) AuthenticateToken(ctx context.Context, guildID, secret string)
 			return Token{}, fmt.Errorf("ladder: authenticate: %w", err)
 		}
 		if t.RevokedAt.IsZero() {
-			s.tokens.put(h, t, now)
+			s.tokens.put(h, t, now, gen)
 		}
 	}
 	if subtle.ConstantTimeCompare(t.Hash, h) != 1 || t.GuildID != guildID || !t.RevokedAt.IsZero() {
@@ -156,10 +156,13 @@ const tokenCacheTTL = 5 * time.Second
 // tokenCache maps token hashes to live tokens looked up recently, so a
 // game server posting results costs no token query per request. Its zero
 // value is ready; entries expire after tokenCacheTTL and the map is bounded
-// (tokenCacheMax), emptied when full.
+// (tokenCacheMax), emptied when full. gen counts the clears: a lookup
+// that read the database before a revoke cleared the cache must not put
+// what it read, the token still live, back in after it.
 type tokenCache struct {
-	mu sync.Mutex
-	m  map[string]cachedToken
+	mu  sync.Mutex
+	m   map[string]cachedToken
+	gen uint64
 }
 
 type cachedToken struct {
@@ -171,19 +174,25 @@ type cachedToken struct {
 // churn, and starting over is cheap.
 const tokenCacheMax = 1024
 
-func (c *tokenCache) get(hash []byte, now time.Time) (Token, bool) {
+// get returns the cached token of hash, if any, and the cache's
+// generation, which a put of what a lookup reads must give back.
+func (c *tokenCache) get(hash []byte, now time.Time) (Token, bool, uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[string(hash)]
 	if !ok || !now.Before(e.expires) {
-		return Token{}, false
+		return Token{}, false, c.gen
 	}
-	return e.tok, true
+	return e.tok, true, c.gen
 }
 
-func (c *tokenCache) put(hash []byte, t Token, now time.Time) {
+// put caches t unless the cache was cleared since get answered gen.
+func (c *tokenCache) put(hash []byte, t Token, now time.Time, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
 	if c.m == nil || len(c.m) >= tokenCacheMax {
 		c.m = map[string]cachedToken{}
 	}
@@ -194,6 +203,7 @@ func (c *tokenCache) clear() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m = nil
+	c.gen++
 }
 
 // TokenStore keeps API tokens, hashed.
