@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -74,6 +75,46 @@ func TestWebhookHostileStatusLine(t *testing.T) {
 			if r == 0 {
 				t.Errorf("Got(attempt error) = %q, want no NUL", a.Error)
 			}
+		}
+	})
+}
+
+// TestWebhookDeletedMidAttempt deletes a webhook while a delivery to it is
+// in flight: the attempt ends quietly, with nothing left to record, and
+// not as a database error (a foreign key the deleted delivery no longer
+// satisfies) in the operator's log.
+func TestWebhookDeletedMidAttempt(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		c := ladder.NewManualClock(time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC))
+		p := newProc(t, testdb.DSN(t, b), c, nil)
+		setupGuild(t, p.svc, 0)
+		arrived, release := make(chan struct{}), make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			close(arrived)
+			<-release
+		}))
+		t.Cleanup(srv.Close)
+		w, err := p.svc.CreateWebhook(ctx, moderator, guild, srv.URL+"/hook", []string{string(ladder.EventMatchFormed)}, testPolicy)
+		if err != nil {
+			t.Fatalf("CreateWebhook() = %v", err)
+		}
+		formMatch(t, p.svc, users(1, 2), users(3, 4))
+		done := make(chan error, 1)
+		go func() {
+			_, err := deliverer(p, 0).RunOnce(ctx)
+			done <- err
+		}()
+		<-arrived
+		if err := p.svc.DeleteWebhook(ctx, moderator, guild, w.ID); err != nil {
+			t.Fatalf("DeleteWebhook() = %v", err)
+		}
+		close(release)
+		if err := <-done; err != nil {
+			t.Errorf("Got(RunOnce with the webhook deleted mid-attempt) = %v, want nil", err)
+		}
+		if n := runOnce(t, deliverer(p, 0)); n != 0 {
+			t.Errorf("Got(attempts after the delete) = %d, want 0", n)
 		}
 	})
 }

@@ -109,17 +109,6 @@ SELECT ?, id, ?, 0, ?, ? FROM webhooks WHERE guild_id = ? AND `+t.contains("even
 	return wrap("add event deliveries", err, "")
 }
 
-type attemptRow struct {
-	ID         int64 `gorm:"primaryKey"`
-	DeliveryID int64
-	At         time.Time
-	Status     int
-	Error      string
-	DurationMS int64
-}
-
-func (attemptRow) TableName() string { return "webhook_attempts" }
-
 // RecentAttempts implements ladder.Tx.
 func (t *tx) RecentAttempts(ctx context.Context, guildID string, limit int) (map[int64][]ladder.DeliveryAttempt, error) {
 	type row struct {
@@ -237,8 +226,13 @@ WHERE d.id IN ? ORDER BY d.id`, ids).Scan(&rows).Error
 // one transaction, so the log never disagrees with the state.
 func (t *tx) FinishDelivery(ctx context.Context, d ladder.Delivery, a ladder.DeliveryAttempt, state ladder.DeliveryState, next time.Time) error {
 	run := func(g *gorm.DB) error {
-		ar := attemptRow{DeliveryID: d.ID, At: a.At.UTC(), Status: a.Status, Error: a.Error, DurationMS: a.Duration.Milliseconds()}
-		if err := g.Create(&ar).Error; err != nil {
+		// The attempt is logged only while its delivery exists: a webhook
+		// deleted during the attempt took its deliveries and log with it,
+		// and there is nothing left to record.
+		err := g.Exec(`INSERT INTO webhook_attempts (delivery_id, at, status, error, duration_ms)
+SELECT id, ?, ?, ?, ? FROM webhook_deliveries WHERE id = ?`,
+			a.At.UTC(), a.Status, a.Error, a.Duration.Milliseconds(), d.ID).Error
+		if err != nil {
 			return err
 		}
 		set := map[string]any{"state": string(state), "attempts": gorm.Expr("attempts + 1"), "claimed_until": nil}
