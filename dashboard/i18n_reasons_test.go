@@ -102,6 +102,8 @@ func TestDeliveryFailuresInLanguage(t *testing.T) {
 			{0, `Post "https://hooks.example.com/a": dial tcp 93.184.215.14:443: connect: connection refused`, "refused"},
 			{0, `Post "https://hooks.example.com/a": dial tcp: lookup hooks.example.com on 127.0.0.53:53: no such host`, "dns"},
 			{0, "webhook address 10.0.0.1 is private", "policy"},
+			{0, "refused: the URL's host resolves to an address, or names a port, that webhooks are not allowed to reach (only public addresses on an allowed port)", "policy"},
+			{0, "the host name hooks.example.com could not be resolved: no such host", "dns"},
 		}
 		for i := range failures {
 			if _, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Team1: team1, Team2: team2, Winner: 1 + i%2, Source: "test"}); err != nil {

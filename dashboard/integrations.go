@@ -116,8 +116,8 @@ func deliveryFailure(l *i18n.Lang, a ladder.DeliveryAttempt) string {
 
 // failureKind sorts an attempt's error text without an answer into the
 // kinds dash.delivery.* names. The texts are those of jobs.Deliverer: the
-// URL policy's refusal, or net/http's error of a request that got no
-// answer.
+// URL policy's refusal (of the URL, or "refused: …" of the address a name
+// resolved to), or net/http's error of a request that got no answer.
 func failureKind(text string) string {
 	has := func(subs ...string) bool {
 		for _, s := range subs {
@@ -128,7 +128,8 @@ func failureKind(text string) string {
 		return false
 	}
 	switch {
-	case strings.HasPrefix(text, "webhook URL") || strings.HasPrefix(text, "webhook address") || strings.HasPrefix(text, "port "):
+	case strings.HasPrefix(text, "webhook URL") || strings.HasPrefix(text, "webhook address") || strings.HasPrefix(text, "port ") ||
+		strings.HasPrefix(text, "refused: "):
 		return "policy"
 	case has("Client.Timeout", "deadline exceeded", "i/o timeout", "TLS handshake timeout"):
 		return "timeout"

@@ -106,3 +106,25 @@ func TestSign(t *testing.T) {
 		t.Errorf("Got(Sign) = %s, want %s", got, want)
 	}
 }
+
+// TestWebhookErrorsHideTheNetwork: the delivery log, which every holder of
+// the guild's API token reads, says why an attempt failed without telling
+// what the operator's network looks like: not the address a name resolved
+// to when the dial refused it (a token holder could map internal names),
+// nor the address of the operator's DNS server when a name does not resolve.
+func TestWebhookErrorsHideTheNetwork(t *testing.T) {
+	s, hits := counter(t, func(w http.ResponseWriter, r *http.Request) {})
+	port := s.URL[strings.LastIndex(s.URL, ":"):]
+	// The URL check lets localhost through, as it would a public name that
+	// resolves to a refused address; the dial check refuses it.
+	d := &Deliverer{client: webhookClient(ladder.URLPolicy{}, 5*time.Second), opt: DelivererOptions{Policy: ladder.URLPolicy{AllowHTTP: true}}}
+	status, errText := d.post(t.Context(), ladder.Delivery{URL: "http://localhost" + port + "/", Secret: "s", Body: []byte(`{}`)})
+	if status != 0 || !strings.Contains(errText, "not allowed") || strings.Contains(errText, "127.0.0.1") || strings.Contains(errText, "::1") || hits.Load() != 0 {
+		t.Errorf("Got(post to a name resolving to loopback) = %d %q, %d requests; want refused without the address, none", status, errText, hits.Load())
+	}
+	d = &Deliverer{client: webhookClient(ladder.URLPolicy{}, 5*time.Second)}
+	status, errText = d.post(t.Context(), ladder.Delivery{URL: "https://ladderbot-test.invalid/hook", Secret: "s", Body: []byte(`{}`)})
+	if status != 0 || !strings.Contains(errText, "ladderbot-test.invalid") || strings.Contains(errText, ":53") {
+		t.Errorf("Got(post to a name that does not resolve) = %d %q, want the name without the DNS server's address", status, errText)
+	}
+}

@@ -83,6 +83,9 @@ func NewDeliverer(svc *ladder.Service, log *slog.Logger, opt DelivererOptions) *
 	return &Deliverer{svc: svc, client: webhookClient(opt.Policy, opt.Timeout), opt: opt, log: log}
 }
 
+// errDialRefused marks a connection the URL policy refused at dial time.
+var errDialRefused = errors.New("webhook: dial refused")
+
 // webhookClient is an HTTP client that dials only addresses policy allows,
 // checked on the resolved IP in the dialer's Control hook, after DNS and
 // just before connect, so a name that resolves to a private address (or
@@ -98,7 +101,7 @@ func webhookClient(policy ladder.URLPolicy, timeout time.Duration) *http.Client 
 				return fmt.Errorf("webhook: dial %s: %w", address, err)
 			}
 			if err := policy.CheckAddrPort(ap); err != nil {
-				return fmt.Errorf("webhook: dial %s refused: %s", address, ladder.ErrorMessage(err))
+				return fmt.Errorf("%w: %s", errDialRefused, ladder.ErrorMessage(err))
 			}
 			return nil
 		},
@@ -225,7 +228,7 @@ func (d *Deliverer) post(ctx context.Context, dl ladder.Delivery) (int, string) 
 	req.Header.Set(SignatureHeader, Sign(dl.Secret, dl.Body))
 	resp, err := d.client.Do(req)
 	if err != nil {
-		return 0, err.Error()
+		return 0, attemptError(err)
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxAnswer))
@@ -233,4 +236,20 @@ func (d *Deliverer) post(ctx context.Context, dl ladder.Delivery) (int, string) 
 		return resp.StatusCode, fmt.Sprintf("receiver answered %s", resp.Status)
 	}
 	return resp.StatusCode, ""
+}
+
+// attemptError is what the delivery log says of a request that got no
+// answer. Every holder of the guild's API tokens reads that log, so it
+// names nothing of the operator's network: not the address a name
+// resolved to when the policy refused it (a token holder could map
+// internal names by it), nor the DNS server that could not resolve one.
+func attemptError(err error) string {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, errDialRefused):
+		return "refused: the URL's host resolves to an address, or names a port, that webhooks are not allowed to reach (only public addresses on an allowed port)"
+	case errors.As(err, &dns):
+		return fmt.Sprintf("the host name %s could not be resolved: %s", dns.Name, dns.Err)
+	}
+	return err.Error()
 }
