@@ -81,3 +81,47 @@ func TestMapPickAfterCancel(t *testing.T) {
 		refused("the losers' pick", e, m, 2, err)
 	})
 }
+
+// TestSeriesDisputeAfterCancel: a disputed game of a series that ends
+// without it (cancelled, voided, ended early by a moderator) no longer
+// waits for a moderator: /mod disputes does not list it, since a
+// moderator could not settle it there.
+func TestSeriesDisputeAfterCancel(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b, formats.ModeNone)
+		e.series(t, formats.RateSeries)
+		end := map[string]func(m ladder.Match) error{
+			"cancelled": func(m ladder.Match) error {
+				_, err := e.svc.Cancel(e.ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, "")
+				return err
+			},
+			"voided": func(m ladder.Match) error {
+				_, err := e.svc.Void(e.ctx, admin, guild, m.ID, "no show")
+				return err
+			},
+			"ended early": func(m ladder.Match) error {
+				_, _, err := e.fm.EndSeries(e.ctx, admin, guild, m.ID)
+				return err
+			},
+		}
+		for _, how := range []string{"cancelled", "voided", "ended early"} {
+			m := e.open(t)
+			e.play(t, m, 1)
+			if _, err := e.fm.ReportGame(e.ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, 2, true); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.fm.DisputeGame(e.ctx, ladder.Actor{UserID: user(3)}, guild, m.ID, 2, "we won"); err != nil {
+				t.Fatal(err)
+			}
+			if ds, err := e.fm.Disputes(e.ctx, guild, 10); err != nil || len(ds) != 1 {
+				t.Fatalf("Got(disputes before the series is %s) = %d, %v, want 1", how, len(ds), err)
+			}
+			if err := end[how](m); err != nil {
+				t.Fatalf("%s: %v", how, err)
+			}
+			if ds, err := e.fm.Disputes(e.ctx, guild, 10); err != nil || len(ds) != 0 {
+				t.Errorf("Got(disputes after the series is %s) = %+v, %v, want none", how, ds, err)
+			}
+		}
+	})
+}

@@ -59,7 +59,7 @@ type Tx interface {
 	// SetGame stores a game's winner, confirmation and rated match.
 	SetGame(ctx context.Context, g Game) error
 	// DisputedGames lists up to limit of a guild's disputed games that
-	// wait for a moderator, oldest dispute first.
+	// wait for a moderator (of series still played), oldest dispute first.
 	DisputedGames(ctx context.Context, guildID string, limit int) ([]Game, error)
 	// MapRecords counts a player's rated games and wins per map in a
 	// queue's season (series games on their own maps), the maps with at

@@ -312,8 +312,13 @@ func (t *tx) SetGame(ctx context.Context, g formats.Game) error {
 // DisputedGames implements formats.Tx, through series_games_disputed.
 func (t *tx) DisputedGames(ctx context.Context, guildID string, limit int) ([]formats.Game, error) {
 	var rs []seriesGameRow
-	err := t.q(ctx).Where("guild_id = ? AND disputed_by <> '' AND confirmed_by = ''", guildID).
-		Order("disputed_at, match_id").Limit(max(limit, 1)).Find(&rs).Error
+	// Only a series still played waits: one cancelled, voided or ended
+	// early with a game disputed has nothing left for a moderator to
+	// settle there.
+	err := t.q(ctx).Table("series_games").Select("series_games.*").Joins("JOIN matches ON matches.id = series_games.match_id").
+		Where("series_games.guild_id = ? AND series_games.disputed_by <> '' AND series_games.confirmed_by = '' AND matches.state IN ?", guildID,
+			[]string{string(ladder.StateOpen), string(ladder.StateReported)}).
+		Order("series_games.disputed_at, series_games.match_id").Limit(max(limit, 1)).Find(&rs).Error
 	if err != nil {
 		return nil, wrap("disputed series games", err, "")
 	}
