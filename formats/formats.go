@@ -21,12 +21,12 @@ type Ladder interface {
 	// RateSeriesGame and FinishSeries are the rated writes of a series.
 	RateSeriesGame(ctx context.Context, guildID string, matchID int64, game, winner int, mapName string) (ladder.MatchResult, error)
 	FinishSeries(ctx context.Context, guildID string, matchID int64, winner int, score, mapName string) (ladder.MatchResult, error)
-	// Correct and CorrectSeries are a moderator's corrections, replayed;
-	// Void voids a game rated on its own that the series' row rates
-	// instead (a correction made it the deciding game).
-	Correct(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, reason string) (ladder.Correction, error)
-	Void(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, reason string) (ladder.Correction, error)
+	// CorrectSeries is a moderator's correction of a series' row or of a
+	// game's own row, with its score, replayed; Void voids a game rated
+	// on its own that the series' row rates instead (a correction made it
+	// the deciding game).
 	CorrectSeries(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, score, reason string) (ladder.Correction, error)
+	Void(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, reason string) (ladder.Correction, error)
 }
 
 // Service runs map pools and picks. It keeps nothing between calls:

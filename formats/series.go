@@ -559,7 +559,7 @@ func (s *Service) CorrectGame(ctx context.Context, actor ladder.Actor, guildID s
 			return sr, err
 		}
 	} else if sr.Rating == RateGames && g.RatedMatch != 0 {
-		if _, err := s.lad.Correct(ctx, actor, guildID, g.RatedMatch, winner, reason); err != nil {
+		if err := s.correctOwn(ctx, actor, guildID, g.RatedMatch, winner, reason); err != nil {
 			return sr, err
 		}
 	}
@@ -600,12 +600,23 @@ func (s *Service) correctRated(ctx context.Context, actor ladder.Actor, guildID 
 	// Each game rated: the game's own result, and the series' row for its
 	// score (its winner is its last game's).
 	if g.RatedMatch != 0 && g.RatedMatch != sr.Match.ID {
-		if _, err := s.lad.Correct(ctx, actor, guildID, g.RatedMatch, g.Winner, reason); err != nil {
+		if err := s.correctOwn(ctx, actor, guildID, g.RatedMatch, g.Winner, reason); err != nil {
 			return err
 		}
 	}
 	last := fixed.Games[fixed.lastConfirmed()]
 	_, err := s.lad.CorrectSeries(ctx, actor, guildID, sr.Match.ID, last.Winner, fixed.Score(), reason)
+	return err
+}
+
+// correctOwn corrects the result a game rated on its own (series_rating
+// games) to winner, with its one-game score: 1-0 or 0-1, as it was rated.
+func (s *Service) correctOwn(ctx context.Context, actor ladder.Actor, guildID string, rated int64, winner int, reason string) error {
+	score := ladder.SeriesScore(1, 0)
+	if winner == 2 {
+		score = ladder.SeriesScore(0, 1)
+	}
+	_, err := s.lad.CorrectSeries(ctx, actor, guildID, rated, winner, score, reason)
 	return err
 }
 

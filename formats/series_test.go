@@ -1,11 +1,13 @@
 package formats_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/ladderbot/ladderbot/formats"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
 // series sets the queue to best of 3, rated as rating says.
@@ -202,4 +204,45 @@ func TestSeriesDecidedByCorrection(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestSeriesGameCorrectionExports: a moderator's correction of a game a
+// queue rated on its own corrects that game's row with its score (0-1
+// once team 2 won it), and the match log exports in a form that reads
+// back: the series' row, the last game, goes without the series' score
+// its winner no longer leads.
+func TestSeriesGameCorrectionExports(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b, formats.ModeNone)
+		e.series(t, formats.RateGames)
+		m := e.open(t)
+		e.play(t, m, 2, 1, 1)
+		sr, err := e.fm.CorrectGame(e.ctx, admin, guild, m.ID, 2, 2, "wrong report")
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := e.svc.Match(e.ctx, guild, sr.Games[1].RatedMatch)
+		if err != nil || own.Winner != 2 || own.Score != "0-1" {
+			t.Errorf("Got(game 2's own row) = winner %d, score %q, %v, want team 2, 0-1", own.Winner, own.Score, err)
+		}
+		recs, err := e.svc.MatchLog(e.ctx, guild, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := rating.WriteMatchCSV(&buf, recs); err != nil {
+			t.Fatal(err)
+		}
+		text := buf.String()
+		back, err := rating.ReadMatchCSV(&buf)
+		if err != nil || len(back) != 3 {
+			t.Fatalf("ReadMatchCSV(export) = %d records, %v, want the 3 games back:\n%s", len(back), err, text)
+		}
+		for i, want := range []int{2, 2, 1} {
+			if back[i].Winner != want {
+				t.Errorf("Got(exported game %d) = winner %d, want %d", i+1, back[i].Winner, want)
+			}
+		}
+		e.verify(t)
+	})
 }

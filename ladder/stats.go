@@ -213,6 +213,19 @@ func (s *Service) Partners(ctx context.Context, guildID, queue string, season in
 	return res, nil
 }
 
+// logScore is the score a match's row carries in the match log: its
+// series score when its winner leads it, as the format reads it back. A
+// queue rating each game rates its series' row as the last game, whose
+// winner need not lead the series once a moderator corrected an earlier
+// game: that row goes as the one game it was rated as, without a score.
+func logScore(m Match) string {
+	a, b, ok := rating.ParseSeriesScore(m.Score)
+	if !ok || (m.Winner == 1) != (a > b) || (m.Winner == 2) != (b > a) {
+		return ""
+	}
+	return m.Score
+}
+
 // MatchLog returns the rated matches of a guild's queue ("" is the default)
 // as match CSV records (docs/spec.md 2.3) in replay order, numbered from 0: one
 // season when season > 0, every season oldest first when it is 0.
@@ -247,7 +260,7 @@ func (s *Service) MatchLog(ctx context.Context, guildID, queue string, season in
 		}
 		for _, m := range ms {
 			out = append(out, rating.MatchRecord{Seq: len(out), Date: m.PlayedAt, Team1: m.Teams[0], Team2: m.Teams[1], Winner: m.Winner, Map: m.Map,
-				SeriesScore: m.Score, Maps: maps[m.ID]})
+				SeriesScore: logScore(m), Maps: maps[m.ID]})
 		}
 	}
 	// Names go along so that an export imports elsewhere with them.
