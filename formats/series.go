@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path"
 	"strings"
 	"time"
 
@@ -623,8 +624,9 @@ func (s *Service) correctOwn(ctx context.Context, actor ladder.Actor, guildID st
 // ProveGame records the next game of a series (or the one waiting for
 // confirmation) as won by winner, proved by a Showdown replay the caller
 // verified against the teams' linked names: confirmed at once, whoever
-// reported it before. A replay proves one game of a series: the same
-// replay again, at any of its URLs, answers AlreadyDone.
+// reported it before. A replay proves one game: the same replay again,
+// at any of its URLs, answers AlreadyDone, and a replay that proved a
+// game of another series is refused.
 func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, replay string) (SeriesResult, error) {
 	if winner != 1 && winner != 2 {
 		return SeriesResult{}, ladder.Errorf(ladder.CodeInvalid, "a replay proves a game won by team 1 or 2, not %d", winner)
@@ -641,6 +643,17 @@ func (s *Service) ProveGame(ctx context.Context, actor ladder.Actor, guildID str
 			if g.Replay != "" && sameReplay(g.Replay, replay) {
 				res.Game, res.AlreadyDone = g, true
 				return nil
+			}
+		}
+		// Nor does the battle prove a game of another series, such as a
+		// rematch between the same teams.
+		others, err := tx.ReplayGames(ctx, m.GuildID, path.Base(replayKey(replay)))
+		if err != nil {
+			return err
+		}
+		for _, g := range others {
+			if g.MatchID != m.ID && sameReplay(g.Replay, replay) {
+				return ladder.Errorf(ladder.CodeConflict, "that replay already proved game %d of match %d: a replay proves one game", g.Game, g.MatchID)
 			}
 		}
 		if sr.Winner() != 0 {

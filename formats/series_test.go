@@ -246,3 +246,35 @@ func TestSeriesGameCorrectionExports(t *testing.T) {
 		e.verify(t)
 	})
 }
+
+// TestSeriesReplayProvesOneGame: a replay proves one game in the guild:
+// the battle that proved a game of one series (at any of its URLs) does
+// not prove a game of another, such as a rematch between the same teams.
+func TestSeriesReplayProvesOneGame(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b, formats.ModeNone)
+		e.series(t, formats.RateSeries)
+		const replay = "https://replay.pokemonshowdown.com/gen9multirandombattle-1000000001"
+		first := e.open(t)
+		if res, err := e.fm.ProveGame(e.ctx, ladder.Actor{UserID: user(1)}, guild, first.ID, 1, replay); err != nil || !res.Confirmed {
+			t.Fatalf("ProveGame(first series) = %+v, %v, want game 1 proved", res.Game, err)
+		}
+		if _, err := e.svc.Cancel(e.ctx, admin, guild, first.ID, "rematch"); err != nil {
+			t.Fatal(err)
+		}
+		rematch := e.open(t)
+		for _, again := range []string{replay, replay + ".json", "http://REPLAY.pokemonshowdown.com/Gen9MultiRandomBattle-1000000001?p2"} {
+			res, err := e.fm.ProveGame(e.ctx, ladder.Actor{UserID: user(1)}, guild, rematch.ID, 1, again)
+			if ladder.ErrorCode(err) != ladder.CodeConflict || res.Confirmed {
+				t.Errorf("Got(the first series' replay %s proving the rematch's game 1) = confirmed %v, %v, want refused", again, res.Confirmed, err)
+			}
+		}
+		if sr := e.seriesOf(t, rematch); len(sr.Games) != 0 {
+			t.Errorf("Got(the rematch's games) = %+v, want none", sr.Games)
+		}
+		// Another replay proves the rematch's game.
+		if res, err := e.fm.ProveGame(e.ctx, ladder.Actor{UserID: user(1)}, guild, rematch.ID, 1, replay[:len(replay)-1]+"2"); err != nil || !res.Confirmed {
+			t.Errorf("ProveGame(another replay) = %+v, %v, want game 1 proved", res.Game, err)
+		}
+	})
+}

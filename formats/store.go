@@ -58,6 +58,9 @@ type Tx interface {
 	AddGame(ctx context.Context, g Game) error
 	// SetGame stores a game's winner, confirmation and rated match.
 	SetGame(ctx context.Context, g Game) error
+	// ReplayGames lists up to 100 of a guild's series games whose replay
+	// URL holds name, in any case.
+	ReplayGames(ctx context.Context, guildID, name string) ([]Game, error)
 	// DisputedGames lists up to limit of a guild's disputed games that
 	// wait for a moderator (of series still played), oldest dispute first.
 	DisputedGames(ctx context.Context, guildID string, limit int) ([]Game, error)

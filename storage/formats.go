@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm/clause"
@@ -285,6 +286,22 @@ func (t *tx) SeriesGames(ctx context.Context, matchID int64) ([]formats.Game, er
 	var rs []seriesGameRow
 	if err := t.q(ctx).Where("match_id = ?", matchID).Order("game").Find(&rs).Error; err != nil {
 		return nil, wrap("series games", err, "")
+	}
+	out := make([]formats.Game, len(rs))
+	for i, r := range rs {
+		out[i] = r.game()
+	}
+	return out, nil
+}
+
+// ReplayGames implements formats.Tx.
+func (t *tx) ReplayGames(ctx context.Context, guildID, name string) ([]formats.Game, error) {
+	like := "%" + strings.NewReplacer("!", "!!", "%", "!%", "_", "!_").Replace(strings.ToLower(name)) + "%"
+	var rs []seriesGameRow
+	err := t.q(ctx).Where("guild_id = ? AND replay <> '' AND LOWER(replay) LIKE ? ESCAPE '!'", guildID, like).
+		Order("match_id, game").Limit(100).Find(&rs).Error
+	if err != nil {
+		return nil, wrap("series games of a replay", err, "")
 	}
 	out := make([]formats.Game, len(rs))
 	for i, r := range rs {
