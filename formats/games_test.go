@@ -360,3 +360,62 @@ func TestMapRecords(t *testing.T) {
 		}
 	})
 }
+
+// TestSeriesCorrectionMovesLosersPick: a moderator's correction of the
+// game before a running pick changes who lost it, and so which team
+// picks the next game's map (map_pick loser) or bans first (ban, before
+// any ban was made).
+func TestSeriesCorrectionMovesLosersPick(t *testing.T) {
+	for _, mode := range []formats.Mode{formats.ModeLoser, formats.ModeBan} {
+		t.Run(string(mode), func(t *testing.T) {
+			testdb.ForEach(t, func(t *testing.T, b string) {
+				e := newEnv(t, b, formats.ModeNone, "Dust", "Mirage", "Nuke", "Inferno")
+				e.bestOf3(t, mode, formats.RateSeries)
+				m := e.open(t)
+				start, err := e.fm.Start(e.ctx, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if mode == formats.ModeBan {
+					left := start.Pick.Pool
+					for turn := 0; turn < len(left)-1; turn++ {
+						p, err := e.fm.Pick(e.ctx, guild, m.ID, 1)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if _, err := e.fm.Ban(e.ctx, ladder.Actor{UserID: p.Banners[p.Turn()-1]}, guild, m.ID, 1, turn, p.Left()[0]); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				// Team 2 wins game 1 as reported: team 1 picks (bans first).
+				if p := e.game(t, m, 1, 2).Next.Pick; p.Game != 2 || p.Team != 1 {
+					t.Fatalf("Got(game 2's pick) = %+v, want team 1's", p)
+				}
+				// The moderator corrects game 1 to team 1: team 2 lost it.
+				if _, err := e.fm.CorrectGame(e.ctx, admin, guild, m.ID, 1, 1, "team 1 won game 1"); err != nil {
+					t.Fatal(err)
+				}
+				p, err := e.fm.Pick(e.ctx, guild, m.ID, 2)
+				if err != nil || p.Team != 2 {
+					t.Fatalf("Got(game 2's pick after the correction) = team %d, %v, want team 2's", p.Team, err)
+				}
+				if mode == formats.ModeLoser {
+					if _, err := e.fm.PickMap(e.ctx, ladder.Actor{UserID: user(1)}, guild, m.ID, 2, p.Pool[0]); ladder.ErrorCode(err) != ladder.CodeForbidden {
+						t.Errorf("Got(team 1 picks after the correction) = %v, want forbidden", err)
+					}
+					if r, err := e.fm.PickMap(e.ctx, ladder.Actor{UserID: user(3)}, guild, m.ID, 2, p.Pool[0]); err != nil || !r.Chosen {
+						t.Errorf("Got(team 2 picks after the correction) = %+v, %v, want the map chosen", r.Pick, err)
+					}
+					return
+				}
+				if p.Turn() != 2 {
+					t.Errorf("Got(the first ban's team after the correction) = %d, want 2", p.Turn())
+				}
+				if r, err := e.fm.Ban(e.ctx, ladder.Actor{UserID: p.Banners[1]}, guild, m.ID, 2, 0, p.Left()[0]); err != nil || len(r.Banned) != 1 {
+					t.Errorf("Got(team 2's banner bans first after the correction) = %+v, %v, want a ban", r.Banned, err)
+				}
+			})
+		})
+	}
+}

@@ -566,8 +566,16 @@ func (s *Service) CorrectGame(ctx context.Context, actor ladder.Actor, guildID s
 	}
 	g.Winner = winner
 	err = s.store.InFormatTx(ctx, func(tx Tx) error {
+		if _, err := tx.LockMatch(ctx, matchID); err != nil {
+			return err
+		}
 		if err := tx.SetGame(ctx, g); err != nil {
 			return err
+		}
+		if !sr.Match.State.Rated() && i == fixed.lastConfirmed() {
+			if err := moveLosersPick(ctx, tx, matchID, game+1, 3-winner); err != nil {
+				return err
+			}
 		}
 		return audit(ctx, tx, ladder.AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "series.correct", MatchID: matchID, Reason: reason, At: s.now()},
 			map[string]any{"game": game, "winner": sr.Games[i].Winner, "score": sr.Score()}, map[string]any{"game": game, "winner": winner, "score": fixed.Score()})
@@ -608,6 +616,24 @@ func (s *Service) correctRated(ctx context.Context, actor ladder.Actor, guildID 
 	last := fixed.Games[fixed.lastConfirmed()]
 	_, err := s.lad.CorrectSeries(ctx, actor, guildID, sr.Match.ID, last.Winner, fixed.Score(), reason)
 	return err
+}
+
+// moveLosersPick gives the running pick of game n to team, the team that
+// lost the game before once a correction changed its winner: it picks the
+// map (loser) or bans first (ban, while no ban is made). A pick already
+// over, or with bans made, stays as it is.
+func moveLosersPick(ctx context.Context, tx Tx, matchID int64, n, team int) error {
+	p, err := tx.Pick(ctx, matchID, n)
+	switch {
+	case ladder.ErrorCode(err) == ladder.CodeNotFound:
+		return nil
+	case err != nil:
+		return err
+	case p.State != StatePicking || len(p.Bans) > 0 || p.Team == team:
+		return nil
+	}
+	p.Team = team
+	return tx.SetPick(ctx, p)
 }
 
 // correctOwn corrects the result a game rated on its own (series_rating

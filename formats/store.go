@@ -38,7 +38,7 @@ type Tx interface {
 	// when none was started.
 	Pick(ctx context.Context, matchID int64, game int) (Pick, error)
 	AddPick(ctx context.Context, p Pick) error
-	// SetPick stores a pick's state, deadline and chosen map.
+	// SetPick stores a pick's state, deadline, chosen map and team.
 	SetPick(ctx context.Context, p Pick) error
 	// PutVote stores a player's vote, replacing their earlier one.
 	PutVote(ctx context.Context, matchID int64, game int, v Vote) error

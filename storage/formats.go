@@ -183,7 +183,7 @@ func (t *tx) AddPick(ctx context.Context, p formats.Pick) error {
 // SetPick implements formats.Tx.
 func (t *tx) SetPick(ctx context.Context, p formats.Pick) error {
 	res := t.q(ctx).Model(&mapPickRow{}).Where("match_id = ? AND game = ?", p.MatchID, p.Game).
-		Updates(map[string]any{"state": string(p.State), "deadline": nt(p.Deadline), "chosen": p.Chosen})
+		Updates(map[string]any{"state": string(p.State), "deadline": nt(p.Deadline), "chosen": p.Chosen, "team": p.Team})
 	return wrap("set map pick", found(res), "match %d has no map pick for game %d", p.MatchID, p.Game)
 }
 
