@@ -174,3 +174,58 @@ func TestDeadClaimTakenOver(t *testing.T) {
 		}
 	})
 }
+
+// TestScheduleChangedMidSeason: a moderator makes seasons monthly in the
+// middle of February. /config says the next change is March 1, and that
+// is when the season closes: the new schedule counts from when it was set,
+// not from the season's start (January), whose first monthly time,
+// February 1, had passed, so the season closed at once.
+func TestScheduleChangedMidSeason(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		c := ladder.NewManualClock(seasonStart)
+		rec := &poster{}
+		p := newProc(t, testdb.DSN(t, b), c, rec)
+		playSeason(t, p, c)
+		c.Set(time.Date(2026, 2, 15, 10, 0, 0, 0, time.UTC))
+		g, err := p.svc.Guild(ctx, guild)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.SeasonSchedule = "0 0 1 * *"
+		if _, err := p.svc.UpdateGuild(ctx, moderator, g); err != nil {
+			t.Fatalf("UpdateGuild(monthly) = %v", err)
+		}
+		if next, err := ladder.NextSeasonClose(g.SeasonSchedule, c.Now()); err != nil || !next.Equal(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)) {
+			t.Fatalf("Got(next season change as /config shows it) = %v, %v; want March 1", next, err)
+		}
+		c.Add(time.Minute)
+		run(t, p, jobs.JobSeasons)
+		if cur, _ := p.svc.LatestSeason(ctx, guild); cur.Number != 1 || !cur.Running() {
+			t.Errorf("Got(season a minute after the change) = %+v, want season 1 running until March 1", cur)
+		}
+		if got := len(rec.posts()); got != 0 {
+			t.Errorf("Got(posts a minute after the change) = %d, want 0", got)
+		}
+		c.Set(time.Date(2026, 3, 1, 0, 0, 30, 0, time.UTC))
+		run(t, p, jobs.JobSeasons)
+		if cur, _ := p.svc.LatestSeason(ctx, guild); cur.Number != 2 {
+			t.Errorf("Got(season on March 1) = %d, want 2", cur.Number)
+		}
+		// Setting the same schedule again changes nothing: season 2 closes
+		// on April 1 as the schedule says.
+		c.Set(time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC))
+		if g, err = p.svc.Guild(ctx, guild); err != nil {
+			t.Fatal(err)
+		}
+		g.StaleDays = 40
+		if _, err := p.svc.UpdateGuild(ctx, moderator, g); err != nil {
+			t.Fatalf("UpdateGuild(stale days) = %v", err)
+		}
+		c.Set(time.Date(2026, 4, 1, 0, 0, 30, 0, time.UTC))
+		run(t, p, jobs.JobSeasons)
+		if cur, _ := p.svc.LatestSeason(ctx, guild); cur.Number != 3 {
+			t.Errorf("Got(season on April 1) = %d, want 3", cur.Number)
+		}
+	})
+}

@@ -21,6 +21,10 @@ const postWindow = 24 * time.Hour
 // scheduled time after its start. A season opened by hand a week before a
 // scheduled time closes at that time; after a missed close the next season
 // starts when the catch-up runs, and the schedule continues from there.
+// The seasons job passes the later of the season's start and the time the
+// schedule was set (Guild.SeasonScheduleAt): a schedule set mid-season
+// first fires after it was set, as /config says, rather than at once for
+// a time of it that had passed.
 func SeasonDue(schedule string, started time.Time) (time.Time, error) {
 	next, err := ladder.NextSeasonClose(schedule, started)
 	if err == nil && next.IsZero() {
@@ -53,7 +57,11 @@ func (s *Scheduler) guildSeason(ctx context.Context, g ladder.Guild, now time.Ti
 		return err
 	}
 	if g.SeasonSchedule != "" && cur.Running() {
-		due, err := SeasonDue(g.SeasonSchedule, cur.StartedAt)
+		from := cur.StartedAt
+		if g.SeasonScheduleAt.After(from) {
+			from = g.SeasonScheduleAt
+		}
+		due, err := SeasonDue(g.SeasonSchedule, from)
 		if err != nil {
 			// A bad schedule stops this guild's rollover only; say so loudly.
 			s.log.Error("season schedule unusable", "guild_id", g.ID, "err", err)

@@ -25,6 +25,10 @@ type Guild struct {
 	// SeasonSchedule is the cron schedule (UTC) that rolls seasons over; ""
 	// means only moderators start and end seasons. Default quarterly.
 	SeasonSchedule string
+	// SeasonScheduleAt is when SeasonSchedule was last changed (UpdateGuild
+	// sets it); the zero time when it was not changed since the guild was
+	// made. A schedule set while a season runs counts from then (SeasonDue).
+	SeasonScheduleAt time.Time
 	// SeasonCarry is α of R' = r0 + α(R − r0) at a new season (default 0.5).
 	SeasonCarry float64
 	// ConfirmWindow is how long the other side has to answer a report before

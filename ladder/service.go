@@ -97,7 +97,10 @@ func (s *Service) UpdateGuild(ctx context.Context, actor Actor, g Guild) (Guild,
 		if err != nil {
 			return err
 		}
-		g.CreatedAt = old.CreatedAt
+		g.CreatedAt, g.SeasonScheduleAt = old.CreatedAt, old.SeasonScheduleAt
+		if strings.TrimSpace(g.SeasonSchedule) != strings.TrimSpace(old.SeasonSchedule) {
+			g.SeasonScheduleAt = s.now()
+		}
 		if err := tx.UpdateGuild(ctx, g); err != nil {
 			return err
 		}

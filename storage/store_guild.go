@@ -25,6 +25,7 @@ type guildRow struct {
 	WeeklyTop         bool
 	Language          string
 	PreferredLocale   string
+	SeasonScheduleAt  *time.Time
 	CreatedAt         time.Time
 }
 
@@ -37,6 +38,7 @@ func toGuildRow(g ladder.Guild) guildRow {
 		PlacementGames: g.PlacementGames, StaleDays: g.StaleDays, SeasonSchedule: g.SeasonSchedule, SeasonCarry: g.SeasonCarry,
 		ConfirmWindowS: int64(g.ConfirmWindow / time.Second), QueueTimeoutS: int64(g.QueueTimeout / time.Second),
 		Divisions: string(divs), WeeklyTop: g.WeeklyTop, Language: g.Language, PreferredLocale: g.PreferredLocale, CreatedAt: g.CreatedAt.UTC(),
+		SeasonScheduleAt: optionalTime(g.SeasonScheduleAt),
 	}
 }
 
@@ -46,6 +48,9 @@ func (r guildRow) guild() (ladder.Guild, error) {
 		PlacementGames: r.PlacementGames, StaleDays: r.StaleDays, SeasonSchedule: r.SeasonSchedule, SeasonCarry: r.SeasonCarry,
 		ConfirmWindow: time.Duration(r.ConfirmWindowS) * time.Second, QueueTimeout: time.Duration(r.QueueTimeoutS) * time.Second,
 		WeeklyTop: r.WeeklyTop, Language: r.Language, PreferredLocale: r.PreferredLocale, CreatedAt: r.CreatedAt.UTC(),
+	}
+	if r.SeasonScheduleAt != nil {
+		g.SeasonScheduleAt = r.SeasonScheduleAt.UTC()
 	}
 	if err := json.Unmarshal([]byte(r.Divisions), &g.Divisions); err != nil {
 		return g, fmt.Errorf("storage: guild %s: divisions: %w", r.ID, err)
