@@ -2,9 +2,13 @@ package jobs_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ladderbot/ladderbot/commands"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/jobs"
@@ -226,6 +230,77 @@ func TestScheduleChangedMidSeason(t *testing.T) {
 		run(t, p, jobs.JobSeasons)
 		if cur, _ := p.svc.LatestSeason(ctx, guild); cur.Number != 3 {
 			t.Errorf("Got(season on April 1) = %d, want 3", cur.Number)
+		}
+	})
+}
+
+// failingPoster is a poster whose posts fail while down is set: Discord
+// unreachable for a while.
+type failingPoster struct {
+	poster
+	down atomic.Bool
+}
+
+func (p *failingPoster) Post(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
+	if p.down.Load() {
+		return "", errors.New("discord: 503 Service Unavailable")
+	}
+	return p.poster.Post(ctx, channelID, msg)
+}
+
+// TestFailedSeasonCloseRetried: the season's close fails once (the
+// database refuses the frozen table) and the post of its standings fails
+// once (Discord is down for the three attempts). Both are tried again on
+// a later run, once each, instead of leaving the season running for good
+// and its table unposted.
+func TestFailedSeasonCloseRetried(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		c := ladder.NewManualClock(seasonStart)
+		rec := &failingPoster{}
+		p := newProc(t, testdb.DSN(t, b), c, rec)
+		playSeason(t, p, c)
+		exec := func(q string) {
+			t.Helper()
+			if err := p.db.Gorm().Exec(q).Error; err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		runSeasons := func(at time.Time) error {
+			c.Set(at)
+			_, err := p.sched.Run(ctx, jobs.JobSeasons)
+			return err
+		}
+		exec("ALTER TABLE season_results RENAME TO season_results_away")
+		if err := runSeasons(aprilFirst.Add(30 * time.Second)); err == nil {
+			t.Fatalf("Got(Run(seasons) without season_results) = nil, want the close's error")
+		}
+		exec("ALTER TABLE season_results_away RENAME TO season_results")
+		if cur, _ := p.svc.LatestSeason(ctx, guild); cur.Number != 1 {
+			t.Fatalf("Got(season after the failed close) = %d, want 1", cur.Number)
+		}
+		rec.down.Store(true)
+		var closed time.Time
+		for m := 1; m <= 10; m++ {
+			at := aprilFirst.Add(time.Duration(m)*time.Minute + 30*time.Second)
+			runSeasons(at)
+			if cur, _ := p.svc.LatestSeason(ctx, guild); cur.Number == 2 {
+				closed = at
+				break
+			}
+		}
+		if closed.IsZero() {
+			t.Fatalf("Got(season 10 minutes after a failed close) = 1, want 2: the close was never tried again")
+		}
+		if got := len(rec.posts()); got != 0 {
+			t.Fatalf("Got(posts while Discord is down) = %d, want 0", got)
+		}
+		rec.down.Store(false)
+		for m := 1; m <= 15; m++ {
+			runSeasons(closed.Add(time.Duration(m) * time.Minute))
+		}
+		if ps := rec.posts(); len(ps) != 1 || !reflect.DeepEqual(ps[0].msg, finalStandings(t, p.svc, 1)) {
+			t.Errorf("Got(posts after Discord came back) = %d, want season 1's table once", len(ps))
 		}
 	})
 }

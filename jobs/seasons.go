@@ -16,6 +16,12 @@ import (
 // full of old seasons does not flood a channel the first time it runs.
 const postWindow = 24 * time.Hour
 
+// retryFailed is how long after a failed season close or standings post
+// the seasons job tries it again: a database or Discord outage does not
+// leave the season running for good or its table unposted, and a lasting
+// failure is tried a few times an hour, not every minute.
+const retryFailed = 5 * time.Minute
+
 // SeasonDue returns when the season that started at started is due to
 // close under schedule (a 5-field cron expression, UTC): the first
 // scheduled time after its start. A season opened by hand a week before a
@@ -83,7 +89,7 @@ func (s *Scheduler) guildSeason(ctx context.Context, g ladder.Guild, now time.Ti
 // and returns the season running afterwards.
 func (s *Scheduler) closeDue(ctx context.Context, g ladder.Guild, cur ladder.Season, due time.Time) (ladder.Season, error) {
 	job, period := jobSeasonClose+g.ID, due.UTC().Format(time.RFC3339)
-	ok, err := s.svc.ClaimJobLease(ctx, job, period, s.opt.Lease)
+	ok, err := s.svc.ClaimJobRetry(ctx, job, period, s.opt.Lease, retryFailed)
 	if err != nil || !ok {
 		return cur, err
 	}
@@ -117,35 +123,46 @@ func (s *Scheduler) postSeason(ctx context.Context, g ladder.Guild, number int) 
 	// Claim first: later runs stop at the claim, a cheap conflicting
 	// insert, instead of reading the audit log every minute all day.
 	job, period := jobSeasonPost+g.ID, strconv.Itoa(number)
-	ok, err := s.svc.ClaimJobLease(ctx, job, period, s.opt.Lease)
+	ok, err := s.svc.ClaimJobRetry(ctx, job, period, s.opt.Lease, retryFailed)
 	if err != nil || !ok {
 		return err
 	}
 	by, err := s.svc.SeasonEndedBy(ctx, g.ID, number)
+	posted := 0
 	switch {
 	case ladder.ErrorCode(err) == ladder.CodeNotFound || (err == nil && by != ladder.SchedulerActor):
 		err = nil // a moderator's close: /mod season end posted it
 	case err == nil:
-		err = s.postStandings(ctx, g, number)
+		posted, err = s.postStandings(ctx, g, number)
 	}
-	s.finish(job, period, err)
+	if posted > 0 {
+		// Some queue's table went out: a retry would post it twice. The
+		// error is still returned and logged.
+		s.finish(job, period, nil)
+	} else {
+		s.finish(job, period, err)
+	}
 	return err
 }
 
-func (s *Scheduler) postStandings(ctx context.Context, g ladder.Guild, number int) error {
+// postStandings posts the final table of each queue of season number and
+// returns how many it posted.
+func (s *Scheduler) postStandings(ctx context.Context, g ladder.Guild, number int) (int, error) {
 	sts, err := s.svc.SeasonStandingsOf(ctx, g.ID, number)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var errs []error
+	posted := 0
 	for _, st := range sts {
 		_, err := s.send(ctx, g.AnnounceChannelID, commands.FinalStandings(commands.GuildLang(g), st))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("post season %d standings of queue %s: %w", number, st.Queue.Name, err))
 			continue
 		}
+		posted++
 		s.log.Info("season standings posted", "guild_id", g.ID, "season", number, "queue", st.Queue.Name,
 			"channel_id", g.AnnounceChannelID, "rows", len(st.Results))
 	}
-	return errors.Join(errs...)
+	return posted, errors.Join(errs...)
 }

@@ -26,6 +26,23 @@ func (s *Service) ClaimJobLease(ctx context.Context, job, period string, lease t
 	return ok, nil
 }
 
+// ClaimJobRetry is ClaimJobLease that also takes over a run that finished
+// with an error and started more than retry ago: for a run whose failure
+// leaves work undone that no later period does (a season's close, the post
+// of its standings), so it is tried again rather than never.
+func (s *Service) ClaimJobRetry(ctx context.Context, job, period string, lease, retry time.Duration) (bool, error) {
+	ok, err := s.ClaimJobLease(ctx, job, period, lease)
+	if err != nil || ok {
+		return ok, err
+	}
+	now := s.now()
+	ok, err = s.store.RetryJob(ctx, job, period, now.Add(-retry), now)
+	if err != nil {
+		return false, fmt.Errorf("ladder: retry job %s/%s: %w", job, period, err)
+	}
+	return ok, nil
+}
+
 // PruneJobRuns deletes the finished runs of jobs started more than keep ago
 // and returns how many.
 func (s *Service) PruneJobRuns(ctx context.Context, jobs []string, keep time.Duration) (int64, error) {
@@ -51,6 +68,9 @@ type JobStore interface {
 	// ReclaimJob takes over a claimed run of (job, period) that has not
 	// finished and was started before staleBefore; one caller wins.
 	ReclaimJob(ctx context.Context, job, period string, staleBefore, at time.Time) (bool, error)
+	// RetryJob takes over a run of (job, period) that finished with an
+	// error and was started before failedBefore; one caller wins.
+	RetryJob(ctx context.Context, job, period string, failedBefore, at time.Time) (bool, error)
 	// PruneJobRuns deletes finished runs of jobs started before before.
 	PruneJobRuns(ctx context.Context, jobs []string, before time.Time) (int64, error)
 }

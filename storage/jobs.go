@@ -20,6 +20,20 @@ func (t *tx) ReclaimJob(ctx context.Context, job, period string, staleBefore, at
 	return res.RowsAffected == 1, nil
 }
 
+// RetryJob takes over a job run that finished with an error and was
+// started before failedBefore, so a failed run is tried again; like
+// ReclaimJob it answers true to one caller only. It implements
+// ladder.JobLeases.
+func (t *tx) RetryJob(ctx context.Context, job, period string, failedBefore, at time.Time) (bool, error) {
+	res := t.q(ctx).Model(&jobRunRow{}).
+		Where("job = ? AND period = ? AND finished_at IS NOT NULL AND error <> '' AND started_at < ?", job, period, failedBefore.UTC()).
+		Updates(map[string]any{"started_at": at.UTC(), "finished_at": nil, "error": ""})
+	if res.Error != nil {
+		return false, wrap("retry job", res.Error, "")
+	}
+	return res.RowsAffected == 1, nil
+}
+
 // PruneJobRuns deletes the finished runs of jobs started before before and
 // returns how many it deleted; the every-minute jobs would otherwise add
 // 1,440 rows a day. It implements ladder.JobLeases.
