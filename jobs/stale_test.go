@@ -198,3 +198,38 @@ func TestStaleAfterLateResolution(t *testing.T) {
 		}
 	})
 }
+
+// TestEveryMinuteRunsPruned: the daily job deletes the finished runs of
+// every job claimed each minute once they are older than KeepRuns (48 h),
+// so job_runs does not grow by 1,440 rows a day per job for ever; the
+// weekly top's claim of the running week stays, or a restart later in the
+// week would post its table again.
+func TestEveryMinuteRunsPruned(t *testing.T) {
+	each(t, func(t *testing.T, b string) {
+		ctx := context.Background()
+		day0 := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+		c := ladder.NewManualClock(day0)
+		p := newProc(t, testdb.DSN(t, b), c, &poster{})
+		setupGuild(t, p.svc, 0)
+		if err := p.sched.RunAll(ctx); err != nil {
+			t.Fatalf("RunAll() = %v", err)
+		}
+		c.Add(72 * time.Hour)
+		run(t, p, jobs.JobStale)
+		for _, name := range p.sched.Jobs() {
+			if name == jobs.JobStale || name == jobs.JobWeekly || name == jobs.JobRoleReconcile {
+				continue
+			}
+			runs, err := p.db.JobRuns(ctx, name)
+			if err != nil {
+				t.Fatalf("JobRuns(%s) = %v", name, err)
+			}
+			if len(runs) != 0 {
+				t.Errorf("Got(runs of %s three days on) = %+v, want none: every-minute runs are pruned after 48 h", name, runs)
+			}
+		}
+		if runs, err := p.db.JobRuns(ctx, jobs.JobWeekly); err != nil || len(runs) != 1 {
+			t.Errorf("Got(runs of %s) = %+v, %v; want the week's claim kept", jobs.JobWeekly, runs, err)
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/commands"
@@ -29,13 +30,39 @@ func (s *Scheduler) stale(ctx context.Context, _ time.Time) error {
 			s.resultChanged(g.ID)
 		}
 	}
-	if _, err := s.svc.PruneJobRuns(ctx, []string{JobConfirm, JobQueue, JobQueueClose, JobSeasons, JobRoles, JobButtons}, s.opt.KeepRuns); err != nil {
+	if _, err := s.svc.PruneJobRuns(ctx, s.prunable(), s.opt.KeepRuns); err != nil {
 		errs = append(errs, err)
 	}
 	if _, err := s.svc.PruneEvents(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// prunable names the claimed jobs whose periods are shorter than KeepRuns
+// (every minute, or an interval): their finished runs are deleted once
+// older than KeepRuns, when their periods are long past. A hand-kept list
+// left out the jobs added since (abandon, integrity), whose rows grew by
+// 1,440 a day each. Daily and weekly claims stay: a restart later in the
+// week must find the week's weekly top claimed.
+func (s *Scheduler) prunable() []string {
+	var out []string
+	for _, j := range s.jobs {
+		if j.period == nil {
+			continue
+		}
+		var every time.Duration
+		switch {
+		case j.spec == "* * * * *":
+			every = time.Minute
+		case strings.HasPrefix(j.spec, "@every "):
+			every, _ = time.ParseDuration(strings.TrimPrefix(j.spec, "@every "))
+		}
+		if every > 0 && every < s.opt.KeepRuns {
+			out = append(out, j.name)
+		}
+	}
+	return out
 }
 
 // confirm confirms the reports whose confirm window has passed (docs/spec.md 5)
