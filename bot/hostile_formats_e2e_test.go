@@ -407,6 +407,7 @@ func hostileSeries(t *testing.T, h *hostileFormats) {
 	m := h.play()
 	defer h.finish(m)
 	msg := h.channelMessage(fmt.Sprintf("**Match #%d** · best of 3, 0–0", m.ID))
+	h.recorded(m.ID, ladder.MessageSeries) // before the tables' snapshots
 	a, a2, b := userByID(m.Teams[0][0]), userByID(m.Teams[0][1]), userByID(m.Teams[1][0])
 	sg := func(id any, args ...string) string {
 		return strings.Join(append([]string{"sg", fmt.Sprint(id)}, args...), ":")

@@ -345,3 +345,30 @@ func TestShowdownSeriesFromReplays(t *testing.T) {
 		}
 	})
 }
+
+// TestSeriesAfterFormatChange: a match that formed while its queue played
+// single games, and became a series when an admin set best_of 3 before
+// any result, has no series message; a player's /report is refused
+// (its games are reported one by one) and the series message with its
+// buttons is posted, once, so the series can be played.
+func TestSeriesAfterFormatChange(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		l := newLobbyEnv(t, freshDSN(t, backend))
+		l.establish()
+		l.noReadyCheck()
+		m := l.queueAll()
+		r := l.slash(owner, "config queue format", map[string]any{"queue": "2v2", "best_of": 3})
+		wantText(t, "format", r, "best-of-3 series (best_of 3)")
+		a, b := userByID(m.Teams[0][0]), userByID(m.Teams[1][0])
+		wantText(t, "/report on the match now a series", l.slash(a, "report", map[string]any{"outcome": "win"}), "is a series")
+		msg := l.channelMessage(fmt.Sprintf("**Match #%d** · best of 3, 0–0", m.ID))
+		(&hostileFormats{lobbyEnv: l}).recorded(m.ID, ladder.MessageSeries)
+		wantText(t, "/report again", l.slash(b, "report", map[string]any{"outcome": "loss"}), "is a series")
+		rep := l.clickLabel(a, msg, "We won game 1 · 0–0")
+		wantText(t, "report game 1", rep, "reported that team 1 won game 1")
+		wantText(t, "confirm game 1", l.clickLabel(b, rep.Message, "Confirm game 1 · 0–0"), "1–0")
+		if n := len(l.matching(fmt.Sprintf("**Match #%d** · best of 3", m.ID))); n != 1 {
+			t.Errorf("Got(series messages) = %d, want 1", n)
+		}
+	})
+}

@@ -57,8 +57,8 @@ func (h *handlers) reportButton(ctx context.Context, req Request) (Reply, error)
 // must see (confirm buttons, the result, the dispute) is posted to the
 // match's channel.
 func (h *handlers) doReport(ctx context.Context, req Request, id int64, o ladder.Outcome) (Reply, error) {
-	if err := h.refuseSeries(ctx, req, id); err != nil {
-		return Reply{}, err
+	if r, refused, err := h.refuseSeries(ctx, req, id); refused || err != nil {
+		return r, err
 	}
 	res, err := h.Service.Report(ctx, actor(req), req.GuildID, id, o)
 	if err != nil {

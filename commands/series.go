@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -215,41 +216,52 @@ func (h *handlers) seriesPost(ctx context.Context, m ladder.Match, channel strin
 	if err != nil || !ok {
 		return Post{}, false
 	}
-	return Post{ChannelID: channel, Message: SeriesView(h.langOf(ctx, m.GuildID), sr)}, true
+	return Post{ChannelID: channel, Message: SeriesView(h.langOf(ctx, m.GuildID), sr), Sent: h.recordMessage(m.ID, ladder.MessageSeries, channel)}, true
 }
 
 // refuseSeries refuses a single result (/report, the report buttons) for
-// a match played as a series: its games are reported one by one.
-func (h *handlers) refuseSeries(ctx context.Context, req Request, id int64) error {
+// a match played as a series: its games are reported one by one. A match
+// that formed while its queue played single games, and became a series
+// when an admin set best_of before any result, has no series message:
+// the refusal then posts it, with the buttons it points to. refused says
+// r (or err) is the answer.
+func (h *handlers) refuseSeries(ctx context.Context, req Request, id int64) (r Reply, refused bool, err error) {
 	if h.Formats == nil {
-		return nil
+		return Reply{}, false, nil
 	}
 	var m ladder.Match
 	if id != 0 {
 		got, err := h.Service.Match(ctx, req.GuildID, id)
 		if err != nil {
-			return nil // the report says what is wrong with the match
+			return Reply{}, false, nil // the report says what is wrong with the match
 		}
 		m = got
 	} else {
 		ms, err := h.Service.Matches(ctx, ladder.MatchFilter{GuildID: req.GuildID, UserID: req.UserID,
 			States: []ladder.MatchState{ladder.StateOpen}, Limit: 1})
 		if err != nil || len(ms) == 0 {
-			return nil
+			return Reply{}, false, nil
 		}
 		m = ms[0]
 	}
 	if m.State != ladder.StateOpen {
-		return nil
+		return Reply{}, false, nil
 	}
-	_, ok, err := h.Formats.Series(ctx, m)
-	if err != nil {
-		return err
+	sr, ok, err := h.Formats.Series(ctx, m)
+	if err != nil || !ok {
+		return Reply{}, false, err
 	}
-	if ok {
-		return ladder.Errorf(ladder.CodeConflict, "match %d is a series: report each game with the buttons of its series message", m.ID)
+	const format = "match %d is a series: report each game with the buttons of its series message"
+	refusal := ladder.Errorf(ladder.CodeConflict, format, m.ID)
+	if len(sr.Games) > 0 || m.Team(req.UserID) == 0 {
+		return Reply{}, true, refusal
 	}
-	return nil
+	if _, posted, err := h.Service.MatchMessage(ctx, m.ID, ladder.MessageSeries); err != nil || posted {
+		return Reply{}, true, cmp.Or(err, error(refusal))
+	}
+	channel := matchChannel(m, req)
+	return Reply{Ephemeral: true, Content: "⚠️ " + userLang(req).Error(format, m.ID),
+		Posts: []Post{{ChannelID: channel, Message: SeriesView(h.langOf(ctx, m.GuildID), sr), Sent: h.recordMessage(m.ID, ladder.MessageSeries, channel)}}}, true, nil
 }
 
 // seriesModGroup is /mod series: a moderator's correction of one game of

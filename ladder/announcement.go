@@ -37,6 +37,9 @@ const (
 	// result, while it carries the Rematch button: the button goes as
 	// MessageRematch's does (the post itself stays).
 	MessageResultRematch = "rematch:results"
+	// MessageSeries is the message of a match played as a series, with
+	// the buttons of its games (package formats).
+	MessageSeries = "series"
 )
 
 // RematchWindow is how long after its result a match's players may ask
@@ -103,7 +106,7 @@ func (s *Service) AnnouncementOf(ctx context.Context, matchID int64) (Announceme
 
 // validKind refuses a message kind the bot never records.
 func validKind(kind string) error {
-	if kind == "" || kind == MessageReport || kind == MessageNoShow || kind == MessageRematch || kind == MessageResultRematch {
+	if kind == "" || kind == MessageReport || kind == MessageNoShow || kind == MessageRematch || kind == MessageResultRematch || kind == MessageSeries {
 		return nil
 	}
 	if u, ok := strings.CutPrefix(kind, "sub:"); ok && validateSnowflake("user", u) == nil {
