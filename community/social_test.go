@@ -3,6 +3,7 @@ package community_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/internal/testdb"
@@ -143,4 +144,64 @@ func tamper(t *testing.T, e env, stmts ...string) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
+}
+
+// TestSubstituteCallDropped: a spectator who called a side and then takes
+// a seat in the match as a substitute plays it: their call is dropped
+// with the seat, so they earn no points on a match they played (and
+// could throw), and the stored counts still equal the recount. The store
+// refuses a call of a player of the match it locks, so a call racing the
+// seat cannot land either.
+func TestSubstituteCallDropped(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		qs, err := e.svc.Queues(e.ctx, guild)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on := true
+		if _, err := e.com.SetSettings(e.ctx, moderator, guild, qs[0].Name, &on, nil); err != nil {
+			t.Fatalf("SetSettings() = %v", err)
+		}
+		m, err := e.svc.CreateMatch(e.ctx, ladder.NewMatch{GuildID: guild, QueueID: qs[0].ID,
+			Teams: [2][]string{{user(1), user(2)}, {user(3), user(4)}}})
+		if err != nil {
+			t.Fatalf("CreateMatch() = %v", err)
+		}
+		if _, err := e.com.Predict(e.ctx, guild, user(21), m.ID, 2); err != nil {
+			t.Fatalf("Predict(team 2) = %v", err)
+		}
+		p, err := e.com.Predict(e.ctx, guild, user(22), m.ID, 2)
+		if err != nil {
+			t.Fatalf("Predict(team 2) = %v", err)
+		}
+		if _, err := e.svc.RequestSub(e.ctx, ladder.Actor{UserID: user(1)}, guild, m.ID); err != nil {
+			t.Fatalf("RequestSub() = %v", err)
+		}
+		if _, err := e.svc.AcceptSub(e.ctx, ladder.Actor{UserID: user(21)}, guild, m.ID, "", "sub"); err != nil {
+			t.Fatalf("AcceptSub() = %v", err)
+		}
+		// The same call racing the seat: read before it, stored after.
+		err = e.db.SavePrediction(e.ctx, guild, community.Prediction{MatchID: m.ID, UserID: user(21), Team: 2, Chance: 0.5, At: time.Now()})
+		if ladder.ErrorCode(err) != ladder.CodeForbidden {
+			t.Errorf("SavePrediction(the substitute) = %v, want forbidden", err)
+		}
+		if _, err := e.svc.Report(e.ctx, ladder.Actor{UserID: user(3)}, guild, m.ID, ladder.Win); err != nil {
+			t.Fatalf("Report() = %v", err)
+		}
+		if _, err := e.svc.Confirm(e.ctx, ladder.Actor{UserID: user(21)}, guild, m.ID); err != nil {
+			t.Fatalf("Confirm() = %v", err)
+		}
+		rows, _, err := e.com.Predictors(e.ctx, guild, "", 0, 10)
+		if err != nil {
+			t.Fatalf("Predictors() = %v", err)
+		}
+		want := []community.PredictorRow{{UserID: user(22), Points: community.Points(p.Chance), Correct: 1, Called: 1}}
+		if len(rows) != len(want) || rows[0] != want[0] {
+			t.Errorf("Predictors() = %+v, want %+v (the substitute's call dropped)", rows, want)
+		}
+		if diffs, err := community.Verify(e.ctx, e.db, guild); err != nil || len(diffs) > 0 {
+			t.Errorf("Verify() = %v, %v, want no difference", diffs, err)
+		}
+	})
 }

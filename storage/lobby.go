@@ -300,7 +300,14 @@ func (t *tx) ReplacePlayer(ctx context.Context, m ladder.Match, out, in string) 
 	if err := found(res); err != nil {
 		return wrap("replace player", err, "%s is not in match %d", out, m.ID)
 	}
-	return wrap("replace player", t.replaceFormatSeat(ctx, m.ID, out, in), "")
+	if err := t.replaceFormatSeat(ctx, m.ID, out, in); err != nil {
+		return wrap("replace player", err, "")
+	}
+	// A spectator who called a side and now takes a seat plays the match:
+	// their call goes with the seat. The match is open, so the call
+	// counted for nothing yet and the predictors' points stay as they are.
+	err := t.q(ctx).Where("match_id = ? AND user_id = ?", m.ID, in).Delete(&predictionRow{}).Error
+	return wrap("replace player", err, "")
 }
 
 type noShowRow struct {

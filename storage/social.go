@@ -85,8 +85,10 @@ func (db *DB) SaveCommunitySettings(ctx context.Context, guildID string, s commu
 }
 
 // SavePrediction implements community.SocialStore. The match's row is
-// locked first, as the rated write locks it: a call is taken only while
-// the match is open, so a result never misses a call committed beside it.
+// locked first, as the rated write and a substitute's seat lock it: a
+// call is taken only while the match is open and from someone not
+// seated in it, so a result never misses a call committed beside it and
+// a substitute seated meanwhile never calls the match they play.
 func (db *DB) SavePrediction(ctx context.Context, guildID string, p community.Prediction) error {
 	row := predictionRow{MatchID: p.MatchID, GuildID: guildID, UserID: p.UserID, Team: p.Team, Chance: p.Chance, Points: community.Points(p.Chance), At: p.At}
 	err := db.db.WithContext(ctx).Transaction(func(g *gorm.DB) error {
@@ -97,6 +99,10 @@ func (db *DB) SavePrediction(ctx context.Context, guildID string, p community.Pr
 		}
 		if m.GuildID != guildID {
 			return ladder.Errorf(ladder.CodeNotFound, "match %d not found", p.MatchID)
+		}
+		if m.Team(p.UserID) != 0 {
+			// A substitute seated since the caller read the match.
+			return ladder.Errorf(ladder.CodeForbidden, "you play match #%d: only others may predict it", p.MatchID)
 		}
 		if m.State != ladder.StateOpen {
 			return ladder.Errorf(ladder.CodeConflict, "predictions on match #%d are closed", p.MatchID)
