@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/i18n"
@@ -112,4 +113,61 @@ func TestPredictionsAndMVPEndToEnd(t *testing.T) {
 			t.Errorf("Got(MVPs after the void) = %+v, %v, want 0", r, err)
 		}
 	})
+}
+
+// TestPredictionsWaitForTheCaptains: in captains mode the teams of a
+// formed match are the captains' to pick, so its prediction post waits
+// for them: nothing invites a call on teams the draft will change, a
+// call while the captains pick is refused, and once the teams are set
+// the post shows the drafted teams, whose chance a call is paid by.
+func TestPredictionsWaitForTheCaptains(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		l := newLobbyEnv(t, freshDSN(t, backend))
+		l.captainsMode(0)
+		wantText(t, "predictions on", l.slash(owner, "config queue community", map[string]any{"queue": "2v2", "predictions": true}),
+			"predictions **on**")
+		p1, p2, p3 := players[0], players[1], players[2]
+		for _, p := range players {
+			l.slash(p, "queue join", nil)
+			l.clock.Add(time.Second)
+		}
+		draft := l.channelMessage("captains draft, pick 1")
+		ms, err := l.svc.Matches(l.ctx, ladder.MatchFilter{GuildID: testGuild, States: []ladder.MatchState{ladder.StateOpen}, Limit: 5})
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("Got(open matches) = %d, %v, want 1", len(ms), err)
+		}
+		m := ms[0]
+		early := l.clickRaced(alice, draft.ID, fmt.Sprintf("pred:%d:1", m.ID))
+		wantText(t, "a call while the captains pick", early, "captains are still picking")
+
+		// p3 takes p1; p2 is the last left and goes to p4.
+		wantText(t, "last pick", l.selectIn(p3, draft, p1.ID), "the captains picked the teams")
+		drafted := l.match(m.ID)
+		post := l.channelMessage(fmt.Sprintf("**Predictions** for match #%d", m.ID))
+		if n := len(l.fake.ChannelMessages(testChannel)); n != 2 {
+			t.Errorf("Got(channel messages) = %d, want the match and one prediction post", n)
+		}
+		if len(post.Embeds) != 1 || len(post.Embeds[0].Fields) != 2 ||
+			post.Embeds[0].Fields[0].Value != mentionsOf(drafted.Teams[0]) || post.Embeds[0].Fields[1].Value != mentionsOf(drafted.Teams[1]) {
+			t.Errorf("Got(prediction post) = %q, want the drafted teams %v", post.Text(), drafted.Teams)
+		}
+		if !strings.Contains(post.Embeds[0].Fields[0].Value, p2.ID) {
+			t.Errorf("Got(team 1 of the post) = %q, want p2, the captain p4's last pick", post.Embeds[0].Fields[0].Value)
+		}
+		call := l.clickLabel(alice, post, "Team 1 wins")
+		wantText(t, "a call on the drafted teams", call, "You called **team 1**")
+		p, err := community.New(l.db, l.svc).Predict(l.ctx, testGuild, bob.ID, m.ID, 1)
+		if err != nil || p.Chance != drafted.PTeam1 {
+			t.Errorf("Predict(team 1) = %+v, %v, want the drafted teams' chance %v", p, err, drafted.PTeam1)
+		}
+	})
+}
+
+// mentionsOf is how a post lists a team: its players' mentions.
+func mentionsOf(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = "<@" + id + ">"
+	}
+	return strings.Join(out, ", ")
 }

@@ -135,6 +135,9 @@ func (h *handlers) pickMenu(ctx context.Context, req Request) (Reply, error) {
 	r.Update = true
 	if res.Draft.State == ladder.DraftDone {
 		r.Posts = append(r.Posts, h.mapPosts(ctx, res.Match, req)...)
+		if ch, p, ok := DraftedPredictionPost(ctx, h.Community, h.Service, l, res.Match, h.Service.Now()); ok {
+			r.Posts = append(r.Posts, Post{ChannelID: ch, Message: p})
+		}
 	}
 	if ping, ok := TurnPing(l, res); ok {
 		r.Posts = append(r.Posts, Post{ChannelID: matchChannel(res.Match, req), Message: ping})

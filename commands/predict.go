@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/i18n"
@@ -38,6 +39,43 @@ func PredictionPost(l *i18n.Lang, m ladder.Match, queue string) Reply {
 			{Label: l.T("predict.team_wins", "N", 2), Style: Primary, CustomID: ID(actPredict, m.ID, "2")},
 		}},
 	}
+}
+
+// Drafting reports whether f's teams are still the captains' to pick.
+// Its prediction post waits for them: the teams and the chance it would
+// show are the matcher's, which the draft replaces.
+func Drafting(f ladder.FormedMatch) bool {
+	return f.Draft.MatchID != 0 && f.Draft.State != ladder.DraftDone
+}
+
+// DraftedPredictionPost is the prediction post of match m, whose captains
+// have just picked its teams, and the queue's public channel it goes to
+// (the match's channel, else the queue's). ok is false when the queue
+// takes no predictions, has no channel, or the window closed during the
+// draft.
+func DraftedPredictionPost(ctx context.Context, com *community.Service, svc *ladder.Service, l *i18n.Lang, m ladder.Match, now time.Time) (string, Reply, bool) {
+	if com == nil || now.Sub(m.CreatedAt) > community.PredictWindow {
+		return "", Reply{}, false
+	}
+	st, err := com.SettingsOf(ctx, m.QueueID)
+	if err != nil || !st.Predictions {
+		return "", Reply{}, false
+	}
+	qs, err := svc.Queues(ctx, m.GuildID)
+	if err != nil {
+		return "", Reply{}, false
+	}
+	for _, q := range qs {
+		if q.ID != m.QueueID {
+			continue
+		}
+		channel := m.ChannelID
+		if channel == "" {
+			channel = q.ChannelID
+		}
+		return channel, PredictionPost(l, m, q.Name), channel != ""
+	}
+	return "", Reply{}, false
 }
 
 func (h *handlers) predictButton(ctx context.Context, req Request) (Reply, error) {

@@ -48,7 +48,7 @@ func (h *handlers) announcements(ctx context.Context, l *i18n.Lang, formed []lad
 			}
 		}
 		out = append(out, p)
-		if h.Community != nil {
+		if h.Community != nil && !Drafting(f) {
 			if st, err := h.Community.SettingsOf(ctx, f.Queue.ID); err == nil && st.Predictions {
 				out = append(out, Post{ChannelID: ch, Message: PredictionPost(l, f.Match, f.Queue.Name)})
 			}

@@ -194,10 +194,21 @@ func (s *Service) SetSettings(ctx context.Context, actor ladder.Actor, guildID, 
 
 // Predict records userID's call (team 1 or 2) of an open match while its
 // window runs. Players of the match, other guilds' matches, queues without
-// predictions and closed windows are refused. Calling again changes the call.
+// predictions, matches whose captains still pick the teams and closed
+// windows are refused. Calling again changes the call.
 func (s *Service) Predict(ctx context.Context, guildID, userID string, matchID int64, team int) (Prediction, error) {
 	if team != 1 && team != 2 {
 		return Prediction{}, ladder.Errorf(ladder.CodeInvalid, "team must be 1 or 2, not %d", team)
+	}
+	// In captains mode the teams are not known until the captains have
+	// picked them, nor the chance a call is paid by. A draft once done
+	// stays done, so the match read after it has the drafted teams.
+	switch d, err := s.ladder.Draft(ctx, guildID, matchID); {
+	case ladder.ErrorCode(err) == ladder.CodeNotFound:
+	case err != nil:
+		return Prediction{}, err
+	case d.State != ladder.DraftDone:
+		return Prediction{}, ladder.Errorf(ladder.CodeConflict, "match %d has not started: the captains are still picking the teams", matchID)
 	}
 	m, err := s.ladder.Match(ctx, guildID, matchID)
 	if err != nil {

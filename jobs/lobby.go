@@ -59,6 +59,9 @@ func (s *Scheduler) expireReady(ctx context.Context, _ time.Time) error {
 		}
 		if r.Draft.State == ladder.DraftDone {
 			s.startMaps(ctx, r.Match, m.ChannelID)
+			if ch, p, ok := commands.DraftedPredictionPost(ctx, s.opt.Community, s.svc, l, r.Match, s.svc.Now()); ok {
+				s.post(ctx, m.GuildID, ch, p)
+			}
 		}
 	}
 	if err != nil {

@@ -107,10 +107,11 @@ func runUnclaimed(ctx context.Context, j job, now time.Time) (ran bool, err erro
 }
 
 // predictionPost invites predictions on f in the queue's public channel
-// when its queue takes them. A failed post is logged: the match goes on.
+// when its queue takes them; in captains mode once the captains have
+// picked the teams. A failed post is logged: the match goes on.
 func (s *Scheduler) predictionPost(ctx context.Context, f ladder.FormedMatch, channel string) {
-	if s.opt.Community == nil {
-		return
+	if s.opt.Community == nil || commands.Drafting(f) {
+		return // a drafted match's post waits for its teams (DraftedPredictionPost)
 	}
 	st, err := s.opt.Community.SettingsOf(ctx, f.Queue.ID)
 	if err == nil && st.Predictions {
