@@ -75,7 +75,8 @@ type SocialStore interface {
 	// SavePrediction inserts or replaces u's call of the match.
 	SavePrediction(ctx context.Context, guildID string, p Prediction) error
 	// SaveMVPVote inserts a vote; a second vote of the same voter on the
-	// match is a CodeConflict error.
+	// match, or a vote on a match no longer rated (voided since it was
+	// read), is a CodeConflict error.
 	SaveMVPVote(ctx context.Context, guildID string, matchID int64, voter, votee string, at time.Time) error
 	// Predictors ranks a ladder's predictors by points from the rated
 	// matches' final results.

@@ -205,3 +205,51 @@ func TestSubstituteCallDropped(t *testing.T) {
 		}
 	})
 }
+
+// TestMVPVoteAfterVoid: a vote the service let through just before a
+// moderator voided the match (the store's lock finds it voided) is
+// refused, as the service refuses it once the void is read: the voter is
+// not told their vote was taken on a match that is not rated, and a
+// later restoration does not bring back a vote cast while it was void.
+func TestMVPVoteAfterVoid(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		qs, err := e.svc.Queues(e.ctx, guild)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on := true
+		if _, err := e.com.SetSettings(e.ctx, moderator, guild, qs[0].Name, nil, &on); err != nil {
+			t.Fatalf("SetSettings() = %v", err)
+		}
+		r, err := e.svc.RecordResult(e.ctx, ladder.ResultInput{GuildID: guild, Team1: []string{user(1), user(2)},
+			Team2: []string{user(3), user(4)}, Winner: 1, PlayedAt: time.Now().Add(-time.Hour)})
+		if err != nil {
+			t.Fatalf("RecordResult() = %v", err)
+		}
+		m := r.Match
+		if _, err := e.svc.Void(e.ctx, moderator, guild, m.ID, "never played"); err != nil {
+			t.Fatalf("Void() = %v", err)
+		}
+		if _, err := e.com.VoteMVP(e.ctx, guild, user(2), m.ID, user(1)); ladder.ErrorCode(err) != ladder.CodeConflict {
+			t.Errorf("VoteMVP(voided) = %v, want not rated", err)
+		}
+		// The same vote, read before the void and stored after it.
+		err = e.db.SaveMVPVote(e.ctx, guild, m.ID, user(2), user(1), time.Now())
+		if ladder.ErrorCode(err) != ladder.CodeConflict {
+			t.Errorf("SaveMVPVote(voided) = %v, want not rated", err)
+		}
+		if _, err := e.svc.Correct(e.ctx, moderator, guild, m.ID, 1, "played after all"); err != nil {
+			t.Fatalf("Correct() = %v", err)
+		}
+		if mv, err := e.com.PlayerMVPs(e.ctx, guild, "", user(1), 0); err != nil || mv.Votes != 0 {
+			t.Errorf("PlayerMVPs(after the restoration) = %+v, %v, want no vote", mv, err)
+		}
+		if _, err := e.com.VoteMVP(e.ctx, guild, user(2), m.ID, user(1)); err != nil {
+			t.Errorf("VoteMVP(restored) = %v, want taken", err)
+		}
+		if diffs, err := community.Verify(e.ctx, e.db, guild); err != nil || len(diffs) > 0 {
+			t.Errorf("Verify() = %v, %v, want no difference", diffs, err)
+		}
+	})
+}

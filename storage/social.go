@@ -113,8 +113,9 @@ func (db *DB) SavePrediction(ctx context.Context, guildID string, p community.Pr
 	return wrap("save prediction", err, "match not found")
 }
 
-// SaveMVPVote implements community.SocialStore: the vote and the recount
-// of its match in one transaction, retried on a serialization failure or
+// SaveMVPVote implements community.SocialStore: the vote, taken only
+// while its match is rated, and the recount of its match in one
+// transaction, retried on a serialization failure or
 // a deadlock as every write of the store is (inTx). The match's row is
 // locked first (FOR NO KEY UPDATE on PostgreSQL): a correction or a rated
 // write of the same match, which locks it FOR UPDATE, waits for the vote
@@ -135,6 +136,11 @@ func (db *DB) SaveMVPVote(ctx context.Context, guildID string, matchID int64, vo
 		}
 		if len(rows) == 0 || rows[0].GuildID != guildID {
 			return ladder.Errorf(ladder.CodeNotFound, "match %d not found", matchID)
+		}
+		if !rows[0].match().State.Rated() {
+			// Voided since the caller read it: a vote is taken only on a
+			// rated match, so none waits to count should it be restored.
+			return ladder.Errorf(ladder.CodeConflict, "match #%d is not rated: the MVP vote opens with its result", matchID)
 		}
 		res := t.q(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
 		if res.Error != nil {
