@@ -242,7 +242,18 @@ func (s State) foldPlayer(e Entry, u string, team int, l *Counter, th Thresholds
 // is the partner's average rating against u's rating when they first
 // played together: a boost lifts the boosted account's rating towards its
 // partner's, so the gap at each game shrinks as the boost works, while
-// the gap to where the account stood before stays.
+// the gap to where the account stood before stays. A boost also needs a
+// booster: the partner was rated BoostLead above u already when they
+// first played together (v's counter of the partnership keeps v's rating
+// then). Without it, two players who start alike and win together would
+// each be flagged as the other's booster, since both climb and each one's
+// average partner is above where the other began: a fixed team that is
+// simply good, as a premade pair of newcomers or a doubles partnership of
+// a real history is. The lead is small, since a booster's rating may not
+// have caught up with its play yet when the boost begins: simulated
+// boosters who had played before were 52 to 270 points above their new
+// accounts, fixed teams of newcomers 0 (docs/commands.md, "The booster's
+// lead").
 func (s State) foldPartner(e Entry, u, v string, team int, th Thresholds) (Flag, bool) {
 	c := s.get(partnerKey(u, v))
 	if c.N == 0 {
@@ -261,7 +272,14 @@ func (s State) foldPartner(e Entry, u, v string, team int, th Thresholds) (Flag,
 	share := float64(c.Wins) / float64(pl.Wins)
 	mate := c.Mate / float64(c.N)
 	gap := mate - c.From
-	if share < th.BoostShare || gap < th.BoostGap {
+	// v's rating when they first played together: v's counter of the
+	// partnership, folded with this one from their first game on (at
+	// that game itself, when v's fold comes after u's, v's rating now).
+	mateFrom := e.Before[v]
+	if r := s[partnerKey(v, u)]; r != nil && r.N > 0 {
+		mateFrom = r.From
+	}
+	if share < th.BoostShare || gap < th.BoostGap || mateFrom-c.From < th.BoostLead {
 		return Flag{}, false
 	}
 	return Flag{Kind: KindBoost, Subjects: []string{u, v}, Matches: slices.Clone(c.Matches),

@@ -124,6 +124,35 @@ func TestFoldFlags(t *testing.T) {
 			}
 			return es
 		}, map[string][]string{}},
+		{"a fixed team of equals who climb together is not boosting", func() []Entry {
+			var es []Entry
+			for i := range 12 {
+				// u(1) and u(2) start rated alike and win 11 of 12 against
+				// ever new opponents: both climb 30 a game, so each one's
+				// partner averages 165 above where the other began. Neither
+				// was carried: the team is simply good (a doubles
+				// partnership of a real history, a club's best pair).
+				w := 1
+				if i == 5 {
+					w = 2
+				}
+				e := entry(int64(i+1), w, [2]int{1, 2}, [2]int{10 + 2*i, 11 + 2*i}, map[string]float64{u(1): float64(30 * i), u(2): float64(30 * i)})
+				e.Delta[u(1)], e.Delta[u(2)] = 30, 30
+				es = append(es, e)
+			}
+			return es
+		}, map[string][]string{}},
+		{"a booster whose rating had not caught up yet is still boosting", func() []Entry {
+			var es []Entry
+			for i := range 12 {
+				// u(2) starts only 60 above u(1) and climbs 10 a game
+				// with it; u(1) climbs 40 a game, carried.
+				e := entry(int64(i+1), 1, [2]int{1, 2}, [2]int{10 + 2*i, 11 + 2*i}, map[string]float64{u(1): float64(40 * i), u(2): float64(60 + 10*i)})
+				e.Delta[u(1)], e.Delta[u(2)] = 40, 10
+				es = append(es, e)
+			}
+			return es
+		}, map[string][]string{KindBoost: {u(1) + "," + u(2)}}},
 		{"a new account that wins far above the ladder's best is a smurf", func() []Entry {
 			es := established(40)
 			for i := range 30 {

@@ -125,11 +125,13 @@ type Thresholds struct {
 	TradeMeetings int
 	TradeZ        float64
 	// Boosting: a player with at least BoostGames with one partner, who
-	// gave at least BoostShare of the player's wins and was rated
-	// BoostGap above on average.
+	// gave at least BoostShare of the player's wins, was rated BoostGap
+	// above the player's rating at the partnership's start on average, and
+	// BoostLead above it already at that start.
 	BoostGames int
 	BoostShare float64
 	BoostGap   float64
+	BoostLead  float64
 	// Smurfs (smurf.go): a new account (first rated game after the
 	// ladder's first SmurfAfter matches) whose first SmurfGames games make
 	// a true rating SmurfHigh spreads above the mean of the ladder's
@@ -163,7 +165,7 @@ type Thresholds struct {
 func DefaultThresholds() Thresholds {
 	return Thresholds{
 		TradeMeetings: 12, TradeZ: 4,
-		BoostGames: 10, BoostShare: 0.6, BoostGap: 100,
+		BoostGames: 10, BoostShare: 0.6, BoostGap: 100, BoostLead: 25,
 		SmurfAfter: 100, SmurfGames: 100, SmurfMinGames: 10, SmurfEstablished: 20,
 		SmurfLow: 2, SmurfHigh: 5.5, SmurfFloor: -2, SmurfLLR: math.Log(100), SmurfReview: math.Log(5),
 		WrongVotes: 2,

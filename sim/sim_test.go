@@ -224,6 +224,35 @@ func TestCheatersFound(t *testing.T) {
 	}
 }
 
+// TestPartiesAreNotBoosting: a season where a third of the players queue
+// as premade pairs, each pair a fixed team that plays better together,
+// and one boosted account. The pairs start alike and climb together as
+// they win; neither partner carried the other, so no pair is flagged as
+// boosting (each partner's average rating is above where the other
+// began, which once flagged every winning pair both ways), while the
+// boosted account, carried by one of the best players from its first
+// game, is.
+func TestPartiesAreNotBoosting(t *testing.T) {
+	// `ladderbot simulate --players 60 --days 21 --parties 0.4 --cheaters
+	// boost=1`: the command's party synergy and party rating.
+	cfg := Defaults()
+	cfg.Players, cfg.Days, cfg.Parties, cfg.PartySynergy, cfg.OrdinalDeviations = 60, 21, 0.4, 100, 3
+	cfg.Cheaters = map[string]int{CheatBoost: 1}
+	r, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := r.Integrity
+	if in.Found != 1 {
+		t.Errorf("Got(integrity) = %+v, want the boosted account found", in)
+	}
+	for _, f := range in.False {
+		if strings.HasPrefix(f, "boost") {
+			t.Errorf("Got(false flag) %s", f)
+		}
+	}
+}
+
 func TestParseCheaters(t *testing.T) {
 	got, err := ParseCheaters("win-trade=2, smurf=3,boost=2")
 	if err != nil || got[CheatWinTrade] != 2 || got[CheatSmurf] != 3 || got[CheatBoost] != 2 {
