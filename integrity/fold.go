@@ -24,6 +24,11 @@ type Entry struct {
 	Before map[string]float64
 	Delta  map[string]float64
 	Games  map[string]int
+	// Carried are the players whose first game of the season this is and
+	// who were rated on the queue in an earlier season: their rating is a
+	// carry-over (they come with the time of their last game), so they
+	// are no new account, though their games restart at 0.
+	Carried map[string]bool
 	// ReportedBy and ReportedWinner are the first report (NoResult when
 	// nobody reported); DisputedBy the player who disputed it ("" none);
 	// ResolvedBy the moderator who settled or corrected it ("" none).
@@ -222,10 +227,13 @@ func chance(e Entry, team int) float64 {
 // foldPlayer counts u's game; l is the ladder's counter before this
 // match. An account is new when its first rated game comes on an
 // established ladder (SmurfAfter matches or more): the players who found
-// a ladder all start at the default rating together.
+// a ladder all start at the default rating together. A player of an
+// earlier season who plays the new one late is not new: the test would
+// judge a known player, whose carried rating lags its play as a new
+// account's does, as a stranger.
 func (s State) foldPlayer(e Entry, u string, team int, l *Counter, th Thresholds) (Flag, bool) {
 	c := s.get(playerKey(u))
-	if c.Games == 0 && e.Games[u] == 0 && l.Games >= th.SmurfAfter {
+	if c.Games == 0 && e.Games[u] == 0 && !e.Carried[u] && l.Games >= th.SmurfAfter {
 		c.New, c.Start = true, e.Before[u]
 	}
 	c.Games++

@@ -232,7 +232,7 @@ func EntryOf(w ladder.RatedWrite) (Entry, bool) {
 		return Entry{}, false
 	}
 	e := Entry{MatchID: m.ID, Seq: m.Seq, At: m.PlayedAt, Winner: m.Winner, PTeam1: m.PTeam1,
-		Before: map[string]float64{}, Delta: map[string]float64{}, Games: map[string]int{},
+		Before: map[string]float64{}, Delta: map[string]float64{}, Games: map[string]int{}, Carried: map[string]bool{},
 		ReportedBy: m.ReportedBy, ReportedWinner: m.ReportedWinner, DisputedBy: m.DisputedBy, ResolvedBy: m.ResolvedBy}
 	for _, c := range w.Changes {
 		if c.Kind != "" && c.Kind != "match" {
@@ -242,6 +242,9 @@ func EntryOf(w ladder.RatedWrite) (Entry, bool) {
 			e.Teams[c.Team-1] = append(e.Teams[c.Team-1], c.UserID)
 		}
 		e.Before[c.UserID], e.Delta[c.UserID], e.Games[c.UserID] = c.Before.Rating, c.After.Rating-c.Before.Rating, c.Before.Games
+		if c.Before.Games == 0 && !c.Before.Last.IsZero() {
+			e.Carried[c.UserID] = true
+		}
 	}
 	for t := range 2 {
 		slices.Sort(e.Teams[t])

@@ -604,3 +604,46 @@ func TestSeasonEndReview(t *testing.T) {
 		}
 	})
 }
+
+// TestReturningPlayerIsNotNew: a player of the ladder's first season who
+// plays again in the next one, after its first matches, starts that
+// season with no rated games (ratings restart from a carry-over) but is
+// no new account: the smurf test is for accounts the queue has never
+// rated. Its first games of the new season win as the same games of a
+// new account that the review flags (TestSeasonEndReview).
+func TestReturningPlayerIsNotNew(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		db := laddertest.Open(t, b)
+		th := integrity.DefaultThresholds()
+		th.SmurfAfter, th.SmurfEstablished, th.SmurfLLR, th.SmurfReview = 30, 3, 50, 1
+		in := integrity.New(db, nil).WithThresholds(th)
+		derived.Wire(db, in)
+		e := env{ctx: context.Background(), db: db, svc: ladder.NewService(db, nil), in: in}
+		season := func(first bool) {
+			if first {
+				// user 20 founds the ladder: its games come first.
+				for i := range 12 {
+					e.record(t, guild, [2]int{20, 5 + i%4}, [2]int{1 + i%4, 1 + (i+1)%4}, 1+i%2)
+				}
+			}
+			for i := range 50 {
+				a, c := 1+i%4, 5+(i+1)%4
+				e.record(t, guild, [2]int{a, 1 + (i+2)%4}, [2]int{c, 5 + (i+3)%4}, 1+i%3%2)
+			}
+			if !first {
+				for i := range 12 {
+					e.record(t, guild, [2]int{20, 5 + i%4}, [2]int{1 + i%4, 1 + (i+1)%4}, 1)
+				}
+			}
+			if _, err := e.svc.EndSeason(e.ctx, moderator, guild, 0); err != nil {
+				t.Fatalf("EndSeason() = %v", err)
+			}
+		}
+		season(true)
+		season(false)
+		e.settle(t, guild)
+		if fs := flagsOf(t, e, guild, true); len(fs) != 0 {
+			t.Errorf("Got(flags) = %v, want none: user 20 played the season before", fs)
+		}
+	})
+}

@@ -130,6 +130,7 @@ type integrityChangeRow struct {
 	BeforeRating float64
 	AfterRating  float64
 	BeforeGames  int
+	BeforeLastAt *time.Time
 }
 
 // IntegrityEntries implements integrity.Store with two indexed reads: the
@@ -164,12 +165,12 @@ func integrityEntries(ctx context.Context, g *gorm.DB, guildID string, l integri
 	for i, m := range ms {
 		ids[i], at[m.ID] = m.ID, i
 		es[i] = integrity.Entry{MatchID: m.ID, Seq: m.Seq, At: playedAt(m.CreatedAt, m.PlayedAt), Winner: m.Winner, PTeam1: m.PTeam1,
-			Before: map[string]float64{}, Delta: map[string]float64{}, Games: map[string]int{},
+			Before: map[string]float64{}, Delta: map[string]float64{}, Games: map[string]int{}, Carried: map[string]bool{},
 			ReportedBy: m.ReportedBy, ReportedWinner: m.ReportedWinner, DisputedBy: m.DisputedBy, ResolvedBy: m.ResolvedBy}
 	}
 	for chunk := range slices.Chunk(ids, 500) {
 		var cs []integrityChangeRow
-		err := g.Raw(`SELECT match_id, user_id, team, before_rating, after_rating, before_games
+		err := g.Raw(`SELECT match_id, user_id, team, before_rating, after_rating, before_games, before_last_at
 			FROM rating_changes WHERE match_id IN ? AND kind = 'match' ORDER BY match_id, team, user_id`, chunk).Scan(&cs).Error
 		if err != nil {
 			return nil, wrap("integrity entries", err, "log not found")
@@ -180,6 +181,9 @@ func integrityEntries(ctx context.Context, g *gorm.DB, guildID string, l integri
 				e.Teams[c.Team-1] = append(e.Teams[c.Team-1], c.UserID)
 			}
 			e.Before[c.UserID], e.Delta[c.UserID], e.Games[c.UserID] = c.BeforeRating, c.AfterRating-c.BeforeRating, c.BeforeGames
+			if c.BeforeGames == 0 && !tv(c.BeforeLastAt).IsZero() {
+				e.Carried[c.UserID] = true
+			}
 		}
 	}
 	return es, nil

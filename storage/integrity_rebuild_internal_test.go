@@ -19,7 +19,7 @@ func TestRebuildMigrationsResetIntegrity(t *testing.T) {
 		ctx := context.Background()
 		db, p := migrator(t, backend)
 		// The migrations that rebuild, each with the one before it.
-		for _, v := range [][2]int64{{421, 440}, {460, 580}, {600, 610}, {660, 670}, {670, 680}} {
+		for _, v := range [][2]int64{{421, 440}, {460, 580}, {600, 610}, {660, 670}, {670, 680}, {690, 700}} {
 			if _, err := p.DownTo(ctx, v[0]); err != nil {
 				t.Fatalf("down to %d: %v", v[0], err)
 			}
