@@ -429,6 +429,8 @@ func (t *tx) replaceFormatSeat(ctx context.Context, matchID int64, out, in strin
 	if err != nil {
 		return err
 	}
-	running := t.q(ctx).Model(&mapPickRow{}).Select("game").Where("match_id = ? AND state = ?", matchID, string(formats.StatePicking))
-	return t.q(ctx).Where("match_id = ? AND user_id = ? AND game IN (?)", matchID, out, running).Delete(&mapVoteRow{}).Error
+	// One statement, the running picks as its subquery (as gorm would
+	// build it, but planned and logged as the one statement it is).
+	return t.q(ctx).Exec("DELETE FROM map_votes WHERE match_id = ? AND user_id = ? AND game IN (SELECT game FROM map_picks WHERE match_id = ? AND state = ?)",
+		matchID, out, matchID, string(formats.StatePicking)).Error
 }
