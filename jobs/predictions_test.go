@@ -34,14 +34,7 @@ func TestMatchmakePredictionPost(t *testing.T) {
 		com := community.New(p.db, p.svc)
 		p.sched = jobs.New(p.svc, bt, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Community: com})
 		setupGuild(t, p.svc, 0)
-		qs, err := p.svc.Queues(ctx, guild)
-		if err != nil {
-			t.Fatal(err)
-		}
-		on := true
-		if _, err := com.SetSettings(ctx, moderator, guild, qs[0].Name, &on, nil); err != nil {
-			t.Fatalf("SetSettings() = %v", err)
-		}
+		predictionsOn(t, p.svc, com)
 		ps := users(1, 4)
 		rateFour(t, p.svc, ps, gapFor(0.69))
 		for _, u := range ps {
@@ -86,14 +79,7 @@ func TestDraftedPredictionPost(t *testing.T) {
 		p.sched = jobs.New(p.svc, bt, slog.New(slog.DiscardHandler), jobs.Options{PostBackoff: time.Millisecond, Community: com})
 		setupGuild(t, p.svc, 0)
 		setLobby(t, p.svc, func(l *ladder.Lobby) { l.PickMode, l.PickWindow = ladder.PickCaptains, 30*time.Second })
-		qs, err := p.svc.Queues(ctx, guild)
-		if err != nil {
-			t.Fatal(err)
-		}
-		on := true
-		if _, err := com.SetSettings(ctx, moderator, guild, qs[0].Name, &on, nil); err != nil {
-			t.Fatalf("SetSettings() = %v", err)
-		}
+		predictionsOn(t, p.svc, com)
 		ps := users(1, 4)
 		rateFour(t, p.svc, ps, gapFor(0.69))
 		for _, u := range ps {
@@ -127,4 +113,18 @@ func TestDraftedPredictionPost(t *testing.T) {
 			t.Errorf("Got(prediction post) = %q, want the drafted teams %v", post.Text(), m.Teams)
 		}
 	})
+}
+
+// predictionsOn turns predictions on for the guild's first queue.
+func predictionsOn(t *testing.T, svc *ladder.Service, com *community.Service) {
+	t.Helper()
+	ctx := context.Background()
+	qs, err := svc.Queues(ctx, guild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := true
+	if _, err := com.SetSettings(ctx, moderator, guild, qs[0].Name, &on, nil); err != nil {
+		t.Fatalf("SetSettings() = %v", err)
+	}
 }
