@@ -111,5 +111,36 @@ func TestReportReplay(t *testing.T) {
 				t.Errorf("Got(text) = %q, want no confirmation", r.Message.Text())
 			}
 		})
+		t.Run("a replay proves one match", func(t *testing.T) {
+			e, url := newReplayEnv(t, backend)
+			e.establish()
+			_, m := e.formMatch()
+			e.link(m, [2][2]string{{"Ash K.", "Brock_42"}, {"Misty W", "Gary Oak!"}})
+			wantText(t, "first", e.slash(userByID(m.Teams[0][0]), "report", map[string]any{"outcome": "win", "replay": url}), "confirmed and rated")
+			// The same battle again, for the players' next match and in
+			// another spelling: it proves nothing, and the report goes
+			// the normal way.
+			_, next := e.formMatch()
+			// Linked so that the battle's sides are the rematch's teams.
+			e.link(next, [2][2]string{{"Ash K.", "Brock_42"}, {"Misty W", "Gary Oak!"}})
+			again := strings.ToUpper(url[len(url)-len(replayID):])
+			again = url[:len(url)-len(replayID)] + again + ".json?p2"
+			reporter := userByID(next.Teams[0][0])
+			r := e.slash(reporter, "report", map[string]any{"outcome": "win", "replay": again})
+			wantText(t, "reused", r, fmt.Sprintf("The replay did not confirm the match: that replay already proved match %d: a replay proves one match", m.ID))
+			wantText(t, "reused", r, fmt.Sprintf("Reported match #%d", next.ID))
+			got, err := e.svc.Match(e.ctx, testGuild, next.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.State != ladder.StateReported || got.Evidence != "" {
+				t.Errorf("Got(next match) = %s, evidence %q, want reported without evidence (the other team confirms)", got.State, got.Evidence)
+			}
+			// The first match's own replay still answers as done.
+			first, err := e.svc.Match(e.ctx, testGuild, m.ID)
+			if err != nil || first.State != ladder.StateConfirmed || first.Winner != 1 {
+				t.Errorf("Got(first match) = %+v, %v, want confirmed, team 1", first, err)
+			}
+		})
 	})
 }

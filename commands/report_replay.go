@@ -63,7 +63,7 @@ func (h *handlers) verifyReplay(ctx context.Context, req Request, id int64, o la
 	if h.VerifyReplay == nil {
 		return ladder.Match{}, 0, func(l *i18n.Lang) string { return l.T("replay.not_configured") }, nil
 	}
-	m, teams, err := h.Service.ReplayTeams(ctx, actor(req), req.GuildID, id)
+	m, teams, err := h.Service.ReplayTeams(ctx, actor(req), req.GuildID, id, url)
 	if ladder.ErrorCode(err) == ladder.CodeInvalid {
 		format, args := ladder.ErrorFormat(err)
 		return ladder.Match{}, 0, func(l *i18n.Lang) string { return l.Error(format, args...) }, nil

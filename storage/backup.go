@@ -24,7 +24,7 @@ var backupTables = []string{
 	"queue_entries", "queue_entry_members", "party_invites", "queue_bans",
 	"audit_log", "job_runs", "api_tokens", "idempotency_keys", "interaction_deliveries",
 	"webhooks", "webhook_events", "webhook_deliveries", "webhook_attempts",
-	"showdown_links", "behaviour_flags", "match_announcements", "match_messages",
+	"showdown_links", "match_replays", "behaviour_flags", "match_announcements", "match_messages",
 	"division_roles", "applied_roles", "role_problems", "badge_roles", "role_wants", "role_workers",
 	"queue_lobby", "ready_checks", "ready_players", "queue_cooldowns", "cancel_votes", "sub_requests", "no_shows",
 	"drafts", "draft_seats", "calibrators",

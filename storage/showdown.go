@@ -42,3 +42,31 @@ func (t *tx) ShowdownNames(ctx context.Context, guildID string, userIDs []string
 	}
 	return out, nil
 }
+
+type matchReplayRow struct {
+	GuildID  string
+	ReplayID string
+	MatchID  int64
+	At       time.Time
+}
+
+func (matchReplayRow) TableName() string { return "match_replays" }
+
+// ReplayMatch implements ladder.Tx.
+func (t *tx) ReplayMatch(ctx context.Context, guildID, replayID string) (int64, error) {
+	var rows []matchReplayRow
+	if err := t.q(ctx).Where("guild_id = ? AND replay_id = ?", guildID, replayID).Limit(1).Find(&rows).Error; err != nil {
+		return 0, wrap("replay's match", err, "")
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	return rows[0].MatchID, nil
+}
+
+// AddReplayMatch implements ladder.Tx: a replay already kept for a match
+// is a CodeConflict.
+func (t *tx) AddReplayMatch(ctx context.Context, guildID, replayID string, matchID int64, at time.Time) error {
+	r := matchReplayRow{GuildID: guildID, ReplayID: replayID, MatchID: matchID, At: at.UTC()}
+	return wrap("add replay's match", t.q(ctx).Create(&r).Error, "that replay already proved another match")
+}
