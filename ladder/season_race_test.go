@@ -2,14 +2,12 @@ package ladder_test
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // TestSeasonEndRacesResults ends seasons while results are recorded in
@@ -21,18 +19,7 @@ import (
 func TestSeasonEndRacesResults(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		ctx := context.Background()
-		dsn := testdb.DSN(t, backend)
-		c := ladder.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
-		var svcs [2]*ladder.Service
-		var dbs [2]*storage.DB
-		for i := range svcs {
-			db, err := storage.Open(ctx, dsn, nil)
-			if err != nil {
-				t.Fatalf("Open(%s) = %v", backend, err)
-			}
-			t.Cleanup(func() { db.Close() })
-			svcs[i], dbs[i] = ladder.NewService(db, c), db
-		}
+		svcs, dbs := twoProcesses(t, backend)
 		recorder, ender := svcs[0], svcs[1]
 		g, err := recorder.EnsureGuild(ctx, guild)
 		if err != nil {
@@ -57,23 +44,7 @@ func TestSeasonEndRacesResults(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make(chan error, writers+1)
 		done := make(chan struct{})
-		for w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				p := func(i int) string { return user(100*w + i + 1) }
-				for i := range perWriter {
-					t1, t2 := []string{p(0), p(1)}, []string{p(2), p(3)}
-					if i%2 == 1 {
-						t1, t2 = []string{p(0), p(2)}, []string{p(1), p(3)}
-					}
-					if _, err := recorder.RecordResult(ctx, result(t1, t2, 1+i%2)); err != nil {
-						errs <- fmt.Errorf("RecordResult() = %w", err)
-						return
-					}
-				}
-			}()
-		}
+		recordInPairs(ctx, &wg, errs, recorder, writers, perWriter)
 		go func() { wg.Wait(); close(done) }()
 		var ended int
 	loop:

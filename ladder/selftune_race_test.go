@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // TestAdoptionRacesResults is the self-tuning race: a self-tuning adoption (new
@@ -24,17 +22,7 @@ import (
 func TestAdoptionRacesResults(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		ctx := context.Background()
-		dsn := testdb.DSN(t, backend)
-		c := ladder.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
-		var svcs [2]*ladder.Service
-		for i := range svcs {
-			db, err := storage.Open(ctx, dsn, nil)
-			if err != nil {
-				t.Fatalf("Open(%s) = %v", backend, err)
-			}
-			t.Cleanup(func() { db.Close() })
-			svcs[i] = ladder.NewService(db, c)
-		}
+		svcs, _ := twoProcesses(t, backend)
 		recorder, adopter := svcs[0], svcs[1]
 		if _, err := recorder.EnsureGuild(ctx, guild); err != nil {
 			t.Fatalf("EnsureGuild() = %v", err)
@@ -48,25 +36,9 @@ func TestAdoptionRacesResults(t *testing.T) {
 		const writers, perWriter, confirmed, adoptions = 4, 40, 20, 30
 		var wg sync.WaitGroup
 		errs := make(chan error, writers+1)
-		for w := range writers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				// Each writer plays its own four players, so results never
-				// wait on each other's rating rows, only on the constants.
-				p := func(i int) string { return user(100*w + i + 1) }
-				for i := range perWriter {
-					t1, t2 := []string{p(0), p(1)}, []string{p(2), p(3)}
-					if i%2 == 1 {
-						t1, t2 = []string{p(0), p(2)}, []string{p(1), p(3)}
-					}
-					if _, err := recorder.RecordResult(ctx, result(t1, t2, 1+i%2)); err != nil {
-						errs <- fmt.Errorf("RecordResult() = %w", err)
-						return
-					}
-				}
-			}()
-		}
+		// Each writer plays its own four players, so results never wait
+		// on each other's rating rows, only on the constants.
+		recordInPairs(ctx, &wg, errs, recorder, writers, perWriter)
 		// One more writer rates through the Discord path: open, report, confirm.
 		wg.Add(1)
 		go func() {
