@@ -61,7 +61,8 @@ func (h *handlers) configCommand() Command {
 			sub("channels", "Set where announcements and moderator logs go",
 				opt(OptChannel, "announce", "season standings and weekly top 10", false),
 				opt(OptChannel, "log", "moderator actions", false),
-				opt(OptChannel, "results", "every rated result, with rating changes", false)),
+				opt(OptChannel, "results", "every rated result, with rating changes", false),
+				opt(OptBool, "weekly_top", "post each queue's top 10 to the announce channel every Monday", false)),
 			sub("thresholds", "Placement, inactivity, confirm and queue timeouts",
 				Option{Type: OptInteger, Name: "placement_games", Description: "rated games before ranking (0-100)", Min: &zeroF, Max: &hundred},
 				Option{Type: OptInteger, Name: "stale_days", Description: "days without a game before inactive", Min: &one, Max: &days},
@@ -137,8 +138,8 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 	case "config moderator":
 		g.ModeratorRoleID, _ = req.String("role")
 	case "config channels":
-		if !req.Has("announce") && !req.Has("log") && !req.Has("results") {
-			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give announce, log, results or several")
+		if !req.Has("announce") && !req.Has("log") && !req.Has("results") && !req.Has("weekly_top") {
+			return Reply{}, ladder.Errorf(ladder.CodeInvalid, "give announce, log, results, weekly_top or several")
 		}
 		if c, ok := req.String("results"); ok {
 			if h.Panels == nil {
@@ -153,6 +154,9 @@ func (h *handlers) config(ctx context.Context, req Request) (Reply, error) {
 		}
 		if c, ok := req.String("log"); ok {
 			g.LogChannelID = c
+		}
+		if on, ok := req.Bool("weekly_top"); ok {
+			g.WeeklyTop = on
 		}
 	case "config thresholds":
 		if len(req.Options) == 0 {
@@ -313,6 +317,7 @@ func (h *handlers) configShow(ctx context.Context, tr *i18n.Lang, g ladder.Guild
 		{Name: tr.T("cfg.announcements"), Value: orNone("<#", g.AnnounceChannelID), Inline: true},
 		{Name: tr.T("cfg.moderator_log"), Value: orNone("<#", g.LogChannelID), Inline: true},
 		{Name: tr.T("cfg.results"), Value: orNone("<#", results), Inline: true},
+		{Name: tr.T("cfg.weekly_top"), Value: onOff(tr, g.WeeklyTop), Inline: true},
 		{Name: tr.T("cfg.thresholds"), Value: tr.T("cfg.thresholds_value",
 			"Placement", tr.N("cfg.games", g.PlacementGames), "Stale", tr.N("unit.day", g.StaleDays), "Confirm", tr.Duration(g.ConfirmWindow),
 			"Queue", tr.Duration(g.QueueTimeout), "Carry", tr.Number(g.SeasonCarry, 2))},

@@ -28,6 +28,14 @@ var guildSettings = []guildSetting{
 	{"log", "channel ID for moderator actions",
 		func(g ladder.Guild) string { return g.LogChannelID },
 		func(g *ladder.Guild, v string) error { return setID("log", v, &g.LogChannelID) }},
+	{"weekly_top", "on or off: post each queue's top 10 to the announce channel every Monday",
+		func(g ladder.Guild) string {
+			if g.WeeklyTop {
+				return "on"
+			}
+			return "off"
+		},
+		func(g *ladder.Guild, v string) error { return setOnOff("weekly_top", v, &g.WeeklyTop) }},
 	{"placement_games", "rated games before ranking (0-100)",
 		func(g ladder.Guild) string { return strconv.Itoa(g.PlacementGames) },
 		func(g *ladder.Guild, v string) error { return setWhole("placement_games", v, &g.PlacementGames) }},
@@ -69,6 +77,20 @@ func setID(name, v string, to *string) error {
 		return ladder.Errorf(ladder.CodeInvalid, "%s must be a Discord channel or role, not %q", name, v)
 	}
 	*to = v
+	return nil
+}
+
+// setOnOff reads a switch as on or off (or true and false, yes and no,
+// 1 and 0, in any case): what /config channels' weekly_top sets.
+func setOnOff(name, v string, to *bool) error {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true", "yes", "1":
+		*to = true
+	case "off", "false", "no", "0":
+		*to = false
+	default:
+		return ladder.Errorf(ladder.CodeInvalid, "%s must be on or off, not %q", name, v)
+	}
 	return nil
 }
 

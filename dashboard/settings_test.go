@@ -24,7 +24,7 @@ func TestGuildSettings(t *testing.T) {
 		b.login(userAdmin, "/admin")
 		path := "/admin/guilds/" + guildA + "/settings"
 		token := b.csrf(path)
-		p := b.post(path, url.Values{"csrf": {token}, "stale_days": {"45"}, "divisions": {"Iron:0, Gold:1600"}, "schedule": {"0 0 1 */3 *"}})
+		p := b.post(path, url.Values{"csrf": {token}, "stale_days": {"45"}, "divisions": {"Iron:0, Gold:1600"}, "schedule": {"0 0 1 */3 *"}, "weekly_top": {"on"}})
 		if p.status != http.StatusOK || !strings.Contains(p.body, "Settings saved") {
 			t.Fatalf("Got(save) = %d %.300s", p.status, p.body)
 		}
@@ -32,21 +32,22 @@ func TestGuildSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.StaleDays != 45 || len(g.Divisions) != 2 || g.Divisions[1].Name != "Gold" || g.SeasonSchedule != "0 0 1 */3 *" || g.ModeratorRoleID != e.modRole {
-			t.Errorf("Got(guild) = stale %d, divisions %v, schedule %q, role %q", g.StaleDays, g.Divisions, g.SeasonSchedule, g.ModeratorRoleID)
+		if g.StaleDays != 45 || len(g.Divisions) != 2 || g.Divisions[1].Name != "Gold" || g.SeasonSchedule != "0 0 1 */3 *" || g.ModeratorRoleID != e.modRole || !g.WeeklyTop {
+			t.Errorf("Got(guild) = stale %d, divisions %v, schedule %q, role %q, weekly top %v", g.StaleDays, g.Divisions, g.SeasonSchedule, g.ModeratorRoleID, g.WeeklyTop)
 		}
 		for _, c := range []struct{ field, value, msg string }{
 			{"schedule", "every day", "must be a 5-field cron expression"},
 			{"stale_days", "0", "stale days must be from 1 to 3650"},
 			{"divisions", "Gold", "write Name:minimum"},
 			{"announce", "#news", "announce must be a Discord channel or role"},
+			{"weekly_top", "sometimes", "weekly_top must be on or off, not &#34;sometimes&#34;"},
 		} {
 			p := b.post(path, url.Values{"csrf": {token}, c.field: {c.value}})
 			if p.status != http.StatusBadRequest || !strings.Contains(p.body, c.msg) {
 				t.Errorf("Got(%s=%q) = %d %.300s, want 400 with %q", c.field, c.value, p.status, p.body, c.msg)
 			}
 		}
-		if after, _ := e.svc.Guild(ctx, guildA); after.StaleDays != 45 || after.SeasonSchedule != g.SeasonSchedule || len(after.Divisions) != 2 {
+		if after, _ := e.svc.Guild(ctx, guildA); after.StaleDays != 45 || after.SeasonSchedule != g.SeasonSchedule || len(after.Divisions) != 2 || !after.WeeklyTop {
 			t.Errorf("Got(guild after refused writes) changed: %+v", after)
 		}
 		// End season 1 twice: the second send is already done.

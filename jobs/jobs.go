@@ -29,6 +29,8 @@ const (
 	// the post of one season's standings.
 	jobSeasonClose = "season-close:"
 	jobSeasonPost  = "season-post:"
+	// The weekly top's claim of one queue's post in one week.
+	jobWeeklyPost = "weekly-top:"
 )
 
 // Poster delivers the jobs' messages to Discord; package bot implements
@@ -151,7 +153,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobQueue, "* * * * *", minute, s.expireQueue},
 		{JobQueueClose, "* * * * *", minute, s.closeQueues},
 		{JobSeasons, "* * * * *", minute, s.seasons},
-		{JobWeekly, "0 0 * * 1", week, s.weeklyTop},
+		{JobWeekly, weeklySpec, nil, s.weeklyTop}, // claims its week itself, see weeklyTop
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake
 		{JobReady, readySpec, nil, s.expireReady},       // unclaimed, see JobReady
 		{JobAbandon, "* * * * *", minute, s.abandon},
