@@ -153,7 +153,7 @@ func New(svc *ladder.Service, poster Poster, log *slog.Logger, opt Options) *Sch
 		{JobQueue, "* * * * *", minute, s.expireQueue},
 		{JobQueueClose, "* * * * *", minute, s.closeQueues},
 		{JobSeasons, "* * * * *", minute, s.seasons},
-		{JobWeekly, weeklySpec, nil, s.weeklyTop}, // claims its week itself, see weeklyTop
+		{JobWeekly, weeklySpec, nil, s.weeklyTop},       // claims its week itself, see weeklyTop
 		{JobMatchmake, matchmakeSpec, nil, s.matchmake}, // nil period: unclaimed, see matchmake
 		{JobReady, readySpec, nil, s.expireReady},       // unclaimed, see JobReady
 		{JobAbandon, "* * * * *", minute, s.abandon},
