@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -35,6 +36,14 @@ func (h *handlers) balanceMatch(ctx context.Context, req Request) (Reply, error)
 		}
 		if ok {
 			r.Posts = append(r.Posts, edit)
+		}
+		// The calls made on the old teams were dropped with them: the
+		// prediction post goes out anew with the new teams and points,
+		// where the match was announced when neither it nor its queue
+		// has a channel.
+		l := h.langOf(ctx, req.GuildID)
+		if ch, p, ok := predictionPostIn(ctx, h.Community, h.Service, l, rb.After, h.Service.Now(), cmp.Or(edit.ChannelID, req.ChannelID)); ok {
+			r.Posts = append(r.Posts, Post{ChannelID: ch, Message: p})
 		}
 	}
 	return r, nil

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"time"
@@ -48,12 +49,19 @@ func Drafting(f ladder.FormedMatch) bool {
 	return f.Draft.MatchID != 0 && f.Draft.State != ladder.DraftDone
 }
 
-// DraftedPredictionPost is the prediction post of match m, whose captains
-// have just picked its teams, and the queue's public channel it goes to
-// (the match's channel, else the queue's). ok is false when the queue
-// takes no predictions, has no channel, or the window closed during the
-// draft.
+// DraftedPredictionPost is the prediction post of match m, whose teams
+// have just been set (the captains picked them, or a moderator
+// rebalanced them), and the queue's public channel it goes to (the
+// match's channel, else the queue's). ok is false when the queue takes
+// no predictions, has no channel, or the prediction window has closed.
 func DraftedPredictionPost(ctx context.Context, com *community.Service, svc *ladder.Service, l *i18n.Lang, m ladder.Match, now time.Time) (string, Reply, bool) {
+	return predictionPostIn(ctx, com, svc, l, m, now, "")
+}
+
+// predictionPostIn is DraftedPredictionPost with a channel to post in
+// when neither the match nor its queue has one: where the match was
+// announced.
+func predictionPostIn(ctx context.Context, com *community.Service, svc *ladder.Service, l *i18n.Lang, m ladder.Match, now time.Time, fallback string) (string, Reply, bool) {
 	if com == nil || now.Sub(m.CreatedAt) > community.PredictWindow {
 		return "", Reply{}, false
 	}
@@ -69,10 +77,7 @@ func DraftedPredictionPost(ctx context.Context, com *community.Service, svc *lad
 		if q.ID != m.QueueID {
 			continue
 		}
-		channel := m.ChannelID
-		if channel == "" {
-			channel = q.ChannelID
-		}
+		channel := cmp.Or(m.ChannelID, q.ChannelID, fallback)
 		return channel, PredictionPost(l, m, q.Name), channel != ""
 	}
 	return "", Reply{}, false

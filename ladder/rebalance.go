@@ -14,7 +14,9 @@ import (
 // TeamStore writes new teams into an open match, one of the concerns of Tx.
 type TeamStore interface {
 	// SetMatchTeams stores m.Teams as the match's teams and seats; the
-	// players are the same, only their team and seat change.
+	// players are the same, only their team and seat change. Calls made
+	// on the match's sides before (predictions) are dropped: they were
+	// made, and priced, on other teams.
 	SetMatchTeams(ctx context.Context, m Match) error
 }
 
