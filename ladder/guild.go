@@ -165,16 +165,34 @@ func NewQueue(guildID, name string, k int) Queue {
 	}
 }
 
-// Validate checks the queue's settings, including that its model and
-// parameters are known, and returns a CodeInvalid error naming the first bad one.
+// Validate checks the queue's name and settings, including that its model
+// and parameters are known, and returns a CodeInvalid error naming the
+// first bad one.
 func (q Queue) Validate() error {
+	if err := validQueueName(q.Name); err != nil {
+		return err
+	}
+	return q.validSettings()
+}
+
+// validQueueName checks a new queue name. A queue keeps the name it was
+// created with when its settings change: one named before a rule came in
+// (such as "." by an older release) would otherwise be frozen.
+func validQueueName(name string) error {
 	switch {
-	case strings.TrimSpace(q.Name) == "" || len(q.Name) > 32:
+	case strings.TrimSpace(name) == "" || len(name) > 32:
 		return Errorf(CodeInvalid, "queue name must be 1 to 32 characters")
-	case q.Name == "." || q.Name == "..":
+	case name == "." || name == "..":
 		// A web address cannot hold such a path segment: the pages and
 		// forms of the queue could not be reached.
 		return Errorf(CodeInvalid, `queue name cannot be "." or ".."`)
+	}
+	return nil
+}
+
+// validSettings is Validate without the name.
+func (q Queue) validSettings() error {
+	switch {
 	case q.TeamSize < 1 || q.TeamSize > rating.MaxTeamSize:
 		return Errorf(CodeInvalid, "team size must be from 1 to %d, not %d", rating.MaxTeamSize, q.TeamSize)
 	case !(q.QFloor >= 0 && q.QFloor <= q.QStart && q.QStart <= 1):

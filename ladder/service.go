@@ -173,7 +173,9 @@ func (s *Service) ConfigureQueue(ctx context.Context, actor Actor, q Queue, l *L
 	if !actor.Moderator {
 		return Queue{}, Lobby{}, Errorf(CodeForbidden, "only moderators can change queues")
 	}
-	if err := q.Validate(); err != nil {
+	// The name is checked against the stored one below: only a new name
+	// must follow today's rules.
+	if err := q.validSettings(); err != nil {
 		return Queue{}, Lobby{}, err
 	}
 	if l != nil {
@@ -196,6 +198,11 @@ func (s *Service) ConfigureQueue(ctx context.Context, actor Actor, q Queue, l *L
 		}
 		if old.GuildID != q.GuildID {
 			return Errorf(CodeNotFound, "queue %d not found", q.ID)
+		}
+		if q.Name != old.Name {
+			if err := validQueueName(q.Name); err != nil {
+				return err
+			}
 		}
 		q.CreatedAt = old.CreatedAt
 		if err := tx.UpdateQueue(ctx, q); err != nil {
