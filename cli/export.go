@@ -31,7 +31,7 @@ func runExport(ctx context.Context, e invocation, args []string) error {
 		// Seasons count from 1; 0 is only the flag's "every season".
 		return usageError(e, fs, "--season must be a positive number")
 	}
-	db, err := openDB(ctx, e)
+	db, err := openExisting(ctx, e)
 	if err != nil {
 		return err
 	}

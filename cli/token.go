@@ -52,9 +52,15 @@ func runToken(ctx context.Context, e invocation, args []string) error {
 	return usage("unknown action %q; want create, list or revoke", args[0])
 }
 
-// tokenService opens the database and returns the service over it.
-func tokenService(ctx context.Context, e invocation) (*ladder.Service, func(), error) {
-	db, err := openDB(ctx, e)
+// tokenService opens the database and returns the service over it. Only
+// create may start a ladder (the guild's first row); list and revoke read
+// one that exists.
+func tokenService(ctx context.Context, e invocation, action string) (*ladder.Service, func(), error) {
+	open := openExisting
+	if action == "create" {
+		open = openDB
+	}
+	db, err := open(ctx, e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -99,7 +105,7 @@ func tokenAction(ctx context.Context, e invocation, action string, args []string
 	if err := checkGuild(e, fs, o.guild); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	svc, done, err := tokenService(ctx, e)
+	svc, done, err := tokenService(ctx, e, action)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}

@@ -28,7 +28,7 @@ func runVerify(ctx context.Context, e invocation, args []string) error {
 			return err
 		}
 	}
-	db, err := openDB(ctx, e)
+	db, err := openExisting(ctx, e)
 	if err != nil {
 		return err
 	}
