@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ladderbot/ladderbot/ladder"
+	"github.com/ladderbot/ladderbot/storage"
 )
 
 // runRestore loads a backup into the empty database at DATABASE_URL,
@@ -19,6 +20,11 @@ func runRestore(ctx context.Context, e invocation, args []string) error {
 	}
 	if *from == "" {
 		return usageError(e, fs, "--from FILE is required")
+	}
+	// The file first: opening the target creates a SQLite database that
+	// does not exist yet, which a mistyped --from must not leave behind.
+	if err := storage.CheckBackupFile(ctx, *from); err != nil {
+		return err
 	}
 	db, err := openDB(ctx, e)
 	if err != nil {

@@ -86,3 +86,41 @@ func InspectSchema(ctx context.Context, dsn string) (Schema, error) {
 	s.Version = v.Int64
 	return s, nil
 }
+
+// CheckBackupFile reads the schema version of the backup at path without
+// writing it (SQLite's immutable mode: no lock, no journal) and refuses
+// what Restore would refuse on sight: a path that is not a file, a file
+// that is not a ladderbot backup, a backup of a newer schema than this
+// binary's. restore runs it before opening the target, which creates a
+// SQLite database that does not exist yet: a mistyped --from used to
+// leave an empty, migrated database behind.
+func CheckBackupFile(ctx context.Context, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("storage: restore: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("storage: restore: %s is not a file: give the file ladderbot backup wrote", path)
+	}
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return fmt.Errorf("storage: restore: %w", err)
+	}
+	defer db.Close()
+	var v sql.NullInt64
+	if err := db.QueryRowContext(ctx, "SELECT max(version_id) FROM goose_db_version").Scan(&v); err != nil || !v.Valid {
+		if err == nil {
+			err = errors.New("no schema version")
+		}
+		return fmt.Errorf("storage: restore: %s is not a ladderbot backup: %w", path, err)
+	}
+	p, err := provider(db, SQLite, "")
+	if err != nil {
+		return err
+	}
+	if srcs := p.ListSources(); len(srcs) > 0 && v.Int64 > srcs[len(srcs)-1].Version {
+		return fmt.Errorf("storage: restore: %s has schema version %d, newer than this ladderbot's %d: restore it with the ladderbot that wrote it",
+			path, v.Int64, srcs[len(srcs)-1].Version)
+	}
+	return nil
+}
