@@ -20,5 +20,16 @@ func runMigrate(ctx context.Context, e invocation, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "schema at version %d\n", v)
+	// A newer schema than this binary's was migrated by a newer ladderbot:
+	// nothing was applied, and the operator who meant to upgrade holds an
+	// older binary than the database's, which they must hear.
+	s, err := storage.InspectSchema(ctx, e.cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	if v > s.Latest {
+		return fmt.Errorf("the database's schema (version %d) is newer than this ladderbot's (%d): a newer ladderbot migrated it; "+
+			"run that one (migrations only move forward)", v, s.Latest)
+	}
 	return nil
 }
