@@ -359,7 +359,7 @@ func backupStats(ctx context.Context, path string) (BackupStats, error) {
 
 // fileVersion reads the schema version of a SQLite file without migrating it.
 func fileVersion(ctx context.Context, path string) (int64, error) {
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	db, err := sql.Open("sqlite3", sqliteURI(path)+"?mode=ro")
 	if err != nil {
 		return 0, err
 	}

@@ -45,7 +45,7 @@ func InspectSchema(ctx context.Context, dsn string) (Schema, error) {
 			}
 			return Schema{}, fmt.Errorf("storage: %w at %s", ErrNoDatabase, abs)
 		}
-		db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+		db, err := sql.Open("sqlite3", sqliteURI(path)+"?mode=ro&_pragma=busy_timeout(10000)")
 		if err != nil {
 			return Schema{}, fmt.Errorf("storage: open sqlite: %w", err)
 		}
@@ -102,7 +102,7 @@ func CheckBackupFile(ctx context.Context, path string) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("storage: restore: %s is not a file: give the file ladderbot backup wrote", path)
 	}
-	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro&immutable=1")
+	db, err := sql.Open("sqlite3", sqliteURI(path)+"?mode=ro&immutable=1")
 	if err != nil {
 		return fmt.Errorf("storage: restore: %w", err)
 	}

@@ -185,13 +185,21 @@ func dialector(dsn string, tracer pgx.QueryTracer, synchronous string, memory bo
 		if memory {
 			q.Set("vfs", "memdb")
 		}
-		conn, err := (&sqlitedriver.SQLite{}).OpenConnector("file:" + path + "?" + q.Encode())
+		conn, err := (&sqlitedriver.SQLite{}).OpenConnector(sqliteURI(path) + "?" + q.Encode())
 		if err != nil {
 			return "", nil, fmt.Errorf("storage: %q: %w", dsn, err)
 		}
 		return SQLite, gormlite.OpenDB(sql.OpenDB(stmtConnector{conn})), nil
 	}
 	return "", nil, fmt.Errorf("storage: %q: want postgres://… or sqlite:PATH", redact(dsn))
+}
+
+// sqliteURI is the file: URI of the SQLite database at path. SQLite reads
+// "?", "#" and "%" in a URI as its query, fragment and escapes, so they are
+// escaped: sqlite:/data/ladder#2.db opened /data/ladder, and a folder
+// named "50%20" could not be opened at all.
+func sqliteURI(path string) string {
+	return "file:" + (&url.URL{Path: path}).EscapedPath()
 }
 
 func sqlitePath(dsn string) string {
