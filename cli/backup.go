@@ -20,6 +20,9 @@ func runBackup(ctx context.Context, e invocation, args []string) error {
 	if *out == "" {
 		return usageError(e, fs, "--out FILE is required")
 	}
+	if err := checkOutPath("--out", *out); err != nil {
+		return err
+	}
 	if err := checkBackupSource(ctx, e); err != nil {
 		return err
 	}

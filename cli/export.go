@@ -31,6 +31,11 @@ func runExport(ctx context.Context, e invocation, args []string) error {
 		// Seasons count from 1; 0 is only the flag's "every season".
 		return usageError(e, fs, "--season must be a positive number")
 	}
+	if *out != "" {
+		if err := checkOutPath("--out", *out); err != nil {
+			return err
+		}
+	}
 	db, err := openExisting(ctx, e)
 	if err != nil {
 		return err

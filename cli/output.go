@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -71,4 +72,26 @@ func countVerb(n int, noun string) string {
 		return count(n, noun) + " is"
 	}
 	return count(n, noun) + " are"
+}
+
+// checkOutPath refuses an --out that cannot be written before any work is
+// done: a folder (the snapshot used to be taken whole, then its rename
+// failed with "file exists"), or a file in a folder that does not exist
+// (reported as the temporary file's "open /x/.out.tmp-…", a name the
+// operator never gave).
+func checkOutPath(flagName, path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s %s is a folder: give the name of the file to write", flagName, path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s %s: the folder %s does not exist: create it or choose another", flagName, path, dir)
+	case err != nil:
+		return fmt.Errorf("%s %s: %w", flagName, path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%s %s: %s is not a folder", flagName, path, dir)
+	}
+	return nil
 }
