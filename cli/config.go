@@ -99,7 +99,7 @@ func LoadConfig(environ []string) (Config, error) {
 	var cfg Config
 	opts := env.Options{Environment: env.ToMap(environ)}
 	if err := env.ParseWithOptions(&cfg, opts); err != nil {
-		return Config{}, fmt.Errorf("config: %w", nameVariables(err))
+		return Config{}, fmt.Errorf("config: %w", nameVariables(err, opts.Environment))
 	}
 	if err := cfg.validate(); err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
@@ -306,8 +306,10 @@ func parseLogLevel(s string) (slog.Level, error) {
 }
 
 // nameVariables rewrites the env library's parse errors, which name Go
-// fields, so that they name the environment variable the operator set.
-func nameVariables(err error) error {
+// fields and types and quote strconv ("not a valid float64:
+// strconv.ParseFloat: parsing …"), so that they name the environment
+// variable the operator set, its value, and what it wants.
+func nameVariables(err error, environ map[string]string) error {
 	var agg env.AggregateError
 	if !errors.As(err, &agg) {
 		return err
@@ -318,13 +320,29 @@ func nameVariables(err error) error {
 		var pe env.ParseError
 		if errors.As(e, &pe) {
 			if f, ok := configType.FieldByName(pe.Name); ok {
-				msgs = append(msgs, fmt.Sprintf("%s: not a valid %s: %v", f.Tag.Get("env"), pe.Type, pe.Err))
+				name := f.Tag.Get("env")
+				msgs = append(msgs, fmt.Sprintf("%s=%q: want %s", name, environ[name], wantOf(pe.Type)))
 				continue
 			}
 		}
 		msgs = append(msgs, e.Error())
 	}
 	return errors.New(strings.Join(msgs, "; "))
+}
+
+// wantOf says in words what a variable of type t takes.
+func wantOf(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[time.Duration]():
+		return "a duration such as 30s, 5m or 1h"
+	case t.Kind() == reflect.Bool:
+		return "1 or 0"
+	case t.Kind() == reflect.Float64:
+		return "a number such as 20 or 2.5"
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64:
+		return "a whole number"
+	}
+	return "a " + t.String()
 }
 
 // Variable is one environment variable ladderbot reads.

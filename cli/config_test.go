@@ -203,3 +203,21 @@ func TestRoleIntervals(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadConfigUnparsable gives variables values of the wrong kind: the
+// error names the variable and its value and says what it wants, in words,
+// not in Go's types and strconv's messages.
+func TestLoadConfigUnparsable(t *testing.T) {
+	for _, c := range []struct{ env, want string }{
+		{"API_RATE_LIMIT=fast", `API_RATE_LIMIT="fast": want a number`},
+		{"API_RATE_BURST=1.5", `API_RATE_BURST="1.5": want a whole number`},
+		{"SHARD_ID=one", `SHARD_ID="one": want a whole number`},
+		{"ROLE_SYNC_INTERVAL=often", `ROLE_SYNC_INTERVAL="often": want a duration such as 30s`},
+		{"WEBHOOK_ALLOW_HTTP=yes", `WEBHOOK_ALLOW_HTTP="yes": want 1 or 0`},
+	} {
+		_, err := LoadConfig([]string{c.env})
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "strconv") {
+			t.Errorf("LoadConfig(%q) error = %v, want %q and no strconv", c.env, err, c.want)
+		}
+	}
+}
