@@ -64,9 +64,16 @@ func similarIDs(recs []rating.MatchRecord) string {
 	}
 	byKey := map[string][]spelling{}
 	var keys []string
+	// Each ID is normalised once, at its first row: a history has far
+	// fewer players than player cells.
+	seen := map[string]bool{}
 	for _, r := range recs {
-		for _, team := range [][]string{r.Team1, r.Team2} {
+		for _, team := range [2][]string{r.Team1, r.Team2} {
 			for _, id := range team {
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
 				k := strings.ToLower(norm.NFC.String(id))
 				ss := byKey[k]
 				if slices.ContainsFunc(ss, func(s spelling) bool { return s.id == id }) {

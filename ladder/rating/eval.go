@@ -3,6 +3,7 @@ package rating
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Dataset is a match history prepared for fast replays: player IDs are
@@ -26,6 +27,11 @@ type Dataset struct {
 // as ReadMatchCSV guarantees; otherwise it returns a invalid-input error (*Error).
 func NewDataset(recs []MatchRecord) (*Dataset, error) {
 	d := &Dataset{Records: recs, off: make([]int32, 1, len(recs)+1), size1: make([]uint8, len(recs)), score: make([]float64, len(recs))}
+	n := 0
+	for _, r := range recs {
+		n += len(r.Team1) + len(r.Team2)
+	}
+	d.teams = make([]int32, 0, n)
 	ids := make(map[string]int32)
 	intern := func(id string) int32 {
 		if i, ok := ids[id]; ok {
@@ -63,12 +69,14 @@ func checkRecord(r MatchRecord) error {
 			return fmt.Errorf("team %d has %d players, want 1 to %d", t+1, len(team), MaxTeamSize)
 		}
 	}
-	seen := make(map[string]bool, len(r.Team1)+len(r.Team2))
-	for _, id := range append(append([]string(nil), r.Team1...), r.Team2...) {
-		if seen[id] {
+	// At most 2·MaxTeamSize players: comparing each pair allocates
+	// nothing, where a set per record was a map for every match.
+	var buf [2 * MaxTeamSize]string
+	ids := append(append(buf[:0], r.Team1...), r.Team2...)
+	for i, id := range ids {
+		if slices.Contains(ids[:i], id) {
 			return fmt.Errorf("player %q appears twice", id)
 		}
-		seen[id] = true
 	}
 	return nil
 }
