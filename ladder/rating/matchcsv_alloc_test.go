@@ -41,7 +41,10 @@ func TestReadHistoryAllocations(t *testing.T) {
 	allocs := float64(after.Mallocs-before.Mallocs) / n
 	bytesPer := float64(after.TotalAlloc-before.TotalAlloc) / n
 	t.Logf("per match: %.2f allocations, %.0f bytes", allocs, bytesPer)
-	if allocs > 4 || bytesPer > 1100 {
-		t.Errorf("Got(per match) = %.2f allocations and %.0f bytes, want at most 4 and 1100", allocs, bytesPer)
+	// The bytes' bound leaves room for the race detector, under which the
+	// same allocations are larger (1,187 bytes against 895 without it);
+	// the count is the same with and without it.
+	if allocs > 4 || bytesPer > 1600 {
+		t.Errorf("Got(per match) = %.2f allocations and %.0f bytes, want at most 4 and 1600", allocs, bytesPer)
 	}
 }
