@@ -368,6 +368,16 @@ func (b *Bot) Post(ctx context.Context, channelID string, msg commands.Reply) (s
 	return id, nil
 }
 
+// DeleteMessage deletes one of the bot's messages; a failed call's error
+// carries Discord's JSON error code (10008 Unknown Message when it is gone
+// already).
+func (b *Bot) DeleteMessage(ctx context.Context, channelID, messageID string) error {
+	if err := b.session.ChannelMessageDelete(channelID, messageID, discordgo.WithContext(ctx)); err != nil {
+		return fmt.Errorf("bot: delete message %s in channel %s: %w", messageID, channelID, coded(err))
+	}
+	return nil
+}
+
 // postMessage sends msg to a channel, or edits msg.Edit there, and returns
 // the message's ID.
 func postMessage(ctx context.Context, s *discordgo.Session, channelID string, msg commands.Reply) (string, error) {

@@ -153,7 +153,9 @@ func newBot(e invocation, db *storage.DB, svc *ladder.Service, jn *joins.Service
 	rm := rooms.New(db, late, svc, e.log)
 	panels := panel.New(db, svc, panel.PostFunc(func(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
 		return b.Post(ctx, channelID, msg)
-	}), e.log, panel.Options{Joins: jn})
+	}), e.log, panel.Options{Joins: jn, Delete: func(ctx context.Context, channelID, messageID string) error {
+		return b.DeleteMessage(ctx, channelID, messageID)
+	}})
 	set := commands.New(commands.Deps{Service: svc, Chart: chart.HistoryPNG, Metrics: metrics, VerifyReplay: replays.Verify, CreateRole: createRole,
 		Rooms: rm, Panels: panels, Community: community.New(db, svc), Formats: formats.New(db, svc), Joins: jn, Integrity: integrity.New(db, nil),
 		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) {

@@ -80,9 +80,13 @@ func (e *env) start() {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	var b *bot.Bot
+	opt := e.opt
+	opt.Delete = func(ctx context.Context, channelID, messageID string) error {
+		return b.DeleteMessage(ctx, channelID, messageID)
+	}
 	e.panels = panel.New(e.db, e.svc, panel.PostFunc(func(ctx context.Context, channelID string, msg commands.Reply) (string, error) {
 		return b.Post(ctx, channelID, msg)
-	}), log, e.opt)
+	}), log, opt)
 	set := commands.New(commands.Deps{Service: e.svc, Panels: e.panels,
 		EnsureChannel: func(ctx context.Context, guildID, name string) (string, error) {
 			return b.EnsureChannel(ctx, guildID, name)

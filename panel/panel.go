@@ -110,6 +110,12 @@ type Options struct {
 	Resync time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Delete deletes a channel message; a panel moved to another channel
+	// deletes its message left behind with it, so that no message goes on
+	// offering Join under a list nobody edits any more. nil: the old
+	// message is left as it is. A failed call's error carries Discord's
+	// JSON error code as Poster's do.
+	Delete func(ctx context.Context, channelID, messageID string) error
 	// Joins tells a queue's open hours, shown in its panel's status, and
 	// whether a result offers a rematch (a Rematch button on its post);
 	// nil: always open, no rematches.
@@ -189,12 +195,30 @@ func (s *Service) Touch(guildID string) {
 }
 
 // Place implements commands.Panels: it stores the queue's panel in
-// channelID and has the editor post (or edit) it at once.
+// channelID and has the editor post (or edit) it at once. Moved to
+// another channel, its message left behind is deleted (Options.Delete).
 func (s *Service) Place(ctx context.Context, guildID string, queueID int64, channelID string) error {
+	ps, err := s.store.Panels(ctx, guildID)
+	if err != nil {
+		return err
+	}
+	var prev Panel
+	for _, p := range ps {
+		if p.QueueID == queueID {
+			prev = p
+		}
+	}
 	if _, err := s.store.SavePanel(ctx, guildID, queueID, channelID); err != nil {
 		return err
 	}
 	s.Touch(guildID)
+	if prev.MessageID != "" && prev.ChannelID != channelID && s.opt.Delete != nil {
+		err := s.opt.Delete(ctx, prev.ChannelID, prev.MessageID)
+		if code := discordCode(err); err != nil && code != codeUnknownMessage && code != codeUnknownChannel {
+			s.log.Warn("panel: the moved panel's old message not deleted", "guild_id", guildID, "channel_id", prev.ChannelID,
+				"message_id", prev.MessageID, "err", err)
+		}
+	}
 	return nil
 }
 

@@ -241,3 +241,37 @@ func TestPanelClaim(t *testing.T) {
 		})
 	}
 }
+
+// TestPanelMoved: /config queue panel run again with another channel
+// moves the panel. The message left behind must not go on offering Join
+// with a list nobody edits any more: it is deleted, and the panel in its
+// new channel lists who waits.
+func TestPanelMoved(t *testing.T) {
+	for _, backend := range testdb.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			e := newEnv(t, backend, fast)
+			q, old := e.addQueue("2v2", 2)
+			e.recorded(q.ID, old.ID)
+			const elsewhere = "200000000000000002"
+			r := e.slash(admin, "config queue panel", map[string]any{"queue": "2v2", "channel": elsewhere})
+			wantPrivate(t, "move", r, "<#"+elsewhere+">")
+			p1 := player(1)
+			moved := e.panelIn(elsewhere, "2v2", shows("Nobody is waiting"))
+			wantPrivate(t, "Join on the moved panel", e.click(p1, moved, panel.LabelJoin), "You joined queue **2v2**")
+			e.panelIn(elsewhere, "2v2", shows("<@"+p1.ID+">", "1 player"))
+			// The old message goes with the move; give the editor a few
+			// gaps to get there.
+			deadline := time.Now().Add(5 * time.Second)
+			for m, _ := e.fake.Message(old.ID); !m.Deleted; m, _ = e.fake.Message(old.ID) {
+				if time.Now().After(deadline) {
+					t.Errorf("Got(panel left in %s after the move) = %q (deleted %v), want it deleted", testChannel, m.Text(), m.Deleted)
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if live := e.livePanels(testChannel); len(live) != 0 {
+				t.Errorf("Got(%d live panels in the old channel), want 0", len(live))
+			}
+		})
+	}
+}
