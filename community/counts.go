@@ -180,32 +180,70 @@ func addCounts(ctx context.Context, tx CountsStore, t tally) error {
 	return nil
 }
 
+// countsPage is how many rows VerifyCounts reads at once.
+const countsPage = 1000
+
 // VerifyCounts recounts a guild's season counts from its rated matches
-// and lists every stored count that differs.
+// and lists every stored count that differs. It reads the matches and the
+// stored partnerships a page at a time: its memory is the recount (a row
+// a partnership), whatever the number of matches.
 func VerifyCounts(ctx context.Context, store CountsReader, guildID string) ([]string, error) {
-	got, err := store.SeasonCounts(ctx, guildID, false)
-	if err != nil {
-		return nil, fmt.Errorf("community: verify counts: %w", err)
-	}
-	want, err := store.SeasonCounts(ctx, guildID, true)
-	if err != nil {
-		return nil, fmt.Errorf("community: verify counts: %w", err)
-	}
-	pairs := func(c Counts) map[string]string {
-		out := map[string]string{}
-		for _, p := range c.Pairs {
-			out[fmt.Sprintf("queue %d season %d %s+%s", p.QueueID, p.SeasonID, p.A, p.B)] = fmt.Sprintf("%d-%d-%d", p.Wins, p.Losses, p.Draws)
+	var want tally
+	for after := int64(0); ; {
+		ms, err := store.CountedMatches(ctx, guildID, after, countsPage)
+		if err != nil {
+			return nil, fmt.Errorf("community: verify counts: %w", err)
 		}
-		return out
+		for _, m := range ms {
+			want.add(m, 1)
+			after = m.ID
+		}
+		if len(ms) < countsPage {
+			break
+		}
 	}
-	hours := func(c Counts) map[string]string {
+	var diffs []string
+	pairName := func(p PairCount) string {
+		return fmt.Sprintf("queue %d season %d %s+%s", p.QueueID, p.SeasonID, p.A, p.B)
+	}
+	record := func(r Record) string { return fmt.Sprintf("%d-%d-%d", r.Wins, r.Losses, r.Draws) }
+	for after := (PairCount{}); ; {
+		ps, err := store.StoredPairs(ctx, guildID, after, countsPage)
+		if err != nil {
+			return nil, fmt.Errorf("community: verify counts: %w", err)
+		}
+		for _, p := range ps {
+			k := pairKey{p.QueueID, p.SeasonID, p.A, p.B}
+			if w := want.pairs[k]; w == nil || w.Record == (Record{}) {
+				diffs = append(diffs, fmt.Sprintf("community: partnership %s: stored %s, recount none", pairName(p), record(p.Record)))
+			} else if w.Record != p.Record {
+				diffs = append(diffs, fmt.Sprintf("community: partnership %s: stored %s, recount %s", pairName(p), record(p.Record), record(w.Record)))
+			}
+			delete(want.pairs, k)
+			after = p
+		}
+		if len(ps) < countsPage {
+			break
+		}
+	}
+	for _, w := range want.pairs {
+		if w.Record != (Record{}) {
+			diffs = append(diffs, fmt.Sprintf("community: partnership %s: not stored, recount %s", pairName(*w), record(w.Record)))
+		}
+	}
+	got, err := store.StoredHours(ctx, guildID)
+	if err != nil {
+		return nil, fmt.Errorf("community: verify counts: %w", err)
+	}
+	hours := func(hs []HourCount) map[string]string {
 		out := map[string]string{}
-		for _, h := range c.Hours {
+		for _, h := range hs {
 			out[fmt.Sprintf("queue %d season %d hour %d", h.QueueID, h.SeasonID, h.Slot)] = fmt.Sprint(h.Matches)
 		}
 		return out
 	}
-	diffs := append(diffKeyed("partnership ", pairs(got), pairs(want)), diffKeyed("busiest hours ", hours(got), hours(want))...)
+	want.pairs = nil
+	diffs = append(diffs, diffKeyed("busiest hours ", hours(got), hours(want.counts().Hours))...)
 	slices.Sort(diffs)
 	return diffs, nil
 }
@@ -234,6 +272,16 @@ func diffKeyed(what string, stored, recount map[string]string) []string {
 // out) or, fromLog, the counts recounted from its rated matches.
 type CountsReader interface {
 	SeasonCounts(ctx context.Context, guildID string, fromLog bool) (Counts, error)
+	// CountedMatches returns up to limit of the guild's rated matches
+	// with IDs above afterID, in ID order, with their teams.
+	CountedMatches(ctx context.Context, guildID string, afterID int64, limit int) ([]ladder.Match, error)
+	// StoredPairs returns up to limit of the guild's stored partnerships
+	// (rows of zeros left out) after after, in key order (queue, season,
+	// A, B).
+	StoredPairs(ctx context.Context, guildID string, after PairCount, limit int) ([]PairCount, error)
+	// StoredHours returns the guild's stored busiest hours, rows of
+	// zeros left out.
+	StoredHours(ctx context.Context, guildID string) ([]HourCount, error)
 }
 
 // CountsOf is what matches count for in their seasons, from nothing:

@@ -1,12 +1,15 @@
 package integrity
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -91,6 +94,13 @@ type Store interface {
 	IntegrityProgress(ctx context.Context, guildID string, l Ladder) (Progress, error)
 	// IntegrityCounters returns all of a ladder's stored counters.
 	IntegrityCounters(ctx context.Context, guildID string, l Ladder) (State, error)
+	// IntegrityCounterPage returns up to limit of a ladder's stored
+	// counters with keys after afterKey, in the order of their keys, as
+	// stored (EncodeCounter): verify reads them page by page.
+	IntegrityCounterPage(ctx context.Context, guildID string, l Ladder, afterKey string, limit int) ([]StoredCounter, error)
+	// IntegrityCounterCount returns how many counters of pairs (opponents
+	// and partners) a ladder stores.
+	IntegrityCounterCount(ctx context.Context, guildID string, l Ladder) (int, error)
 	// IntegrityFlags lists a guild's flags, newest first; open only when
 	// openOnly.
 	IntegrityFlags(ctx context.Context, guildID string, openOnly bool, limit int) ([]Flag, error)
@@ -115,6 +125,15 @@ type Service struct {
 	// and Budget how many one run of the job handles in all: a run's cost
 	// is bounded by them, whatever the length of the logs.
 	Batch, Budget int
+	// VerifyKeys is how many counters of pairs Verify holds at most in
+	// one pass over a ladder's log.
+	VerifyKeys int
+}
+
+// StoredCounter is one counter row as stored.
+type StoredCounter struct {
+	Key   string
+	Value []byte
 }
 
 // New returns a Service with the default thresholds.
@@ -122,7 +141,7 @@ func New(store Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{store: store, th: DefaultThresholds(), now: now, Batch: 500, Budget: 5000}
+	return &Service{store: store, th: DefaultThresholds(), now: now, Batch: 500, Budget: 5000, VerifyKeys: 100_000}
 }
 
 // WithThresholds returns a copy of s using th (the simulator's tuning).
@@ -345,6 +364,17 @@ type VerifyReport struct {
 // Verify refolds each live ladder's whole log and reports every stored
 // counter that differs from the replay's, a progress that is not the
 // log's end, and a flag the replay raises that is not stored.
+//
+// Its memory does not follow the length of the log: the log is read in
+// pages of s.Batch matches by its seq (IntegrityEntries), and the stored
+// counters in pages by their key (IntegrityCounterPage), each compared and
+// dropped as it is read. What a ladder's fold holds is its counters, and
+// the counters of pairs (opponents, partners) grow with the log as the
+// matches do when players meet at random; so when a ladder stores more
+// than s.VerifyKeys of them, the log is folded in as many passes as it
+// takes to hold at most s.VerifyKeys pair counters each: every pass folds
+// the ladder's and players' counters, and the pairs of its share only
+// (passPart), which read nothing of the other pairs' counters.
 func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, error) {
 	var rep VerifyReport
 	ls, err := s.store.IntegrityLadders(ctx, guildID)
@@ -360,59 +390,223 @@ func (s *Service) Verify(ctx context.Context, guildID string) (VerifyReport, err
 		stored[flagKey(Ladder{QueueID: f.QueueID, SeasonID: f.SeasonID}, f)] = true
 	}
 	for _, l := range ls {
-		es, err := s.store.IntegrityEntries(ctx, guildID, l, 0, 0)
-		if err != nil {
-			return rep, fmt.Errorf("integrity: verify: %w", err)
-		}
-		p, err := s.store.IntegrityProgress(ctx, guildID, l)
-		if err != nil && ladder.ErrorCode(err) == ladder.CodeNotFound {
-			if len(es) > 0 {
-				rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: %d rated matches and no counters", l.QueueID, l.SeasonID, len(es)))
-			}
-			continue
-		}
-		if err != nil {
-			return rep, fmt.Errorf("integrity: verify: %w", err)
-		}
-		if !p.Live {
-			rep.Pending++
-			continue
-		}
-		want, wantFlags := Replay(es, s.th)
-		if p.Ended {
-			// The review of the whole log at its end: each of its flags
-			// was raised by the season's end or a later fold.
-			for _, f := range want.Review(s.th) {
-				f.Seq = lastSeq(es)
-				wantFlags = append(wantFlags, f)
-			}
-		}
-		got, err := s.store.IntegrityCounters(ctx, guildID, l)
-		if err != nil {
-			return rep, fmt.Errorf("integrity: verify: %w", err)
-		}
-		rep.Ladders++
-		rep.Matches += len(es)
-		if last := lastSeq(es); p.Folded != len(es) || p.Seq != last {
-			rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: folded %d matches up to seq %d, the log has %d up to seq %d",
-				l.QueueID, l.SeasonID, p.Folded, p.Seq, len(es), last))
-		}
-		rep.Diffs = append(rep.Diffs, compare(l, got, want)...)
-		for _, f := range wantFlags {
-			if !stored[flagKey(l, f)] {
-				rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: the replay flags %s %s at seq %d, not stored",
-					l.QueueID, l.SeasonID, f.Kind, Subject(f.Subjects), f.Seq))
-			}
+		if err := s.verifyLadder(ctx, guildID, l, stored, &rep); err != nil {
+			return rep, fmt.Errorf("integrity: verify queue %d season %d: %w", l.QueueID, l.SeasonID, err)
 		}
 	}
 	return rep, nil
 }
 
-func lastSeq(es []Entry) int64 {
-	if len(es) == 0 {
-		return 0
+// verifyLadder compares ladder l's stored rows with its replay (Verify).
+func (s *Service) verifyLadder(ctx context.Context, guildID string, l Ladder, stored map[string]bool, rep *VerifyReport) error {
+	p, err := s.store.IntegrityProgress(ctx, guildID, l)
+	if err != nil && ladder.ErrorCode(err) == ladder.CodeNotFound {
+		n, _, err := s.refold(ctx, guildID, l, nil)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: %d rated matches and no counters", l.QueueID, l.SeasonID, n))
+		}
+		return nil
 	}
-	return es[len(es)-1].Seq
+	if err != nil {
+		return err
+	}
+	if !p.Live {
+		rep.Pending++
+		return nil
+	}
+	pairs, err := s.store.IntegrityCounterCount(ctx, guildID, l)
+	if err != nil {
+		return err
+	}
+	passes := 1
+	if limit := max(s.VerifyKeys, 1); pairs > limit {
+		passes = (pairs + limit - 1) / limit
+	}
+	var counterDiffs []keyedDiff
+	var flagDiffs []Flag
+	for pass := range passes {
+		want := State{}
+		// The first flag of each kind and subject the replay raises, of
+		// the pass's own counters.
+		var raised []Flag
+		seen := map[string]bool{}
+		ours := func(f Flag) bool {
+			part := flagPart(f, passes)
+			return part == pass || (pass == 0 && part < 0)
+		}
+		n, last, err := s.refold(ctx, guildID, l, func(e Entry) {
+			for _, f := range want.Fold(e, s.th) {
+				if k := f.Kind + "/" + Subject(f.Subjects); !seen[k] && ours(f) {
+					seen[k] = true
+					f.Seq = e.Seq
+					raised = append(raised, f)
+				}
+			}
+			if passes > 1 {
+				for _, k := range Keys(e) {
+					if part := passPart(k, passes); part >= 0 && part != pass {
+						delete(want, k)
+					}
+				}
+			}
+		})
+		if err != nil {
+			return err
+		}
+		if p.Ended {
+			// The review of the whole log at its end: each of its flags
+			// was raised by the season's end or a later fold.
+			for _, f := range want.Review(s.th) {
+				if ours(f) {
+					f.Seq = last
+					raised = append(raised, f)
+				}
+			}
+		}
+		if pass == 0 {
+			rep.Ladders++
+			rep.Matches += n
+			if p.Folded != n || p.Seq != last {
+				rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: folded %d matches up to seq %d, the log has %d up to seq %d",
+					l.QueueID, l.SeasonID, p.Folded, p.Seq, n, last))
+			}
+		}
+		for _, f := range raised {
+			if !stored[flagKey(l, f)] {
+				flagDiffs = append(flagDiffs, f)
+			}
+		}
+		ds, err := s.compareStored(ctx, guildID, l, want, func(k string) bool {
+			part := passPart(k, passes)
+			return part == pass || (pass == 0 && part < 0)
+		})
+		if err != nil {
+			return err
+		}
+		counterDiffs = append(counterDiffs, ds...)
+	}
+	slices.SortFunc(counterDiffs, func(a, b keyedDiff) int { return strings.Compare(a.key, b.key) })
+	for _, d := range counterDiffs {
+		rep.Diffs = append(rep.Diffs, d.diff)
+	}
+	// In the order the log raised them, those of one match by kind and
+	// subject: the same order in one pass or many.
+	slices.SortStableFunc(flagDiffs, func(a, b Flag) int {
+		return cmp.Or(cmp.Compare(a.Seq, b.Seq), strings.Compare(a.Kind, b.Kind), strings.Compare(Subject(a.Subjects), Subject(b.Subjects)))
+	})
+	for _, f := range flagDiffs {
+		rep.Diffs = append(rep.Diffs, fmt.Sprintf("integrity: queue %d season %d: the replay flags %s %s at seq %d, not stored",
+			l.QueueID, l.SeasonID, f.Kind, Subject(f.Subjects), f.Seq))
+	}
+	return nil
+}
+
+// refold reads ladder l's rated log in pages of s.Batch matches, in log
+// order, and hands each match to fold (nil: count only). It returns how
+// many matches there are and the seq of the last.
+func (s *Service) refold(ctx context.Context, guildID string, l Ladder, fold func(Entry)) (int, int64, error) {
+	n, last := 0, int64(0)
+	batch := max(s.Batch, 1)
+	for {
+		es, err := s.store.IntegrityEntries(ctx, guildID, l, last, batch)
+		if err != nil {
+			return n, last, err
+		}
+		for _, e := range es {
+			if fold != nil {
+				fold(e)
+			}
+			n, last = n+1, e.Seq
+		}
+		if len(es) < batch {
+			return n, last, nil
+		}
+	}
+}
+
+// keyedDiff is a counter's difference with its key, to list them in key
+// order.
+type keyedDiff struct {
+	key, diff string
+}
+
+// compareStored reads ladder l's stored counters page by page and compares
+// those mine says are the pass's with want, the replay's, dropping each
+// from want as it is compared: what is left of want (of mine) is stored
+// nowhere.
+func (s *Service) compareStored(ctx context.Context, guildID string, l Ladder, want State, mine func(string) bool) ([]keyedDiff, error) {
+	var diffs []keyedDiff
+	differ := func(k string, g, w *Counter) {
+		if g == nil || w == nil || !sameCounter(*g, *w) {
+			diffs = append(diffs, keyedDiff{k, fmt.Sprintf("integrity: queue %d season %d: counter %s stored %+v, replay %+v", l.QueueID, l.SeasonID, k, g, w)})
+		}
+	}
+	after, batch := "", max(s.Batch, 1)
+	for {
+		rows, err := s.store.IntegrityCounterPage(ctx, guildID, l, after, batch)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			after = r.Key
+			if !mine(r.Key) {
+				continue
+			}
+			var g Counter
+			if err := DecodeCounter(r.Value, &g); err != nil {
+				return nil, fmt.Errorf("counter %s: %w", r.Key, err)
+			}
+			differ(r.Key, &g, want[r.Key])
+			delete(want, r.Key)
+		}
+		if len(rows) < batch {
+			break
+		}
+	}
+	for k, w := range want {
+		if mine(k) {
+			differ(k, nil, w)
+		}
+	}
+	return diffs, nil
+}
+
+// passPart is the pass of a verify in passes that compares counter k: a
+// pair's counters (opponents "o:a:b", partners "p:a:b" and "p:b:a") by a
+// hash of the pair, -1 for the ladder's and players' counters, which every
+// pass folds and the first compares. A pair whose IDs hold a colon cannot
+// be told from its key, and is -1 as well.
+func passPart(k string, passes int) int {
+	if passes <= 1 || len(k) < 2 || (k[:2] != "o:" && k[:2] != "p:") || strings.Count(k, ":") != 2 {
+		return -1
+	}
+	a, b, _ := strings.Cut(k[2:], ":")
+	if b < a {
+		a, b = b, a
+	}
+	h := fnv.New32a()
+	h.Write([]byte(a))
+	h.Write([]byte{0})
+	h.Write([]byte(b))
+	return int(h.Sum32() % uint32(passes))
+}
+
+// flagPart is the pass of a verify in passes that checks flag f: the pass
+// of the counter that raised it.
+func flagPart(f Flag, passes int) int {
+	if len(f.Subjects) != 2 {
+		return -1
+	}
+	switch f.Kind {
+	case KindWinTrade:
+		return passPart(pairKey(f.Subjects[0], f.Subjects[1]), passes)
+	case KindBoost:
+		return passPart(partnerKey(f.Subjects[0], f.Subjects[1]), passes)
+	}
+	return -1
 }
 
 func flagKey(l Ladder, f Flag) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -644,6 +645,59 @@ func TestReturningPlayerIsNotNew(t *testing.T) {
 		e.settle(t, guild)
 		if fs := flagsOf(t, e, guild, true); len(fs) != 0 {
 			t.Errorf("Got(flags) = %v, want none: user 20 played the season before", fs)
+		}
+	})
+}
+
+// TestVerifyInPasses: verify folding a ladder's log in passes, each over
+// its share of the pairs' counters (as it does when a ladder holds more of
+// them than VerifyKeys), and in pages of a few matches, finds what one
+// pass finds: a tampered opponents' counter, a partner's counter gone, a
+// counter the replay has no use for, two flags not stored, and nothing on a
+// clean ladder.
+func TestVerifyInPasses(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, b string) {
+		e := newEnv(t, b)
+		for i := range 20 {
+			e.record(t, guild, [2]int{1, 2}, [2]int{3, 4}, 1+i%2)
+			e.record(t, guild, [2]int{1 + i%6, 7}, [2]int{8, 9 + i%3}, 1+i%3/2)
+		}
+		e.settle(t, guild)
+		diffs := func(keys int) []string {
+			t.Helper()
+			in := *e.in
+			in.VerifyKeys = keys
+			rep, err := in.Verify(e.ctx, guild)
+			if err != nil || rep.Matches != 40 || rep.Ladders != 1 {
+				t.Fatalf("Verify(VerifyKeys %d) = %+v, %v, want 1 ladder of 40 matches", keys, rep, err)
+			}
+			return rep.Diffs
+		}
+		if d := diffs(1); len(d) > 0 {
+			t.Errorf("Verify(in passes) = %q on a clean ladder, want no differences", d)
+		}
+		g := e.db.Gorm()
+		tamper := []string{
+			`UPDATE integrity_counters SET value = '{"n":2,"wins_a":2}' WHERE key = 'o:` + user(1) + `:` + user(3) + `'`,
+			`DELETE FROM integrity_counters WHERE key = 'p:` + user(2) + `:` + user(1) + `'`,
+			`INSERT INTO integrity_counters (queue_id, season_id, guild_id, key, value) SELECT queue_id, season_id, guild_id, 'o:` +
+				user(5) + `:` + user(6) + `', '{"n":1}' FROM integrity_counters WHERE key = 'l'`,
+			`DELETE FROM integrity_flags WHERE kind = 'win-trade' AND subject = '` + user(2) + `,` + user(4) + `'`,
+			`DELETE FROM integrity_flags WHERE kind = 'win-trade' AND subject = '` + user(1) + `,` + user(3) + `'`,
+		}
+		for _, q := range tamper {
+			if res := g.Exec(q); res.Error != nil || res.RowsAffected != 1 {
+				t.Fatalf("%s = %v, %d rows", q, res.Error, res.RowsAffected)
+			}
+		}
+		one := diffs(1 << 30)
+		if len(one) != 5 {
+			t.Fatalf("Verify(one pass) = %q, want the 5 changes", one)
+		}
+		for _, keys := range []int{1, 3, 10} {
+			if got := diffs(keys); !slices.Equal(got, one) {
+				t.Errorf("Verify(VerifyKeys %d) = %q, want what one pass finds: %q", keys, got, one)
+			}
 		}
 	})
 }

@@ -3,7 +3,6 @@ package ladder
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
@@ -17,21 +16,22 @@ type loggedPrediction struct {
 	score float64
 }
 
-// logPredictions returns the model's raw prediction for every rated match
-// of ladder k, in log order, rebuilt from the Before states of its log rows.
-// It reads the log rather than the matches' stored PTeam1,
-// which is the chance shown when the match formed and is not rewritten by
-// a correction: the log is, so a replay after a correction changes the
-// predictions exactly as it changes the ratings.
-func logPredictions(ctx context.Context, tx Tx, models *modelLog, k Key, fromSeq int64) ([]loggedPrediction, error) {
-	ms, err := tx.RatedMatches(ctx, k, fromSeq)
-	if err != nil {
-		return nil, err
-	}
+// logPage is how many matches of a ladder's log a fold of the whole log
+// (verify, the calibrator's fold) reads at once: its memory is a page,
+// whatever the length of the log.
+const logPage = 1000
+
+// logPredictions returns the model's raw prediction for each of ms, rated
+// matches of ladder k in log order (a page of its log), rebuilt from the
+// Before states of their log rows. It reads the log rather than the
+// matches' stored PTeam1, which is the chance shown when the match formed
+// and is not rewritten by a correction: the log is, so a replay after a
+// correction changes the predictions exactly as it changes the ratings.
+func logPredictions(ctx context.Context, tx Tx, models *modelLog, k Key, ms []Match) ([]loggedPrediction, error) {
 	if len(ms) == 0 {
 		return nil, nil
 	}
-	cs, err := tx.Changes(ctx, k, fromSeq)
+	cs, err := tx.MatchChangesBetween(ctx, k, ms[0].Seq, ms[len(ms)-1].Seq)
 	if err != nil {
 		return nil, err
 	}
@@ -63,8 +63,42 @@ func logPredictions(ctx context.Context, tx Tx, models *modelLog, k Key, fromSeq
 	return out, nil
 }
 
+// predictionCursor reads the logged predictions of a ladder in log order,
+// a page of logPage matches at a time.
+type predictionCursor struct {
+	tx     Tx
+	models *modelLog
+	k      Key
+	after  int64
+	buf    []loggedPrediction
+	done   bool
+}
+
+// head returns the next prediction without taking it; false at the log's
+// end.
+func (c *predictionCursor) head(ctx context.Context) (loggedPrediction, bool, error) {
+	for len(c.buf) == 0 && !c.done {
+		ms, err := c.tx.RatedMatchesAfter(ctx, c.k, c.after, logPage)
+		if err != nil {
+			return loggedPrediction{}, false, err
+		}
+		if c.buf, err = logPredictions(ctx, c.tx, c.models, c.k, ms); err != nil {
+			return loggedPrediction{}, false, err
+		}
+		c.done = len(ms) < logPage
+		if len(ms) > 0 {
+			c.after = ms[len(ms)-1].Seq
+		}
+	}
+	if len(c.buf) == 0 {
+		return loggedPrediction{}, false, nil
+	}
+	return c.buf[0], true, nil
+}
+
 // foldCalibrator feeds cal the rated matches of q with Seq ≥ fromSeq, in
 // log order, and returns the highest Seq it saw (fromSeq − 1 when none).
+// The seasons' logs are read page by page and merged by Seq.
 func foldCalibrator(ctx context.Context, tx Tx, q Queue, cal *rating.Calibrator, fromSeq int64) (int64, error) {
 	models, err := modelsOf(ctx, tx, q)
 	if err != nil {
@@ -74,21 +108,30 @@ func foldCalibrator(ctx context.Context, tx Tx, q Queue, cal *rating.Calibrator,
 	if err != nil {
 		return 0, err
 	}
-	var all []loggedPrediction
-	for _, season := range ss {
-		ps, err := logPredictions(ctx, tx, models, Key{QueueID: q.ID, SeasonID: season.ID}, fromSeq)
-		if err != nil {
-			return 0, err
-		}
-		all = append(all, ps...)
+	cs := make([]*predictionCursor, len(ss))
+	for i, season := range ss {
+		cs[i] = &predictionCursor{tx: tx, models: models, k: Key{QueueID: q.ID, SeasonID: season.ID}, after: fromSeq - 1}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].seq < all[j].seq })
 	last := fromSeq - 1
-	for _, lp := range all {
+	for {
+		next := -1
+		var lp loggedPrediction
+		for i, c := range cs {
+			h, ok, err := c.head(ctx)
+			if err != nil {
+				return 0, err
+			}
+			if ok && (next < 0 || h.seq < lp.seq) {
+				next, lp = i, h
+			}
+		}
+		if next < 0 {
+			return last, nil
+		}
+		cs[next].buf = cs[next].buf[1:]
 		cal.Observe(lp.p, 0, lp.score)
 		last = lp.seq
 	}
-	return last, nil
 }
 
 // calibrator returns q's calibrator as of the log tx sees: its stored

@@ -234,10 +234,16 @@ type MatchStore interface {
 	Matches(ctx context.Context, f MatchFilter) ([]Match, error)
 	// RatedMatches returns ladder k's rated matches with Seq ≥ fromSeq in Seq order.
 	RatedMatches(ctx context.Context, k Key, fromSeq int64) ([]Match, error)
+	// RatedMatchesAfter returns up to limit of ladder k's rated matches
+	// with Seq > afterSeq, in Seq order: RatedMatches page by page.
+	RatedMatchesAfter(ctx context.Context, k Key, afterSeq int64, limit int) ([]Match, error)
 
 	InsertChanges(ctx context.Context, cs []RatingChange) error
 	// Changes returns ladder k's log rows with Seq ≥ fromSeq, by Seq then user.
 	Changes(ctx context.Context, k Key, fromSeq int64) ([]RatingChange, error)
+	// MatchChangesBetween returns ladder k's log rows of matches (kind
+	// "match") with fromSeq ≤ Seq ≤ toSeq, in log order.
+	MatchChangesBetween(ctx context.Context, k Key, fromSeq, toSeq int64) ([]RatingChange, error)
 	// DeleteChanges deletes the log rows of userIDs in ladder k with Seq ≥
 	// fromSeq. Rows of other players stay: a replay rewrites only the rows
 	// of the players it locked.

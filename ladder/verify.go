@@ -3,6 +3,8 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"sort"
+
 	"github.com/ladderbot/ladderbot/ladder/rating"
 )
 
@@ -79,11 +81,14 @@ func (s *Service) verifyLadder(ctx context.Context, g Guild, q Queue, season Sea
 	if err != nil {
 		return err
 	}
-	ms, err := s.store.RatedMatches(ctx, k, 0)
+	adjs, err := s.store.Adjustments(ctx, k)
 	if err != nil {
 		return err
 	}
-	adjs, err := s.store.Adjustments(ctx, k)
+	// The log is read and folded a page at a time (logPage matches, with
+	// the adjustments among them), so that memory follows the ladder's
+	// players, not the length of its log.
+	ms, err := s.store.RatedMatchesAfter(ctx, k, -1, logPage)
 	if err != nil {
 		return err
 	}
@@ -91,7 +96,6 @@ func (s *Service) verifyLadder(ctx context.Context, g Guild, q Queue, season Sea
 		return nil
 	}
 	rep.Ladders++
-	rep.Matches += len(ms)
 	rep.Players += len(stored)
 	models, err := modelsOf(ctx, s.store, q)
 	if err != nil {
@@ -103,16 +107,41 @@ func (s *Service) verifyLadder(ctx context.Context, g Guild, q Queue, season Sea
 		replayed[i] = Rating{QueueID: r.QueueID, SeasonID: r.SeasonID, UserID: r.UserID, State: r.Base, Base: r.Base, Stale: r.Stale}
 		f.rows[r.UserID] = &replayed[i]
 	}
-	if err := f.fold(mergeEvents(ms, adjs), false); err != nil {
-		rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, Problem: err.Error()})
+	var foldErr error
+	predicted := ""
+	for len(ms) > 0 {
+		rep.Matches += len(ms)
+		if foldErr == nil {
+			// The adjustments up to the page's last match, in order
+			// among its matches.
+			last := ms[len(ms)-1].Seq
+			j := sort.Search(len(adjs), func(i int) bool { return adjs[i].Seq > last })
+			f.preds = f.preds[:0]
+			if foldErr = f.fold(mergeEvents(ms, adjs[:j]), false); foldErr == nil && predicted == "" {
+				logged, err := logPredictions(ctx, s.store, models, k, ms)
+				if err != nil {
+					return err
+				}
+				predicted = verifyPredictions(f.preds, logged)
+			}
+			adjs = adjs[j:]
+		}
+		if len(ms) < logPage {
+			break
+		}
+		if ms, err = s.store.RatedMatchesAfter(ctx, k, ms[len(ms)-1].Seq, logPage); err != nil {
+			return err
+		}
+	}
+	if foldErr == nil && len(adjs) > 0 {
+		foldErr = f.fold(mergeEvents(nil, adjs), false)
+	}
+	if foldErr != nil {
+		rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, Problem: foldErr.Error()})
 		return nil
 	}
-	logged, err := logPredictions(ctx, s.store, models, k, 0)
-	if err != nil {
-		return err
-	}
-	if problem := verifyPredictions(f.preds, logged); problem != "" {
-		rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, Problem: problem})
+	if predicted != "" {
+		rep.Diffs = append(rep.Diffs, VerifyDiff{GuildID: g.ID, QueueID: q.ID, SeasonID: season.ID, Problem: predicted})
 	}
 	for i, r := range stored {
 		p := replayed[i]

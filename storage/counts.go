@@ -124,9 +124,34 @@ func (db *DB) SeasonCounts(ctx context.Context, guildID string, fromLog bool) (c
 	return c, nil
 }
 
+// StoredHours implements community.CountsReader.
+func (db *DB) StoredHours(ctx context.Context, guildID string) ([]community.HourCount, error) {
+	var out []community.HourCount
+	err := db.q(ctx).Raw(`SELECT queue_id, season_id, guild_id, slot, matches FROM season_hours
+		WHERE guild_id = ? AND matches <> 0`, guildID).Scan(&out).Error
+	return out, wrap("season counts", err, "")
+}
+
 // ratedMatches reads a guild's rated matches with their teams, in ID
-// order: the whole log, for verify.
+// order: the whole log.
 func (db *DB) ratedMatches(ctx context.Context, guildID string) ([]ladder.Match, error) {
+	var out []ladder.Match
+	for {
+		after := int64(0)
+		if len(out) > 0 {
+			after = out[len(out)-1].ID
+		}
+		ms, err := db.CountedMatches(ctx, guildID, after, 1000)
+		if err != nil || len(ms) == 0 {
+			return out, err
+		}
+		out = append(out, ms...)
+	}
+}
+
+// CountedMatches implements community.CountsReader: a page of the guild's
+// rated matches by ID (matches_guild), and their players.
+func (db *DB) CountedMatches(ctx context.Context, guildID string, afterID int64, limit int) ([]ladder.Match, error) {
 	var rows []struct {
 		ID, QueueID, SeasonID int64
 		Winner                int
@@ -135,34 +160,46 @@ func (db *DB) ratedMatches(ctx context.Context, guildID string) ([]ladder.Match,
 		PlayedAt              *time.Time
 	}
 	err := db.q(ctx).Raw(`SELECT m.id, m.queue_id, m.season_id, m.winner, m.state, m.created_at, m.played_at FROM matches m
-		WHERE m.guild_id = ? AND `+ratedIn+` ORDER BY m.id`, guildID).Scan(&rows).Error
-	if err != nil {
-		return nil, wrap("rated matches", err, "")
-	}
-	var ps []struct {
-		MatchID int64
-		UserID  string
-		Team    int
-	}
-	err = db.q(ctx).Raw(`SELECT p.match_id, p.user_id, p.team FROM matches m JOIN match_players p ON p.match_id = m.id
-		WHERE m.guild_id = ? AND `+ratedIn+` ORDER BY p.match_id, p.team, p.seat`, guildID).Scan(&ps).Error
-	if err != nil {
+		WHERE m.guild_id = ? AND `+ratedIn+` AND m.id > ? ORDER BY m.id LIMIT ?`, guildID, afterID, max(limit, 1)).Scan(&rows).Error
+	if err != nil || len(rows) == 0 {
 		return nil, wrap("rated matches", err, "")
 	}
 	out := make([]ladder.Match, len(rows))
 	at := make(map[int64]int, len(rows))
+	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		out[i] = ladder.Match{ID: r.ID, GuildID: guildID, QueueID: r.QueueID, SeasonID: r.SeasonID, Winner: r.Winner,
 			State: ladder.MatchState(r.State), CreatedAt: r.CreatedAt.UTC()}
 		if r.PlayedAt != nil {
 			out[i].PlayedAt = r.PlayedAt.UTC()
 		}
-		at[r.ID] = i
+		at[r.ID], ids[i] = i, r.ID
 	}
-	for _, p := range ps {
-		if i, ok := at[p.MatchID]; ok && p.Team >= 1 && p.Team <= 2 {
-			out[i].Teams[p.Team-1] = append(out[i].Teams[p.Team-1], p.UserID)
+	for chunk := range slices.Chunk(ids, 500) {
+		var ps []struct {
+			MatchID int64
+			UserID  string
+			Team    int
+		}
+		err = db.q(ctx).Raw(`SELECT match_id, user_id, team FROM match_players WHERE match_id IN ? ORDER BY match_id, team, seat`, chunk).Scan(&ps).Error
+		if err != nil {
+			return nil, wrap("rated matches", err, "")
+		}
+		for _, p := range ps {
+			if i, ok := at[p.MatchID]; ok && p.Team >= 1 && p.Team <= 2 {
+				out[i].Teams[p.Team-1] = append(out[i].Teams[p.Team-1], p.UserID)
+			}
 		}
 	}
 	return out, nil
+}
+
+// StoredPairs implements community.CountsReader: a range of season_pairs'
+// primary key after after's, rows of zeros left out.
+func (db *DB) StoredPairs(ctx context.Context, guildID string, after community.PairCount, limit int) ([]community.PairCount, error) {
+	var out []community.PairCount
+	err := db.q(ctx).Raw(`SELECT queue_id, season_id, guild_id, a, b, wins, losses, draws FROM season_pairs
+		WHERE (queue_id, season_id, a, b) > (?, ?, ?, ?) AND guild_id = ? AND (wins <> 0 OR losses <> 0 OR draws <> 0)
+		ORDER BY queue_id, season_id, a, b LIMIT ?`, after.QueueID, after.SeasonID, after.A, after.B, guildID, max(limit, 1)).Scan(&out).Error
+	return out, wrap("season counts", err, "")
 }

@@ -639,6 +639,31 @@ func (db *DB) IntegrityCounters(ctx context.Context, guildID string, l integrity
 	return st, nil
 }
 
+// IntegrityCounterPage implements integrity.Store: a range of the
+// primary key (queue, season, key) after afterKey, in the key's order.
+func (db *DB) IntegrityCounterPage(ctx context.Context, guildID string, l integrity.Ladder, afterKey string, limit int) ([]integrity.StoredCounter, error) {
+	var rows []integrityCounterRow
+	err := db.db.WithContext(ctx).Raw(`SELECT key, value FROM integrity_counters WHERE queue_id = ? AND season_id = ? AND key > ?
+ AND guild_id = ? ORDER BY key LIMIT ?`, l.QueueID, l.SeasonID, afterKey, guildID, limit).Scan(&rows).Error
+	if err != nil {
+		return nil, wrap("integrity counters", err, "ladder not found")
+	}
+	out := make([]integrity.StoredCounter, len(rows))
+	for i, r := range rows {
+		out[i] = integrity.StoredCounter{Key: r.Key, Value: []byte(r.Value)}
+	}
+	return out, nil
+}
+
+// IntegrityCounterCount implements integrity.Store: the counters of
+// opponents ("o:…") and partners ("p:…") of the ladder.
+func (db *DB) IntegrityCounterCount(ctx context.Context, guildID string, l integrity.Ladder) (int, error) {
+	var n int64
+	err := db.db.WithContext(ctx).Raw(`SELECT count(*) FROM integrity_counters WHERE queue_id = ? AND season_id = ?
+ AND (key LIKE 'o:%' OR key LIKE 'p:%') AND guild_id = ?`, l.QueueID, l.SeasonID, guildID).Scan(&n).Error
+	return int(n), wrap("integrity counters", err, "ladder not found")
+}
+
 // decodeCounters adds the counters of rows to st, then a zero counter for
 // each of keys that has none.
 func decodeCounters(st integrity.State, rows []integrityCounterRow, keys []string) error {

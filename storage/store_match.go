@@ -401,6 +401,31 @@ func (t *tx) RatedMatches(ctx context.Context, k ladder.Key, fromSeq int64) ([]l
 	return out, wrap("rated matches", rows.Err(), "")
 }
 
+// RatedMatchesAfter implements ladder.Tx: a page of RatedMatches by the
+// log's order, over the same partial index.
+func (t *tx) RatedMatchesAfter(ctx context.Context, k ladder.Key, afterSeq int64, limit int) ([]ladder.Match, error) {
+	rows, err := t.q(ctx).Raw("SELECT id, team1, team2, winner, seq, played_at, map, score FROM matches "+
+		"WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved') AND seq > ? ORDER BY seq LIMIT ?",
+		k.QueueID, k.SeasonID, afterSeq, max(limit, 1)).Rows()
+	if err != nil {
+		return nil, wrap("rated matches", err, "")
+	}
+	defer rows.Close()
+	out := make([]ladder.Match, 0, max(limit, 1))
+	for rows.Next() {
+		m := ladder.Match{QueueID: k.QueueID, SeasonID: k.SeasonID, State: ladder.StateConfirmed}
+		var t1, t2 string
+		var played *time.Time
+		if err := rows.Scan(&m.ID, &t1, &t2, &m.Winner, &m.Seq, &played, &m.Map, &m.Score); err != nil {
+			return nil, wrap("rated matches", err, "")
+		}
+		m.Teams = [2][]string{splitTeam(t1), splitTeam(t2)}
+		m.PlayedAt = tv(played)
+		out = append(out, m)
+	}
+	return out, wrap("rated matches", rows.Err(), "")
+}
+
 type changeRow struct {
 	ID           int64 `gorm:"primaryKey"`
 	Seq          int64
@@ -482,6 +507,17 @@ func (t *tx) InsertChanges(ctx context.Context, cs []ladder.RatingChange) error 
 func (t *tx) Changes(ctx context.Context, k ladder.Key, fromSeq int64) ([]ladder.RatingChange, error) {
 	var rows []changeRow
 	err := t.q(ctx).Where("queue_id = ? AND season_id = ? AND seq >= ?", k.QueueID, k.SeasonID, fromSeq).Order("seq, id").Find(&rows).Error
+	if err != nil {
+		return nil, wrap("changes", err, "")
+	}
+	return changes(rows), nil
+}
+
+// MatchChangesBetween implements ladder.Tx (rating_changes_log).
+func (t *tx) MatchChangesBetween(ctx context.Context, k ladder.Key, fromSeq, toSeq int64) ([]ladder.RatingChange, error) {
+	var rows []changeRow
+	err := t.q(ctx).Raw(`SELECT * FROM rating_changes WHERE queue_id = ? AND season_id = ? AND seq >= ? AND seq <= ? AND kind = 'match'
+ ORDER BY seq, id`, k.QueueID, k.SeasonID, fromSeq, toSeq).Scan(&rows).Error
 	if err != nil {
 		return nil, wrap("changes", err, "")
 	}
