@@ -65,6 +65,23 @@ func (s *Service) EndSeason(ctx context.Context, actor Actor, guildID string, nu
 				return err
 			}
 		}
+		// A close of the same season by another moderator, the dashboard
+		// or the season job may have committed while this one waited for
+		// the locks: read the season again, as it is now.
+		if number > 0 {
+			again, err := tx.Season(ctx, guildID, cur.Number)
+			if err != nil {
+				return err
+			}
+			if !again.Running() {
+				next, err := tx.CurrentSeason(ctx, guildID)
+				if err != nil {
+					return err
+				}
+				out.Ended, out.Started, out.AlreadyDone = again, next, true
+				return nil
+			}
+		}
 		for _, q := range out.Queues {
 			rs, err := freeze(ctx, tx, g, q, cur)
 			if err != nil {
@@ -90,6 +107,19 @@ func (s *Service) EndSeason(ctx context.Context, actor Actor, guildID string, nu
 		return audit(ctx, tx, AuditEntry{GuildID: guildID, ActorID: actor.UserID, Action: "season.end", Target: fmt.Sprint(cur.Number), At: now},
 			map[string]any{"season": cur.Number}, map[string]any{"season": next.Number})
 	})
+	if err != nil && number > 0 {
+		// Another close of the same season committed first (the season's
+		// update or the next season's insert lost the race): a second
+		// confirmation is told the season already ended.
+		if c := ErrorCode(err); c == CodeNotFound || c == CodeConflict {
+			if again, err2 := s.store.Season(ctx, guildID, number); err2 == nil && !again.Running() {
+				next, err2 := s.store.CurrentSeason(ctx, guildID)
+				if err2 == nil {
+					return SeasonRollover{Ended: again, Started: next, AlreadyDone: true}, nil
+				}
+			}
+		}
+	}
 	if err != nil {
 		return SeasonRollover{}, fmt.Errorf("ladder: end season: %w", err)
 	}
