@@ -273,6 +273,13 @@ func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string,
 		if err != nil {
 			return err
 		}
+		// Both players' rows first, before anything else of theirs: a
+		// queue ban takes the banned player's row first too
+		// (BanFromQueue), so a ban of the inviter and this acceptance are
+		// ordered, and neither waits for the other holding a row it needs.
+		if err := upsertNames(ctx, qt, guildID, []string{userID, in.From}, nil, map[string]string{userID: name}); err != nil {
+			return err
+		}
 		if err := qt.DeleteInvites(ctx, guildID, userID); err != nil {
 			return err
 		}
@@ -284,9 +291,6 @@ func (s *Service) AcceptParty(ctx context.Context, guildID, userID, name string,
 			return err
 		}
 		res.Queue = q
-		if err := upsertNames(ctx, qt, guildID, []string{userID}, nil, map[string]string{userID: name}); err != nil {
-			return err
-		}
 		for _, u := range []string{userID, in.From} {
 			t, err := s.free(ctx, qt, guildID, u, now)
 			if err != nil {

@@ -326,6 +326,17 @@ func (s *Service) BanFromQueue(ctx context.Context, actor Actor, guildID, userID
 	}
 	now := s.now()
 	err = s.inQueueTx(ctx, func(qt Tx) error {
+		// A join upserts the player's row before it reads the bans and
+		// keeps the row locked until it commits (an upsert locks the row
+		// it meets even when it writes nothing). Taking the same row first
+		// orders the ban with a join in another process: a join before
+		// the ban has its ticket committed when the ban reads it below,
+		// and a join after it reads the ban. Otherwise a join that read
+		// "not banned" while the ban ran committed its ticket after the
+		// ban had looked for one, and the banned player stayed queued.
+		if err := qt.UpsertPlayers(ctx, []Player{{GuildID: guildID, UserID: userID}}); err != nil {
+			return err
+		}
 		b := QueueBan{GuildID: guildID, UserID: userID, Until: until, Reason: reason, BannedBy: actor.UserID, CreatedAt: now}
 		if err := qt.SaveBan(ctx, b); err != nil {
 			return err
