@@ -45,20 +45,23 @@ func parsePages() pageTemplates {
 			links = append(links, langLink{Code: c, Tag: o.Tag().String(), Name: o.Name(), Current: c == code})
 		}
 		funcs := template.FuncMap{
-			"sub1":      func(p float64) float64 { return 1 - p },
-			"pct":       func(p float64) float64 { return 100 * p },
-			"t":         l.T,
-			"n":         l.N,
-			"lang":      func() string { return l.Tag().String() },
-			"languages": func() []langLink { return links },
-			"rating":    l.Rating,
-			"signed":    l.Signed,
-			"percent":   l.Percent,
-			"gxe":       func(g float64) string { return l.PercentN(g/100, 1) },
-			"number":    l.Number,
-			"int":       l.Int,
-			"date":      l.Date,
-			"listing":   func(li ladder.Listing) string { return commands.ListingText(l, li) },
+			"sub1":       func(p float64) float64 { return 1 - p },
+			"pct":        func(p float64) float64 { return 100 * p },
+			"t":          l.T,
+			"n":          l.N,
+			"lang":       func() string { return l.Tag().String() },
+			"languages":  func() []langLink { return links },
+			"rating":     l.Rating,
+			"signed":     l.Signed,
+			"percent":    l.Percent,
+			"gxe":        func(g float64) string { return l.PercentN(g/100, 1) },
+			"number":     l.Number,
+			"int":        l.Int,
+			"date":       l.Date,
+			"listing":    func(li ladder.Listing) string { return commands.ListingText(l, li) },
+			"playerURL":  playerURL,
+			"compareURL": compareURL,
+			"pinned":     pinned,
 		}
 		out[code] = map[string]*template.Template{}
 		for _, name := range []string{"home", "leaderboard", "player", "match", "error", "matches", "stats", "compare"} {
@@ -66,6 +69,44 @@ func parsePages() pageTemplates {
 		}
 	}
 	return out
+}
+
+// playerURL is the page of player id in guild on queue ("" the first) and
+// season number (0 the running one): a page of one queue or season links
+// its players to their pages of that ladder, not of the guild's first
+// queue, where a player of another queue has no rating at all.
+func playerURL(guild, id, queue string, season int) string {
+	return "/guilds/" + url.PathEscape(guild) + "/players/" + url.PathEscape(id) + ladderQuery(queue, season)
+}
+
+// compareURL is the compare page of players a and b on queue and season,
+// as playerURL.
+func compareURL(guild, a, b, queue string, season int) string {
+	return "/guilds/" + url.PathEscape(guild) + "/compare/" + url.PathEscape(a) + "/" + url.PathEscape(b) + ladderQuery(queue, season)
+}
+
+// ladderQuery is "?queue=&season=" with what is set, "" for neither.
+func ladderQuery(queue string, season int) string {
+	q := url.Values{}
+	if queue != "" {
+		q.Set("queue", queue)
+	}
+	if season > 0 {
+		q.Set("season", itoa(season))
+	}
+	if len(q) == 0 {
+		return ""
+	}
+	return "?" + q.Encode()
+}
+
+// pinned is the season number a link must carry to stay on s: 0 for the
+// running season, which is the pages' default, so links to it stay current.
+func pinned(s ladder.Season) int {
+	if s.Running() {
+		return 0
+	}
+	return s.Number
 }
 
 // langCookie remembers the language a visitor picked in the switcher.

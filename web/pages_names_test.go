@@ -10,7 +10,7 @@ import (
 )
 
 // playerLinkRE matches every link to a player page with its text.
-var playerLinkRE = regexp.MustCompile(`<a href="/guilds/\d+/players/(\d+)">([^<]*)</a>`)
+var playerLinkRE = regexp.MustCompile(`<a href="/guilds/\d+/players/(\d+)(?:\?[^"]*)?">([^<]*)</a>`)
 
 // TestPagesWithoutNames renders every page of a guild whose players have
 // no names (an imported CSV without name columns): each player link and
