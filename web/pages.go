@@ -109,6 +109,28 @@ func pinned(s ladder.Season) int {
 	return s.Number
 }
 
+// page is the data of a page: its own fields beside the layout's (chrome).
+type page interface{ frame(r *http.Request) }
+
+// chrome is what the layout needs of the request around every page: the
+// query, so that the language switcher links to the same page (its queue,
+// season, filters and paging) in another language.
+type chrome struct{ query url.Values }
+
+func (c *chrome) frame(r *http.Request) { c.query = r.URL.Query() }
+
+// LangURL is this page in the language code: the query with lang set.
+func (c chrome) LangURL(code string) string {
+	q := url.Values{}
+	for k, v := range c.query {
+		if k != "lang" {
+			q[k] = v
+		}
+	}
+	q.Set("lang", code)
+	return "?" + q.Encode()
+}
+
 // langCookie remembers the language a visitor picked in the switcher.
 const langCookie = i18n.Cookie
 
@@ -118,8 +140,9 @@ func pageLang(r *http.Request) *i18n.Lang { return i18n.FromRequest(r) }
 // render executes a page into a buffer first, so a template error becomes a
 // clean 500 instead of half a page. It is in pageLang's language; a
 // ?lang= from the switcher is remembered in a cookie.
-func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, data page) {
 	l := pageLang(r)
+	data.frame(r)
 	var buf bytes.Buffer
 	if err := s.pages[l.Code()][name].ExecuteTemplate(&buf, "layout", data); err != nil {
 		s.pageError(w, r, err)
@@ -141,6 +164,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 
 // errorPage is the data of the error page.
 type errorPage struct {
+	chrome
 	GuildID string
 	Title   string
 	Message string
@@ -178,8 +202,10 @@ func (s *Server) pageError(w http.ResponseWriter, r *http.Request, err error) {
 			guild = ""
 		}
 	}
+	ep := &errorPage{GuildID: guild, Title: title, Message: msg}
+	ep.frame(r)
 	var buf bytes.Buffer
-	if terr := s.pages[l.Code()]["error"].ExecuteTemplate(&buf, "layout", errorPage{GuildID: guild, Title: title, Message: msg}); terr != nil {
+	if terr := s.pages[l.Code()]["error"].ExecuteTemplate(&buf, "layout", ep); terr != nil {
 		http.Error(w, msg, status)
 		return
 	}
@@ -226,7 +252,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		p.More = len(boards) > homeGuilds
 		p.Guilds = boards[:min(len(boards), homeGuilds)]
 	}
-	s.render(w, r, http.StatusOK, "home", p)
+	s.render(w, r, http.StatusOK, "home", &p)
 }
 
 // homeGuilds is how many guilds the start page lists; the form finds the others.
@@ -235,6 +261,7 @@ const homeGuilds = 100
 // homePage is the data of the start page: the guilds, and whether there are
 // more than it lists.
 type homePage struct {
+	chrome
 	GuildID string
 	Guilds  []ladder.GuildBoard
 	More    bool
@@ -242,6 +269,7 @@ type homePage struct {
 
 // leaderboardPage is the data of the leaderboard page.
 type leaderboardPage struct {
+	chrome
 	GuildID string
 	// StatsURL is the queue's stats page, "" without community pages.
 	StatsURL  string
@@ -341,7 +369,7 @@ func (s *Server) leaderboardHTML(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Hidden = hiddenText(pageLang(r), u)
 	}
-	s.render(w, r, http.StatusOK, "leaderboard", p)
+	s.render(w, r, http.StatusOK, "leaderboard", &p)
 }
 
 // hiddenText says in language l how many players the board hides and why
@@ -365,6 +393,7 @@ func hiddenText(l *i18n.Lang, u ladder.Unlisted) string {
 
 // playerPage is the data of the player page.
 type playerPage struct {
+	chrome
 	GuildID string
 	Profile ladder.Profile
 	Chart   template.HTML
@@ -474,7 +503,7 @@ func (s *Server) playerHTML(w http.ResponseWriter, r *http.Request) {
 		pl := person(pa.UserID)
 		p.Partners = append(p.Partners, partnerRow{ID: pl.ID, Name: pl.Name, Games: pa.Games, Wins: pa.Wins, Losses: pa.Losses})
 	}
-	s.render(w, r, http.StatusOK, "player", p)
+	s.render(w, r, http.StatusOK, "player", &p)
 }
 
 func recentRowOf(l *i18n.Lang, m ladder.Match, self string, person func(string) personLink) recentRow {
@@ -516,6 +545,7 @@ func streak(l *i18n.Lang, n int) string {
 
 // matchPage is the data of the match page.
 type matchPage struct {
+	chrome
 	GuildID   string
 	Match     ladder.Match
 	QueueName string
@@ -634,7 +664,7 @@ func (s *Server) matchHTML(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Teams = append(p.Teams, tv)
 	}
-	s.render(w, r, http.StatusOK, "match", p)
+	s.render(w, r, http.StatusOK, "match", &p)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -41,6 +41,7 @@ type matchRow struct {
 }
 
 type matchesPage struct {
+	chrome
 	GuildID    string
 	Player     string
 	PlayerName string
@@ -164,7 +165,7 @@ func (s *Server) matchesHTML(w http.ResponseWriter, r *http.Request) {
 	if page.Newer != 0 {
 		p.NewerURL = pageURL("after", page.Newer)
 	}
-	s.render(w, r, http.StatusOK, "matches", p)
+	s.render(w, r, http.StatusOK, "matches", &p)
 }
 
 // dateParam reads an optional YYYY-MM-DD date (UTC). Year 0000 is none:
@@ -197,6 +198,7 @@ func endDateParam(v, name string) (time.Time, error) {
 }
 
 type statsPage struct {
+	chrome
 	GuildID        string
 	Stats          community.Stats
 	MinPartner     int
@@ -221,7 +223,7 @@ func (s *Server) statsHTML(w http.ResponseWriter, r *http.Request) {
 	// page got it (?lang=, the cookie, Accept-Language).
 	v := url.Values{"queue": {st.Queue.Name}, "season": {strconv.Itoa(st.Season.Number)}}
 	w0, h0 := chart.HeatmapSize(7, 24)
-	s.render(w, r, http.StatusOK, "stats", statsPage{GuildID: r.PathValue("guild"), Stats: st, MinPartner: community.MinPartnerGames,
+	s.render(w, r, http.StatusOK, "stats", &statsPage{GuildID: r.PathValue("guild"), Stats: st, MinPartner: community.MinPartnerGames,
 		HoursURL: "/guilds/" + r.PathValue("guild") + "/stats/hours.png?" + v.Encode() + "&lang=" + url.QueryEscape(pageLang(r).Code()), HoursW: w0, HoursH: h0})
 }
 
@@ -278,6 +280,7 @@ type meetingRow struct {
 }
 
 type comparePage struct {
+	chrome
 	GuildID string
 	C       community.Comparison
 	Sides   []community.Side
@@ -303,7 +306,7 @@ func (s *Server) compareHTML(w http.ResponseWriter, r *http.Request) {
 		res := l.T("outcome." + community.ResultFor(m.Winner, m.TeamA))
 		p.Last = append(p.Last, meetingRow{ID: m.MatchID, When: l.Date(m.At), Result: l.T("web.result_for", "Result", res, "Name", nameOf(c.A))})
 	}
-	s.render(w, r, http.StatusOK, "compare", p)
+	s.render(w, r, http.StatusOK, "compare", &p)
 }
 
 func nameOf(sd community.Side) string {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ladderbot/ladderbot/community"
+	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
@@ -70,4 +71,42 @@ func TestPlayerLinksKeepTheLadder(t *testing.T) {
 		check([]string{base + "?queue=1v1&season=1", base + "/players/21?queue=1v1&season=1",
 			base + "/stats?queue=1v1&season=1", base + "/compare/21/22?queue=1v1&season=1"}, "Queue 1v1 · Season 1")
 	})
+}
+
+// langLinkRE finds the language switcher's link to German.
+var langLinkRE = regexp.MustCompile(`<a href="([^"]*)" hreflang="de"`)
+
+// TestLanguageLinksKeepThePage picks German in the switcher of pages with
+// a query: the German page must be the same page (its queue, season,
+// filters), not the bare path, which showed the first queue.
+func TestLanguageLinksKeepThePage(t *testing.T) {
+	e := newEnv(t, testdb.DSN(t, testdb.SQLite), Options{})
+	e.srv = New(Options{Service: e.svc, Community: community.New(e.db, e.svc)})
+	seedFixture(t, e)
+	_, err := e.svc.CreateQueue(context.Background(), ladder.System, ladder.NewQueue(guildG, "1v1", 1))
+	mustf(t, err, "CreateQueue")
+	e.srv.Invalidate(guildG)
+	base := "/guilds/" + guildG
+	for _, tt := range []struct{ path, want string }{
+		{base + "?queue=1v1", `<span class="on">1v1</span>`},
+		{base + "?division=Gold&limit=2", `<span class="on">Gold</span>`},
+		{base + "/players/1001?queue=1v1", "Warteschlange 1v1"},
+		{base + "/matches?player=1001", `name="player" value="1001"`},
+		{base + "/stats?queue=1v1", "Warteschlange 1v1"},
+	} {
+		rec := call(e, "GET", tt.path, "")
+		m := langLinkRE.FindStringSubmatch(rec.Body.String())
+		if rec.Code != 200 || m == nil {
+			t.Errorf("Got(GET %s) = %d without a link to German", tt.path, rec.Code)
+			continue
+		}
+		link := html.UnescapeString(m[1])
+		if strings.HasPrefix(link, "?") {
+			link = strings.SplitN(tt.path, "?", 2)[0] + link
+		}
+		got := call(e, "GET", link, "").Body.String()
+		if !strings.Contains(got, `<html lang="de">`) || !strings.Contains(got, tt.want) {
+			t.Errorf("Got(German link %q of %s) lacks German or %q", m[1], tt.path, tt.want)
+		}
+	}
 }
