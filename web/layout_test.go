@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ladderbot/ladderbot/community"
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
 )
@@ -85,6 +86,52 @@ func TestLongNamesKeepColumnsOnScreen(t *testing.T) {
 	} {
 		if got := layoutEval(t, ts.URL+tt.path, tt.w, tt.h, offScreen); got != "" {
 			t.Errorf("Got(columns past the edge of %s at %dx%d) = %q, want none", tt.path, tt.w, tt.h, got)
+		}
+	}
+}
+
+// misordered lists the text, laid out, where a "#" before a digit or a "%"
+// after one is drawn on the wrong side of it: the mark of a right-to-left
+// name that is not isolated from the text after it ("50%" drawn "%50" after
+// an Arabic name). The page's names hold neither mark: in a right-to-left
+// name "#38" is rightly drawn "38#".
+const misordered = `(() => {
+  const bad = [], r = document.createRange();
+  const x = (n, i) => { r.setStart(n, i); r.setEnd(n, i + 1); return r.getBoundingClientRect().left; };
+  const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n; (n = w.nextNode()); ) {
+    for (const m of n.data.matchAll(/#\d|\d%/g)) {
+      if (x(n, m.index) > x(n, m.index + 1)) bad.push((n.parentElement.id || n.parentElement.tagName) + ": " + n.data.trim());
+    }
+  }
+  return bad.join(" | ");
+})()`
+
+// TestRightToLeftNamesIsolated lays out pages with an Arabic and a Hebrew
+// player in headless Chromium: a name must not reorder the numbers beside
+// it (the compare page's one-on-one chances read "50% · %50" before).
+func TestRightToLeftNamesIsolated(t *testing.T) {
+	e := newEnv(t, testdb.DSN(t, testdb.SQLite), Options{})
+	e.srv = New(Options{Service: e.svc, Community: community.New(e.db, e.svc)})
+	ctx := context.Background()
+	g, err := e.svc.EnsureGuild(ctx, guildG)
+	mustf(t, err, "EnsureGuild")
+	g.PlacementGames = 0
+	_, err = e.svc.UpdateGuild(ctx, ladder.System, g)
+	mustf(t, err, "UpdateGuild")
+	_, err = e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildG, Team1: []string{"51", "52"}, Team2: []string{"53", "54"},
+		Winner: 1, Names: map[string]string{"51": "محمد صلاح", "52": "Zoë", "53": "אבי כהן", "54": "孫興慜"}})
+	mustf(t, err, "RecordResult")
+	for _, u := range []string{"51", "52", "53", "54"} {
+		_, err := e.svc.SetRating(ctx, ladder.System, guildG, "", u, 1500, 50, "listed")
+		mustf(t, err, "SetRating")
+	}
+	e.srv.Invalidate(guildG)
+	ts := httptest.NewServer(e.srv.Handler())
+	defer ts.Close()
+	for _, path := range []string{"/guilds/" + guildG + "/compare/51/53", "/guilds/" + guildG} {
+		if got := layoutEval(t, ts.URL+path, 1200, 900, misordered); got != "" {
+			t.Errorf("Got(misordered text of %s) = %q, want none", path, got)
 		}
 	}
 }

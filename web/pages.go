@@ -62,6 +62,7 @@ func parsePages() pageTemplates {
 			"playerURL":  playerURL,
 			"compareURL": compareURL,
 			"pinned":     pinned,
+			"isolate":    isolate,
 		}
 		out[code] = map[string]*template.Template{}
 		for _, name := range []string{"home", "leaderboard", "player", "match", "error", "matches", "stats", "compare"} {
@@ -130,6 +131,12 @@ func (c chrome) LangURL(code string) string {
 	q.Set("lang", code)
 	return "?" + q.Encode()
 }
+
+// isolate wraps a name in Unicode's first-strong isolate (U+2068 … U+2069),
+// the plain-text twin of <bdi>, for the sentences and titles where no
+// element can go: a right-to-left name then neither reorders the text
+// around it ("50%" drawn "%50") nor is reordered by it.
+func isolate(name string) string { return "\u2068" + name + "\u2069" }
 
 // langCookie remembers the language a visitor picked in the switcher.
 const langCookie = i18n.Cookie

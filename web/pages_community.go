@@ -304,7 +304,7 @@ func (s *Server) compareHTML(w http.ResponseWriter, r *http.Request) {
 	l := pageLang(r)
 	for _, m := range c.Last {
 		res := l.T("outcome." + community.ResultFor(m.Winner, m.TeamA))
-		p.Last = append(p.Last, meetingRow{ID: m.MatchID, When: l.Date(m.At), Result: l.T("web.result_for", "Result", res, "Name", nameOf(c.A))})
+		p.Last = append(p.Last, meetingRow{ID: m.MatchID, When: l.Date(m.At), Result: l.T("web.result_for", "Result", res, "Name", isolate(nameOf(c.A)))})
 	}
 	s.render(w, r, http.StatusOK, "compare", &p)
 }

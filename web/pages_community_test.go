@@ -58,7 +58,7 @@ func TestCommunityPages(t *testing.T) {
 			t.Errorf("Got(%d matches listed), want 7", n)
 		}
 		mine := body(base+"/matches?player=503", 200)
-		if !strings.Contains(mine, "Matches of 503") || strings.Count(mine, `class="win"`) != 2 || strings.Count(mine, `class="loss"`) != 5 {
+		if !strings.Contains(mine, "Matches of \u2068503\u2069") || strings.Count(mine, `class="win"`) != 2 || strings.Count(mine, `class="loss"`) != 5 {
 			t.Errorf("Got(503's matches) without 2 wins and 5 losses: %s", mine)
 		}
 		if none := body(base+"/matches?from=2000-01-01&to=2000-01-02", 200); !strings.Contains(none, `id="empty"`) {
@@ -120,7 +120,7 @@ func TestCommunityPagesLanguage(t *testing.T) {
 			t.Errorf("German compare page's heading is not in German: %s", cmp)
 		}
 		mine := call(e, "GET", base+"/matches?player=503", "", "Accept-Language", "de").Body.String()
-		if !strings.Contains(mine, escaped(de.T("web.matches_of", "Player", "503"))) || strings.Count(mine, `class="win">`+de.T("outcome.win")+"<") != 2 {
+		if !strings.Contains(mine, escaped(de.T("web.matches_of", "Player", "\u2068503\u2069"))) || strings.Count(mine, `class="win">`+de.T("outcome.win")+"<") != 2 {
 			t.Errorf("German matches of 503 lack the title or two wins: %s", mine)
 		}
 	})
