@@ -359,19 +359,24 @@ func ratingsInTeamOrder(m ladder.Match, cs []ladder.PlayerDelta) []ratingChangeJ
 }
 
 // notFoundJSON answers /api/ requests no endpoint takes: 405 with Allow
-// when the path exists for other methods, 404 otherwise.
+// when the path exists for other methods, 404 otherwise. Allow names every
+// method the path takes: HEAD beside GET (the mux answers it with GET's
+// handler), and DELETE, which a webhook's path takes alone.
 func (s *Server) notFoundJSON(w http.ResponseWriter, r *http.Request) {
-	var allow []string
-	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut} {
+	var allow, use []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != "/api/" {
-			allow = append(allow, m)
+			allow, use = append(allow, m), append(use, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
 		}
 	}
 	if len(allow) > 0 {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		writeJSONError(w, r, errStatus(http.StatusMethodNotAllowed, "%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
+		writeJSONError(w, r, errStatus(http.StatusMethodNotAllowed, "%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(use, " or ")))
 		return
 	}
 	writeJSONError(w, r, ladder.Errorf(ladder.CodeNotFound, "no API endpoint %s %s", r.Method, r.URL.Path))

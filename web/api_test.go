@@ -188,8 +188,8 @@ func TestLeaderboardAPIErrors(t *testing.T) {
 		}
 		rec := call(e, "DELETE", path, "")
 		wantError(t, rec, 405, "use GET")
-		if rec.Header().Get("Allow") != "GET" {
-			t.Errorf("Got(Allow) = %q, want GET", rec.Header().Get("Allow"))
+		if rec.Header().Get("Allow") != "GET, HEAD" {
+			t.Errorf("Got(Allow) = %q, want GET, HEAD", rec.Header().Get("Allow"))
 		}
 	})
 }
