@@ -13,7 +13,11 @@ import (
 	"github.com/ladderbot/ladderbot/ladder"
 )
 
-// actModCorrect applies a previewed correction: "modfix:MATCH:WINNER".
+// actModCorrect applies a previewed correction: "modfix:MATCH:WINNER:SEEN",
+// SEEN the match's state and result the preview was computed from
+// (ladder.Seen), so that an Apply pressed after another moderator changed
+// the match is refused. Buttons without SEEN (posted by an earlier
+// release) apply as before.
 const actModCorrect = "modfix"
 
 func winnerOpt() Option {
@@ -137,7 +141,7 @@ func (h *handlers) modMatch(ctx context.Context, req Request) (Reply, error) {
 			Ephemeral: true,
 			Content:   tr.T("mod.preview", "ID", id, "Result", winnerIn(tr, int(winner))) + "\n" + correctionLines(tr, c),
 			Buttons: [][]Button{{{Label: tr.T("mod.apply_correction"), Style: Danger,
-				CustomID: ID(actModCorrect, id, strconv.Itoa(int(winner)))}}},
+				CustomID: ID(actModCorrect, id, strconv.Itoa(int(winner)), c.Seen.String())}}},
 		}, nil
 	case "mod void":
 		c, err := h.Service.Void(ctx, a, req.GuildID, id, reason)
@@ -277,7 +281,15 @@ func (h *handlers) modCorrectConfirm(ctx context.Context, req Request) (Reply, e
 	if err != nil || req.CustomID.ID == 0 {
 		return Reply{}, ladder.Errorf(ladder.CodeInvalid, "this button is not valid; run /mod correct again")
 	}
-	c, err := h.Service.Correct(ctx, actor(req), req.GuildID, req.CustomID.ID, winner, reasonCorrectPreview)
+	var c ladder.Correction
+	if seen := req.CustomID.Arg(1); seen != "" {
+		var s ladder.Seen
+		if s, err = ladder.ParseSeen(seen); err == nil {
+			c, err = h.Service.CorrectSeen(ctx, actor(req), req.GuildID, req.CustomID.ID, winner, reasonCorrectPreview, s)
+		}
+	} else {
+		c, err = h.Service.Correct(ctx, actor(req), req.GuildID, req.CustomID.ID, winner, reasonCorrectPreview)
+	}
 	if err != nil {
 		return Reply{}, err
 	}

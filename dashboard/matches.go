@@ -86,9 +86,23 @@ func (d *Dashboard) resolveMatch(w http.ResponseWriter, r *http.Request, gr guil
 	d.moderate(w, r, gr, "resolved", d.svc.Resolve)
 }
 
-// correctMatch applies a correction the moderator previewed.
+// correctMatch applies a correction the moderator previewed. The form
+// carries the match's state as previewed ("seen"): a correction applied
+// after another moderator changed the match is refused.
 func (d *Dashboard) correctMatch(w http.ResponseWriter, r *http.Request, gr guildRequest) {
-	d.moderate(w, r, gr, "corrected", d.svc.Correct)
+	text := r.PostFormValue("seen")
+	if text == "" {
+		d.moderate(w, r, gr, "corrected", d.svc.Correct)
+		return
+	}
+	seen, err := ladder.ParseSeen(text)
+	if err != nil {
+		d.fail(w, r, err)
+		return
+	}
+	d.moderate(w, r, gr, "corrected", func(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, reason string) (ladder.Correction, error) {
+		return d.svc.CorrectSeen(ctx, actor, guildID, matchID, winner, reason, seen)
+	})
 }
 
 type moderateFunc func(ctx context.Context, actor ladder.Actor, guildID string, matchID int64, winner int, reason string) (ladder.Correction, error)

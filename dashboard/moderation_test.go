@@ -3,8 +3,10 @@ package dashboard_test
 import (
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -168,4 +170,67 @@ func TestConfigShowAgrees(t *testing.T) {
 			t.Errorf("Got(/config show) = %s, want %q", text.String(), want)
 		}
 	}
+}
+
+// applyForm returns the action and the fields of the form that applies a
+// previewed result on a match page.
+func applyForm(t *testing.T, body string) (string, url.Values) {
+	t.Helper()
+	m := applyFormRE.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("Got(match page) has no apply form: %.800s", body)
+	}
+	return html.UnescapeString(m[1]), url.Values{"csrf": {m[2]}, "winner": {m[3]}, "seen": {m[4]}}
+}
+
+var applyFormRE = regexp.MustCompile(`<form method="post" class="card" action="([^"]+)">\s*<input type="hidden" name="csrf" value="([^"]+)"><input type="hidden" name="winner" value="([^"]+)">(?:<input type="hidden" name="seen" value="([^"]*)">)?`)
+
+// TestStaleCorrectionForm: a moderator previews a correction on a match's
+// page; another moderator voids the match before they apply it. Applying
+// rated the voided match again with the previewed result, undoing the
+// void with changes nobody had previewed. It is refused now, and the match
+// stays voided; a new preview of the voided match applies. A disputed
+// match voided before it was ever rated is restored by a correction from
+// its page too (a resolve refuses a voided match).
+func TestStaleCorrectionForm(t *testing.T) {
+	testdb.ForEach(t, func(t *testing.T, backend string) {
+		e := newEnv(t, backend)
+		ctx := context.Background()
+		res, err := e.svc.RecordResult(ctx, ladder.ResultInput{GuildID: guildA, Queue: queueName, Team1: team1, Team2: team2, Winner: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := res.Match.ID
+		b := e.browser(t)
+		b.login(userAdmin, "/admin")
+		path := fmt.Sprintf("/admin/guilds/%s/matches/%d", guildA, id)
+		action, form := applyForm(t, b.get(path+"?winner=2").body)
+		if _, err := e.svc.Void(ctx, ladder.Actor{UserID: "900000000000000009", Moderator: true}, guildA, id, "never played"); err != nil {
+			t.Fatal(err)
+		}
+		if p := b.post(action, form); p.status < 400 || !strings.Contains(p.body, "changed since the preview") {
+			t.Errorf("Got(stale apply) = %d %.400s, want refused: changed since the preview", p.status, p.body)
+		}
+		if m, _ := e.svc.Match(ctx, guildA, id); m.State != ladder.StateVoided {
+			t.Errorf("Got(match after the stale apply) = %s, want voided still", m.State)
+		}
+		action, form = applyForm(t, b.get(path+"?winner=2").body)
+		if p := b.post(action, form); p.status != http.StatusOK || !strings.Contains(p.body, "corrected") {
+			t.Errorf("Got(apply of a new preview) = %d %.400s, want corrected", p.status, p.body)
+		}
+		if m, _ := e.svc.Match(ctx, guildA, id); m.State != ladder.StateResolved || m.Winner != 2 {
+			t.Errorf("Got(match after the new preview's apply) = %s %d, want resolved for team 2", m.State, m.Winner)
+		}
+		d := disputedMatch(t, e)
+		if _, err := e.svc.Void(ctx, ladder.Actor{UserID: "900000000000000009", Moderator: true}, guildA, d, "no show"); err != nil {
+			t.Fatal(err)
+		}
+		action, form = applyForm(t, b.get(fmt.Sprintf("/admin/guilds/%s/matches/%d?winner=1", guildA, d)).body)
+		if p := b.post(action, form); p.status != http.StatusOK {
+			t.Errorf("Got(restoring a voided dispute) = %d %.400s, want it rated", p.status, p.body)
+		}
+		if m, _ := e.svc.Match(ctx, guildA, d); m.State != ladder.StateResolved || m.Winner != 1 {
+			t.Errorf("Got(voided dispute after apply) = %s %d, want resolved for team 1", m.State, m.Winner)
+		}
+	})
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ladderbot/ladderbot/ladder/rating"
@@ -22,12 +24,41 @@ type Correction struct {
 	// the seasons after the match's changed through the carry-over.
 	Refrozen []int
 	Carried  []Replayed
+	// Seen is the match's state and result before the action: what a
+	// preview was computed from, for CorrectSeen.
+	Seen Seen
+}
+
+// Seen is a match's state and result as a moderator saw them when a
+// correction was previewed.
+type Seen struct {
+	State  MatchState
+	Winner int
+}
+
+// String encodes s as "state.winner" (confirmed.1, voided.-1), which a
+// button or a form carries; ParseSeen reads it back.
+func (s Seen) String() string { return string(s.State) + "." + strconv.Itoa(s.Winner) }
+
+// ParseSeen reads Seen.String's encoding; CodeInvalid when it is not one.
+func ParseSeen(text string) (Seen, error) {
+	state, winner, ok := strings.Cut(text, ".")
+	w, err := strconv.Atoi(winner)
+	switch MatchState(state) {
+	case StateOpen, StateReported, StateDisputed, StateConfirmed, StateResolved, StateCancelled, StateVoided:
+	default:
+		ok = false
+	}
+	if !ok || err != nil || w < NoResult || w > 2 {
+		return Seen{}, Errorf(CodeInvalid, "the previewed state %q is not valid; preview the correction again", text)
+	}
+	return Seen{State: MatchState(state), Winner: w}, nil
 }
 
 // Resolve settles an unrated match (open, reported or disputed) with
 // winner (1, 2 or Draw) and rates it. On a rated match it is Correct.
 func (s *Service) Resolve(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason string) (Correction, error) {
-	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.resolve", false)
+	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.resolve", nil)
 }
 
 // Correct changes the result of any match to winner and replays the ladder
@@ -37,26 +68,42 @@ func (s *Service) Correct(ctx context.Context, actor Actor, guildID string, matc
 		// A correction sets a result; removing one is Void, audited as such.
 		return Correction{}, Errorf(CodeInvalid, "winner must be 1, 2 or 0 (draw), not %d; void the match to remove its result", winner)
 	}
-	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.correct", false)
+	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.correct", nil)
+}
+
+// CorrectSeen is Correct applied from a preview of the match as seen: it
+// is refused (CodeConflict, nothing changed) when the match has changed
+// since, say another moderator voided or corrected it meanwhile, so an old
+// Apply button or form does not undo their action with changes nobody
+// previewed. The same result again is AlreadyDone, as with Correct.
+func (s *Service) CorrectSeen(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason string, seen Seen) (Correction, error) {
+	if winner == NoResult {
+		return Correction{}, Errorf(CodeInvalid, "winner must be 1, 2 or 0 (draw), not %d; void the match to remove its result", winner)
+	}
+	return s.moderate(ctx, actor, guildID, matchID, winner, reason, "match.correct", &seen)
 }
 
 // Void removes a match from the ladder: it is never rated again, and when
 // it was rated the ladder is replayed from it on.
 func (s *Service) Void(ctx context.Context, actor Actor, guildID string, matchID int64, reason string) (Correction, error) {
-	return s.moderate(ctx, actor, guildID, matchID, NoResult, reason, "match.void", false)
+	return s.moderate(ctx, actor, guildID, matchID, NoResult, reason, "match.void", nil)
 }
 
 // PreviewCorrection shows what Correct (winner 1, 2 or Draw) or Void
 // (winner NoResult) would do, without writing anything: it runs the same
 // transaction and rolls it back.
 func (s *Service) PreviewCorrection(ctx context.Context, actor Actor, guildID string, matchID int64, winner int) (Correction, error) {
-	return s.moderate(ctx, actor, guildID, matchID, winner, "", "match.preview", true)
+	return s.moderate(ctx, actor, guildID, matchID, winner, "", "match.preview", nil)
 }
 
 // errPreview rolls a preview's transaction back.
 var errPreview = errors.New("preview: roll back")
 
-func (s *Service) moderate(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason, action string, preview bool) (Correction, error) {
+// moderate runs a resolve, void, correction or its preview (action
+// match.preview), refused when seen is given and the match is no longer
+// as seen.
+func (s *Service) moderate(ctx context.Context, actor Actor, guildID string, matchID int64, winner int, reason, action string, seen *Seen) (Correction, error) {
+	preview := action == "match.preview"
 	if !actor.Moderator {
 		return Correction{}, Errorf(CodeForbidden, "only moderators can do that")
 	}
@@ -70,7 +117,7 @@ func (s *Service) moderate(ctx context.Context, actor Actor, guildID string, mat
 	var res Correction
 	err = s.store.InTx(ctx, func(tx Tx) error {
 		var err error
-		res, err = s.moderateTx(ctx, tx, actor, guildID, matchID, winner, reason, action)
+		res, err = s.moderateTx(ctx, tx, actor, guildID, matchID, winner, reason, action, seen)
 		if err == nil && preview {
 			return errPreview
 		}
@@ -82,18 +129,21 @@ func (s *Service) moderate(ctx context.Context, actor Actor, guildID string, mat
 	return res, nil
 }
 
-func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID string, matchID int64, winner int, reason, action string) (Correction, error) {
+func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID string, matchID int64, winner int, reason, action string, seen *Seen) (Correction, error) {
 	m, err := lockGuildMatch(ctx, tx, guildID, matchID)
 	if err != nil {
 		return Correction{}, err
 	}
 	before := m
+	was := Seen{State: m.State, Winner: m.Winner}
 	void := winner == NoResult
 	switch {
 	case void && m.State == StateVoided, !void && m.State.Rated() && m.Winner == winner:
-		return Correction{Match: m, AlreadyDone: true}, nil
+		return Correction{Match: m, AlreadyDone: true, Seen: was}, nil
 	case void && m.State == StateCancelled:
 		return Correction{}, Errorf(CodeConflict, "match %d was cancelled and is not rated", m.ID)
+	case seen != nil && *seen != was:
+		return Correction{}, Errorf(CodeConflict, "match %d has changed since the preview; preview the correction again", m.ID)
 	}
 	if !void && m.State == StateOpen {
 		// Its teams are not known while the captains pick: void it instead.
@@ -151,7 +201,7 @@ func (s *Service) moderateTx(ctx context.Context, tx Tx, actor Actor, guildID st
 				Before: Standing{UserID: c.UserID, Rating: c.Rating - c.Delta}, After: Standing{UserID: c.UserID, Rating: c.Rating, RD: c.RD}})
 		}
 	}
-	res.Match = m
+	res.Match, res.Seen = m, was
 	if res.Refrozen, res.Carried, err = s.carryMatch(ctx, tx, m, res.Changed); err != nil {
 		return Correction{}, err
 	}

@@ -216,7 +216,7 @@ func (s *Service) CorrectSeries(ctx context.Context, actor Actor, guildID string
 				return err
 			}
 		}
-		res, err = s.moderateTx(ctx, tx, actor, guildID, matchID, winner, reason, "match.correct")
+		res, err = s.moderateTx(ctx, tx, actor, guildID, matchID, winner, reason, "match.correct", nil)
 		res.AlreadyDone = res.AlreadyDone && !scored
 		return err
 	})
