@@ -250,6 +250,22 @@ func TestLeaderboardPaging(t *testing.T) {
 	}
 }
 
+// TestLeaderboardLastFullPage lists exactly two pages of players: the
+// second page's Next button must be off, not lead to a page that is not
+// there ("there is no page 3").
+func TestLeaderboardLastFullPage(t *testing.T) {
+	f := newFixture(t)
+	f.ok(admin("config thresholds", map[string]any{"placement_games": int64(0)}))
+	for i := range 20 {
+		f.ok(admin("mod rating set", map[string]any{"player": user(i), "rating": 1400.0 + float64(10*i), "rd": 50.0}))
+	}
+	first := f.ok(cmd(user(100), "leaderboard", nil))
+	second := f.ok(click(user(100), first.Buttons[0][1].CustomID))
+	if n := strings.Count(second.Embeds[0].Description, "\n"); n != 10 || !second.Buttons[0][1].Disabled {
+		t.Errorf("Got(page 2 of 20 players) = %d rows, next disabled %v, want 10 rows and no next", n, second.Buttons[0][1].Disabled)
+	}
+}
+
 func TestModAndConfig(t *testing.T) {
 	f := newFixture(t)
 	member := cmd(user(1), "mod disputes", nil)

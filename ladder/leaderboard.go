@@ -76,10 +76,17 @@ func (s *Service) Leaderboard(ctx context.Context, q LeaderboardQuery) (Leaderbo
 			return LeaderboardPage{}, err
 		}
 	}
+	// One row more than the page shows says whether another page follows:
+	// a page that ends on the last player gets no Next, which would lead
+	// to an empty page.
+	limit := bq.Limit
+	bq.Limit++
 	rows, err := s.store.Board(ctx, bq)
 	if err != nil {
 		return LeaderboardPage{}, err
 	}
+	more := len(rows) > limit
+	rows = rows[:min(len(rows), limit)]
 	page := LeaderboardPage{Guild: g, Queue: queue, Season: season, Standings: make([]Standing, 0, len(rows))}
 	for _, r := range rows {
 		rank++
@@ -87,7 +94,7 @@ func (s *Service) Leaderboard(ctx context.Context, q LeaderboardQuery) (Leaderbo
 		st.Rank, st.Name = rank, r.Name
 		page.Standings = append(page.Standings, st)
 	}
-	if len(rows) == bq.Limit {
+	if more {
 		last := rows[len(rows)-1]
 		page.Next = boardCursor{rank: rank, display: last.Display, user: last.UserID}.String()
 	}

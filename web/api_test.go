@@ -133,10 +133,7 @@ func TestLeaderboardAPIPagingAndFilters(t *testing.T) {
 			t.Errorf("Got(page 2) = %s, want 1003#3,1004#4", ids(p2))
 		}
 		if p2.Next != "" {
-			p3 := decode[leaderboardJSON](t, call(e, "GET", path+"?limit=2&after="+p2.Next, ""))
-			if len(p3.Players) != 0 || p3.Next != "" {
-				t.Errorf("Got(page 3) = %s next %q, want empty", ids(p3), p3.Next)
-			}
+			t.Errorf("Got(page 2 of the last two players) next %q, want none", p2.Next)
 		}
 		tests := []struct {
 			query string
