@@ -9,7 +9,6 @@ import (
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // TestQueueBanRacesJoin: a moderator bans a player (in one process) at
@@ -19,17 +18,7 @@ import (
 func TestQueueBanRacesJoin(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		ctx := context.Background()
-		dsn := testdb.DSN(t, backend)
-		c := ladder.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
-		var svcs [2]*ladder.Service
-		for i := range svcs {
-			db, err := storage.Open(ctx, dsn, nil)
-			if err != nil {
-				t.Fatalf("Open(%s) = %v", backend, err)
-			}
-			t.Cleanup(func() { db.Close() })
-			svcs[i] = ladder.NewService(db, c)
-		}
+		svcs, _ := twoProcesses(t, backend)
 		joiner, banner := svcs[0], svcs[1]
 		if _, err := joiner.EnsureGuild(ctx, guild); err != nil {
 			t.Fatalf("EnsureGuild() = %v", err)

@@ -17,10 +17,17 @@ import (
 // bot, for the race tests.
 func twoProcesses(t *testing.T, backend string) ([2]*ladder.Service, [2]*storage.DB) {
 	t.Helper()
+	svcs, dbs, _ := processes(t, backend, 2)
+	return [2]*ladder.Service(svcs), [2]*storage.DB(dbs)
+}
+
+// processes is twoProcesses for n processes, with their shared clock.
+func processes(t *testing.T, backend string, n int) ([]*ladder.Service, []*storage.DB, *ladder.ManualClock) {
+	t.Helper()
 	dsn := testdb.DSN(t, backend)
 	c := ladder.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
-	var svcs [2]*ladder.Service
-	var dbs [2]*storage.DB
+	svcs := make([]*ladder.Service, n)
+	dbs := make([]*storage.DB, n)
 	for i := range svcs {
 		db, err := storage.Open(context.Background(), dsn, nil)
 		if err != nil {
@@ -29,7 +36,7 @@ func twoProcesses(t *testing.T, backend string) ([2]*ladder.Service, [2]*storage
 		t.Cleanup(func() { db.Close() })
 		svcs[i], dbs[i] = ladder.NewService(db, c), db
 	}
-	return svcs, dbs
+	return svcs, dbs, c
 }
 
 // recordInPairs starts writers goroutines on wg, each recording perWriter

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ladderbot/ladderbot/internal/testdb"
 	"github.com/ladderbot/ladderbot/ladder"
-	"github.com/ladderbot/ladderbot/storage"
 )
 
 // TestSeasonEndTwiceAtOnce: two moderators (or a moderator and the
@@ -19,18 +18,8 @@ import (
 func TestSeasonEndTwiceAtOnce(t *testing.T) {
 	testdb.ForEach(t, func(t *testing.T, backend string) {
 		ctx := context.Background()
-		dsn := testdb.DSN(t, backend)
-		c := ladder.NewManualClock(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
 		const closers = 4
-		svcs := make([]*ladder.Service, closers)
-		for i := range svcs {
-			db, err := storage.Open(ctx, dsn, nil)
-			if err != nil {
-				t.Fatalf("Open(%s) = %v", backend, err)
-			}
-			t.Cleanup(func() { db.Close() })
-			svcs[i] = ladder.NewService(db, c)
-		}
+		svcs, _, c := processes(t, backend, closers)
 		if _, err := svcs[0].EnsureGuild(ctx, guild); err != nil {
 			t.Fatalf("EnsureGuild() = %v", err)
 		}
