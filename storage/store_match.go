@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"slices"
 	"strings"
@@ -382,23 +383,7 @@ func (t *tx) RatedMatches(ctx context.Context, k ladder.Key, fromSeq int64) ([]l
 	rows, err := t.q(ctx).Raw("SELECT id, team1, team2, winner, seq, played_at, map, score FROM matches "+
 		"WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved') AND seq >= ? ORDER BY seq",
 		k.QueueID, k.SeasonID, fromSeq).Rows()
-	if err != nil {
-		return nil, wrap("rated matches", err, "")
-	}
-	defer rows.Close()
-	var out []ladder.Match
-	for rows.Next() {
-		m := ladder.Match{QueueID: k.QueueID, SeasonID: k.SeasonID, State: ladder.StateConfirmed}
-		var t1, t2 string
-		var played *time.Time
-		if err := rows.Scan(&m.ID, &t1, &t2, &m.Winner, &m.Seq, &played, &m.Map, &m.Score); err != nil {
-			return nil, wrap("rated matches", err, "")
-		}
-		m.Teams = [2][]string{splitTeam(t1), splitTeam(t2)}
-		m.PlayedAt = tv(played)
-		out = append(out, m)
-	}
-	return out, wrap("rated matches", rows.Err(), "")
+	return scanRated(k, rows, err, 0)
 }
 
 // RatedMatchesAfter implements ladder.Tx: a page of RatedMatches by the
@@ -407,11 +392,20 @@ func (t *tx) RatedMatchesAfter(ctx context.Context, k ladder.Key, afterSeq int64
 	rows, err := t.q(ctx).Raw("SELECT id, team1, team2, winner, seq, played_at, map, score FROM matches "+
 		"WHERE queue_id = ? AND season_id = ? AND state IN ('confirmed', 'resolved') AND seq > ? ORDER BY seq LIMIT ?",
 		k.QueueID, k.SeasonID, afterSeq, max(limit, 1)).Rows()
+	return scanRated(k, rows, err, max(limit, 1))
+}
+
+// scanRated reads the rated matches of ladder k that RatedMatches and
+// RatedMatchesAfter select, room for size of them made at once.
+func scanRated(k ladder.Key, rows *sql.Rows, err error, size int) ([]ladder.Match, error) {
 	if err != nil {
 		return nil, wrap("rated matches", err, "")
 	}
 	defer rows.Close()
-	out := make([]ladder.Match, 0, max(limit, 1))
+	var out []ladder.Match
+	if size > 0 {
+		out = make([]ladder.Match, 0, size)
+	}
 	for rows.Next() {
 		m := ladder.Match{QueueID: k.QueueID, SeasonID: k.SeasonID, State: ladder.StateConfirmed}
 		var t1, t2 string
